@@ -1,0 +1,41 @@
+import type { PermissionSet } from '../repositories/api-keys.js';
+import type { User } from '../repositories/users.js';
+
+export type Credential =
+  | { kind: 'session'; sessionId: number; reauthFailures: number }
+  | { kind: 'api_key'; keyId: number; permissionSet: PermissionSet; workspaceId: number };
+
+/**
+ * Who is calling: the user (null for a site-wide key) and the credential used. Authentication
+ * produces this and decides nothing else; authority is decided per request from current data.
+ */
+export interface Caller {
+  user: User | null;
+  credential: Credential;
+  /** Site Administrator authority: a site_admin user, or a site-wide key. */
+  siteAdmin: boolean;
+  /** The Workspace a request operates on when it selects none (contract 4.1). */
+  homeWorkspaceId: number;
+}
+
+export function callerFromSession(user: User, sessionId: number, reauthFailures: number): Caller {
+  return {
+    user,
+    credential: { kind: 'session', sessionId, reauthFailures },
+    siteAdmin: user.siteAdmin,
+    homeWorkspaceId: user.workspaceId,
+  };
+}
+
+export function callerFromApiKey(
+  user: User | null,
+  key: { id: number; permissionSet: PermissionSet; workspaceId: number },
+): Caller {
+  return {
+    user,
+    credential: { kind: 'api_key', keyId: key.id, permissionSet: key.permissionSet, workspaceId: key.workspaceId },
+    siteAdmin: user === null ? true : user.siteAdmin,
+    // An account of a Custom Workspace is scoped to it whatever context its key was made in.
+    homeWorkspaceId: user !== null && user.workspaceId !== 0 ? user.workspaceId : key.workspaceId,
+  };
+}

@@ -1,0 +1,112 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ConfigError } from './config-error.js';
+import { SETTINGS, type Config } from './settings.js';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const BRAND_PATTERN = /^[A-Za-z][A-Za-z0-9]*$/;
+const MIN_BOOTSTRAP_KEY_LENGTH = 32;
+
+/**
+ * The only reader of the environment and the command line. A flag wins over its variable.
+ * Every problem is a ConfigError naming the setting, so start-up can print one clear line.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Config {
+  const raw = readRawSettings(env, argv);
+  const text = (key: keyof Config): string | undefined => {
+    const value = raw.get(key);
+    return value === undefined || value === '' ? undefined : value;
+  };
+
+  const config: Config = {
+    host: text('host') ?? '127.0.0.1',
+    port: parsePort(text('port')),
+    dataDir: path.resolve(text('dataDir') ?? './data'),
+    databaseUrl: parseDatabaseUrl(text('databaseUrl')),
+    headerBrands: parseBrands(text('headerBrands')),
+    adminUsername: text('adminUsername'),
+    adminPassword: text('adminPassword'),
+    bootstrapApiKey: text('bootstrapApiKey'),
+    logLevel: parseLogLevel(text('logLevel')),
+    accessLog: parseBoolean('ATRIUM_ACCESS_LOG', text('accessLog'), true),
+  };
+  checkBootstrap(config);
+  return config;
+}
+
+function readRawSettings(env: NodeJS.ProcessEnv, argv: readonly string[]): Map<keyof Config, string> {
+  let flags: Record<string, string | boolean | undefined>;
+  try {
+    flags = parseArgs({
+      args: [...argv],
+      options: Object.fromEntries(SETTINGS.map((s) => [s.flag, { type: 'string' as const }])),
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (error) {
+    throw new ConfigError('command line', (error as Error).message);
+  }
+  const raw = new Map<keyof Config, string>();
+  for (const setting of SETTINGS) {
+    const value = flags[setting.flag] ?? env[setting.env];
+    if (typeof value === 'string') raw.set(setting.key, value.trim());
+  }
+  return raw;
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined) return 8080;
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) {
+    throw new ConfigError('ATRIUM_PORT', `"${value}" is not a port number (0 to 65535)`);
+  }
+  return port;
+}
+
+function parseDatabaseUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError('ATRIUM_DATABASE_URL', 'is not a URL (expected postgres://user@host:port/database)');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ConfigError('ATRIUM_DATABASE_URL', `unsupported scheme "${url.protocol}" (only postgres:// is supported; leave it unset for the embedded database)`);
+  }
+  return value;
+}
+
+function parseBrands(value: string | undefined): string[] {
+  if (value === undefined) return ['Service'];
+  const brands = value.split(',').map((b) => b.trim()).filter((b) => b !== '');
+  const bad = brands.find((b) => !BRAND_PATTERN.test(b));
+  if (brands.length === 0 || bad !== undefined) {
+    throw new ConfigError('ATRIUM_HEADER_BRANDS', `expected comma-separated words of letters and digits, got "${value}"`);
+  }
+  return [...new Set(brands)];
+}
+
+function parseLogLevel(value: string | undefined): Config['logLevel'] {
+  if (value === undefined) return 'info';
+  const level = LOG_LEVELS.find((l) => l === value.toLowerCase());
+  if (level === undefined) throw new ConfigError('ATRIUM_LOG_LEVEL', `"${value}" is not one of ${LOG_LEVELS.join(', ')}`);
+  return level;
+}
+
+function parseBoolean(name: string, value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (/^(true|1|yes|on)$/i.test(value)) return true;
+  if (/^(false|0|no|off)$/i.test(value)) return false;
+  throw new ConfigError(name, `"${value}" is not true or false`);
+}
+
+function checkBootstrap(config: Config): void {
+  if ((config.adminUsername === undefined) !== (config.adminPassword === undefined)) {
+    const missing = config.adminUsername === undefined ? 'ATRIUM_ADMIN_USERNAME' : 'ATRIUM_ADMIN_PASSWORD';
+    throw new ConfigError(missing, 'must be set together with its pair (ATRIUM_ADMIN_USERNAME and ATRIUM_ADMIN_PASSWORD)');
+  }
+  if (config.bootstrapApiKey !== undefined && config.bootstrapApiKey.length < MIN_BOOTSTRAP_KEY_LENGTH) {
+    throw new ConfigError('ATRIUM_BOOTSTRAP_API_KEY', `must be at least ${MIN_BOOTSTRAP_KEY_LENGTH} characters`);
+  }
+}

@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Dialect } from 'kysely';
+import pg from 'pg';
+import type { DialectName } from './dialect.js';
+import { withStatementCache } from './sqlite-statement-cache.js';
+import type { Tables } from './tables.js';
+
+export type Db = Kysely<Tables>;
+
+/** The open database: the query builder, which dialect it speaks, and how to close it. */
+export interface Database {
+  readonly db: Db;
+  readonly dialect: DialectName;
+  /** For PostgreSQL, the URL (used to take the start-up migration lock on its own connection). */
+  readonly url: string | undefined;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+// PostgreSQL returns bigint (int8) as a string; Atrium's int8 columns hold epoch milliseconds
+// and sizes, well inside Number's exact range.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+const PING_TIMEOUT_MS = 2_000;
+
+export function openSqlite(file: string): Database {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new BetterSqlite3(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return fromDialect(new SqliteDialect({ database: withStatementCache(sqlite) }), 'sqlite', undefined);
+}
+
+export function openPostgres(url: string, options: { schema?: string; max?: number } = {}): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    // Fail fast when the server is down instead of queueing requests behind a hung connect.
+    connectionTimeoutMillis: 3_000,
+    // Each test run lives in its own schema; production uses the URL's default search path.
+    ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }),
+  });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  return fromDialect(new PostgresDialect({ pool }), 'postgres', url);
+}
+
+export function fromDialect(dialect: Dialect, name: DialectName, url: string | undefined): Database {
+  const db = new Kysely<Tables>({ dialect });
+  return {
+    db,
+    dialect: name,
+    url,
+    async ping() {
+      const probe = sql`select 1`.execute(db).then(() => true, () => false);
+      const timeout = new Promise<boolean>((resolve) => setTimeout(resolve, PING_TIMEOUT_MS, false).unref());
+      return Promise.race([probe, timeout]);
+    },
+    close: () => db.destroy(),
+  };
+}

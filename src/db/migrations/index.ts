@@ -1,0 +1,15 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import type { DialectName } from '../dialect.js';
+import { initialSchema } from './001-initial-schema.js';
+
+/**
+ * Every migration, in order, listed statically (no directory scanning, so the build output and
+ * the source agree). One set serves both databases; each takes the dialect for the few
+ * column types that differ.
+ */
+export function migrationProvider(dialect: DialectName): MigrationProvider {
+  const migrations: Record<string, Migration> = {
+    '001-initial-schema': initialSchema(dialect),
+  };
+  return { getMigrations: async () => migrations };
+}

@@ -1,0 +1,142 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/**
+ * Row types of every table. Times are epoch milliseconds (integer in SQLite, bigint in PostgreSQL,
+ * read back as numbers). Booleans are 0/1 in SQLite and boolean in PostgreSQL: read them with
+ * `Boolean(...)`; the SQLite driver turns bound booleans into 0/1 (db/sqlite-statement-cache.ts).
+ */
+type Id = Generated<number>;
+type Flag = ColumnType<boolean | number, boolean, boolean>;
+
+export interface WorkspacesTable {
+  id: Id;
+  name: string;
+  created_at: number;
+}
+
+export interface UsersTable {
+  id: Id;
+  workspace_id: number;
+  username: string;
+  /** Lower-cased NFC username: usernames are unique site-wide, case-insensitively. */
+  username_key: string;
+  name: string;
+  email: string;
+  password_hash: string | null;
+  site_admin: Flag;
+  workspace_admin: Flag;
+  disabled: Flag;
+  created_at: number;
+  last_login_at: number | null;
+  password_set_at: number | null;
+}
+
+export interface GroupsTable {
+  id: Id;
+  workspace_id: number;
+  name: string;
+  name_key: string;
+  created_at: number;
+}
+
+export interface GroupUsersTable {
+  id: Id;
+  group_id: number;
+  user_id: number;
+  admin: Flag;
+  created_at: number;
+}
+
+export interface ApiKeysTable {
+  id: Id;
+  name: string;
+  /** null for a site-wide key. */
+  user_id: number | null;
+  permission_set: 'full' | 'files_only';
+  /** The request context the key was created in: its home. */
+  workspace_id: number;
+  /** First hex digits of the secret's hash: an index to find the row; the full hash is compared in constant time. */
+  lookup: string;
+  secret_hash: string;
+  created_at: number;
+  expires_at: number | null;
+  last_use_at: number | null;
+}
+
+export interface SessionsTable {
+  id: Id;
+  user_id: number;
+  lookup: string;
+  secret_hash: string;
+  created_at: number;
+  last_active_at: number;
+  /** Kept after the end so a later request can be told `invalid-session` rather than `invalid-credentials`. */
+  ended_at: number | null;
+  reauth_failures: number;
+}
+
+export interface PermissionsTable {
+  id: Id;
+  /** The Workspace the grant's path lies in. */
+  workspace_id: number;
+  /** Qualified site path as first spelled (`_/Workspaces/3/Reports`). */
+  path: string;
+  /** Lower-cased canonical path: grants are matched case-insensitively. */
+  path_key: string;
+  user_id: number | null;
+  group_id: number | null;
+  permission: string;
+  recursive: Flag;
+  created_at: number;
+}
+
+/** The groups of an ALL-of grant (`group_ids`): a member must belong to every one. */
+export interface PermissionGroupsTable {
+  permission_id: number;
+  group_id: number;
+}
+
+export interface EntriesTable {
+  id: Id;
+  path: string;
+  path_key: string;
+  parent_key: string;
+  type: 'directory' | 'file';
+  size: number | null;
+  storage_key: string | null;
+  created_at: number;
+  mtime: number;
+}
+
+export interface LoginFailuresTable {
+  id: Id;
+  username_key: string;
+  client_ip: string;
+  created_at: number;
+}
+
+export interface LoginLockoutsTable {
+  username_key: string;
+  locked_until: number;
+}
+
+export interface SiteSettingsTable {
+  name: string;
+  /** JSON text of the value. */
+  value: string;
+}
+
+export interface Tables {
+  workspaces: WorkspacesTable;
+  users: UsersTable;
+  groups: GroupsTable;
+  group_users: GroupUsersTable;
+  api_keys: ApiKeysTable;
+  sessions: SessionsTable;
+  permissions: PermissionsTable;
+  permission_groups: PermissionGroupsTable;
+  entries: EntriesTable;
+  login_failures: LoginFailuresTable;
+  login_lockouts: LoginLockoutsTable;
+  site_settings: SiteSettingsTable;
+}

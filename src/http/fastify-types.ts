@@ -1,0 +1,21 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
+import type { Caller } from '../auth/caller.js';
+
+export type ApiInstance = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Answers without a credential (health, POST and DELETE /sessions, the OpenAPI document). */
+    public?: boolean;
+    /** A file or folder operation, which `files_only` keys may call. */
+    filesOperation?: boolean;
+  }
+  interface FastifyRequest {
+    /** Set by the authentication hook on every non-public API route. */
+    caller: Caller;
+    /** The request context: the Workspace this request operates on (contract 4.1). */
+    workspaceId: number;
+  }
+}

@@ -1,0 +1,53 @@
+import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import { errors } from '../errors/catalogue.js';
+import { decodeCursor, encodeCursor } from '../lib/cursor.js';
+import type { BrandHeaders } from './brand-headers.js';
+
+const DEFAULT_PER_PAGE = 1000;
+const MAX_PER_PAGE = 10_000;
+
+/** Query parameters every list endpoint takes (contract 1.3); `page` is accepted and ignored. */
+export const paginationQuery = {
+  cursor: Type.Optional(Type.String({ maxLength: 2048 })),
+  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PER_PAGE })),
+};
+
+export interface PageRequest<K> {
+  limit: number;
+  /** Sort key of the last row of the previous page; absent on the first page. */
+  after: K | undefined;
+}
+
+export function readPage<K extends number | string>(
+  listing: string,
+  query: { cursor?: string; per_page?: number },
+  keyType: 'number' | 'string',
+): PageRequest<K> {
+  const limit = query.per_page ?? DEFAULT_PER_PAGE;
+  if (query.cursor === undefined || query.cursor === '') return { limit, after: undefined };
+  const after = decodeCursor(listing, query.cursor);
+  if (typeof after !== keyType) throw errors.invalidCursor();
+  return { limit, after: after as K };
+}
+
+/**
+ * Given up to `limit + 1` rows (one more than the page, to learn whether another page exists),
+ * returns the page and sets the cursor headers only when another page exists: clients follow
+ * `X-<Brand>-Cursor` until it is absent, so it must never appear on the last page.
+ */
+export function sendPage<T, K extends number | string>(
+  reply: FastifyReply,
+  headers: BrandHeaders,
+  listing: string,
+  rows: T[],
+  limit: number,
+  sortKey: (row: T) => K,
+): T[] {
+  if (rows.length <= limit) return rows;
+  const page = rows.slice(0, limit);
+  const cursor = encodeCursor(listing, sortKey(page[page.length - 1] as T));
+  for (const name of headers.cursor) reply.header(name, cursor);
+  for (const name of headers.cursorNext) reply.header(name, cursor);
+  return page;
+}

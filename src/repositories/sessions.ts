@@ -1,0 +1,57 @@
+import type { Db } from '../db/database.js';
+import { JOINED_USER_COLUMNS, toUser, unprefixUser, type User } from './users.js';
+
+export interface Session {
+  id: number;
+  userId: number;
+  createdAt: number;
+  lastActiveAt: number;
+  endedAt: number | null;
+  reauthFailures: number;
+}
+
+export interface SessionCandidate {
+  session: Session;
+  secretHash: string;
+  user: User;
+}
+
+/** Sessions whose hash starts with `lookup`, each with its user; the caller compares the full hash. */
+export async function findSessionCandidates(db: Db, lookup: string): Promise<SessionCandidate[]> {
+  const rows = await db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .selectAll('s')
+    .select(JOINED_USER_COLUMNS)
+    .where('s.lookup', '=', lookup)
+    .execute();
+  return rows.map((row) => ({
+    session: {
+      id: row.id,
+      userId: row.user_id,
+      createdAt: row.created_at,
+      lastActiveAt: row.last_active_at,
+      endedAt: row.ended_at,
+      reauthFailures: row.reauth_failures,
+    },
+    secretHash: row.secret_hash,
+    user: toUser(unprefixUser(row.user_id, row)),
+  }));
+}
+
+export async function endSession(db: Db, sessionId: number, now: number): Promise<void> {
+  await db.updateTable('sessions').set({ ended_at: now }).where('id', '=', sessionId).where('ended_at', 'is', null).execute();
+}
+
+/**
+ * Moves the idle clock forward. Written at most once a minute per session, so a busy session
+ * is not a database write on every request; the idle timeout is therefore exact to a minute.
+ */
+export async function touchSession(db: Db, sessionId: number, now: number): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ last_active_at: now })
+    .where('id', '=', sessionId)
+    .where('last_active_at', '<', now - 60_000)
+    .execute();
+}

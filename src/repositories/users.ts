@@ -1,0 +1,102 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { UsersTable } from '../db/tables.js';
+
+export interface User {
+  id: number;
+  workspaceId: number;
+  username: string;
+  name: string;
+  email: string;
+  siteAdmin: boolean;
+  workspaceAdmin: boolean;
+  disabled: boolean;
+  createdAt: number;
+  lastLoginAt: number | null;
+  passwordSetAt: number | null;
+}
+
+export function usernameKey(username: string): string {
+  return username.normalize('NFC').toLowerCase();
+}
+
+export function toUser(row: Selectable<UsersTable>): User {
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    username: row.username,
+    name: row.name,
+    email: row.email,
+    siteAdmin: Boolean(row.site_admin),
+    workspaceAdmin: Boolean(row.workspace_admin),
+    disabled: Boolean(row.disabled),
+    createdAt: row.created_at,
+    lastLoginAt: row.last_login_at,
+    passwordSetAt: row.password_set_at,
+  };
+}
+
+export interface NewUser {
+  workspaceId: number;
+  username: string;
+  passwordHash: string | null;
+  siteAdmin?: boolean;
+  workspaceAdmin?: boolean;
+  name?: string;
+  email?: string;
+  now: number;
+}
+
+export async function insertUser(db: Db, user: NewUser): Promise<User> {
+  const row = await db
+    .insertInto('users')
+    .values({
+      workspace_id: user.workspaceId,
+      username: user.username,
+      username_key: usernameKey(user.username),
+      name: user.name ?? '',
+      email: user.email ?? '',
+      password_hash: user.passwordHash,
+      site_admin: user.siteAdmin ?? false,
+      workspace_admin: user.workspaceAdmin ?? false,
+      disabled: false,
+      created_at: user.now,
+      password_set_at: user.passwordHash === null ? null : user.now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toUser(row);
+}
+
+export async function countUsers(db: Db): Promise<number> {
+  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The user's columns under a `u_` prefix, for queries that join `users as u` to a credential. */
+export const JOINED_USER_COLUMNS = [
+  'u.workspace_id as u_workspace_id', 'u.username as u_username', 'u.username_key as u_username_key',
+  'u.name as u_name', 'u.email as u_email', 'u.password_hash as u_password_hash', 'u.site_admin as u_site_admin',
+  'u.workspace_admin as u_workspace_admin', 'u.disabled as u_disabled', 'u.created_at as u_created_at',
+  'u.last_login_at as u_last_login_at', 'u.password_set_at as u_password_set_at',
+] as const;
+
+type PrefixedUser = { [K in keyof Selectable<UsersTable> as K extends 'id' ? never : `u_${K}`]: Selectable<UsersTable>[K] | null };
+
+export function unprefixUser(id: number, row: PrefixedUser): Selectable<UsersTable> {
+  return {
+    id,
+    workspace_id: row.u_workspace_id as number,
+    username: row.u_username as string,
+    username_key: row.u_username_key as string,
+    name: row.u_name as string,
+    email: row.u_email as string,
+    password_hash: row.u_password_hash,
+    site_admin: row.u_site_admin as number,
+    workspace_admin: row.u_workspace_admin as number,
+    disabled: row.u_disabled as number,
+    created_at: row.u_created_at as number,
+    last_login_at: row.u_last_login_at,
+    password_set_at: row.u_password_set_at,
+  };
+}
