@@ -35,14 +35,12 @@ export function openSqlite(file: string): Database {
   return fromDialect(new SqliteDialect({ database: withStatementCache(sqlite) }), 'sqlite', undefined);
 }
 
-export function openPostgres(url: string, options: { schema?: string; max?: number } = {}): Database {
+export function openPostgres(url: string, options: { max?: number } = {}): Database {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 10,
     // Fail fast when the server is down instead of queueing requests behind a hung connect.
     connectionTimeoutMillis: 3_000,
-    // Each test run lives in its own schema; production uses the URL's default search path.
-    ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }),
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);

@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import { hashPassword } from '../../src/auth/passwords.js';
+import { hashSecret, newApiKeySecret, newSessionId } from '../../src/auth/secrets.js';
+import type { Db } from '../../src/db/database.js';
+import { insertApiKey, type PermissionSet } from '../../src/repositories/api-keys.js';
+import { insertUser, type User } from '../../src/repositories/users.js';
+
+/** Builds test data straight in the database, each call with unique names so tests never collide. */
+export function unique(prefix: string): string {
+  return `${prefix}-${randomBytes(4).toString('hex')}`;
+}
+
+export async function createWorkspace(db: Db, name = unique('ws')): Promise<number> {
+  const row = await db.insertInto('workspaces').values({ name, created_at: Date.now() }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function createUser(
+  db: Db,
+  fields: { workspaceId?: number; siteAdmin?: boolean; workspaceAdmin?: boolean; password?: string; username?: string } = {},
+): Promise<User> {
+  return insertUser(db, {
+    workspaceId: fields.workspaceId ?? 0,
+    username: fields.username ?? unique('user'),
+    passwordHash: fields.password === undefined ? null : await hashPassword(fields.password),
+    siteAdmin: fields.siteAdmin ?? false,
+    workspaceAdmin: fields.workspaceAdmin ?? false,
+    now: Date.now(),
+  });
+}
+
+export async function createApiKey(
+  db: Db,
+  fields: { userId: number | null; permissionSet?: PermissionSet; workspaceId?: number; expiresAt?: number | null; now?: number },
+): Promise<string> {
+  const secret = newApiKeySecret();
+  const { lookup, hash } = hashSecret(secret);
+  await insertApiKey(db, {
+    name: unique('key'),
+    userId: fields.userId,
+    permissionSet: fields.permissionSet ?? 'full',
+    workspaceId: fields.workspaceId ?? 0,
+    lookup,
+    secretHash: hash,
+    expiresAt: fields.expiresAt ?? null,
+    now: fields.now ?? Date.now(),
+  });
+  return secret;
+}
+
+export async function createSession(db: Db, userId: number, now: number): Promise<string> {
+  const id = newSessionId();
+  const { lookup, hash } = hashSecret(id);
+  await db.insertInto('sessions').values({ user_id: userId, lookup, secret_hash: hash, created_at: now, last_active_at: now }).execute();
+  return id;
+}

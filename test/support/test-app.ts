@@ -1,0 +1,61 @@
+import { buildApp } from '../../src/app.js';
+import type { Database } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import type { ApiInstance } from '../../src/http/fastify-types.js';
+import { bootstrapFirstStart } from '../../src/services/bootstrap.js';
+import type { TestDatabaseTarget } from './databases.js';
+import { ApiClient } from './http-client.js';
+import { TestClock } from './test-clock.js';
+
+export const BOOTSTRAP_KEY = 'test-bootstrap-key-0123456789abcdef-0123456789';
+export const ADMIN_USERNAME = 'root-admin';
+export const ADMIN_PASSWORD = 'correct horse battery staple';
+
+export interface TestApp {
+  app: ApiInstance;
+  database: Database;
+  /** PostgreSQL URL of this test's schema (undefined on SQLite and PGlite). */
+  databaseUrl: string | undefined;
+  clock: TestClock;
+  api: ApiClient;
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  brands?: string[];
+  /** Routes a test adds before the app starts (for example one that throws). */
+  extend?: (app: ApiInstance) => void;
+}
+
+/**
+ * A real Atrium on a fresh database, listening on a random loopback port, bootstrapped like a
+ * first start with a site-wide key and a Site Administrator.
+ */
+export async function startTestApp(target: TestDatabaseTarget, options: TestAppOptions = {}): Promise<TestApp> {
+  const { database, url, drop } = await target.open();
+  const clock = new TestClock();
+  await migrateToLatest(database);
+  await bootstrapFirstStart(database.db, clock, {
+    adminUsername: ADMIN_USERNAME,
+    adminPassword: ADMIN_PASSWORD,
+    bootstrapApiKey: BOOTSTRAP_KEY,
+  });
+  const brands = options.brands ?? ['Service'];
+  const app = await buildApp({ database, config: { headerBrands: brands, logLevel: 'silent', accessLog: false }, clock });
+  options.extend?.(app);
+  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    app,
+    database,
+    databaseUrl: url,
+    clock,
+    api: new ApiClient(address, brands[0]),
+    baseUrl: address,
+    async close() {
+      await app.close();
+      await database.close();
+      await drop();
+    },
+  };
+}
