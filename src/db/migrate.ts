@@ -1,13 +1,26 @@
-import { Migrator } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import type { Database } from './database.js';
 import { migrationProvider } from './migrations/index.js';
 
 /** Brings the schema to the latest migration; throws with the failing migration's name. */
 export async function migrateToLatest(database: Database): Promise<void> {
-  const migrator = new Migrator({ db: database.db, provider: migrationProvider(database.dialect) });
+  const migrator = new Migrator({
+    db: database.db,
+    provider: migrationProvider(database.dialect),
+    // Kysely looks for its bookkeeping tables in every schema unless told which one: another
+    // schema's tables on the same server would make it skip creating its own.
+    ...(database.dialect === 'postgres' ? { migrationTableSchema: await currentSchema(database) } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error !== undefined) {
-    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'bookkeeping';
     throw new Error(`migration ${failed} failed: ${(error as Error).message ?? String(error)}`, { cause: error });
   }
+}
+
+async function currentSchema(database: Database): Promise<string> {
+  const result = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db);
+  const schema = result.rows[0]?.schema;
+  if (schema === undefined || schema === null) throw new Error('PostgreSQL has no current schema: check search_path');
+  return schema;
 }

@@ -72,7 +72,7 @@ export interface SessionsTable {
   last_active_at: number;
   /** Kept after the end so a later request can be told `invalid-session` rather than `invalid-credentials`. */
   ended_at: number | null;
-  reauth_failures: number;
+  reauth_failures: Generated<number>;
 }
 
 export interface PermissionsTable {

@@ -19,7 +19,7 @@ export function authenticationHook(db: Db, clock: Clock, headers: BrandHeaders) 
     request.caller = caller;
     request.workspaceId = await resolveRequestContext(db, caller, readHeader(request.headers, headers.workspace));
     const credential = caller.credential;
-    if (credential.kind === 'api_key' && credential.permissionSet === 'files_only' && config.filesOperation !== true) {
+    if (credential.kind === 'api_key' && credential.permissionSet === 'files_only' && config.allowFilesOnlyKeys !== true) {
       throw errors.apiKeyIsFilesOnly();
     }
   };

@@ -9,8 +9,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Answers without a credential (health, POST and DELETE /sessions, the OpenAPI document). */
     public?: boolean;
-    /** A file or folder operation, which `files_only` keys may call. */
-    filesOperation?: boolean;
+    /**
+     * `files_only` keys may call this route: file and folder operations, and listing Workspaces
+     * (which only says where the caller's folders are). Every other route is administrative.
+     */
+    allowFilesOnlyKeys?: boolean;
   }
   interface FastifyRequest {
     /** Set by the authentication hook on every non-public API route. */

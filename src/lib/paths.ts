@@ -2,7 +2,8 @@ import { errors } from '../errors/catalogue.js';
 
 const MAX_SEGMENT_BYTES = 255;
 const MAX_PATH_BYTES = 4096;
-// C0 and C1 control characters and DEL; NUL is among them.
+// C0 and C1 control characters and DEL; NUL is among them. Matching them is the point here.
+// eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**

@@ -15,6 +15,7 @@ export function workspaceBody(workspace: Workspace) {
 
 export function workspaceRoutes(app: ApiInstance, deps: RouteDeps): void {
   app.get('/workspaces', {
+    config: { allowFilesOnlyKeys: true },
     schema: {
       summary: 'List the Workspaces the caller may see',
       querystring: Type.Object(paginationQuery),

@@ -1,0 +1,86 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/config/config-error.js';
+import { loadConfig } from '../../src/config/load-config.js';
+
+const load = (env: Record<string, string> = {}, argv: string[] = []) => loadConfig(env, argv);
+
+function configError(run: () => unknown): ConfigError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('has the contract defaults', () => {
+    const config = load();
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 8080,
+      dataDir: path.resolve('./data'),
+      databaseUrl: undefined,
+      headerBrands: ['Service'],
+      adminUsername: undefined,
+      bootstrapApiKey: undefined,
+      logLevel: 'info',
+      accessLog: true,
+    });
+  });
+
+  it('reads every setting from the environment', () => {
+    const config = load({
+      ATRIUM_HOST: '0.0.0.0',
+      ATRIUM_PORT: '9000',
+      ATRIUM_DATA_DIR: '/var/lib/atrium',
+      ATRIUM_DATABASE_URL: 'postgres://atrium@db:5432/atrium',
+      ATRIUM_HEADER_BRANDS: 'Service, Files',
+      ATRIUM_ADMIN_USERNAME: 'admin',
+      ATRIUM_ADMIN_PASSWORD: 'a long password',
+      ATRIUM_BOOTSTRAP_API_KEY: 'k'.repeat(32),
+      ATRIUM_LOG_LEVEL: 'warn',
+      ATRIUM_ACCESS_LOG: 'false',
+    });
+    expect(config).toEqual({
+      host: '0.0.0.0',
+      port: 9000,
+      dataDir: '/var/lib/atrium',
+      databaseUrl: 'postgres://atrium@db:5432/atrium',
+      headerBrands: ['Service', 'Files'],
+      adminUsername: 'admin',
+      adminPassword: 'a long password',
+      bootstrapApiKey: 'k'.repeat(32),
+      logLevel: 'warn',
+      accessLog: false,
+    });
+  });
+
+  it('lets a command-line flag win over its variable', () => {
+    const config = load({ ATRIUM_PORT: '9000', ATRIUM_HEADER_BRANDS: 'Service' }, ['--port', '9100', '--header-brands=Files']);
+    expect(config.port).toBe(9100);
+    expect(config.headerBrands).toEqual(['Files']);
+  });
+
+  it.each([
+    [{ ATRIUM_PORT: 'eighty' }, [], 'ATRIUM_PORT'],
+    [{ ATRIUM_PORT: '70000' }, [], 'ATRIUM_PORT'],
+    [{ ATRIUM_DATABASE_URL: 'mysql://x@y/z' }, [], 'ATRIUM_DATABASE_URL'],
+    [{ ATRIUM_DATABASE_URL: 'not a url' }, [], 'ATRIUM_DATABASE_URL'],
+    [{ ATRIUM_HEADER_BRANDS: 'Serv-ice' }, [], 'ATRIUM_HEADER_BRANDS'],
+    [{ ATRIUM_HEADER_BRANDS: ',' }, [], 'ATRIUM_HEADER_BRANDS'],
+    [{ ATRIUM_BOOTSTRAP_API_KEY: 'short' }, [], 'ATRIUM_BOOTSTRAP_API_KEY'],
+    [{ ATRIUM_ADMIN_USERNAME: 'admin' }, [], 'ATRIUM_ADMIN_PASSWORD'],
+    [{ ATRIUM_ADMIN_PASSWORD: 'a long password' }, [], 'ATRIUM_ADMIN_USERNAME'],
+    [{ ATRIUM_LOG_LEVEL: 'loud' }, [], 'ATRIUM_LOG_LEVEL'],
+    [{ ATRIUM_ACCESS_LOG: 'maybe' }, [], 'ATRIUM_ACCESS_LOG'],
+    [{}, ['--no-such-flag', 'x'], 'command line'],
+  ])('names the setting in the error for %j %j', (env, argv, setting) => {
+    const error = configError(() => load(env as Record<string, string>, argv as string[]));
+    expect(error.setting).toBe(setting);
+    expect(error.message.startsWith(`${setting}: `)).toBe(true);
+    expect(error.message).not.toContain('\n');
+  });
+});
