@@ -1,0 +1,201 @@
+// A deliberately plain model of the authorization rules (contract 2 and 5, product document),
+// written apart from the engine and sharing nothing with it but the type names. It works on lists
+// of path segments and sets of capability names, enumerates every grant for every question, and
+// favours being obviously right over being fast.
+import type { Capability, EntryType, Grant, Subject, Target } from '../../src/authz/types.js';
+
+const ORDER: Capability[] = ['list', 'read', 'write', 'delete', 'history', 'share', 'manage'];
+
+const LEVEL_GIVES: Record<string, Capability[]> = {
+  admin: ['list', 'read', 'write', 'delete', 'history', 'share', 'manage'],
+  full: ['list', 'read', 'write', 'delete'],
+  readonly: ['list', 'read'],
+  writeonly: ['write'],
+  list: ['list'],
+  history: ['list', 'history'],
+  bundle: ['list', 'read', 'share'],
+};
+
+export interface ReferenceAccess {
+  capabilities: Capability[];
+  siteAdmin: boolean;
+  workspaceAdmin: boolean;
+  folderAdmin: boolean;
+}
+
+export interface ReferenceDecision extends ReferenceAccess {
+  workspaceId: number;
+  /** Grants that match the subject and cover the target, ascending. */
+  appliedGrantIds: number[];
+  /** Grants on the target or an ancestor that did not apply, ascending. */
+  nearMissGrantIds: number[];
+}
+
+function segmentsOf(path: string): string[] {
+  if (path === '') return [];
+  return path.split('/');
+}
+
+/** True when `prefix` is the first segments of `path` (equal counts). */
+function beginsWith(path: string[], prefix: string[]): boolean {
+  if (prefix.length > path.length) return false;
+  for (let i = 0; i < prefix.length; i++) {
+    if (path[i] !== prefix[i]) return false;
+  }
+  return true;
+}
+
+function isWorkspaceNumber(text: string | undefined): boolean {
+  if (text === undefined || text.length === 0) return false;
+  for (const character of text) {
+    if (character < '0' || character > '9') return false;
+  }
+  if (text[0] === '0') return false;
+  return Number(text) <= Number.MAX_SAFE_INTEGER;
+}
+
+export function referenceWorkspaceOf(path: string): number {
+  const s = segmentsOf(path);
+  if (s.length >= 3 && s[0] === '_' && s[1] === 'workspaces' && isWorkspaceNumber(s[2])) {
+    return Number(s[2]);
+  }
+  return 0;
+}
+
+function isWorkspaceRoot(path: string): boolean {
+  const s = segmentsOf(path);
+  return s.length === 3 && s[0] === '_' && s[1] === 'workspaces' && isWorkspaceNumber(s[2]);
+}
+
+function isOnPathOrAbove(grantPath: string, targetPath: string): boolean {
+  return beginsWith(segmentsOf(targetPath), segmentsOf(grantPath));
+}
+
+function covers(grant: Grant, target: Target): boolean {
+  const g = segmentsOf(grant.pathKey);
+  const t = segmentsOf(target.pathKey);
+  if (!beginsWith(t, g)) return false;
+  if (t.length === g.length) return true;
+  if (grant.recursive) return true;
+  return t.length === g.length + 1 && target.type === 'file';
+}
+
+function matches(subject: Subject, grant: Grant): boolean {
+  const grantee = grant.grantee;
+  if (grantee.kind === 'user') return grantee.userId === subject.userId;
+  if (grantee.kind === 'group') return subject.groupIds.has(grantee.groupId);
+  if (grantee.groupIds.length === 0) return false;
+  for (const groupId of grantee.groupIds) {
+    if (!subject.groupIds.has(groupId)) return false;
+  }
+  return true;
+}
+
+function isRootAdminGrant(grant: Grant): boolean {
+  return grant.level === 'admin' && grant.recursive && isWorkspaceRoot(grant.pathKey);
+}
+
+export function referenceDecide(subject: Subject, target: Target, grants: Grant[]): ReferenceDecision {
+  const workspaceId = referenceWorkspaceOf(target.pathKey);
+  const applied: Grant[] = [];
+  const nearMissGrantIds: number[] = [];
+  for (const grant of grants) {
+    if (matches(subject, grant) && covers(grant, target)) applied.push(grant);
+    else if (isOnPathOrAbove(grant.pathKey, target.pathKey)) nearMissGrantIds.push(grant.id);
+  }
+
+  let workspaceAdmin = false;
+  if (workspaceId >= 1) {
+    if (subject.workspaceId === workspaceId && subject.workspaceAdmin) workspaceAdmin = true;
+    for (const grant of applied) {
+      if (isRootAdminGrant(grant) && referenceWorkspaceOf(grant.pathKey) === workspaceId) workspaceAdmin = true;
+    }
+  }
+
+  let folderAdmin = false;
+  for (const grant of applied) {
+    if (grant.level === 'admin' && !isRootAdminGrant(grant)) folderAdmin = true;
+  }
+
+  const have = new Set<Capability>();
+  for (const grant of applied) {
+    for (const capability of LEVEL_GIVES[grant.level] ?? []) have.add(capability);
+  }
+  if (subject.siteAdmin || workspaceAdmin) {
+    for (const capability of ORDER) have.add(capability);
+  }
+
+  return {
+    workspaceId,
+    capabilities: ORDER.filter((capability) => have.has(capability)),
+    siteAdmin: subject.siteAdmin,
+    workspaceAdmin,
+    folderAdmin,
+    appliedGrantIds: applied.map((grant) => grant.id).sort((a, b) => a - b),
+    nearMissGrantIds: nearMissGrantIds.sort((a, b) => a - b),
+  };
+}
+
+export function referenceChildren(
+  subject: Subject,
+  folder: string,
+  children: { name: string; type: EntryType }[],
+  grants: Grant[],
+): ReferenceAccess[] {
+  return children.map((child) => {
+    const path = folder === '' ? child.name : folder + '/' + child.name;
+    const decision = referenceDecide(subject, { pathKey: path, type: child.type }, grants);
+    return {
+      capabilities: decision.capabilities,
+      siteAdmin: decision.siteAdmin,
+      workspaceAdmin: decision.workspaceAdmin,
+      folderAdmin: decision.folderAdmin,
+    };
+  });
+}
+
+export function referenceChildNamesTowardGrants(subject: Subject, folder: string, grants: Grant[]): string[] {
+  const f = segmentsOf(folder);
+  const names = new Set<string>();
+  for (const grant of grants) {
+    const g = segmentsOf(grant.pathKey);
+    if (g.length > f.length && beginsWith(g, f) && matches(subject, grant)) names.add(g[f.length] as string);
+  }
+  return [...names].sort();
+}
+
+function sameGroupSet(a: readonly number[], b: readonly number[]): boolean {
+  for (const x of a) if (!b.includes(x)) return false;
+  for (const x of b) if (!a.includes(x)) return false;
+  return true;
+}
+
+function sameGranteeAs(a: Grant, b: Grant): boolean {
+  const x = a.grantee;
+  const y = b.grantee;
+  if (x.kind === 'user' && y.kind === 'user') return x.userId === y.userId;
+  if (x.kind === 'group' && y.kind === 'group') return x.groupId === y.groupId;
+  if (x.kind === 'groups' && y.kind === 'groups') return sameGroupSet(x.groupIds, y.groupIds);
+  return false;
+}
+
+export function referenceReplacedIds(created: Grant, existing: Grant[]): number[] {
+  const createdGives = LEVEL_GIVES[created.level] ?? [];
+  const ids: number[] = [];
+  for (const old of existing) {
+    if (old.id === created.id) continue;
+    if (!sameGranteeAs(old, created)) continue;
+    const samePath = old.pathKey === created.pathKey;
+    const o = segmentsOf(old.pathKey);
+    const c = segmentsOf(created.pathKey);
+    const descendant = o.length > c.length && beginsWith(o, c);
+    if (!(samePath || (created.recursive && descendant))) continue;
+    const oldGives = LEVEL_GIVES[old.level] ?? [];
+    if (!oldGives.every((capability) => createdGives.includes(capability))) continue;
+    if (old.recursive && !created.recursive) continue;
+    // A Workspace root grant's role is only subsumed by a grant on that same root.
+    if (isRootAdminGrant(old) && !samePath) continue;
+    ids.push(old.id);
+  }
+  return ids.sort((a, b) => a - b);
+}
