@@ -13,8 +13,7 @@ import { registerJsonBodyParser } from './http/json-body-parser.js';
 import { logOptions } from './http/log-options.js';
 import type { RouteDeps } from './http/route-deps.js';
 import { healthRoutes } from './http/routes/health.js';
-import { openApiRoutes } from './http/routes/openapi.js';
-import { workspaceRoutes } from './http/routes/workspaces.js';
+import { registerApiRoutes } from './http/routes/index.js';
 import { parseQueryString } from './lib/query-string.js';
 import { systemClock, type Clock } from './lib/time.js';
 
@@ -69,8 +68,7 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
   healthRoutes(app, database);
   await app.register(async (api) => {
     api.addHook('onRequest', authenticationHook(deps.db, deps.clock, headers));
-    openApiRoutes(api);
-    workspaceRoutes(api, deps);
+    registerApiRoutes(api, deps);
   }, { prefix: API_ROOT });
 
   return app;

@@ -55,3 +55,10 @@ export async function touchSession(db: Db, sessionId: number, now: number): Prom
     .where('last_active_at', '<', now - 60_000)
     .execute();
 }
+
+/** Ends every live session of a user, except `exceptSessionId` (the one changing its own password). */
+export async function endSessionsOfUser(db: Db, userId: number, now: number, exceptSessionId?: number): Promise<void> {
+  let query = db.updateTable('sessions').set({ ended_at: now }).where('user_id', '=', userId).where('ended_at', 'is', null);
+  if (exceptSessionId !== undefined) query = query.where('id', '!=', exceptSessionId);
+  await query.execute();
+}

@@ -54,3 +54,17 @@ export async function createSession(db: Db, userId: number, now: number): Promis
   await db.insertInto('sessions').values({ user_id: userId, lookup, secret_hash: hash, created_at: now, last_active_at: now }).execute();
   return id;
 }
+
+export async function createGroup(db: Db, fields: { workspaceId?: number; name?: string } = {}): Promise<number> {
+  const name = fields.name ?? unique('group');
+  const row = await db
+    .insertInto('groups')
+    .values({ workspace_id: fields.workspaceId ?? 0, name, name_key: name.toLowerCase(), created_at: Date.now() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function addMember(db: Db, groupId: number, userId: number, admin = false): Promise<void> {
+  await db.insertInto('group_users').values({ group_id: groupId, user_id: userId, admin, created_at: Date.now() }).execute();
+}

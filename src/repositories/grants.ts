@@ -1,0 +1,81 @@
+import type { Grant, Level } from '../authz/index.js';
+import type { Db } from '../db/database.js';
+
+interface GrantRow {
+  id: number;
+  path_key: string;
+  user_id: number | null;
+  group_id: number | null;
+  permission: string;
+  recursive: boolean | number;
+}
+
+/**
+ * Grants on `pathKeys` that can match a user: its own, its groups', and ALL-of grants naming at
+ * least one of its groups (the engine decides whether all are held). Every branch is an indexed
+ * lookup, so the cost follows the user's grants on these paths, not the site's grant count.
+ */
+export async function grantsThatCanMatch(
+  db: Db,
+  userId: number,
+  groupIds: readonly number[],
+  pathKeys: readonly string[],
+): Promise<Grant[]> {
+  if (pathKeys.length === 0) return [];
+  const rows = await db
+    .selectFrom('permissions')
+    .select(['id', 'path_key', 'user_id', 'group_id', 'permission', 'recursive'])
+    .where('path_key', 'in', pathKeys)
+    .where((eb) => {
+      const branches = [eb('user_id', '=', userId)];
+      if (groupIds.length > 0) {
+        branches.push(eb('group_id', 'in', groupIds));
+        branches.push(eb('id', 'in', eb.selectFrom('permission_groups').select('permission_id').where('group_id', 'in', groupIds)));
+      }
+      return eb.or(branches);
+    })
+    .execute();
+  return withAllOfGroups(db, rows);
+}
+
+/** Every grant on `pathKeys`, whoever it names (for explanations and administrators' listings). */
+export async function grantsOnPaths(db: Db, pathKeys: readonly string[]): Promise<Grant[]> {
+  if (pathKeys.length === 0) return [];
+  const rows = await db
+    .selectFrom('permissions')
+    .select(['id', 'path_key', 'user_id', 'group_id', 'permission', 'recursive'])
+    .where('path_key', 'in', pathKeys)
+    .execute();
+  return withAllOfGroups(db, rows);
+}
+
+/** Turns rows into engine grants, loading the group sets of ALL-of grants in one query. */
+export async function withAllOfGroups(db: Db, rows: readonly GrantRow[]): Promise<Grant[]> {
+  const allOfIds = rows.filter((r) => r.user_id === null && r.group_id === null).map((r) => r.id);
+  const groupsByGrant = new Map<number, number[]>();
+  if (allOfIds.length > 0) {
+    const members = await db
+      .selectFrom('permission_groups')
+      .select(['permission_id', 'group_id'])
+      .where('permission_id', 'in', allOfIds)
+      .orderBy('group_id')
+      .execute();
+    for (const m of members) {
+      const list = groupsByGrant.get(m.permission_id) ?? [];
+      list.push(m.group_id);
+      groupsByGrant.set(m.permission_id, list);
+    }
+  }
+  return rows.map((row) => ({
+    id: row.id,
+    pathKey: row.path_key,
+    level: row.permission as Level,
+    recursive: Boolean(row.recursive),
+    grantee:
+      row.user_id !== null
+        ? { kind: 'user', userId: row.user_id }
+        : row.group_id !== null
+          ? { kind: 'group', groupId: row.group_id }
+          : { kind: 'groups', groupIds: groupsByGrant.get(row.id) ?? [] },
+  }));
+}
