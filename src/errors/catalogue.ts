@@ -36,6 +36,28 @@ export const errors = {
 
   serviceUnavailable: () =>
     new ApiError('service-unavailable/database-unavailable', 'The database cannot be reached; try again shortly.'),
+
+  // Authentication (sessions, keys, reauthentication, login protection)
+  invalidUsernameOrPassword: () =>
+    new ApiError('not-authenticated/invalid-username-or-password', 'The username or password is not valid.'),
+  lockedOut: () =>
+    new ApiError('not-authenticated/locked-out', 'Too many failed logins: this account is locked for a while. Try again later.'),
+  tooManyLoginAttempts: (retryAfterSeconds: number) =>
+    new ApiError('rate-limited/too-many-login-attempts', 'Too many failed logins from this address. Try again later.', { retryAfterSeconds }),
+  reauthenticationNeededFields: () =>
+    new ApiError('bad-request/reauthentication-needed-fields', 'Changing these fields needs the X-<Brand>-Reauthentication header: password:<your password>.'),
+  reauthenticationNeededAction: () =>
+    new ApiError('not-authorized/reauthentication-needed-action', 'This action needs the X-<Brand>-Reauthentication header: password:<your password>.'),
+  reauthenticationFailed: () =>
+    new ApiError('not-authorized/reauthentication-failed', 'The reauthentication password is not valid.'),
+  reauthenticationRateLimited: () =>
+    new ApiError('rate-limited/reauthentication-rate-limited', 'Too many failed reauthentications: the session has been ended. Log in again.', { retryAfterSeconds: 0 }),
+  apiKeyNotFound: () => new ApiError('not-found/api-key-not-found', 'API key not found.'),
+  apiKeyCreationRestricted: () =>
+    new ApiError(
+      'not-authorized/site-admin-or-workspace-admin-permission-required',
+      'API key creation by users is turned off on this site (users_can_create_api_keys); an administrator may create keys.',
+    ),
 } as const;
 
 function describe(prefix: string, modelErrors: ModelErrors): string {

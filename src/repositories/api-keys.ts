@@ -90,3 +90,76 @@ export async function touchApiKey(db: Db, keyId: number, now: number): Promise<v
     .where((eb) => eb.or([eb('last_use_at', 'is', null), eb('last_use_at', '<', now - 60_000)]))
     .execute();
 }
+
+/** A key with the Workspace its user belongs to (null for a site-wide key): what reach is decided on. */
+export interface ApiKeyWithOwner {
+  key: ApiKey;
+  ownerWorkspaceId: number | null;
+}
+
+export async function findApiKeyWithOwner(db: Db, id: number): Promise<ApiKeyWithOwner | undefined> {
+  const row = await db
+    .selectFrom('api_keys as k')
+    .leftJoin('users as u', 'u.id', 'k.user_id')
+    .selectAll('k')
+    .select('u.workspace_id as owner_workspace_id')
+    .where('k.id', '=', id)
+    .executeTakeFirst();
+  return row === undefined ? undefined : { key: toApiKey(row), ownerWorkspaceId: row.owner_workspace_id };
+}
+
+/** Which keys a listing may return: every key in scope, or only these kinds. */
+export type KeyVisibility =
+  | { everyone: true }
+  | { everyone: false; ownUserId: number | null; usersOfWorkspace: number | null };
+
+export interface KeyListing {
+  /** Keys created in this Workspace; undefined: every Workspace (a Site Administrator in context 0). */
+  workspaceId: number | undefined;
+  visibility: KeyVisibility;
+  /** A user's keys only; null: site-wide keys only. */
+  userId?: number | null;
+  afterId: number;
+  limit: number;
+}
+
+export async function listApiKeys(db: Db, listing: KeyListing): Promise<ApiKey[]> {
+  const { visibility } = listing;
+  if (!visibility.everyone && visibility.ownUserId === null && visibility.usersOfWorkspace === null) return [];
+  let query = db
+    .selectFrom('api_keys as k')
+    .leftJoin('users as u', 'u.id', 'k.user_id')
+    .selectAll('k')
+    .where('k.id', '>', listing.afterId)
+    .orderBy('k.id')
+    .limit(listing.limit);
+  if (listing.workspaceId !== undefined) query = query.where('k.workspace_id', '=', listing.workspaceId);
+  if (listing.userId === null) query = query.where('k.user_id', 'is', null);
+  else if (listing.userId !== undefined) query = query.where('k.user_id', '=', listing.userId);
+  if (!visibility.everyone) {
+    query = query.where((eb) => {
+      const branches = [];
+      if (visibility.ownUserId !== null) branches.push(eb('k.user_id', '=', visibility.ownUserId));
+      if (visibility.usersOfWorkspace !== null) branches.push(eb('u.workspace_id', '=', visibility.usersOfWorkspace));
+      return eb.or(branches);
+    });
+  }
+  return (await query.execute()).map(toApiKey);
+}
+
+export async function updateApiKey(db: Db, id: number, changes: { name?: string; expiresAt?: number | null }): Promise<ApiKey> {
+  const row = await db
+    .updateTable('api_keys')
+    .set({
+      ...(changes.name === undefined ? {} : { name: changes.name }),
+      ...(changes.expiresAt === undefined ? {} : { expires_at: changes.expiresAt }),
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toApiKey(row);
+}
+
+export async function deleteApiKey(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('api_keys').where('id', '=', id).execute();
+}

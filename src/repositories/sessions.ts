@@ -62,3 +62,41 @@ export async function endSessionsOfUser(db: Db, userId: number, now: number, exc
   if (exceptSessionId !== undefined) query = query.where('id', '!=', exceptSessionId);
   await query.execute();
 }
+
+export interface NewSession {
+  userId: number;
+  lookup: string;
+  secretHash: string;
+  now: number;
+}
+
+export async function insertSession(db: Db, session: NewSession): Promise<number> {
+  const row = await db
+    .insertInto('sessions')
+    .values({ user_id: session.userId, lookup: session.lookup, secret_hash: session.secretHash, created_at: session.now, last_active_at: session.now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/**
+ * Counts one reauthentication attempt against a live session before its password is checked,
+ * unless `limit` attempts have already failed: parallel wrong guesses cannot get past the limit.
+ * False when the limit is reached (or the session has ended).
+ */
+export async function reserveReauthenticationAttempt(db: Db, sessionId: number, limit: number): Promise<boolean> {
+  const row = await db
+    .updateTable('sessions')
+    .set((eb) => ({ reauth_failures: eb('reauth_failures', '+', 1) }))
+    .where('id', '=', sessionId)
+    .where('ended_at', 'is', null)
+    .where('reauth_failures', '<', limit)
+    .returning('reauth_failures')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** A successful reauthentication: the reserved attempt, and earlier failures, no longer count. */
+export async function clearReauthenticationFailures(db: Db, sessionId: number): Promise<void> {
+  await db.updateTable('sessions').set({ reauth_failures: 0 }).where('id', '=', sessionId).execute();
+}

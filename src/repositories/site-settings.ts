@@ -5,3 +5,15 @@ export async function readStoredSettings(db: Db): Promise<Map<string, unknown>> 
   const rows = await db.selectFrom('site_settings').selectAll().execute();
   return new Map(rows.map((row) => [row.name, JSON.parse(row.value) as unknown]));
 }
+
+/** Stores each value as JSON text, replacing what was there. */
+export async function writeSettings(db: Db, values: Readonly<Record<string, unknown>>): Promise<void> {
+  for (const [name, value] of Object.entries(values)) {
+    const text = JSON.stringify(value);
+    await db
+      .insertInto('site_settings')
+      .values({ name, value: text })
+      .onConflict((oc) => oc.column('name').doUpdateSet({ value: text }))
+      .execute();
+  }
+}

@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.js';
-import { readStoredSettings } from '../repositories/site-settings.js';
+import { readStoredSettings, writeSettings } from '../repositories/site-settings.js';
 
 /** Site settings (contract section 8) with their defaults. */
 export interface SiteSettings {
@@ -26,6 +26,27 @@ export const DEFAULT_SITE_SETTINGS: Readonly<SiteSettings> = {
   password_min_length: 12,
 };
 
+type NumericSetting = { [K in keyof SiteSettings]: SiteSettings[K] extends number ? K : never }[keyof SiteSettings];
+
+const MINUTES_PER_WEEK = 7 * 24 * 60;
+const MINUTES_PER_YEAR = 365 * 24 * 60;
+
+/**
+ * The accepted range of every numeric setting (integers, inclusive). Each bound keeps a setting
+ * meaningful: a session must last at least a minute; lockout windows and periods beyond a week
+ * would keep login records longer than they are worth; a password minimum below 8 is below
+ * NIST 800-63B, and above 128 no one could choose a password.
+ */
+export const SETTING_RANGES: Readonly<Record<NumericSetting, { minimum: number; maximum: number }>> = {
+  session_expiry_minutes: { minimum: 1, maximum: MINUTES_PER_YEAR },
+  session_max_lifetime_minutes: { minimum: 1, maximum: MINUTES_PER_YEAR },
+  user_lockout_tries: { minimum: 1, maximum: 1000 },
+  user_lockout_within_minutes: { minimum: 1, maximum: MINUTES_PER_WEEK },
+  user_lockout_lock_period_minutes: { minimum: 1, maximum: MINUTES_PER_WEEK },
+  login_attempts_per_ip_per_hour: { minimum: 1, maximum: 1_000_000 },
+  password_min_length: { minimum: 8, maximum: 128 },
+};
+
 export async function readSiteSettings(db: Db): Promise<SiteSettings> {
   const stored = await readStoredSettings(db);
   const settings = { ...DEFAULT_SITE_SETTINGS };
@@ -34,4 +55,18 @@ export async function readSiteSettings(db: Db): Promise<SiteSettings> {
     if (typeof value === typeof settings[name]) (settings as Record<string, unknown>)[name] = value;
   }
   return settings;
+}
+
+/**
+ * Stores the given settings (already validated against SETTING_RANGES by the route schema) and
+ * answers the whole set. Only known names are written: anything else in `changes` is ignored.
+ */
+export async function updateSiteSettings(db: Db, changes: Partial<SiteSettings>): Promise<SiteSettings> {
+  const known: Partial<Record<keyof SiteSettings, unknown>> = {};
+  for (const name of Object.keys(DEFAULT_SITE_SETTINGS) as (keyof SiteSettings)[]) {
+    const value = changes[name];
+    if (value !== undefined && typeof value === typeof DEFAULT_SITE_SETTINGS[name]) known[name] = value;
+  }
+  await db.transaction().execute((tx) => writeSettings(tx, known));
+  return readSiteSettings(db);
 }

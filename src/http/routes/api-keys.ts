@@ -1,0 +1,157 @@
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { isoTime } from '../../lib/time.js';
+import type { ApiKey } from '../../repositories/api-keys.js';
+import {
+  createKey, findCallingKey, findKey, listKeys, revokeKey, updateKey, type KeyActing, type KeyChanges,
+} from '../../services/api-keys.js';
+import { identityConfirmation, type ConfirmIdentity } from '../../services/reauthentication.js';
+import { readHeader } from '../brand-headers.js';
+import type { ApiInstance } from '../fastify-types.js';
+import { paginationQuery, readPage, sendPage } from '../pagination.js';
+import type { RouteDeps } from '../route-deps.js';
+import { errorResponses, IdParams } from '../schemas.js';
+
+const UPDATE_METHODS: ['PUT', 'PATCH'] = ['PUT', 'PATCH'];
+
+const PermissionSetField = Type.Union([Type.Literal('full'), Type.Literal('files_only')]);
+// Null first in each union: under type coercion a string or integer branch tried first would
+// turn null into '' or 0.
+const NullableTime = Type.Union([Type.Null(), Type.String({ maxLength: 64 })], { description: 'ISO-8601; null or empty for no expiry' });
+
+/** The response never carries the secret or its hash; `key` only in the answer to creation. */
+const ApiKeyBody = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  user_id: Type.Union([Type.Integer(), Type.Null()], { description: 'null for a site-wide key' }),
+  permission_set: PermissionSetField,
+  workspace_id: Type.Integer(),
+  created_at: Type.String(),
+  expires_at: Type.Union([Type.String(), Type.Null()]),
+  last_use_at: Type.Union([Type.String(), Type.Null()]),
+});
+const NewApiKeyBody = Type.Object({ ...ApiKeyBody.properties, key: Type.String({ description: 'The secret, shown only once' }) });
+
+const KeyChangesBody = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  expires_at: Type.Optional(NullableTime),
+});
+
+const NoContent = { 204: Type.Null({ description: 'No content' }) };
+
+function apiKeyBody(key: ApiKey) {
+  return {
+    id: key.id,
+    name: key.name,
+    user_id: key.userId,
+    permission_set: key.permissionSet,
+    workspace_id: key.workspaceId,
+    created_at: isoTime(key.createdAt),
+    expires_at: isoTime(key.expiresAt),
+    last_use_at: isoTime(key.lastUseAt),
+  };
+}
+
+function keyActing(request: FastifyRequest, deps: RouteDeps): KeyActing {
+  return { db: deps.db, caller: request.caller, contextWorkspaceId: request.workspaceId, now: deps.clock.now() };
+}
+
+function confirmIdentity(request: FastifyRequest, deps: RouteDeps, a: KeyActing): ConfirmIdentity {
+  return identityConfirmation(deps.db, a.caller, readHeader(request.headers, deps.headers.reauthentication), a.now);
+}
+
+function keyChanges(body: { name?: string; expires_at?: string | null }): KeyChanges {
+  return { ...(body.name === undefined ? {} : { name: body.name }), ...(body.expires_at === undefined ? {} : { expiresAt: body.expires_at }) };
+}
+
+/**
+ * API keys (contract 3.4, 7). Deleting answers 204 with no body and no content type, which the
+ * Files.com SDKs accept (wire notes (e) 4). A files_only key may read and revoke itself through
+ * /api_key, and nothing else here: managing credentials is administrative.
+ */
+export function apiKeyRoutes(app: ApiInstance, deps: RouteDeps): void {
+  app.get('/api_keys', {
+    schema: {
+      summary: 'List the API keys the caller may see in the request context',
+      querystring: Type.Object({ ...paginationQuery, user_id: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647 })) }),
+      response: { 200: Type.Array(ApiKeyBody), ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const page = readPage<number>('api_keys', request.query, 'number');
+    const keys = await listKeys(keyActing(request, deps), request.query.user_id, { afterId: page.after ?? 0, limit: page.limit + 1 });
+    return sendPage(reply, deps.headers, 'api_keys', keys, page.limit, (k) => k.id).map(apiKeyBody);
+  });
+
+  app.post('/api_keys', {
+    schema: {
+      summary: 'Create an API key; its secret is in the answer and never again',
+      body: Type.Object({
+        name: Type.String({ minLength: 1, maxLength: 255 }),
+        // null asks for a site-wide key and must never become 0 (the caller): null first, as above.
+        user_id: Type.Optional(Type.Union([Type.Null(), Type.Integer({ minimum: 0, maximum: 2_147_483_647 })])),
+        permission_set: Type.Optional(PermissionSetField),
+        expires_at: Type.Optional(NullableTime),
+        workspace_id: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647 })),
+      }),
+      response: { 201: NewApiKeyBody, ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const a = keyActing(request, deps);
+    const body = request.body;
+    const { key, secret } = await createKey(a, {
+      name: body.name,
+      userId: body.user_id,
+      permissionSet: body.permission_set,
+      expiresAt: body.expires_at,
+      workspaceId: body.workspace_id,
+    }, confirmIdentity(request, deps, a));
+    return reply.code(201).send({ ...apiKeyBody(key), key: secret });
+  });
+
+  app.get('/api_keys/:id', {
+    schema: { summary: 'Show an API key', params: IdParams, querystring: Type.Object({}), response: { 200: ApiKeyBody, ...errorResponses } },
+  }, async (request) => apiKeyBody(await findKey(keyActing(request, deps), request.params.id)));
+
+  app.route({
+    method: UPDATE_METHODS,
+    url: '/api_keys/:id',
+    schema: { summary: 'Rename an API key or change its expiry', params: IdParams, body: KeyChangesBody, response: { 200: ApiKeyBody, ...errorResponses } },
+    handler: async (request) => {
+      const a = keyActing(request, deps);
+      return apiKeyBody(await updateKey(a, await findKey(a, request.params.id), keyChanges(request.body)));
+    },
+  });
+
+  app.delete('/api_keys/:id', {
+    schema: { summary: 'Revoke an API key', params: IdParams, body: Type.Unknown({ description: 'Ignored.' }), response: { ...NoContent, ...errorResponses } },
+  }, async (request, reply) => {
+    const a = keyActing(request, deps);
+    await revokeKey(a, await findKey(a, request.params.id), confirmIdentity(request, deps, a));
+    return reply.code(204).send(null);
+  });
+
+  app.get('/api_key', {
+    config: { allowFilesOnlyKeys: true },
+    schema: { summary: 'Show the API key this request authenticated with', querystring: Type.Object({}), response: { 200: ApiKeyBody, ...errorResponses } },
+  }, async (request) => apiKeyBody(await findCallingKey(keyActing(request, deps))));
+
+  app.route({
+    method: UPDATE_METHODS,
+    url: '/api_key',
+    schema: { summary: 'Rename the calling API key or change its expiry', body: KeyChangesBody, response: { 200: ApiKeyBody, ...errorResponses } },
+    handler: async (request) => {
+      const a = keyActing(request, deps);
+      return apiKeyBody(await updateKey(a, await findCallingKey(a), keyChanges(request.body)));
+    },
+  });
+
+  app.delete('/api_key', {
+    // A key, files_only included, may always retire itself: that only ever reduces authority.
+    config: { allowFilesOnlyKeys: true },
+    schema: { summary: 'Revoke the API key this request authenticated with', body: Type.Unknown({ description: 'Ignored.' }), response: { ...NoContent, ...errorResponses } },
+  }, async (request, reply) => {
+    const a = keyActing(request, deps);
+    await revokeKey(a, await findCallingKey(a), confirmIdentity(request, deps, a));
+    return reply.code(204).send(null);
+  });
+}

@@ -1,0 +1,56 @@
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { errors } from '../../errors/catalogue.js';
+import { requireReauthentication } from '../../services/reauthentication.js';
+import { readSiteSettings, SETTING_RANGES, updateSiteSettings } from '../../services/site-settings.js';
+import { readHeader } from '../brand-headers.js';
+import type { ApiInstance } from '../fastify-types.js';
+import type { RouteDeps } from '../route-deps.js';
+import { errorResponses } from '../schemas.js';
+
+const UPDATE_METHODS: ['PUT', 'PATCH'] = ['PUT', 'PATCH'];
+
+const integerSetting = (name: keyof typeof SETTING_RANGES, description: string) => Type.Integer({ ...SETTING_RANGES[name], description });
+
+const SettingFields = {
+  session_expiry_minutes: integerSetting('session_expiry_minutes', 'A session idle this long ends'),
+  session_max_lifetime_minutes: integerSetting('session_max_lifetime_minutes', 'A session ends this long after login, active or not'),
+  user_lockout: Type.Boolean({ description: 'Lock a username out after repeated failed logins' }),
+  user_lockout_tries: integerSetting('user_lockout_tries', 'Failed logins that lock a username out'),
+  user_lockout_within_minutes: integerSetting('user_lockout_within_minutes', 'The window those failures are counted in'),
+  user_lockout_lock_period_minutes: integerSetting('user_lockout_lock_period_minutes', 'How long a lockout lasts'),
+  login_attempts_per_ip_per_hour: integerSetting('login_attempts_per_ip_per_hour', 'Failed logins one client address may make in an hour'),
+  users_can_create_api_keys: Type.Boolean({ description: 'Users who are not administrators may create their own API keys' }),
+  password_min_length: integerSetting('password_min_length', 'Minimum length of a new password, in characters'),
+};
+
+const SiteBody = Type.Object(SettingFields);
+// Every field optional: a partial update, the same for PUT and PATCH (contract 1.1).
+const SiteChanges = Type.Partial(SiteBody);
+
+function requireSiteAdministrator(request: FastifyRequest): void {
+  if (!request.caller.siteAdmin) throw errors.siteAdminRequired();
+}
+
+/** GET and PATCH/PUT /site: the site settings of contract 8, for Site Administrators only. */
+export function siteRoutes(app: ApiInstance, deps: RouteDeps): void {
+  app.get('/site', {
+    schema: { summary: 'Show the site settings', querystring: Type.Object({}), response: { 200: SiteBody, ...errorResponses } },
+  }, async (request) => {
+    requireSiteAdministrator(request);
+    return readSiteSettings(deps.db);
+  });
+
+  app.route({
+    method: UPDATE_METHODS,
+    url: '/site',
+    schema: { summary: 'Change site settings (partial update)', body: SiteChanges, response: { 200: SiteBody, ...errorResponses } },
+    handler: async (request) => {
+      requireSiteAdministrator(request);
+      // Changing how the site authenticates is sensitive: a session must confirm its password.
+      const header = readHeader(request.headers, deps.headers.reauthentication);
+      await requireReauthentication(deps.db, request.caller, header, 'action', deps.clock.now());
+      return updateSiteSettings(deps.db, request.body);
+    },
+  });
+}
