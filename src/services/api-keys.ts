@@ -94,9 +94,7 @@ export async function createKey(a: KeyActing, input: NewKeyInput, confirmIdentit
   }
   const expiresAt = futureExpiry(input.expiresAt, a.now);
   const owner = await newKeyOwner(a, input);
-  if (owner === null) {
-    if (permissionSet !== 'full') throw errors.paramsInvalid({ permission_set: ['must be full for a site-wide key'] });
-  }
+  if (owner === null && permissionSet !== 'full') throw errors.paramsInvalid({ permission_set: ['must be full for a site-wide key'] });
 
   await confirmIdentity('action');
   const secret = newApiKeySecret();
