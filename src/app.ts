@@ -10,6 +10,7 @@ import { brandHeaders } from './http/brand-headers.js';
 import { registerErrorRendering } from './http/error-rendering.js';
 import type { ApiInstance } from './http/fastify-types.js';
 import { registerJsonBodyParser } from './http/json-body-parser.js';
+import { registerValidators } from './http/validators.js';
 import { logOptions } from './http/log-options.js';
 import type { RouteDeps } from './http/route-deps.js';
 import { healthRoutes } from './http/routes/health.js';
@@ -40,6 +41,7 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
   } satisfies FastifyServerOptions).withTypeProvider<TypeBoxTypeProvider>();
 
   registerJsonBodyParser(app);
+  registerValidators(app);
   registerErrorRendering(app, headers);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);

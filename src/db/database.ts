@@ -24,6 +24,10 @@ export interface Database {
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 const PING_TIMEOUT_MS = 2_000;
+// A request must fail within a few seconds when PostgreSQL is gone, never hang: connecting and
+// each query are bounded, and TCP keepalive notices a peer that vanished without closing.
+const CONNECT_TIMEOUT_MS = 3_000;
+const QUERY_TIMEOUT_MS = 5_000;
 
 export function openSqlite(file: string): Database {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -39,8 +43,9 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 10,
-    // Fail fast when the server is down instead of queueing requests behind a hung connect.
-    connectionTimeoutMillis: 3_000,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    query_timeout: QUERY_TIMEOUT_MS,
+    keepAlive: true,
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);

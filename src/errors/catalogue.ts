@@ -34,6 +34,17 @@ export const errors = {
   notFound: (message = 'Not found.') => new ApiError('not-found', message),
   workspaceNotFound: () => new ApiError('not-found/workspace-not-found', 'Workspace not found.'),
 
+  // Workspaces, users and groups
+  userNotFound: () => new ApiError('not-found/user-not-found', 'User not found.'),
+  groupNotFound: () => new ApiError('not-found/group-not-found', 'Group not found.'),
+  membershipNotFound: () => new ApiError('not-found/group-user-not-found', 'Group membership not found.'),
+  modelSaveError: (modelErrors: ModelErrors) =>
+    new ApiError('processing-failure/model-save-error', describe('The change cannot be saved', modelErrors), { modelErrors }),
+  workspaceAdminRequired: () =>
+    new ApiError('not-authorized/site-admin-or-workspace-admin-permission-required', 'Only an administrator of this Workspace may do this.'),
+  groupAdminRequired: () =>
+    new ApiError('not-authorized/group-admin-permission-required', 'Only an administrator of this Workspace or a Group Admin of this group may do this.'),
+
   serviceUnavailable: () =>
     new ApiError('service-unavailable/database-unavailable', 'The database cannot be reached; try again shortly.'),
 

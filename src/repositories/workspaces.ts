@@ -22,3 +22,30 @@ export async function listWorkspaces(
   const rows = await query.execute();
   return rows.map((row) => ({ id: row.id, name: row.name, createdAt: row.created_at }));
 }
+
+export async function findWorkspace(db: Db, id: number): Promise<Workspace | undefined> {
+  const row = await db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
+  return row === undefined ? undefined : { id: row.id, name: row.name, createdAt: row.created_at };
+}
+
+export async function insertWorkspace(db: Db, name: string, now: number): Promise<Workspace> {
+  const row = await db.insertInto('workspaces').values({ name, created_at: now }).returningAll().executeTakeFirstOrThrow();
+  return { id: row.id, name: row.name, createdAt: row.created_at };
+}
+
+export async function renameWorkspace(db: Db, id: number, name: string): Promise<void> {
+  await db.updateTable('workspaces').set({ name }).where('id', '=', id).execute();
+}
+
+export async function deleteWorkspaceRow(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('workspaces').where('id', '=', id).execute();
+}
+
+/** What keeps a Workspace from being deleted: anything that belongs to it. */
+export async function workspaceContents(db: Db, id: number): Promise<{ users: number; groups: number; apiKeys: number; permissions: number }> {
+  const count = async (table: 'users' | 'groups' | 'api_keys' | 'permissions') => {
+    const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('workspace_id', '=', id).executeTakeFirstOrThrow();
+    return Number(row.n);
+  };
+  return { users: await count('users'), groups: await count('groups'), apiKeys: await count('api_keys'), permissions: await count('permissions') };
+}

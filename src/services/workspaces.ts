@@ -3,7 +3,13 @@ import type { Db } from '../db/database.js';
 import type { PageRequest } from '../http/pagination.js';
 import { workspacesWithGrantsFor } from '../repositories/grant-workspaces.js';
 import { groupIdsOfUser } from '../repositories/memberships.js';
-import { listWorkspaces, type Workspace } from '../repositories/workspaces.js';
+import { errors } from '../errors/catalogue.js';
+import { workspaceRootPath } from '../lib/paths.js';
+import { countEntriesBelow, deleteEntry, ensureDirectory } from '../repositories/entries.js';
+import {
+  deleteWorkspaceRow, findWorkspace, insertWorkspace, listWorkspaces, renameWorkspace, workspaceContents, type Workspace,
+} from '../repositories/workspaces.js';
+import { checkText } from './user-fields.js';
 
 /**
  * GET /workspaces (contract 7): a Site Administrator sees every Workspace; anyone else the
@@ -29,4 +35,58 @@ async function workspacesVisibleTo(db: Db, caller: Caller): Promise<Set<number>>
   // A Workspace administered through a root grant is among those with grants.
   withGrants.add(user.workspaceId);
   return withGrants;
+}
+
+/** GET /workspaces/<id>: as the list; anything else is `not-found/workspace-not-found`. */
+export async function getVisibleWorkspace(db: Db, caller: Caller, contextWorkspaceId: number, id: number): Promise<Workspace> {
+  if (contextWorkspaceId !== 0 && id !== contextWorkspaceId) throw errors.workspaceNotFound();
+  const workspace = await findWorkspace(db, id);
+  if (workspace === undefined) throw errors.workspaceNotFound();
+  if (!caller.siteAdmin && !(await workspacesVisibleTo(db, caller)).has(id)) throw errors.workspaceNotFound();
+  return workspace;
+}
+
+/** POST /workspaces: a Site Administrator creates a Workspace and its root folder `_/Workspaces/N`. */
+export async function createWorkspace(db: Db, caller: Caller, name: string, now: number): Promise<Workspace> {
+  if (!caller.siteAdmin) throw errors.siteAdminRequired();
+  const checked = checkWorkspaceName(name);
+  return db.transaction().execute(async (tx) => {
+    const workspace = await insertWorkspace(tx, checked, now);
+    await ensureDirectory(tx, workspaceRootPath(workspace.id), now);
+    return workspace;
+  });
+}
+
+export async function renameVisibleWorkspace(db: Db, caller: Caller, contextWorkspaceId: number, id: number, name: string | undefined): Promise<Workspace> {
+  const workspace = await getVisibleWorkspace(db, caller, contextWorkspaceId, id);
+  if (!caller.siteAdmin) throw errors.siteAdminRequired();
+  if (name === undefined) return workspace;
+  const checked = checkWorkspaceName(name);
+  await renameWorkspace(db, id, checked);
+  return { ...workspace, name: checked };
+}
+
+/**
+ * DELETE /workspaces/<id>: only an empty Custom Workspace (no users, groups, keys, grants or
+ * entries below its root) is deleted, with its root folder; anything else is refused rather than
+ * deleting data as a side effect.
+ */
+export async function deleteEmptyWorkspace(db: Db, caller: Caller, contextWorkspaceId: number, id: number): Promise<void> {
+  await getVisibleWorkspace(db, caller, contextWorkspaceId, id);
+  if (!caller.siteAdmin) throw errors.siteAdminRequired();
+  if (id === 0) throw errors.modelSaveError({ id: ['the Default Workspace cannot be deleted'] });
+  await db.transaction().execute(async (tx) => {
+    const contents = await workspaceContents(tx, id);
+    const entries = await countEntriesBelow(tx, workspaceRootPath(id));
+    const blocking = Object.entries({ ...contents, entries }).filter(([, n]) => n > 0).map(([what, n]) => `${n} ${what}`);
+    if (blocking.length > 0) throw errors.modelSaveError({ id: [`the Workspace is not empty: ${blocking.join(', ')}`] });
+    await deleteEntry(tx, workspaceRootPath(id));
+    await deleteWorkspaceRow(tx, id);
+  });
+}
+
+function checkWorkspaceName(raw: string): string {
+  const name = checkText('name', raw);
+  if (name === '') throw errors.modelSaveError({ name: ["can't be blank"] });
+  return name;
 }

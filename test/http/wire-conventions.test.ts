@@ -97,6 +97,16 @@ describe.each(testDatabaseTargets())('wire conventions [$name]', (target) => {
     expect(wrongType.body).not.toHaveProperty('statusCode');
   });
 
+  it('refuses a body field of the wrong type instead of converting it, while query strings are converted', async () => {
+    for (const body of [{ name: 5 }, { name: 'x', count: '3' }, { name: true }]) {
+      const response = await t.api.post('/test-echo', body);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(response.body.type).toBe('bad-request/request-params-invalid');
+    }
+    const query = await t.api.get('/workspaces?per_page=1', { key: BOOTSTRAP_KEY });
+    expect(query.status).toBe(200);
+  });
+
   it('ignores unknown body fields and drops prototype-poisoning keys', async () => {
     const response = await t.api.call('POST', '/test-echo', { rawBody: '{"name":"a","unknown":1,"__proto__":{"polluted":true}}' });
     expect(response.status).toBe(200);

@@ -22,6 +22,7 @@ export default async function setup(project: TestProject): Promise<void> {
     process.stderr.write(`\nPostgreSQL not reachable at ${POSTGRES_TEST_URL}: running the PostgreSQL suite on PGlite.\n\n`);
   }
   project.provide('postgresMode', reachable ? 'server' : 'pglite');
-  // Process tests run the built server exactly as `npm start` does; build it from the current source.
-  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+  // Process tests run the built server exactly as `npm start` does; build it from the current source
+  // (ATRIUM_TEST_SKIP_BUILD=1 keeps the existing dist/ for quick runs of other tests).
+  if (process.env.ATRIUM_TEST_SKIP_BUILD !== '1') execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
 }

@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
 
 const MAIN = path.resolve('dist/main.js');
@@ -10,18 +9,6 @@ export interface ServerProcess {
   baseUrl: string;
   output(): string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
-}
-
-/** A free loopback port, found by letting the kernel pick one. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
 }
 
 /** Runs the built server (`dist/main.js`) as its own process, as `npm start` does. */
@@ -37,24 +24,28 @@ export function runServer(env: Record<string, string>, args: string[] = []): { c
   return { child, output: () => output, exited };
 }
 
-/** Starts the server and waits until /health answers (or the process exits). */
+/**
+ * Starts the server on a port the kernel picks and waits until it says where it listens and
+ * /health answers there. Reading the port from the server's own log line (rather than picking a
+ * free port beforehand) means a test can never talk to another test's server.
+ */
 export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
-  const { child, output, exited } = runServer({ ATRIUM_HOST: '127.0.0.1', ATRIUM_PORT: String(port), ...env });
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const { child, output, exited } = runServer({ ATRIUM_HOST: '127.0.0.1', ATRIUM_PORT: '0', ATRIUM_LOG_LEVEL: 'info', ...env });
   let exitCode: number | null | undefined;
   void exited.then((code) => { exitCode = code; });
   const deadline = Date.now() + 20_000;
+  let port = 0;
   for (;;) {
     if (exitCode !== undefined) throw new Error(`server exited with ${exitCode}: ${output()}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`server did not become healthy: ${output()}`);
     }
-    const healthy = await fetch(`${baseUrl}/health`).then((r) => r.ok, () => false);
-    if (healthy) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    port ||= Number(/Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(output())?.[1] ?? 0);
+    if (port !== 0 && (await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false))) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  const baseUrl = `http://127.0.0.1:${port}`;
   return {
     child,
     port,

@@ -1,9 +1,12 @@
 import type { ApiInstance } from '../fastify-types.js';
 import type { RouteDeps } from '../route-deps.js';
 import { apiKeyRoutes } from './api-keys.js';
+import { groupUserRoutes } from './group-users.js';
+import { groupRoutes } from './groups.js';
 import { openApiRoutes } from './openapi.js';
 import { sessionRoutes } from './sessions.js';
 import { siteRoutes } from './site.js';
+import { userRoutes } from './users.js';
 import { workspaceRoutes } from './workspaces.js';
 
 /** Every route under the API root, one module per resource. */
@@ -13,4 +16,7 @@ export function registerApiRoutes(api: ApiInstance, deps: RouteDeps): void {
   apiKeyRoutes(api, deps);
   siteRoutes(api, deps);
   workspaceRoutes(api, deps);
+  userRoutes(api, deps);
+  groupRoutes(api, deps);
+  groupUserRoutes(api, deps);
 }

@@ -1,11 +1,12 @@
 import { Type } from 'typebox';
 import { isoTime } from '../../lib/time.js';
 import type { Workspace } from '../../repositories/workspaces.js';
-import { listVisibleWorkspaces } from '../../services/workspaces.js';
+import { createWorkspace, deleteEmptyWorkspace, getVisibleWorkspace, listVisibleWorkspaces, renameVisibleWorkspace } from '../../services/workspaces.js';
 import type { ApiInstance } from '../fastify-types.js';
 import { paginationQuery, readPage, sendPage } from '../pagination.js';
 import type { RouteDeps } from '../route-deps.js';
-import { errorResponses } from '../schemas.js';
+import { errorResponses, IdParams } from '../schemas.js';
+import { UPDATE_METHODS } from '../update-methods.js';
 
 export const WorkspaceBody = Type.Object({ id: Type.Integer(), name: Type.String(), created_at: Type.String() });
 
@@ -25,5 +26,41 @@ export function workspaceRoutes(app: ApiInstance, deps: RouteDeps): void {
     const page = readPage<number>('workspaces', request.query, 'number');
     const rows = await listVisibleWorkspaces(deps.db, request.caller, request.workspaceId, page);
     return sendPage(reply, deps.headers, 'workspaces', rows, page.limit, (w) => w.id).map(workspaceBody);
+  });
+
+  app.post('/workspaces', {
+    schema: {
+      summary: 'Create a Custom Workspace and its root folder (Site Administrators)',
+      body: Type.Object({ name: Type.String({ maxLength: 1024 }) }),
+      response: { 201: WorkspaceBody, ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const workspace = await createWorkspace(deps.db, request.caller, request.body.name, deps.clock.now());
+    return reply.code(201).send(workspaceBody(workspace));
+  });
+
+  app.get('/workspaces/:id', {
+    config: { allowFilesOnlyKeys: true },
+    schema: { summary: 'Show a Workspace', params: IdParams, response: { 200: WorkspaceBody, ...errorResponses } },
+  }, async (request) => workspaceBody(await getVisibleWorkspace(deps.db, request.caller, request.workspaceId, request.params.id)));
+
+  app.route({
+    method: UPDATE_METHODS,
+    url: '/workspaces/:id',
+    schema: {
+      summary: 'Rename a Workspace (Site Administrators)',
+      params: IdParams,
+      body: Type.Object({ name: Type.Optional(Type.String({ maxLength: 1024 })) }),
+      response: { 200: WorkspaceBody, ...errorResponses },
+    },
+    handler: async (request) =>
+      workspaceBody(await renameVisibleWorkspace(deps.db, request.caller, request.workspaceId, request.params.id, request.body.name)),
+  });
+
+  app.delete('/workspaces/:id', {
+    schema: { summary: 'Delete an empty Custom Workspace (Site Administrators)', params: IdParams, response: { 204: Type.Null(), ...errorResponses } },
+  }, async (request, reply) => {
+    await deleteEmptyWorkspace(deps.db, request.caller, request.workspaceId, request.params.id);
+    return reply.code(204).send(null);
   });
 }

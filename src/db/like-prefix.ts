@@ -1,0 +1,11 @@
+import { sql, type RawBuilder } from 'kysely';
+
+/**
+ * `column LIKE '<prefix>%'` with the prefix's own `%`, `_` and `\` escaped: paths such as
+ * `_/workspaces/3` contain `_`, which LIKE would otherwise read as "any character". A range
+ * comparison would not do: PostgreSQL compares text by the locale's collation, not by bytes.
+ */
+export function startsWith(column: string, prefix: string): RawBuilder<boolean> {
+  const escaped = prefix.replace(/[\\%_]/g, (c) => `\\${c}`);
+  return sql<boolean>`${sql.ref(column)} like ${`${escaped}%`} escape '\\'`;
+}

@@ -1,0 +1,73 @@
+import { Type } from 'typebox';
+import { definedOnly } from '../../lib/defined-only.js';
+import type { GroupMember } from '../../repositories/groups.js';
+import { addGroupMember, listGroupMemberships, removeGroupMember, updateGroupMember } from '../../services/group-memberships.js';
+import { acting } from '../acting.js';
+import type { ApiInstance } from '../fastify-types.js';
+import { paginationQuery, readPage, sendPage } from '../pagination.js';
+import type { RouteDeps } from '../route-deps.js';
+import { errorResponses, IdParams } from '../schemas.js';
+import { UPDATE_METHODS } from '../update-methods.js';
+
+const GroupUserBody = Type.Object({
+  id: Type.Integer(),
+  group_id: Type.Integer(),
+  user_id: Type.Integer(),
+  admin: Type.Boolean(),
+  username: Type.String(),
+  group_name: Type.String(),
+});
+
+function groupUserBody(m: GroupMember) {
+  return { id: m.membershipId, group_id: m.groupId, user_id: m.userId, admin: m.admin, username: m.username, group_name: m.groupName };
+}
+
+const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+
+export function groupUserRoutes(app: ApiInstance, deps: RouteDeps): void {
+  app.get('/group_users', {
+    schema: {
+      summary: 'List group memberships the caller may see',
+      querystring: Type.Object({ ...paginationQuery, group_id: Type.Optional(Id), user_id: Type.Optional(Id) }),
+      response: { 200: Type.Array(GroupUserBody), ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const page = readPage<number>('group_users', request.query, 'number');
+    const rows = await listGroupMemberships(acting(request, deps), definedOnly({ groupId: request.query.group_id, userId: request.query.user_id }), {
+      afterId: page.after ?? 0,
+      limit: page.limit + 1,
+    });
+    return sendPage(reply, deps.headers, 'group_users', rows, page.limit, (m) => m.membershipId).map(groupUserBody);
+  });
+
+  app.post('/group_users', {
+    schema: {
+      summary: 'Add a member to a group (administrators, or Group Admins of that group)',
+      body: Type.Object({ group_id: Id, user_id: Id, admin: Type.Optional(Type.Boolean()) }),
+      response: { 201: GroupUserBody, ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const { group_id: groupId, user_id: userId, admin } = request.body;
+    const created = await addGroupMember(acting(request, deps), { groupId, userId, admin: admin ?? false });
+    return reply.code(201).send(groupUserBody(created));
+  });
+
+  app.route({
+    method: UPDATE_METHODS,
+    url: '/group_users/:id',
+    schema: {
+      summary: 'Make a member a Group Admin or not (administrators)',
+      params: IdParams,
+      body: Type.Object({ admin: Type.Optional(Type.Boolean()) }),
+      response: { 200: GroupUserBody, ...errorResponses },
+    },
+    handler: async (request) => groupUserBody(await updateGroupMember(acting(request, deps), request.params.id, definedOnly({ admin: request.body.admin }))),
+  });
+
+  app.delete('/group_users/:id', {
+    schema: { summary: 'Remove a member from a group', params: IdParams, response: { 204: Type.Null(), ...errorResponses } },
+  }, async (request, reply) => {
+    await removeGroupMember(acting(request, deps), request.params.id);
+    return reply.code(204).send(null);
+  });
+}

@@ -1,0 +1,98 @@
+import { Type } from 'typebox';
+import { definedOnly } from '../../lib/defined-only.js';
+import { createGroup, deleteGroup, getGroup, listGroups, updateGroup, type GroupWithMembers } from '../../services/groups.js';
+import { parseIdList } from '../../services/user-fields.js';
+import { acting } from '../acting.js';
+import type { ApiInstance } from '../fastify-types.js';
+import { paginationQuery, readPage, sendPage } from '../pagination.js';
+import type { RouteDeps } from '../route-deps.js';
+import { errorResponses, IdParams } from '../schemas.js';
+import { UPDATE_METHODS } from '../update-methods.js';
+import { IdList } from './user-body.js';
+
+const GroupBody = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  workspace_id: Type.Integer(),
+  user_ids: Type.String({ description: 'comma-separated user ids' }),
+  admin_ids: Type.String({ description: 'comma-separated user ids of Group Admins' }),
+  usernames: Type.String({ description: 'comma-separated user names' }),
+});
+
+function groupBody({ group, members }: GroupWithMembers) {
+  return {
+    id: group.id,
+    name: group.name,
+    workspace_id: group.workspaceId,
+    user_ids: members.map((m) => m.userId).join(','),
+    admin_ids: members.filter((m) => m.admin).map((m) => m.userId).join(','),
+    usernames: members.map((m) => m.username).join(','),
+  };
+}
+
+const GroupFields = { user_ids: Type.Optional(IdList), admin_ids: Type.Optional(IdList) };
+
+export function groupRoutes(app: ApiInstance, deps: RouteDeps): void {
+  app.get('/groups', {
+    schema: {
+      summary: 'List the groups the caller may see in the request context',
+      querystring: Type.Object({
+        ...paginationQuery,
+        ids: Type.Optional(Type.String({ maxLength: 100_000 })),
+        filter: Type.Optional(Type.Object({ name: Type.Optional(Type.String()), workspace_id: Type.Optional(Type.Integer({ minimum: 0 })) })),
+      }),
+      response: { 200: Type.Array(GroupBody), ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const page = readPage<number>('groups', request.query, 'number');
+    const filter = request.query.filter ?? {};
+    const groups = await listGroups(acting(request, deps), definedOnly({
+      name: filter.name, workspaceId: filter.workspace_id, ids: parseIdList('ids', request.query.ids),
+    }), { afterId: page.after ?? 0, limit: page.limit + 1 });
+    return sendPage(reply, deps.headers, 'groups', groups, page.limit, (g) => g.group.id).map(groupBody);
+  });
+
+  app.post('/groups', {
+    schema: {
+      summary: 'Create a group (administrators of the context)',
+      body: Type.Object({ name: Type.String({ maxLength: 1024 }), workspace_id: Type.Optional(Type.Integer({ minimum: 0 })), ...GroupFields }),
+      response: { 201: GroupBody, ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const body = request.body;
+    const created = await createGroup(acting(request, deps), {
+      name: body.name,
+      ...definedOnly({ workspaceId: body.workspace_id, userIds: parseIdList('user_ids', body.user_ids), adminIds: parseIdList('admin_ids', body.admin_ids) }),
+    });
+    return reply.code(201).send(groupBody(created));
+  });
+
+  app.get('/groups/:id', {
+    schema: { summary: 'Show a group', params: IdParams, response: { 200: GroupBody, ...errorResponses } },
+  }, async (request) => groupBody(await getGroup(acting(request, deps), request.params.id)));
+
+  app.route({
+    method: UPDATE_METHODS,
+    url: '/groups/:id',
+    schema: {
+      summary: "Update a group's name, members and Group Admins",
+      params: IdParams,
+      body: Type.Object({ name: Type.Optional(Type.String({ maxLength: 1024 })), ...GroupFields }),
+      response: { 200: GroupBody, ...errorResponses },
+    },
+    handler: async (request) => {
+      const body = request.body;
+      const updated = await updateGroup(acting(request, deps), request.params.id, definedOnly({
+        name: body.name, userIds: parseIdList('user_ids', body.user_ids), adminIds: parseIdList('admin_ids', body.admin_ids),
+      }));
+      return groupBody(updated);
+    },
+  });
+
+  app.delete('/groups/:id', {
+    schema: { summary: 'Delete a group with its memberships and grants', params: IdParams, response: { 204: Type.Null(), ...errorResponses } },
+  }, async (request, reply) => {
+    await deleteGroup(acting(request, deps), request.params.id);
+    return reply.code(204).send(null);
+  });
+}

@@ -1,0 +1,117 @@
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { definedOnly } from '../../lib/defined-only.js';
+import { groupIdsOfUsers } from '../../repositories/user-memberships.js';
+import { requireReauthentication } from '../../services/reauthentication.js';
+import { parseIdList } from '../../services/user-fields.js';
+import { findVisibleUser } from '../../services/user-visibility.js';
+import { createUser, deleteUser, listUsers, updateUserFields, type Acting, type ConfirmIdentity } from '../../services/users.js';
+import { acting } from '../acting.js';
+import { readHeader } from '../brand-headers.js';
+import type { ApiInstance } from '../fastify-types.js';
+import { paginationQuery, readPage, sendPage } from '../pagination.js';
+import type { RouteDeps } from '../route-deps.js';
+import { errorResponses, IdParams } from '../schemas.js';
+import { UPDATE_METHODS } from '../update-methods.js';
+import { IdList, UserBody, userBody } from './user-body.js';
+
+const UserFields = {
+  username: Type.Optional(Type.String({ maxLength: 1024 })),
+  password: Type.Optional(Type.String({ maxLength: 4096 })),
+  name: Type.Optional(Type.String({ maxLength: 1024 })),
+  email: Type.Optional(Type.String({ maxLength: 1024 })),
+  site_admin: Type.Optional(Type.Boolean()),
+  workspace_admin: Type.Optional(Type.Boolean()),
+};
+
+export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
+  app.get('/users', {
+    schema: {
+      summary: 'List the users the caller may see in the request context',
+      querystring: Type.Object({
+        ...paginationQuery,
+        ids: Type.Optional(Type.String({ maxLength: 100_000 })),
+        filter: Type.Optional(Type.Object({ username: Type.Optional(Type.String()), workspace_id: Type.Optional(Type.Integer({ minimum: 0 })) })),
+      }),
+      response: { 200: Type.Array(UserBody), ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const page = readPage<number>('users', request.query, 'number');
+    const ids = parseIdList('ids', request.query.ids);
+    const filter = request.query.filter ?? {};
+    const users = await listUsers(acting(request, deps), {
+      ...(filter.username === undefined ? {} : { username: filter.username }),
+      ...(filter.workspace_id === undefined ? {} : { workspaceId: filter.workspace_id }),
+      ...(ids === undefined ? {} : { ids }),
+    }, { afterId: page.after ?? 0, limit: page.limit + 1 });
+    const pageRows = sendPage(reply, deps.headers, 'users', users, page.limit, (u) => u.id);
+    const groups = await groupIdsOfUsers(deps.db, pageRows.map((u) => u.id));
+    return pageRows.map((u) => userBody(u, groups.get(u.id)));
+  });
+
+  app.post('/users', {
+    schema: {
+      summary: 'Create a user (administrators of the context)',
+      body: Type.Object({
+        ...UserFields,
+        username: Type.String({ maxLength: 1024 }),
+        workspace_id: Type.Optional(Type.Integer({ minimum: 0 })),
+        group_ids: Type.Optional(IdList),
+      }),
+      response: { 201: UserBody, ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const body = request.body;
+    const groupIds = parseIdList('group_ids', body.group_ids);
+    const user = await createUser(acting(request, deps), {
+      username: body.username,
+      ...definedOnly({ password: body.password, name: body.name, email: body.email, workspaceId: body.workspace_id, siteAdmin: body.site_admin, workspaceAdmin: body.workspace_admin, groupIds }),
+    });
+    return reply.code(201).send(await withGroups(deps, user));
+  });
+
+  app.get('/users/:id', {
+    schema: { summary: 'Show a user', params: IdParams, response: { 200: UserBody, ...errorResponses } },
+  }, async (request) => {
+    const a = acting(request, deps);
+    return withGroups(deps, await findVisibleUser(a.db, a.caller, a.contextWorkspaceId, request.params.id));
+  });
+
+  app.route({
+    method: UPDATE_METHODS,
+    url: '/users/:id',
+    schema: {
+      summary: 'Update a user (administrators; the user itself for password, name and email)',
+      params: IdParams,
+      body: Type.Object({ ...UserFields, disabled: Type.Optional(Type.Boolean()) }),
+      response: { 200: UserBody, ...errorResponses },
+    },
+    handler: async (request) => {
+      const body = request.body;
+      const a = acting(request, deps);
+      const user = await updateUserFields(a, request.params.id, definedOnly({
+        username: body.username, password: body.password, name: body.name, email: body.email,
+        siteAdmin: body.site_admin, workspaceAdmin: body.workspace_admin, disabled: body.disabled,
+      }), confirmIdentity(request, deps, a));
+      return withGroups(deps, user);
+    },
+  });
+
+  app.delete('/users/:id', {
+    schema: { summary: 'Delete a user', params: IdParams, response: { 204: Type.Null(), ...errorResponses } },
+  }, async (request, reply) => {
+    const a = acting(request, deps);
+    await deleteUser(a, request.params.id, confirmIdentity(request, deps, a));
+    return reply.code(204).send(null);
+  });
+}
+
+function confirmIdentity(request: FastifyRequest, deps: RouteDeps, a: Acting): ConfirmIdentity {
+  const header = readHeader(request.headers, deps.headers.reauthentication);
+  return (need) => requireReauthentication(deps.db, a.caller, header, need, a.now);
+}
+
+async function withGroups(deps: RouteDeps, user: Parameters<typeof userBody>[0]) {
+  const groups = await groupIdsOfUsers(deps.db, [user.id]);
+  return userBody(user, groups.get(user.id));
+}

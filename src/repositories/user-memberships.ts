@@ -1,0 +1,25 @@
+import type { Db } from '../db/database.js';
+
+export interface UserGroupIds {
+  groupIds: number[];
+  adminGroupIds: number[];
+}
+
+/** For each user, the groups it belongs to and those it administers, in one query. */
+export async function groupIdsOfUsers(db: Db, userIds: readonly number[]): Promise<Map<number, UserGroupIds>> {
+  const result = new Map<number, UserGroupIds>(userIds.map((id) => [id, { groupIds: [], adminGroupIds: [] }]));
+  if (userIds.length === 0) return result;
+  const rows = await db
+    .selectFrom('group_users')
+    .select(['user_id', 'group_id', 'admin'])
+    .where('user_id', 'in', userIds)
+    .orderBy('group_id')
+    .execute();
+  for (const row of rows) {
+    const entry = result.get(row.user_id);
+    if (entry === undefined) continue;
+    entry.groupIds.push(row.group_id);
+    if (row.admin) entry.adminGroupIds.push(row.group_id);
+  }
+  return result;
+}

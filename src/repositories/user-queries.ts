@@ -1,0 +1,87 @@
+import type { Db } from '../db/database.js';
+import type { Scope } from './scope.js';
+import { toUser, usernameKey, type User } from './users.js';
+
+export interface UserFilter {
+  username?: string;
+  workspaceId?: number;
+  ids?: readonly number[];
+}
+
+/**
+ * Users in `scope` that the caller may see: all of them when `everyone` (administrators of the
+ * scope), otherwise only `alsoIds` (the caller itself, members of groups it administers).
+ * One page by id, `limit` rows after `afterId`.
+ */
+export async function listUsersInScope(
+  db: Db,
+  scope: Scope,
+  visibility: { everyone: boolean; alsoIds: readonly number[] },
+  filter: UserFilter,
+  page: { afterId: number; limit: number },
+): Promise<User[]> {
+  if (!visibility.everyone && visibility.alsoIds.length === 0) return [];
+  if (filter.ids !== undefined && filter.ids.length === 0) return [];
+  let query = db.selectFrom('users').selectAll().where('id', '>', page.afterId).orderBy('id').limit(page.limit);
+  if (scope.kind === 'workspace') query = query.where('workspace_id', '=', scope.workspaceId);
+  if (!visibility.everyone) query = query.where('id', 'in', visibility.alsoIds);
+  if (filter.username !== undefined) query = query.where('username_key', '=', usernameKey(filter.username));
+  if (filter.workspaceId !== undefined) query = query.where('workspace_id', '=', filter.workspaceId);
+  if (filter.ids !== undefined) query = query.where('id', 'in', filter.ids);
+  return (await query.execute()).map(toUser);
+}
+
+export async function findUserById(db: Db, id: number): Promise<User | undefined> {
+  const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  return row === undefined ? undefined : toUser(row);
+}
+
+export async function usernameTaken(db: Db, username: string, exceptUserId?: number): Promise<boolean> {
+  let query = db.selectFrom('users').select('id').where('username_key', '=', usernameKey(username));
+  if (exceptUserId !== undefined) query = query.where('id', '!=', exceptUserId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+/** Active Site Administrators other than `exceptUserId`: the last one may not be removed. */
+export async function countOtherActiveSiteAdmins(db: Db, exceptUserId: number): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('site_admin', '=', true)
+    .where('disabled', '=', false)
+    .where('id', '!=', exceptUserId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export interface UserChanges {
+  username?: string;
+  name?: string;
+  email?: string;
+  passwordHash?: string;
+  siteAdmin?: boolean;
+  workspaceAdmin?: boolean;
+  disabled?: boolean;
+}
+
+export async function updateUser(db: Db, id: number, changes: UserChanges, now: number): Promise<User> {
+  const row = await db
+    .updateTable('users')
+    .set({
+      ...(changes.username === undefined ? {} : { username: changes.username, username_key: usernameKey(changes.username) }),
+      ...(changes.name === undefined ? {} : { name: changes.name }),
+      ...(changes.email === undefined ? {} : { email: changes.email }),
+      ...(changes.passwordHash === undefined ? {} : { password_hash: changes.passwordHash, password_set_at: now }),
+      ...(changes.siteAdmin === undefined ? {} : { site_admin: changes.siteAdmin }),
+      ...(changes.workspaceAdmin === undefined ? {} : { workspace_admin: changes.workspaceAdmin }),
+      ...(changes.disabled === undefined ? {} : { disabled: changes.disabled }),
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toUser(row);
+}
+
+export async function deleteUserRow(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('users').where('id', '=', id).execute();
+}

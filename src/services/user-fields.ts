@@ -1,0 +1,34 @@
+import { errors } from '../errors/catalogue.js';
+
+const MAX_USERNAME_LENGTH = 128;
+const MAX_TEXT_LENGTH = 255;
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** A username: 1 to 128 characters after trimming, no control characters, no `/` or `\`. */
+export function checkUsername(raw: string): string {
+  const username = raw.normalize('NFC').trim();
+  if (username === '') throw errors.modelSaveError({ username: ["can't be blank"] });
+  if ([...username].length > MAX_USERNAME_LENGTH) throw errors.modelSaveError({ username: [`is too long (maximum is ${MAX_USERNAME_LENGTH} characters)`] });
+  if (CONTROL_CHARACTERS.test(username) || /[/\\]/.test(username)) {
+    throw errors.modelSaveError({ username: ['may not contain control characters, "/" or "\\"'] });
+  }
+  return username;
+}
+
+/** Free text such as a user's `name` or `email`: trimmed, bounded. */
+export function checkText(field: string, raw: string): string {
+  const text = raw.normalize('NFC').trim();
+  if ([...text].length > MAX_TEXT_LENGTH) throw errors.modelSaveError({ [field]: [`is too long (maximum is ${MAX_TEXT_LENGTH} characters)`] });
+  if (CONTROL_CHARACTERS.test(text)) throw errors.modelSaveError({ [field]: ['may not contain control characters'] });
+  return text;
+}
+
+/** `group_ids`-style fields: an array of ids or a comma-separated string (wire notes). */
+export function parseIdList(field: string, value: string | readonly number[] | undefined): number[] | undefined {
+  if (value === undefined) return undefined;
+  const parts = typeof value === 'string' ? value.split(',').map((p) => p.trim()).filter((p) => p !== '') : value.map(String);
+  const ids = parts.map(Number);
+  if (ids.some((id) => !Number.isSafeInteger(id) || id < 1)) throw errors.paramsInvalid({ [field]: ['must be a list of positive integer ids'] });
+  return [...new Set(ids)];
+}

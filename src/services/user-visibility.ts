@@ -1,0 +1,39 @@
+import type { Caller } from '../auth/caller.js';
+import type { Db } from '../db/database.js';
+import { errors } from '../errors/catalogue.js';
+import { groupsAdministeredBy, membersOfGroups } from '../repositories/groups.js';
+import { inScope, type Scope } from '../repositories/scope.js';
+import { findUserById } from '../repositories/user-queries.js';
+import type { User } from '../repositories/users.js';
+import { isAdministratorOf } from './authority.js';
+import { listScope } from './list-scope.js';
+
+export interface UserVisibility {
+  scope: Scope;
+  /** Administrators of the context see every user in scope. */
+  everyone: boolean;
+  /** Everyone else: itself and the members of the groups it administers (contract 7). */
+  alsoIds: number[];
+}
+
+export async function userVisibility(db: Db, caller: Caller, contextWorkspaceId: number): Promise<UserVisibility> {
+  const scope = listScope(caller, contextWorkspaceId);
+  if (await isAdministratorOf(db, caller, contextWorkspaceId)) return { scope, everyone: true, alsoIds: [] };
+  const self = caller.user;
+  if (self === null) return { scope, everyone: false, alsoIds: [] };
+  const members = await membersOfGroups(db, await groupsAdministeredBy(db, self.id));
+  return { scope, everyone: false, alsoIds: [...new Set([self.id, ...members.map((m) => m.userId)])] };
+}
+
+/**
+ * The user `id` when the caller may see it in this context; otherwise `not-found/user-not-found`,
+ * the same answer as for an id that does not exist, so no probe learns who exists elsewhere.
+ */
+export async function findVisibleUser(db: Db, caller: Caller, contextWorkspaceId: number, id: number): Promise<User> {
+  const user = await findUserById(db, id);
+  if (user === undefined) throw errors.userNotFound();
+  const visibility = await userVisibility(db, caller, contextWorkspaceId);
+  if (!inScope(visibility.scope, user.workspaceId)) throw errors.userNotFound();
+  if (!visibility.everyone && !visibility.alsoIds.includes(user.id)) throw errors.userNotFound();
+  return user;
+}
