@@ -69,6 +69,11 @@ export const errors = {
       'not-authorized/site-admin-or-workspace-admin-permission-required',
       'API key creation by users is turned off on this site (users_can_create_api_keys); an administrator may create keys.',
     ),
+
+  // Folder permissions
+  folderAdminPermissionRequired: (message = 'Admin authority over this folder is needed: be its Folder Admin or an administrator of its Workspace.') =>
+    new ApiError('not-authorized/folder-admin-permission-required', message),
+  permissionNotFound: () => new ApiError('not-found/permission-not-found', 'Permission not found.'),
 } as const;
 
 function describe(prefix: string, modelErrors: ModelErrors): string {

@@ -4,6 +4,7 @@ import { apiKeyRoutes } from './api-keys.js';
 import { groupUserRoutes } from './group-users.js';
 import { groupRoutes } from './groups.js';
 import { openApiRoutes } from './openapi.js';
+import { permissionRoutes } from './permissions/index.js';
 import { sessionRoutes } from './sessions.js';
 import { siteRoutes } from './site.js';
 import { userRoutes } from './users.js';
@@ -16,6 +17,7 @@ export function registerApiRoutes(api: ApiInstance, deps: RouteDeps): void {
   apiKeyRoutes(api, deps);
   siteRoutes(api, deps);
   workspaceRoutes(api, deps);
+  permissionRoutes(api, deps);
   userRoutes(api, deps);
   groupRoutes(api, deps);
   groupUserRoutes(api, deps);

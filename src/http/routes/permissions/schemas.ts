@@ -1,0 +1,119 @@
+import { Type } from 'typebox';
+import { CAPABILITY_ORDER, LEVELS } from '../../../authz/index.js';
+import { paginationQuery } from '../../pagination.js';
+
+const MAX_ID = 2_147_483_647;
+const MAX_PATH_INPUT = 8192;
+
+// Some clients send every field, null included: null (first, so it is not coerced to 0) means absent.
+const OptionalId = Type.Optional(Type.Union([Type.Null(), Type.Integer({ minimum: 1, maximum: MAX_ID })]));
+const OptionalName = Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 255 })]));
+
+export const LevelSchema = Type.Enum([...LEVELS], { description: 'Permission level (contract 5.1).' });
+
+export const CreatePermissionBody = Type.Object({
+  path: Type.String({ maxLength: MAX_PATH_INPUT, description: 'Qualified in context 0, relative to the Workspace root in context N ("" is the root).' }),
+  user_id: OptionalId,
+  username: OptionalName,
+  group_id: OptionalId,
+  group_name: OptionalName,
+  group_ids: Type.Optional(
+    Type.Union([
+      Type.Null(),
+      Type.String({ maxLength: 2048, description: 'Comma-separated group ids.' }),
+      Type.Array(Type.Integer({ minimum: 1, maximum: MAX_ID }), { maxItems: 100 }),
+    ], { description: 'ALL-of: only members of every listed group (two or more).' }),
+  ),
+  permission: LevelSchema,
+  recursive: Type.Optional(Type.Boolean({ default: true })),
+  workspace_id: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_ID })),
+});
+
+const FilterAliases = Type.Object({
+  user_id: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID })),
+  group_id: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID })),
+  path: Type.Optional(Type.String({ maxLength: MAX_PATH_INPUT })),
+});
+
+export const ListPermissionsQuery = Type.Object({
+  ...paginationQuery,
+  user_id: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID })),
+  group_id: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID })),
+  path: Type.Optional(Type.String({ maxLength: MAX_PATH_INPUT })),
+  include_groups: Type.Optional(Type.Boolean()),
+  // The SDKs' filter[...] spelling of the same filters.
+  filter: Type.Optional(FilterAliases),
+});
+
+export const ExplainQuery = Type.Object({
+  path: Type.String({ maxLength: MAX_PATH_INPUT }),
+  user_id: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID })),
+  type: Type.Optional(Type.Enum(['file', 'directory'])),
+});
+
+const NullableInteger = Type.Union([Type.Integer(), Type.Null()]);
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+
+export const PermissionBody = Type.Object({
+  id: Type.Integer(),
+  path: Type.String(),
+  user_id: NullableInteger,
+  username: NullableString,
+  group_id: NullableInteger,
+  group_name: NullableString,
+  group_ids: Type.Array(Type.Integer()),
+  group_names: Type.Array(Type.String()),
+  permission: Type.String(),
+  recursive: Type.Boolean(),
+  workspace_id: Type.Integer(),
+});
+
+export const CreatedPermissionBody = Type.Object({
+  ...PermissionBody.properties,
+  replaced_permission_ids: Type.Array(Type.Integer()),
+});
+
+const ReasonBody = Type.Object({
+  kind: Type.Enum(['capability', 'role']),
+  capability: Type.Union([Type.Enum([...CAPABILITY_ORDER]), Type.Null()]),
+  role: Type.Union([Type.Enum(['site_admin', 'workspace_admin', 'folder_admin']), Type.Null()]),
+  source: Type.Enum(['site_admin', 'workspace_admin_flag', 'workspace_admin_grant', 'grant', 'hidden_grant']),
+  permission_id: NullableInteger,
+  path: NullableString,
+  permission: NullableString,
+  recursive: Type.Union([Type.Boolean(), Type.Null()]),
+  via: Type.Union([Type.Enum(['user', 'group', 'groups']), Type.Null()]),
+  group_id: NullableInteger,
+  group_name: NullableString,
+  group_ids: Type.Array(Type.Integer()),
+  group_names: Type.Array(Type.String()),
+  workspace_id: NullableInteger,
+});
+
+const NearMissReasonBody = Type.Object({
+  code: Type.Enum(['not_recursive', 'not_member', 'missing_groups', 'other_user', 'invalid_grantee']),
+  user_id: NullableInteger,
+  username: NullableString,
+  group_id: NullableInteger,
+  group_name: NullableString,
+  missing_group_ids: Type.Array(Type.Integer()),
+  missing_group_names: Type.Array(Type.String()),
+});
+
+const NearMissBody = Type.Object({
+  ...PermissionBody.properties,
+  reasons: Type.Array(NearMissReasonBody),
+});
+
+export const ExplainBody = Type.Object({
+  path: Type.String(),
+  type: Type.Enum(['file', 'directory']),
+  workspace_id: Type.Integer(),
+  user_id: NullableInteger,
+  site_admin: Type.Boolean(),
+  workspace_admin: Type.Boolean(),
+  folder_admin: Type.Boolean(),
+  capabilities: Type.Array(Type.String()),
+  reasons: Type.Array(ReasonBody),
+  near_misses: Type.Array(NearMissBody),
+});

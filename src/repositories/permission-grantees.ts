@@ -1,0 +1,49 @@
+import type { Db } from '../db/database.js';
+import { toUser, usernameKey, type User } from './users.js';
+
+/** A group as a grant sees it: who it is and which Workspace it belongs to. */
+export interface GranteeGroup {
+  id: number;
+  workspaceId: number;
+  name: string;
+}
+
+export async function findGranteeUser(db: Db, id: number): Promise<User | undefined> {
+  const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  return row === undefined ? undefined : toUser(row);
+}
+
+export async function findGranteeUserByUsername(db: Db, username: string): Promise<User | undefined> {
+  const row = await db.selectFrom('users').selectAll().where('username_key', '=', usernameKey(username)).executeTakeFirst();
+  return row === undefined ? undefined : toUser(row);
+}
+
+export async function findGranteeGroups(db: Db, ids: readonly number[]): Promise<GranteeGroup[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('groups').select(['id', 'workspace_id', 'name']).where('id', 'in', ids).orderBy('id').execute();
+  return rows.map((row) => ({ id: row.id, workspaceId: row.workspace_id, name: row.name }));
+}
+
+/** Group names are unique within a Workspace, case-insensitively. */
+export async function findGranteeGroupByName(db: Db, workspaceId: number, name: string): Promise<GranteeGroup | undefined> {
+  const row = await db
+    .selectFrom('groups')
+    .select(['id', 'workspace_id', 'name'])
+    .where('workspace_id', '=', workspaceId)
+    .where('name_key', '=', name.normalize('NFC').toLowerCase())
+    .executeTakeFirst();
+  return row === undefined ? undefined : { id: row.id, workspaceId: row.workspace_id, name: row.name };
+}
+
+/** Names for responses, in one query per table. */
+export async function usernamesOf(db: Db, ids: ReadonlySet<number>): Promise<Map<number, string>> {
+  if (ids.size === 0) return new Map();
+  const rows = await db.selectFrom('users').select(['id', 'username']).where('id', 'in', [...ids]).execute();
+  return new Map(rows.map((row) => [row.id, row.username]));
+}
+
+export async function groupNamesOf(db: Db, ids: ReadonlySet<number>): Promise<Map<number, string>> {
+  if (ids.size === 0) return new Map();
+  const rows = await db.selectFrom('groups').select(['id', 'name']).where('id', 'in', [...ids]).execute();
+  return new Map(rows.map((row) => [row.id, row.name]));
+}

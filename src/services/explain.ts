@@ -1,0 +1,77 @@
+import { decide, type Decision, type EntryType, type Subject } from '../authz/index.js';
+import type { Caller } from '../auth/caller.js';
+import type { Db } from '../db/database.js';
+import { errors } from '../errors/catalogue.js';
+import { findGranteeUser } from '../repositories/permission-grantees.js';
+import { entryTypeAt, permissionsOnPaths, toEngineGrant, type PermissionRecord } from '../repositories/permissions.js';
+import { selfAndAncestorKeys, subjectOf } from './authority.js';
+import { isInContext, toSitePath, type SitePath } from './context-paths.js';
+import { canSeeGrant, mayListUser, overseesPath, permissionReachOf, type PermissionReach } from './permission-reach.js';
+
+export interface ExplainRequest {
+  path: string;
+  userId?: number;
+  type?: EntryType;
+}
+
+/**
+ * Everything an explanation needs: the engine's decision, the target, whose it is, and the grants
+ * it mentions, each marked with whether the caller may see it. A grant the caller may not list
+ * (another user's grant above a Folder Admin's subtree, a grant outside the request context) still
+ * counts in the decision, but its id, path and grantee are withheld.
+ */
+export interface Explanation {
+  site: SitePath;
+  type: EntryType;
+  /** null when a site-wide key explains itself: it has no user. */
+  userId: number | null;
+  decision: Decision;
+  grants: ReadonlyMap<number, { record: PermissionRecord; visible: boolean }>;
+}
+
+/**
+ * GET /permissions/explain (contract 5.5). Without `user_id` it explains the caller. Only a caller
+ * that may list that user's grants may ask, and about another user only on a path it oversees;
+ * anyone else gets `not-found/user-not-found`, as for an id that does not exist. The decision uses
+ * every grant on the path and its ancestors, so that near misses (grants that did not apply, and
+ * why) can be shown. A path with no entry is explained as a file unless `type` says otherwise.
+ */
+export async function explainAccess(db: Db, caller: Caller, contextWorkspaceId: number, request: ExplainRequest): Promise<Explanation> {
+  const reach = await permissionReachOf(db, caller);
+  const { subject, userId } = await subjectToExplain(db, caller, contextWorkspaceId, request.userId, reach);
+  const site = toSitePath(contextWorkspaceId, request.path);
+  // About another user, only where the caller oversees the path: a Folder Admin may list a
+  // colleague's grants in its subtree, and must not learn the colleague's access anywhere else.
+  const aboutSomeoneElse = userId !== null && userId !== caller.user?.id;
+  if (aboutSomeoneElse && !overseesPath(reach, site.workspaceId, site.key)) throw errors.userNotFound();
+  const type = request.type ?? (await entryTypeAt(db, site.key)) ?? 'file';
+  const records = await permissionsOnPaths(db, selfAndAncestorKeys(site.key));
+  const decision = decide(subject, { pathKey: site.key, type }, records.map(toEngineGrant));
+  const grants = new Map(
+    records.map((record) => [record.id, { record, visible: isInContext(contextWorkspaceId, record.pathKey) && canSeeGrant(reach, record) }]),
+  );
+  return { site, type, userId, decision, grants };
+}
+
+async function subjectToExplain(
+  db: Db,
+  caller: Caller,
+  contextWorkspaceId: number,
+  requestedUserId: number | undefined,
+  reach: PermissionReach,
+): Promise<{ subject: Subject; userId: number | null }> {
+  const self = caller.user;
+  if (requestedUserId === undefined && self === null) return { subject: siteWideKeySubject, userId: null };
+  if (self !== null && (requestedUserId === undefined || requestedUserId === self.id)) {
+    return { subject: reach.subject ?? (await subjectOf(db, self)), userId: self.id };
+  }
+  const user = await findGranteeUser(db, requestedUserId as number);
+  if (user === undefined || !mayListUser(reach, contextWorkspaceId, user)) throw errors.userNotFound();
+  return { subject: await subjectOf(db, user), userId: user.id };
+}
+
+/**
+ * A site-wide key acts with Site Administrator authority and no user: id 0 matches no user grant
+ * (ids start at 1) and it belongs to no group.
+ */
+const siteWideKeySubject: Subject = { userId: 0, workspaceId: 0, siteAdmin: true, workspaceAdmin: false, groupIds: new Set() };

@@ -1,0 +1,157 @@
+import {
+  decide,
+  givesFolderAdmin,
+  isStrictAncestor,
+  matchGrantee,
+  workspaceAdminGrantWorkspace,
+  workspaceOfPath,
+  workspaceRootKey,
+  type Subject,
+} from '../authz/index.js';
+import type { Caller } from '../auth/caller.js';
+import type { Db } from '../db/database.js';
+import type { GranteeGroup } from '../repositories/permission-grantees.js';
+import {
+  adminGrantsThatCanMatch,
+  allOfGrantsNamingAny,
+  toEngineGrant,
+  type GranteeSet,
+  type ListVisibility,
+  type PermissionRecord,
+  type Subtree,
+} from '../repositories/permissions.js';
+import type { User } from '../repositories/users.js';
+import { subjectOf } from './authority.js';
+
+/**
+ * Where a caller's authority over grants reaches, from current data (never cached):
+ * - Site Administrator: everywhere;
+ * - the Workspaces it administers (own workspace_admin flag, or an admin recursive root grant);
+ * - the subtrees where it is Folder Admin (any other admin grant), each within the Workspace its
+ *   grant lies in: Folder Admin authority never crosses into another Workspace, because delegating
+ *   across Workspaces is the Site Administrator's alone (contract 5.3);
+ * - its own grants: direct, through its groups, and the ALL-of grants it satisfies.
+ */
+export interface PermissionReach {
+  readonly siteAdmin: boolean;
+  /** null for a site-wide key, which has no user. */
+  readonly subject: Subject | null;
+  readonly administeredWorkspaceIds: ReadonlySet<number>;
+  readonly folderAdminSubtrees: readonly Subtree[];
+  readonly own: GranteeSet;
+}
+
+export async function permissionReachOf(db: Db, caller: Caller): Promise<PermissionReach> {
+  const user = caller.user;
+  if (user === null) {
+    return { siteAdmin: caller.siteAdmin, subject: null, administeredWorkspaceIds: new Set(), folderAdminSubtrees: [], own: noGrantee };
+  }
+  const subject = await subjectOf(db, user);
+  const administered = new Set<number>();
+  const subtrees: Subtree[] = [];
+  // The flag is read through the engine (a decision on the user's own root with no grants), so
+  // that its rule (own Custom Workspace only) is stated once.
+  if (user.workspaceId >= 1) {
+    const byFlag = decide(subject, { pathKey: workspaceRootKey(user.workspaceId), type: 'directory' }, []);
+    if (byFlag.workspaceAdmin) administered.add(user.workspaceId);
+  }
+  for (const record of await adminGrantsThatCanMatch(db, user.id, [...subject.groupIds])) {
+    const grant = toEngineGrant(record);
+    if (!matchGrantee(subject, grant.grantee).matched) continue;
+    const rootOf = workspaceAdminGrantWorkspace(grant);
+    if (rootOf !== null) administered.add(rootOf);
+    else if (givesFolderAdmin(grant)) subtrees.push({ key: grant.pathKey, recursive: grant.recursive, workspaceId: workspaceOfPath(grant.pathKey) });
+  }
+  return {
+    siteAdmin: caller.siteAdmin,
+    subject,
+    administeredWorkspaceIds: administered,
+    folderAdminSubtrees: subtrees,
+    own: await granteeSetOf(db, subject),
+  };
+}
+
+const noGrantee: GranteeSet = { userId: null, groupIds: [], allOfGrantIds: [] };
+
+/**
+ * The grants that name a user: direct, each of its groups, and every ALL-of grant it satisfies.
+ * Which ALL-of grants those are is the engine's call (matchGrantee), never a SQL approximation.
+ */
+export async function granteeSetOf(db: Db, subject: Subject): Promise<GranteeSet> {
+  const groupIds = [...subject.groupIds];
+  const allOf = await allOfGrantsNamingAny(db, groupIds);
+  return {
+    userId: subject.userId,
+    groupIds,
+    allOfGrantIds: allOf.filter((record) => matchGrantee(subject, record.grantee).matched).map((record) => record.id),
+  };
+}
+
+/** Administrator of the whole request context: every grant in it is visible. */
+export function administersContext(reach: PermissionReach, contextWorkspaceId: number): boolean {
+  return reach.siteAdmin || (contextWorkspaceId >= 1 && reach.administeredWorkspaceIds.has(contextWorkspaceId));
+}
+
+/**
+ * Workspaces whose users and groups the caller may name (as grantees, or to list their grants):
+ * those it administers or holds Folder Admin authority in, within the request context.
+ */
+function reachableWorkspaceIds(reach: PermissionReach, contextWorkspaceId: number): Set<number> {
+  const ids = new Set([...reach.administeredWorkspaceIds, ...reach.folderAdminSubtrees.map((s) => s.workspaceId)]);
+  if (contextWorkspaceId !== 0) return ids.has(contextWorkspaceId) ? new Set([contextWorkspaceId]) : new Set();
+  return ids;
+}
+
+/** Whether the caller may list (and explain) this user's grants: itself, or a user in its reach. */
+export function mayListUser(reach: PermissionReach, contextWorkspaceId: number, user: User): boolean {
+  if (reach.siteAdmin || reach.subject?.userId === user.id) return true;
+  return reachableWorkspaceIds(reach, contextWorkspaceId).has(user.workspaceId);
+}
+
+/** Whether the caller may list this group's grants: one of its own groups, or a group in its reach. */
+export function mayListGroup(reach: PermissionReach, contextWorkspaceId: number, group: GranteeGroup): boolean {
+  if (reach.siteAdmin || reach.subject?.groupIds.has(group.id) === true) return true;
+  return reachableWorkspaceIds(reach, contextWorkspaceId).has(group.workspaceId);
+}
+
+/**
+ * The SQL form of "what may this caller list in this context" (contract 5.4), or 'all' for an
+ * administrator of the context. canSeeGrant is the same rule for one grant.
+ */
+export function listVisibility(reach: PermissionReach, contextWorkspaceId: number): 'all' | ListVisibility {
+  if (administersContext(reach, contextWorkspaceId)) return 'all';
+  const inContext = (workspaceId: number) => contextWorkspaceId === 0 || workspaceId === contextWorkspaceId;
+  return {
+    workspaceIds: [...reach.administeredWorkspaceIds].filter(inContext),
+    subtrees: reach.folderAdminSubtrees.filter((s) => inContext(s.workspaceId)),
+    own: reach.own,
+  };
+}
+
+/** Whether the caller may see one grant (its context is checked separately). */
+export function canSeeGrant(reach: PermissionReach, record: PermissionRecord): boolean {
+  return overseesPath(reach, record.workspaceId, record.pathKey) || isOwn(reach.own, record);
+}
+
+/**
+ * Whether the caller oversees a path: Site Administrator, administrator of its Workspace, or Folder
+ * Admin of a subtree holding it (the same subtree rule as listVisibility's SQL).
+ */
+export function overseesPath(reach: PermissionReach, workspaceId: number, pathKey: string): boolean {
+  if (reach.siteAdmin || reach.administeredWorkspaceIds.has(workspaceId)) return true;
+  return reach.folderAdminSubtrees.some(
+    (s) => s.workspaceId === workspaceId && (s.key === pathKey || (s.recursive && isStrictAncestor(s.key, pathKey))),
+  );
+}
+
+function isOwn(own: GranteeSet, record: PermissionRecord): boolean {
+  const grantee = record.grantee;
+  switch (grantee.kind) {
+    case 'user':
+      return own.userId === grantee.userId;
+    case 'group':
+      return own.groupIds.includes(grantee.groupId);
+    case 'groups':
+      return own.allOfGrantIds.includes(record.id);
+  }
+}
