@@ -20,7 +20,7 @@ import { systemClock, type Clock } from './lib/time.js';
 
 export interface AppOptions {
   database: Database;
-  config: Pick<Config, 'headerBrands' | 'logLevel' | 'accessLog'>;
+  config: Pick<Config, 'headerBrands' | 'logLevel' | 'accessLog'> & Partial<Pick<Config, 'trustProxy'>>;
   clock?: Clock;
 }
 
@@ -36,6 +36,7 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
     // below writes one, and only when asked.
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => randomUUID().replaceAll('-', ''),
+    trustProxy: config.trustProxy ?? false,
     rewriteUrl: (request) => stripJsonSuffix(request.url ?? '/'),
     routerOptions: { ignoreTrailingSlash: true, querystringParser: (query) => parseQueryString(query) },
   } satisfies FastifyServerOptions).withTypeProvider<TypeBoxTypeProvider>();

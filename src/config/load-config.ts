@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError } from './config-error.js';
@@ -29,6 +30,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Con
     bootstrapApiKey: text('bootstrapApiKey'),
     logLevel: parseLogLevel(text('logLevel')),
     accessLog: parseBoolean('ATRIUM_ACCESS_LOG', text('accessLog'), true),
+    trustProxy: parseTrustProxy(text('trustProxy')),
   };
   checkBootstrap(config);
   return config;
@@ -99,6 +101,25 @@ function parseBoolean(name: string, value: string | undefined, fallback: boolean
   if (/^(true|1|yes|on)$/i.test(value)) return true;
   if (/^(false|0|no|off)$/i.test(value)) return false;
   throw new ConfigError(name, `"${value}" is not true or false`);
+}
+
+/**
+ * Off by default: behind no proxy, X-Forwarded-For is whatever a client wants it to be, and the
+ * per-client login limit must count the socket's address instead.
+ */
+function parseTrustProxy(value: string | undefined): boolean | string[] {
+  if (value === undefined || /^(false|0|no|off)$/i.test(value)) return false;
+  if (/^(true|1|yes|on)$/i.test(value)) return true;
+  const entries = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const bad = entries.find((entry) => {
+    const [address, prefix, ...rest] = entry.split('/');
+    if (rest.length > 0 || address === undefined || isIP(address) === 0) return true;
+    return prefix !== undefined && !(/^\d{1,3}$/.test(prefix) && Number(prefix) <= (isIP(address) === 4 ? 32 : 128));
+  });
+  if (entries.length === 0 || bad !== undefined) {
+    throw new ConfigError('ATRIUM_TRUST_PROXY', `expected true, false, or comma-separated addresses or CIDRs, got "${bad ?? value}"`);
+  }
+  return entries;
 }
 
 function checkBootstrap(config: Config): void {

@@ -14,6 +14,8 @@ export interface Config {
   bootstrapApiKey: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   accessLog: boolean;
+  /** Proxies whose X-Forwarded-For is believed: none (false), any (true), or these addresses/CIDRs. */
+  trustProxy: boolean | string[];
 }
 
 export interface SettingSpec {
@@ -34,5 +36,6 @@ export const SETTINGS: readonly SettingSpec[] = [
   { key: 'adminPassword', env: 'ATRIUM_ADMIN_PASSWORD', flag: 'admin-password', defaultText: 'none', meaning: "that administrator's password" },
   { key: 'bootstrapApiKey', env: 'ATRIUM_BOOTSTRAP_API_KEY', flag: 'bootstrap-api-key', defaultText: 'none', meaning: 'on first start, a site-wide `full` key with exactly this secret (32+ characters)' },
   { key: 'logLevel', env: 'ATRIUM_LOG_LEVEL', flag: 'log-level', defaultText: 'info', meaning: 'fatal, error, warn, info, debug, trace or silent' },
+  { key: 'trustProxy', env: 'ATRIUM_TRUST_PROXY', flag: 'trust-proxy', defaultText: 'false', meaning: 'believe X-Forwarded-For from these proxies: `true` (any), or comma-separated addresses/CIDRs of the load balancers' },
   { key: 'accessLog', env: 'ATRIUM_ACCESS_LOG', flag: 'access-log', defaultText: 'true', meaning: 'one log line per request (`false` halves logging cost)' },
 ];

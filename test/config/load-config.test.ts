@@ -28,6 +28,7 @@ describe('loadConfig', () => {
       bootstrapApiKey: undefined,
       logLevel: 'info',
       accessLog: true,
+      trustProxy: false,
     });
   });
 
@@ -43,6 +44,7 @@ describe('loadConfig', () => {
       ATRIUM_BOOTSTRAP_API_KEY: 'k'.repeat(32),
       ATRIUM_LOG_LEVEL: 'warn',
       ATRIUM_ACCESS_LOG: 'false',
+      ATRIUM_TRUST_PROXY: '10.0.0.0/8, 192.168.1.5',
     });
     expect(config).toEqual({
       host: '0.0.0.0',
@@ -55,6 +57,7 @@ describe('loadConfig', () => {
       bootstrapApiKey: 'k'.repeat(32),
       logLevel: 'warn',
       accessLog: false,
+      trustProxy: ['10.0.0.0/8', '192.168.1.5'],
     });
   });
 
@@ -76,6 +79,8 @@ describe('loadConfig', () => {
     [{ ATRIUM_ADMIN_PASSWORD: 'a long password' }, [], 'ATRIUM_ADMIN_USERNAME'],
     [{ ATRIUM_LOG_LEVEL: 'loud' }, [], 'ATRIUM_LOG_LEVEL'],
     [{ ATRIUM_ACCESS_LOG: 'maybe' }, [], 'ATRIUM_ACCESS_LOG'],
+    [{ ATRIUM_TRUST_PROXY: '10.0.0.0/33' }, [], 'ATRIUM_TRUST_PROXY'],
+    [{ ATRIUM_TRUST_PROXY: 'proxy.example' }, [], 'ATRIUM_TRUST_PROXY'],
     [{}, ['--no-such-flag', 'x'], 'command line'],
   ])('names the setting in the error for %j %j', (env, argv, setting) => {
     const error = configError(() => load(env as Record<string, string>, argv as string[]));

@@ -24,6 +24,7 @@ export interface TestApp {
 
 export interface TestAppOptions {
   brands?: string[];
+  trustProxy?: boolean | string[];
   /** Routes a test adds before the app starts (for example one that throws). */
   extend?: (app: ApiInstance) => void;
 }
@@ -42,7 +43,7 @@ export async function startTestApp(target: TestDatabaseTarget, options: TestAppO
     bootstrapApiKey: BOOTSTRAP_KEY,
   });
   const brands = options.brands ?? ['Service'];
-  const app = await buildApp({ database, config: { headerBrands: brands, logLevel: 'silent', accessLog: false }, clock });
+  const app = await buildApp({ database, config: { headerBrands: brands, logLevel: 'silent', accessLog: false, trustProxy: options.trustProxy ?? false }, clock });
   options.extend?.(app);
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
