@@ -235,6 +235,23 @@ describe.each(testDatabaseTargets())('delegating Workspace administration [$name
     expect((await tryDelegate(t, newcomer, { workspace: ws, path: 'n', granteeId: peer.id })).status).toBe(201);
   });
 
+  it('rules 8 and 6 through /group_users: a Group Admin\'s own key adds and removes a member, passing on and taking back the access', async () => {
+    const ws = await createWorkspace(db());
+    const group = await createGroup(db());
+    const groupAdmin = await memberOf(t);
+    await addMember(db(), group, groupAdmin.id, true);
+    await grantAsSite(t, { path: `_/Workspaces/${ws}`, group_id: group, permission: 'admin' });
+    const newcomer = await memberOf(t);
+    const peer = await createUser(db(), { workspaceId: ws });
+
+    const added = await t.api.post('/group_users', { group_id: group, user_id: newcomer.id }, { key: groupAdmin.key });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    expect((await tryDelegate(t, newcomer, { workspace: ws, path: 'n', granteeId: peer.id })).status).toBe(201);
+    const removed = await t.api.delete(`/group_users/${added.body.id}`, { key: groupAdmin.key, body: { id: added.body.id, group_id: group, user_id: newcomer.id } });
+    expect(removed.status).toBeLessThan(300);
+    expectError(await tryDelegate(t, newcomer, { workspace: ws, path: 'n', granteeId: peer.id }), 403, 'not-authorized/folder-admin-permission-required');
+  });
+
   it('rule 9: membership in several groups combines their access', async () => {
     const ws = await createWorkspace(db());
     const readers = await createGroup(db(), { workspaceId: ws });
