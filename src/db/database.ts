@@ -47,8 +47,14 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
     query_timeout: QUERY_TIMEOUT_MS,
     keepAlive: true,
   });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
+  // A client losing its connection must never crash the process. The pool handles idle clients
+  // ('error' on the pool); a client checked out by a request emits 'error' on itself, so every
+  // client gets a listener. The query in flight still fails (answered 503), and the pool drops
+  // the dead client when it is released.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   return fromDialect(new PostgresDialect({ pool }), 'postgres', url);
 }
 

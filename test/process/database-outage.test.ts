@@ -40,6 +40,25 @@ describe.skipIf(!serverMode)('a node when PostgreSQL goes away and comes back [p
     return { status: response.status, body: await response.json() };
   };
 
+  it.each(['refused', 'unreachable'] as const)('survives the database being %s while requests are in flight: each is answered, none crashes the node', async (failure) => {
+    for (let round = 0; round < 5; round += 1) {
+      const inFlight = Array.from({ length: 20 }, () => listWorkspaces());
+      await new Promise((resolve) => setTimeout(resolve, round));
+      if (failure === 'refused') await proxy.refuse();
+      else proxy.blackhole();
+      const statuses = (await Promise.all(inFlight)).map((r) => r.status);
+      expect(statuses.every((status) => status === 200 || status === 503), statuses.join(',')).toBe(true);
+      await proxy.restore();
+    }
+    expect(node.child.exitCode).toBeNull();
+    let after = await listWorkspaces();
+    for (let i = 0; i < 20 && after.status !== 200; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      after = await listWorkspaces();
+    }
+    expect(after.status).toBe(200);
+  }, 60_000);
+
   it.each(['refused', 'unreachable'] as const)('answers 503 within seconds while the database is %s, then recovers without a restart', async (failure) => {
     expect((await listWorkspaces()).status).toBe(200);
 
