@@ -1,0 +1,44 @@
+import autocannon from 'autocannon';
+
+/** One kind of request a scenario sends, again and again. */
+export interface RequestSpec {
+  method: 'GET' | 'POST';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** The same for every scenario of a run, baseline included. */
+export interface LoadSettings {
+  connections: number;
+  pipelining: number;
+}
+
+export interface LoadResult {
+  seconds: number;
+  /** Responses with a 2xx status. */
+  ok: number;
+  failed: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+/** Drives `request` at the server for `seconds` with autocannon, in this process. */
+export async function runLoad(baseUrl: string, request: RequestSpec, settings: LoadSettings, seconds: number): Promise<LoadResult> {
+  const result = await autocannon({
+    url: `${baseUrl}${request.path}`,
+    method: request.method,
+    headers: request.headers,
+    ...(request.body === undefined ? {} : { body: request.body }),
+    connections: settings.connections,
+    pipelining: settings.pipelining,
+    duration: seconds,
+  });
+  return {
+    seconds: result.duration,
+    ok: result['2xx'],
+    failed: result.non2xx + result.errors,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+  };
+}

@@ -1,0 +1,66 @@
+import { runLoad, type LoadSettings, type RequestSpec } from './load.js';
+import { cpuMicros, postgresCpuMicros, rssBytes } from './proc-stats.js';
+import type { ServerProcess } from './server-process.js';
+
+export interface Timing {
+  warmupSeconds: number;
+  seconds: number;
+}
+
+export interface Measurement {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** The server process's CPU time (user + system) per successful request. */
+  cpuMicrosPerRequest: number;
+  /** Requests per second for each second of the server's CPU time: throughput per core. */
+  requestsPerCpuSecond: number;
+  /** PostgreSQL's own CPU time per request, when it runs on this machine. */
+  databaseCpuMicrosPerRequest?: number;
+  requests: number;
+  failed: number;
+  rssMb: number;
+}
+
+/**
+ * Warms the server up on the request, then loads it for `timing.seconds` and reads the server's
+ * CPU time from /proc before and after: CPU per request counts the server's own work only, not
+ * the load generator's, whichever core either ran on.
+ */
+export async function measure(server: ServerProcess, request: RequestSpec, settings: LoadSettings, timing: Timing, withDatabaseCpu: boolean): Promise<Measurement> {
+  if (timing.warmupSeconds > 0) await runLoad(server.baseUrl, request, settings, timing.warmupSeconds);
+  const cpuBefore = cpuMicros(server.pid);
+  const databaseBefore = withDatabaseCpu ? postgresCpuMicros() : 0;
+  const load = await runLoad(server.baseUrl, request, settings, timing.seconds);
+  const cpu = cpuMicros(server.pid) - cpuBefore;
+  const databaseCpu = withDatabaseCpu ? postgresCpuMicros() - databaseBefore : 0;
+  const requests = Math.max(load.ok, 1);
+  return {
+    requestsPerSecond: load.ok / load.seconds,
+    p50Ms: load.p50Ms,
+    p99Ms: load.p99Ms,
+    cpuMicrosPerRequest: cpu / requests,
+    requestsPerCpuSecond: cpu === 0 ? 0 : (load.ok * 1_000_000) / cpu,
+    ...(withDatabaseCpu ? { databaseCpuMicrosPerRequest: databaseCpu / requests } : {}),
+    requests: load.ok,
+    failed: load.failed,
+    rssMb: rssBytes(server.pid) / (1024 * 1024),
+  };
+}
+
+/** Sends the request once and answers the status and parsed body, to check a scenario before loading it. */
+export async function probe(baseUrl: string, request: RequestSpec): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${baseUrl}${request.path}`, {
+    method: request.method,
+    headers: request.headers,
+    ...(request.body === undefined ? {} : { body: request.body }),
+  });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not JSON: keep the text for the error message.
+  }
+  return { status: response.status, body };
+}

@@ -1,0 +1,47 @@
+import type { LoadSettings } from './load.js';
+import type { Timing } from './measure.js';
+import { FULL_SITE, QUICK_SITE, type SiteShape } from './seed/site-shape.js';
+import type { StoreName } from './stores.js';
+
+export interface BenchOptions {
+  quick: boolean;
+  databases: StoreName[];
+  postgresUrl: string;
+  load: LoadSettings;
+  /** Main scenarios and the baseline. */
+  timing: Timing;
+  /** Each point of the growth series. */
+  growthTiming: Timing;
+  site: SiteShape;
+  /** Grants in the site at each step of the growth series; the main scenarios run at `site.grants`. */
+  grantSteps: number[];
+  /** Entries in the folders of the listing-growth series. */
+  folderSizes: number[];
+  /** Extra Node.js flags for Atrium's process, e.g. `--cpu-prof --cpu-prof-dir=prof`. */
+  atriumNodeArgs: string[];
+  resultsDir: string;
+}
+
+/**
+ * Settings from the environment. `BENCH_QUICK=1` is a smoke run (a small site, one-second loads,
+ * under a minute); the default run takes a few minutes. Every load uses the same connections and
+ * pipelining, baseline included.
+ */
+export function benchOptions(env: NodeJS.ProcessEnv): BenchOptions {
+  const quick = env.BENCH_QUICK === '1' || env.BENCH_QUICK === 'true';
+  const seconds = Number(env.BENCH_SECONDS ?? (quick ? 1 : 6));
+  const site = quick ? QUICK_SITE : FULL_SITE;
+  return {
+    quick,
+    databases: (env.BENCH_DATABASES ?? 'sqlite,postgres').split(',').map((d) => d.trim()).filter((d): d is StoreName => d === 'sqlite' || d === 'postgres'),
+    postgresUrl: env.BENCH_POSTGRES_URL ?? env.ATRIUM_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+    load: { connections: Number(env.BENCH_CONNECTIONS ?? 10), pipelining: Number(env.BENCH_PIPELINING ?? 1) },
+    timing: { warmupSeconds: quick ? 0.5 : 2, seconds },
+    growthTiming: { warmupSeconds: quick ? 0.5 : 1, seconds: quick ? 1 : Math.max(1, Math.round(seconds / 2)) },
+    site,
+    grantSteps: quick ? [1_000, 10_000] : [1_000, 10_000, 100_000, 1_000_000],
+    folderSizes: quick ? [100, 1_000] : [100, 1_000, 10_000, 100_000],
+    atriumNodeArgs: (env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== ''),
+    resultsDir: env.BENCH_RESULTS_DIR ?? 'bench/results',
+  };
+}

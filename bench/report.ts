@@ -1,0 +1,93 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Measurement } from './measure.js';
+import type { BenchReport, ResultRow } from './run-bench.js';
+
+const fixed = (value: number | undefined, digits = 0) => (value === undefined ? '' : value.toFixed(digits));
+const percent = (ratio: number | undefined) => (ratio === undefined ? '' : `${(ratio * 100).toFixed(0)}%`);
+const table = (header: string[], rows: string[][]) =>
+  [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+const status = (row: ResultRow) => row.error !== undefined ? `ERROR: ${row.error}` : row.skipped !== undefined ? `skipped: ${row.skipped}` : '';
+
+/** The report as Markdown tables, ready to paste into docs/benchmarks.md. */
+export function formatReport(report: BenchReport): string {
+  const out: string[] = [];
+  const s = report.settings;
+  out.push(`Atrium bench, ${report.startedAt}, ${report.seconds} s; ${report.machine.cpus} × ${report.machine.cpuModel}, Node ${report.machine.node}; ` +
+    `${s.connections} connections, pipelining ${s.pipelining}, ${s.timing.seconds} s per scenario after ${s.timing.warmupSeconds} s of warm-up` +
+    `${s.quick ? ' (QUICK: small site, figures not comparable)' : ''}.`);
+  out.push('');
+  out.push(table(
+    ['database', 'scenario', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'req/s per core', 'of baseline req/s', 'DB CPU µs/req', ''],
+    report.rows.filter((r) => r.kind === 'main' || r.kind === 'access-log').map((r) => {
+      const m = r.measurement;
+      return [r.database, r.kind === 'access-log' ? `${r.scenario} + access log` : r.scenario, fixed(m?.requestsPerSecond), fixed(m?.p50Ms, 1), fixed(m?.p99Ms, 1),
+        fixed(m?.cpuMicrosPerRequest), fixed(m?.requestsPerCpuSecond), percent(r.ratioToBaseline), fixed(m?.databaseCpuMicrosPerRequest), status(r)];
+    }),
+  ));
+  out.push('');
+  out.push('Growth: CPU µs per request (Atrium process) as the site grows; the ratio is last over first.');
+  out.push('');
+  const growth = (kind: ResultRow['kind'], by: (r: ResultRow) => number | undefined, label: (n: number) => string) => {
+    const rows = report.rows.filter((r) => r.kind === kind);
+    const sizes = [...new Set(rows.map(by))].filter((n): n is number => n !== undefined).sort((a, b) => a - b);
+    const series = [...new Set(rows.map((r) => `${r.database}\u0000${r.scenario}`))];
+    return table(['database', 'scenario', ...sizes.map(label), 'growth'], series.map((id) => {
+      const [database, scenario] = id.split('\u0000') as [string, string];
+      const cells = sizes.map((n) => rows.find((r) => r.database === database && r.scenario === scenario && by(r) === n));
+      const costs = cells.map((r) => r?.measurement?.cpuMicrosPerRequest);
+      const first = costs[0];
+      const last = costs.at(-1);
+      return [database, scenario, ...cells.map((r) => (r === undefined ? '' : r.measurement !== undefined ? fixed(r.measurement.cpuMicrosPerRequest) : status(r))),
+        first !== undefined && last !== undefined ? `${(last / first).toFixed(2)}×` : ''];
+    }));
+  };
+  out.push(growth('grant-growth', (r) => r.grants, (n) => `${n.toLocaleString('en')} grants`));
+  out.push('');
+  out.push(growth('folder-growth', (r) => r.folderSize, (n) => `folder of ${n.toLocaleString('en')}`));
+  out.push('');
+  out.push('Targets:');
+  out.push('');
+  out.push(table(['target', 'measured', 'met'], targets(report)));
+  for (const note of report.notes) out.push('', `Note: ${note}`);
+  return out.join('\n');
+}
+
+/** The issue's targets against this run's figures. */
+export function targets(report: BenchReport): string[][] {
+  const rows: string[][] = [];
+  const listing = (database: string) => report.rows.find((r) => r.kind === 'main' && r.database === database && r.scenario.startsWith('GET /folders/') && r.scenario.includes('API key'));
+  for (const [database, minimum, aim] of [['sqlite', 0.25, 0.5], ['postgres', 0.1, 0.2]] as const) {
+    const row = listing(database);
+    const ratio = row?.ratioToBaseline;
+    rows.push([`key-authenticated folder listing on ${database}: ≥ ${minimum * 100}% of baseline req/s (aim ${aim * 100}%)`,
+      ratio === undefined ? (row === undefined ? 'not run' : status(row)) : percent(ratio),
+      ratio === undefined ? '' : ratio >= aim ? 'yes (aim met)' : ratio >= minimum ? 'yes' : 'no']);
+  }
+  for (const kind of ['grant-growth', 'folder-growth'] as const) {
+    const series = new Map<string, ResultRow[]>();
+    for (const r of report.rows.filter((x) => x.kind === kind)) series.set(`${r.database}: ${r.scenario}`, [...(series.get(`${r.database}: ${r.scenario}`) ?? []), r]);
+    for (const [name, rows_] of series) {
+      const costs = rows_.map((r) => r.measurement?.cpuMicrosPerRequest);
+      const first = costs[0];
+      const last = costs.at(-1);
+      const what = kind === 'grant-growth' ? `grants ${rows_[0]?.grants?.toLocaleString('en')} → ${rows_.at(-1)?.grants?.toLocaleString('en')}` : `folder ${rows_[0]?.folderSize?.toLocaleString('en')} → ${rows_.at(-1)?.folderSize?.toLocaleString('en')} entries`;
+      const ratio = first !== undefined && last !== undefined ? last / first : undefined;
+      rows.push([`${name}, ${what}: ≤ 1.3×`, ratio === undefined ? 'not measured' : `${ratio.toFixed(2)}×`, ratio === undefined ? '' : ratio <= 1.3 ? 'yes' : 'no']);
+    }
+  }
+  const lastStep = report.site.grantSteps.at(-1);
+  for (const database of ['sqlite', 'postgres']) {
+    const rss = Math.max(0, ...report.rows.filter((r) => r.database === database && r.grants === lastStep && r.measurement !== undefined).map((r) => (r.measurement as Measurement).rssMb));
+    if (rss > 0) rows.push([`RSS with ${lastStep?.toLocaleString('en')} grants on ${database}: ≤ 250 MB`, `${rss.toFixed(0)} MB`, rss <= 250 ? 'yes' : 'no']);
+  }
+  return rows;
+}
+
+/** Writes the report as JSON under `dir`, named by its start time; answers the file's path. */
+export function writeReport(report: BenchReport, dir: string): string {
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${report.startedAt.replace(/[:.]/g, '-')}.json`);
+  fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  return file;
+}

@@ -1,0 +1,168 @@
+import os from 'node:os';
+import { measure, probe, type Measurement, type Timing } from './measure.js';
+import type { BenchOptions } from './options.js';
+import { bigFolderPage, explainMember, folderListing, foldersProbe, HELLO, login, permissionsOfMember, type Scenario } from './scenarios.js';
+import { finishSeeding, growGrants, seedSite, type SeededSite } from './seed/seed-site.js';
+import { ATRIUM_MAIN, BASELINE_MAIN, startServer, type ServerProcess } from './server-process.js';
+import { postgresStore, sqliteStore, type BenchStore, type StoreName } from './stores.js';
+
+export type RowKind = 'main' | 'grant-growth' | 'folder-growth' | 'access-log';
+
+export interface ResultRow {
+  kind: RowKind;
+  database: 'baseline' | StoreName;
+  scenario: string;
+  grants?: number;
+  folderSize?: number;
+  measurement?: Measurement;
+  /** Requests per second as a fraction of the baseline's. */
+  ratioToBaseline?: number;
+  /** Why there is no measurement. */
+  skipped?: string;
+  /** The scenario's answer was wrong: no figure is given for it. */
+  error?: string;
+}
+
+export interface BenchReport {
+  startedAt: string;
+  seconds: number;
+  machine: { cpus: number; cpuModel: string; memoryGb: number; node: string };
+  settings: { quick: boolean; connections: number; pipelining: number; timing: Timing; growthTiming: Timing; atriumEnv: Record<string, string> };
+  site: BenchOptions['site'] & { folderSizes: number[]; grantSteps: number[] };
+  rows: ResultRow[];
+  notes: string[];
+}
+
+/** Atrium as the bench runs it: per-request logging off (see docs/benchmarks.md for its cost). */
+const ATRIUM_ENV = { ATRIUM_LOG_LEVEL: 'info', ATRIUM_ACCESS_LOG: 'false' };
+
+/** The whole run: baseline, then per database the seeded site, the growth series and the scenarios. */
+export async function runBench(options: BenchOptions, progress: (line: string) => void): Promise<BenchReport> {
+  const started = Date.now();
+  const report: BenchReport = {
+    startedAt: new Date(started).toISOString(),
+    seconds: 0,
+    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+    settings: { quick: options.quick, ...options.load, timing: options.timing, growthTiming: options.growthTiming, atriumEnv: ATRIUM_ENV },
+    site: { ...options.site, folderSizes: options.folderSizes, grantSteps: options.grantSteps },
+    rows: [],
+    notes: [],
+  };
+  const record = (row: ResultRow) => {
+    report.rows.push(row);
+    progress(describe(row));
+  };
+
+  const baseline = await startServer(BASELINE_MAIN, {}, '/');
+  let baselineRps = 0;
+  try {
+    const row = await run(baseline, HELLO, options, options.timing, { kind: 'main', database: 'baseline' }, false);
+    baselineRps = row.measurement?.requestsPerSecond ?? 0;
+    record(row);
+  } finally {
+    await baseline.stop();
+  }
+
+  for (const name of options.databases) {
+    const store = name === 'sqlite' ? await sqliteStore() : await postgresStore(options.postgresUrl);
+    if (store === undefined) {
+      report.notes.push(`PostgreSQL did not answer at ${options.postgresUrl}: its scenarios were not run.`);
+      progress(report.notes.at(-1) as string);
+      continue;
+    }
+    try {
+      await benchStore(store, options, baselineRps, record, progress);
+    } finally {
+      await store.destroy();
+    }
+  }
+  report.seconds = Math.round((Date.now() - started) / 1000);
+  return report;
+}
+
+async function benchStore(
+  store: BenchStore,
+  options: BenchOptions,
+  baselineRps: number,
+  record: (row: ResultRow) => void,
+  progress: (line: string) => void,
+): Promise<void> {
+  const database = store.name;
+  const writer = await store.openWriter();
+  try {
+    let seededAt = Date.now();
+    const site = await seedSite(writer, options.site, options.folderSizes);
+    let foldersLand: boolean | undefined;
+    for (const step of options.grantSteps) {
+      await growGrants(writer, site, step);
+      await finishSeeding(writer);
+      progress(`${database}: site seeded with ${step.toLocaleString('en')} grants in ${((Date.now() - seededAt) / 1000).toFixed(1)} s`);
+      const atrium = await startServer(ATRIUM_MAIN, { ...store.atriumEnv, ...ATRIUM_ENV }, '/health', options.atriumNodeArgs);
+      try {
+        foldersLand ??= (await probe(atrium.baseUrl, foldersProbe(site))).status !== 404;
+        const ctx = { database, baselineRps, foldersLand, options };
+        const growth = { kind: 'grant-growth' as const, database, grants: step };
+        record(await runIn(atrium, explainMember(site), options.growthTiming, growth, ctx));
+        record(await runIn(atrium, folderListing(site, 'key'), options.growthTiming, growth, ctx));
+        if (step === options.site.grants) await mainScenarios(atrium, site, ctx, record);
+      } finally {
+        await atrium.stop();
+      }
+      if (step === options.site.grants && database === 'sqlite') {
+        const logged = await startServer(ATRIUM_MAIN, { ...store.atriumEnv, ...ATRIUM_ENV, ATRIUM_ACCESS_LOG: 'true' }, '/health');
+        try {
+          const scenario = foldersLand ? folderListing(site, 'key') : explainMember(site);
+          record(await runIn(logged, scenario, options.timing, { kind: 'access-log', database, grants: step }, { database, baselineRps, foldersLand, options }));
+        } finally {
+          await logged.stop();
+        }
+      }
+      seededAt = Date.now();
+    }
+  } finally {
+    await writer.close();
+  }
+}
+
+interface StoreContext {
+  database: StoreName;
+  baselineRps: number;
+  foldersLand: boolean;
+  options: BenchOptions;
+}
+
+async function mainScenarios(atrium: ServerProcess, site: SeededSite, ctx: StoreContext, record: (row: ResultRow) => void): Promise<void> {
+  const main = { kind: 'main' as const, database: ctx.database, grants: site.grants };
+  for (const scenario of [folderListing(site, 'key'), folderListing(site, 'session'), permissionsOfMember(site), explainMember(site), login(site)]) {
+    record(await runIn(atrium, scenario, ctx.options.timing, main, ctx));
+  }
+  for (const size of ctx.options.folderSizes) {
+    record(await runIn(atrium, bigFolderPage(site, size, 100), ctx.options.growthTiming, { kind: 'folder-growth', database: ctx.database, grants: site.grants, folderSize: size }, ctx));
+  }
+}
+
+async function runIn(server: ServerProcess, scenario: Scenario, timing: Timing, row: Omit<ResultRow, 'scenario'>, ctx: StoreContext): Promise<ResultRow> {
+  if (scenario.needsFolders === true && !ctx.foldersLand) {
+    return { ...row, scenario: scenario.name, skipped: 'the folder endpoints are not in this build yet' };
+  }
+  const result = await run(server, scenario, ctx.options, timing, row, ctx.database === 'postgres');
+  if (result.measurement !== undefined && ctx.baselineRps > 0) result.ratioToBaseline = result.measurement.requestsPerSecond / ctx.baselineRps;
+  return result;
+}
+
+async function run(server: ServerProcess, scenario: Scenario, options: BenchOptions, timing: Timing, row: Omit<ResultRow, 'scenario'>, withDatabaseCpu: boolean): Promise<ResultRow> {
+  const answer = await probe(server.baseUrl, scenario.request);
+  const error = scenario.check(answer.status, answer.body);
+  if (error !== undefined) return { ...row, scenario: scenario.name, error };
+  const measurement = await measure(server, scenario.request, options.load, timing, withDatabaseCpu);
+  if (measurement.failed > 0) return { ...row, scenario: scenario.name, measurement, error: `${measurement.failed} requests failed under load` };
+  return { ...row, scenario: scenario.name, measurement };
+}
+
+function describe(row: ResultRow): string {
+  const where = [row.database, row.grants === undefined ? '' : `${row.grants} grants`, row.folderSize === undefined ? '' : `folder of ${row.folderSize}`].filter((s) => s !== '').join(', ');
+  if (row.skipped !== undefined) return `${where}: ${row.scenario}: skipped (${row.skipped})`;
+  if (row.error !== undefined) return `${where}: ${row.scenario}: ERROR ${row.error}`;
+  const m = row.measurement as Measurement;
+  return `${where}: ${row.scenario}: ${m.requestsPerSecond.toFixed(0)} req/s, ${m.cpuMicrosPerRequest.toFixed(0)} µs CPU/req`;
+}

@@ -1,0 +1,58 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+/** A server under test, running as its own process so its CPU time can be read from /proc. */
+export interface ServerProcess {
+  pid: number;
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+export const ATRIUM_MAIN = path.resolve('dist/main.js');
+export const BASELINE_MAIN = path.resolve('bench/baseline-server.mjs');
+
+const LISTENING = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/;
+const START_TIMEOUT_MS = 30_000;
+
+/**
+ * Starts `node <main>` on a port the kernel picks and waits until it says where it listens and
+ * `healthPath` answers there. Its output is read (and dropped) so a chatty server never blocks.
+ */
+export async function startServer(main: string, env: Record<string, string>, healthPath: string, nodeArgs: readonly string[] = []): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, main], {
+    env: { PATH: process.env.PATH ?? '', ATRIUM_HOST: '127.0.0.1', ATRIUM_PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let head = '';
+  let baseUrl: string | undefined;
+  const read = (chunk: Buffer) => {
+    if (baseUrl !== undefined) return;
+    head += chunk.toString();
+    baseUrl = LISTENING.exec(head)?.[1];
+  };
+  child.stdout.on('data', read);
+  child.stderr.on('data', read);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let exitCode: number | null | undefined;
+  child.once('exit', (code) => { exitCode = code; });
+
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (;;) {
+    if (exitCode !== undefined) throw new Error(`${path.basename(main)} exited with ${exitCode}: ${head}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${path.basename(main)} did not start: ${head}`);
+    }
+    if (baseUrl !== undefined && (await fetch(`${baseUrl}${healthPath}`).then((r) => r.ok, () => false))) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { pid: child.pid as number, baseUrl, stop: () => stop(child, exited) };
+}
+
+async function stop(child: ChildProcess, exited: Promise<void>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
