@@ -1,4 +1,4 @@
-import type { Grant, Level } from '../authz/index.js';
+import type { Grant, Grantee, Level } from '../authz/index.js';
 import type { Db } from '../db/database.js';
 
 interface GrantRow {
@@ -51,31 +51,38 @@ export async function grantsOnPaths(db: Db, pathKeys: readonly string[]): Promis
 
 /** Turns rows into engine grants, loading the group sets of ALL-of grants in one query. */
 export async function withAllOfGroups(db: Db, rows: readonly GrantRow[]): Promise<Grant[]> {
-  const allOfIds = rows.filter((r) => r.user_id === null && r.group_id === null).map((r) => r.id);
-  const groupsByGrant = new Map<number, number[]>();
-  if (allOfIds.length > 0) {
-    const members = await db
-      .selectFrom('permission_groups')
-      .select(['permission_id', 'group_id'])
-      .where('permission_id', 'in', allOfIds)
-      .orderBy('group_id')
-      .execute();
-    for (const m of members) {
-      const list = groupsByGrant.get(m.permission_id) ?? [];
-      list.push(m.group_id);
-      groupsByGrant.set(m.permission_id, list);
-    }
-  }
+  const groupSets = await allOfGroupSets(db, rows);
   return rows.map((row) => ({
     id: row.id,
     pathKey: row.path_key,
     level: row.permission as Level,
     recursive: Boolean(row.recursive),
-    grantee:
-      row.user_id !== null
-        ? { kind: 'user', userId: row.user_id }
-        : row.group_id !== null
-          ? { kind: 'group', groupId: row.group_id }
-          : { kind: 'groups', groupIds: groupsByGrant.get(row.id) ?? [] },
+    grantee: granteeOf(row, groupSets),
   }));
+}
+
+/** The groups of each ALL-of grant among `rows` (those naming neither a user nor a group). */
+export async function allOfGroupSets(db: Db, rows: readonly Pick<GrantRow, 'id' | 'user_id' | 'group_id'>[]): Promise<Map<number, number[]>> {
+  const allOfIds = rows.filter((r) => r.user_id === null && r.group_id === null).map((r) => r.id);
+  const groupsByGrant = new Map<number, number[]>();
+  if (allOfIds.length === 0) return groupsByGrant;
+  const members = await db
+    .selectFrom('permission_groups')
+    .select(['permission_id', 'group_id'])
+    .where('permission_id', 'in', allOfIds)
+    .orderBy('group_id')
+    .execute();
+  for (const m of members) {
+    const list = groupsByGrant.get(m.permission_id) ?? [];
+    list.push(m.group_id);
+    groupsByGrant.set(m.permission_id, list);
+  }
+  return groupsByGrant;
+}
+
+/** A stored row's grantee: a user, a group, or (neither set) the ALL-of set loaded for it. */
+export function granteeOf(row: Pick<GrantRow, 'id' | 'user_id' | 'group_id'>, allOfSets: ReadonlyMap<number, number[]>): Grantee {
+  if (row.user_id !== null) return { kind: 'user', userId: row.user_id };
+  if (row.group_id !== null) return { kind: 'group', groupId: row.group_id };
+  return { kind: 'groups', groupIds: allOfSets.get(row.id) ?? [] };
 }

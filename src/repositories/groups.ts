@@ -80,11 +80,7 @@ export async function deleteGroupAndGrants(db: Db, id: number): Promise<void> {
 /** Members of the given groups, with names, ordered by membership id. */
 export async function membersOfGroups(db: Db, groupIds: readonly number[]): Promise<GroupMember[]> {
   if (groupIds.length === 0) return [];
-  const rows = await db
-    .selectFrom('group_users as gu')
-    .innerJoin('users as u', 'u.id', 'gu.user_id')
-    .innerJoin('groups as g', 'g.id', 'gu.group_id')
-    .select(['gu.id', 'gu.group_id', 'gu.user_id', 'gu.admin', 'u.username', 'g.name as group_name'])
+  const rows = await memberships(db)
     .where('gu.group_id', 'in', groupIds)
     .orderBy('gu.id')
     .execute();
@@ -92,11 +88,7 @@ export async function membersOfGroups(db: Db, groupIds: readonly number[]): Prom
 }
 
 export async function findMembership(db: Db, id: number): Promise<GroupMember | undefined> {
-  const row = await db
-    .selectFrom('group_users as gu')
-    .innerJoin('users as u', 'u.id', 'gu.user_id')
-    .innerJoin('groups as g', 'g.id', 'gu.group_id')
-    .select(['gu.id', 'gu.group_id', 'gu.user_id', 'gu.admin', 'u.username', 'g.name as group_name'])
+  const row = await memberships(db)
     .where('gu.id', '=', id)
     .executeTakeFirst();
   return row === undefined ? undefined : toMember(row);
@@ -114,11 +106,7 @@ export async function listMemberships(
   page: { afterId: number; limit: number },
 ): Promise<GroupMember[]> {
   if (!visibility.everyone && visibility.alsoIds.length === 0) return [];
-  let query = db
-    .selectFrom('group_users as gu')
-    .innerJoin('users as u', 'u.id', 'gu.user_id')
-    .innerJoin('groups as g', 'g.id', 'gu.group_id')
-    .select(['gu.id', 'gu.group_id', 'gu.user_id', 'gu.admin', 'u.username', 'g.name as group_name'])
+  let query = memberships(db)
     .where('gu.id', '>', page.afterId)
     .orderBy('gu.id')
     .limit(page.limit);
@@ -150,6 +138,15 @@ export async function deleteMembership(db: Db, id: number): Promise<void> {
 export async function groupsAdministeredBy(db: Db, userId: number): Promise<number[]> {
   const rows = await db.selectFrom('group_users').select('group_id').where('user_id', '=', userId).where('admin', '=', true).execute();
   return rows.map((r) => r.group_id);
+}
+
+/** Memberships with the member's and the group's names, as every membership answer shows them. */
+function memberships(db: Db) {
+  return db
+    .selectFrom('group_users as gu')
+    .innerJoin('users as u', 'u.id', 'gu.user_id')
+    .innerJoin('groups as g', 'g.id', 'gu.group_id')
+    .select(['gu.id', 'gu.group_id', 'gu.user_id', 'gu.admin', 'u.username', 'g.name as group_name']);
 }
 
 function toMember(row: { id: number; group_id: number; user_id: number; admin: boolean | number; username: string; group_name: string }): GroupMember {

@@ -2,6 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import type { Grant, Grantee, Level } from '../authz/index.js';
 import type { Db } from '../db/database.js';
 import type { Tables } from '../db/tables.js';
+import { allOfGroupSets, granteeOf } from './grants.js';
 
 /** A stored grant with everything a response needs besides the grantees' names. */
 export interface PermissionRecord {
@@ -37,32 +38,13 @@ export function toEngineGrant(record: PermissionRecord): Grant {
 
 /** Rows to records, loading the group sets of ALL-of grants in one query. */
 async function toRecords(db: Db, rows: readonly Row[]): Promise<PermissionRecord[]> {
-  const allOfIds = rows.filter((r) => r.user_id === null && r.group_id === null).map((r) => r.id);
-  const groupsByGrant = new Map<number, number[]>();
-  if (allOfIds.length > 0) {
-    const members = await db
-      .selectFrom('permission_groups')
-      .select(['permission_id', 'group_id'])
-      .where('permission_id', 'in', allOfIds)
-      .orderBy('group_id')
-      .execute();
-    for (const m of members) {
-      const list = groupsByGrant.get(m.permission_id) ?? [];
-      list.push(m.group_id);
-      groupsByGrant.set(m.permission_id, list);
-    }
-  }
+  const groupSets = await allOfGroupSets(db, rows);
   return rows.map((row) => ({
     id: row.id,
     workspaceId: row.workspace_id,
     path: row.path,
     pathKey: row.path_key,
-    grantee:
-      row.user_id !== null
-        ? { kind: 'user', userId: row.user_id }
-        : row.group_id !== null
-          ? { kind: 'group', groupId: row.group_id }
-          : { kind: 'groups', groupIds: groupsByGrant.get(row.id) ?? [] },
+    grantee: granteeOf(row, groupSets),
     // Stored levels are only ever written from the validated enum; the engine fails closed on
     // anything else should a bad row appear.
     level: row.permission as Level,
