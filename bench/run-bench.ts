@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { measure, probe, type Measurement, type Timing } from './measure.js';
 import type { BenchOptions } from './options.js';
-import { bigFolderPage, explainMember, folderListing, foldersProbe, HELLO, login, permissionsOfMember, type Scenario } from './scenarios.js';
+import { bigFolderPage, explainMember, folderListing, foldersProbe, HELLO, login, permissionsOfMember, usersAsMember, type Scenario } from './scenarios.js';
 import { finishSeeding, growGrants, seedSite, type SeededSite } from './seed/seed-site.js';
 import { ATRIUM_MAIN, BASELINE_MAIN, startServer, type ServerProcess } from './server-process.js';
 import { postgresStore, sqliteStore, type BenchStore, type StoreName } from './stores.js';
@@ -102,6 +102,7 @@ async function benchStore(
         foldersLand ??= (await probe(atrium.baseUrl, foldersProbe(site))).status !== 404;
         const ctx = { database, baselineRps, foldersLand, options };
         const growth = { kind: 'grant-growth' as const, database, grants: step };
+        record(await runIn(atrium, usersAsMember(site), options.growthTiming, growth, ctx));
         record(await runIn(atrium, explainMember(site), options.growthTiming, growth, ctx));
         record(await runIn(atrium, folderListing(site, 'key'), options.growthTiming, growth, ctx));
         if (step === options.site.grants) await mainScenarios(atrium, site, ctx, record);
@@ -111,7 +112,7 @@ async function benchStore(
       if (step === options.site.grants && database === 'sqlite') {
         const logged = await startServer(ATRIUM_MAIN, { ...store.atriumEnv, ...ATRIUM_ENV, ATRIUM_ACCESS_LOG: 'true' }, '/health');
         try {
-          const scenario = foldersLand ? folderListing(site, 'key') : explainMember(site);
+          const scenario = foldersLand ? folderListing(site, 'key') : usersAsMember(site);
           record(await runIn(logged, scenario, options.timing, { kind: 'access-log', database, grants: step }, { database, baselineRps, foldersLand, options }));
         } finally {
           await logged.stop();
@@ -133,7 +134,7 @@ interface StoreContext {
 
 async function mainScenarios(atrium: ServerProcess, site: SeededSite, ctx: StoreContext, record: (row: ResultRow) => void): Promise<void> {
   const main = { kind: 'main' as const, database: ctx.database, grants: site.grants };
-  for (const scenario of [folderListing(site, 'key'), folderListing(site, 'session'), permissionsOfMember(site), explainMember(site), login(site)]) {
+  for (const scenario of [folderListing(site, 'key'), folderListing(site, 'session'), usersAsMember(site), permissionsOfMember(site), explainMember(site), login(site)]) {
     record(await runIn(atrium, scenario, ctx.options.timing, main, ctx));
   }
   for (const size of ctx.options.folderSizes) {

@@ -39,6 +39,19 @@ export function bigFolderPage(site: SeededSite, size: number, perPage: number): 
   };
 }
 
+/**
+ * The member lists users with its key: authentication, then one authority check (is the caller an
+ * administrator of its Workspace, from its groups and the grants on the Workspace root), then
+ * itself as the only user it may see. The cheapest authenticated request that decides something.
+ */
+export function usersAsMember(site: SeededSite): Scenario {
+  return {
+    name: 'GET /users (API key: authentication + one authority check)',
+    request: { method: 'GET', path: `${API}/users`, headers: key(site.member.key) },
+    check: expectStatus(200, (body) => (Array.isArray(body) && body.length === 1 ? undefined : `listed ${JSON.stringify(body).slice(0, 200)}`)),
+  };
+}
+
 /** A Workspace Administrator lists the member's grants, its groups' included. */
 export function permissionsOfMember(site: SeededSite): Scenario {
   return {
