@@ -4,6 +4,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config/settings.js';
 import type { Database } from './db/database.js';
+import { runInRequestScope } from './db/data-version.js';
+import { dataVersionOf } from './db/read-cache.js';
 import { API_ROOT, stripJsonSuffix } from './http/api-paths.js';
 import { authenticationHook } from './http/authentication-hook.js';
 import { brandHeaders } from './http/brand-headers.js';
@@ -41,6 +43,10 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
     routerOptions: { ignoreTrailingSlash: true, querystringParser: (query) => parseQueryString(query) },
   } satisfies FastifyServerOptions).withTypeProvider<TypeBoxTypeProvider>();
 
+  // Cached reads check once per request whether other processes changed the data (db/data-version.ts).
+  if (dataVersionOf(database.db) !== undefined) {
+    app.addHook('onRequest', (_request, _reply, done) => runInRequestScope(done));
+  }
   registerJsonBodyParser(app);
   registerValidators(app);
   registerErrorRendering(app, headers);

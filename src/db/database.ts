@@ -4,6 +4,9 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type Dialect } from 'kysely';
 import pg from 'pg';
 import type { DialectName } from './dialect.js';
+import { countingPool } from './counting-pool.js';
+import { postgresDataVersion, sqliteDataVersion } from './data-version.js';
+import { registerDataVersion } from './read-cache.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 import type { Tables } from './tables.js';
 
@@ -36,7 +39,10 @@ export function openSqlite(file: string): Database {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return fromDialect(new SqliteDialect({ database: withStatementCache(sqlite) }), 'sqlite', undefined);
+  const version = sqliteDataVersion(sqlite);
+  const database = fromDialect(new SqliteDialect({ database: withStatementCache(sqlite, version) }), 'sqlite', undefined);
+  registerDataVersion(database.db, version);
+  return database;
 }
 
 export function openPostgres(url: string, options: { max?: number } = {}): Database {
@@ -55,7 +61,10 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
   });
-  return fromDialect(new PostgresDialect({ pool }), 'postgres', url);
+  const version = postgresDataVersion(pool);
+  const database = fromDialect(new PostgresDialect({ pool: countingPool(pool, version) }), 'postgres', url);
+  registerDataVersion(database.db, version);
+  return database;
 }
 
 export function fromDialect(dialect: Dialect, name: DialectName, url: string | undefined): Database {

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import type { WriteCounter } from './data-version.js';
 
 const MAX_CACHED_STATEMENTS = 512;
 
@@ -7,9 +8,10 @@ const MAX_CACHED_STATEMENTS = 512;
  * Hands Kysely's SQLite driver a database whose `prepare` reuses statements by SQL text.
  * Kysely prepares every query anew, which on the hot path (authentication, context,
  * permission checks) cost about 2.6 times a reused statement. The cache is a small LRU so
- * queries with varying shapes (IN lists) cannot grow it without bound.
+ * queries with varying shapes (IN lists) cannot grow it without bound. Every statement that may
+ * write is reported to `writes` before it runs, so cached reads know the data moved.
  */
-export function withStatementCache(sqlite: BetterSqlite3.Database): SqliteDatabase {
+export function withStatementCache(sqlite: BetterSqlite3.Database, writes: WriteCounter): SqliteDatabase {
   const cache = new Map<string, SqliteStatement>();
   return {
     close: () => sqlite.close(),
@@ -21,7 +23,7 @@ export function withStatementCache(sqlite: BetterSqlite3.Database): SqliteDataba
         cache.set(sqlText, cached);
         return cached;
       }
-      const statement = wrapStatement(sqlite.prepare(sqlText));
+      const statement = wrapStatement(sqlite.prepare(sqlText), writes);
       if (cache.size >= MAX_CACHED_STATEMENTS) cache.delete(cache.keys().next().value as string);
       cache.set(sqlText, statement);
       return statement;
@@ -30,8 +32,12 @@ export function withStatementCache(sqlite: BetterSqlite3.Database): SqliteDataba
 }
 
 /** better-sqlite3 refuses to bind JavaScript booleans; SQLite stores them as 0 and 1. */
-function wrapStatement(statement: BetterSqlite3.Statement): SqliteStatement {
-  const bind = (parameters: ReadonlyArray<unknown>) => parameters.map((p) => (typeof p === 'boolean' ? Number(p) : p));
+function wrapStatement(statement: BetterSqlite3.Statement, writes: WriteCounter): SqliteStatement {
+  const bind = (parameters: ReadonlyArray<unknown>) => {
+    // Transaction control counts too (SQLite calls it read-only): a rollback changes what is visible.
+    if (!statement.readonly || !statement.reader) writes.noteWrite();
+    return parameters.map((p) => (typeof p === 'boolean' ? Number(p) : p));
+  };
   return {
     reader: statement.reader,
     all: (parameters) => statement.all(bind(parameters)),

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
+import { cachedRead } from '../db/read-cache.js';
 import type { ApiKeysTable } from '../db/tables.js';
 import { JOINED_USER_COLUMNS, toUser, unprefixUser, type User } from './users.js';
 
@@ -65,8 +66,15 @@ export interface KeyCandidate {
   user: User | null;
 }
 
-/** Keys whose hash starts with `lookup`, each with its user; the caller compares the full hash. */
-export async function findKeyCandidates(db: Db, lookup: string): Promise<KeyCandidate[]> {
+/**
+ * Keys whose hash starts with `lookup`, each with its user; the caller compares the full hash.
+ * Read on every request, so cached until the data changes (db/read-cache.ts); frozen because shared.
+ */
+export function findKeyCandidates(db: Db, lookup: string): Promise<readonly KeyCandidate[]> {
+  return cachedRead(db, 'api-key-candidates', lookup, () => loadKeyCandidates(db, lookup));
+}
+
+async function loadKeyCandidates(db: Db, lookup: string): Promise<readonly KeyCandidate[]> {
   const rows = await db
     .selectFrom('api_keys as k')
     .leftJoin('users as u', 'u.id', 'k.user_id')
@@ -74,11 +82,11 @@ export async function findKeyCandidates(db: Db, lookup: string): Promise<KeyCand
     .select(JOINED_USER_COLUMNS)
     .where('k.lookup', '=', lookup)
     .execute();
-  return rows.map((row) => ({
-    key: toApiKey(row),
+  return Object.freeze(rows.map((row) => Object.freeze({
+    key: Object.freeze(toApiKey(row)),
     secretHash: row.secret_hash,
-    user: row.user_id === null ? null : toUser(unprefixUser(row.user_id, row)),
-  }));
+    user: row.user_id === null ? null : Object.freeze(toUser(unprefixUser(row.user_id, row))),
+  })));
 }
 
 /** Records use at most once a minute per key, so authentication is not a write on every request. */

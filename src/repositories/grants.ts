@@ -1,5 +1,6 @@
 import type { Grant, Grantee, Level } from '../authz/index.js';
 import type { Db } from '../db/database.js';
+import { cachedRead } from '../db/read-cache.js';
 
 interface GrantRow {
   id: number;
@@ -14,6 +15,7 @@ interface GrantRow {
  * Grants on `pathKeys` that can match a user: its own, its groups', and ALL-of grants naming at
  * least one of its groups (the engine decides whether all are held). Every branch is an indexed
  * lookup, so the cost follows the user's grants on these paths, not the site's grant count.
+ * Every permission check asks this, so the answer is cached until the data changes.
  */
 export async function grantsThatCanMatch(
   db: Db,
@@ -22,6 +24,13 @@ export async function grantsThatCanMatch(
   pathKeys: readonly string[],
 ): Promise<Grant[]> {
   if (pathKeys.length === 0) return [];
+  // NUL cannot occur in a path key (paths refuse control characters), so the key is unambiguous.
+  const key = `${userId}\u0000${groupIds.join(',')}\u0000${pathKeys.join('\u0000')}`;
+  const grants = await cachedRead(db, 'grants-that-can-match', key, async () => Object.freeze(await loadGrantsThatCanMatch(db, userId, groupIds, pathKeys)));
+  return [...grants];
+}
+
+async function loadGrantsThatCanMatch(db: Db, userId: number, groupIds: readonly number[], pathKeys: readonly string[]): Promise<Grant[]> {
   const rows = await db
     .selectFrom('permissions')
     .select(['id', 'path_key', 'user_id', 'group_id', 'permission', 'recursive'])

@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import { cachedRead } from '../db/read-cache.js';
 import { JOINED_USER_COLUMNS, toUser, unprefixUser, type User } from './users.js';
 
 export interface Session {
@@ -16,8 +17,15 @@ export interface SessionCandidate {
   user: User;
 }
 
-/** Sessions whose hash starts with `lookup`, each with its user; the caller compares the full hash. */
-export async function findSessionCandidates(db: Db, lookup: string): Promise<SessionCandidate[]> {
+/**
+ * Sessions whose hash starts with `lookup`, each with its user; the caller compares the full hash.
+ * Read on every request, so cached until the data changes (db/read-cache.ts); frozen because shared.
+ */
+export function findSessionCandidates(db: Db, lookup: string): Promise<readonly SessionCandidate[]> {
+  return cachedRead(db, 'session-candidates', lookup, () => loadSessionCandidates(db, lookup));
+}
+
+async function loadSessionCandidates(db: Db, lookup: string): Promise<readonly SessionCandidate[]> {
   const rows = await db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
@@ -25,18 +33,18 @@ export async function findSessionCandidates(db: Db, lookup: string): Promise<Ses
     .select(JOINED_USER_COLUMNS)
     .where('s.lookup', '=', lookup)
     .execute();
-  return rows.map((row) => ({
-    session: {
+  return Object.freeze(rows.map((row) => Object.freeze({
+    session: Object.freeze({
       id: row.id,
       userId: row.user_id,
       createdAt: row.created_at,
       lastActiveAt: row.last_active_at,
       endedAt: row.ended_at,
       reauthFailures: row.reauth_failures,
-    },
+    }),
     secretHash: row.secret_hash,
-    user: toUser(unprefixUser(row.user_id, row)),
-  }));
+    user: Object.freeze(toUser(unprefixUser(row.user_id, row))),
+  })));
 }
 
 export async function endSession(db: Db, sessionId: number, now: number): Promise<void> {

@@ -1,8 +1,12 @@
 import type { Db } from '../db/database.js';
+import { cachedRead } from '../db/read-cache.js';
 
-/** Stored settings as parsed JSON values; unset settings are absent (defaults live in services). */
+/**
+ * Stored settings as parsed JSON values; unset settings are absent (defaults live in services).
+ * Every session request reads them, so they are cached until the data changes.
+ */
 export async function readStoredSettings(db: Db): Promise<Map<string, unknown>> {
-  const rows = await db.selectFrom('site_settings').selectAll().execute();
+  const rows = await cachedRead(db, 'site-settings', '', async () => Object.freeze(await db.selectFrom('site_settings').selectAll().execute()));
   return new Map(rows.map((row) => [row.name, JSON.parse(row.value) as unknown]));
 }
 

@@ -8,6 +8,8 @@ import { endSession, findSessionCandidates, touchSession } from '../repositories
 import { readSiteSettings } from './site-settings.js';
 
 const MINUTE_MS = 60_000;
+/** Last use and last activity are written at most once a minute (see the repositories' touch). */
+const TOUCH_INTERVAL_MS = 60_000;
 
 /** The credentials a request presented, already read from its headers (contract 3.1). */
 export interface PresentedCredentials {
@@ -34,7 +36,10 @@ async function authenticateApiKey(db: Db, clock: Clock, secret: string): Promise
   if (candidate.key.expiresAt !== null && candidate.key.expiresAt <= now) throw errors.invalidCredentials();
   // A disabled user's keys stop at once; they come back if the user is enabled again.
   if (candidate.user?.disabled === true) throw errors.invalidCredentials();
-  await touchApiKey(db, candidate.key.id, now);
+  // Skipping a touch that would change nothing keeps a busy key from writing (and from moving the
+  // data version that cached reads depend on) on every request.
+  const lastUseAt = candidate.key.lastUseAt;
+  if (lastUseAt === null || lastUseAt < now - TOUCH_INTERVAL_MS) await touchApiKey(db, candidate.key.id, now);
   return callerFromApiKey(candidate.user, candidate.key);
 }
 
@@ -52,6 +57,6 @@ async function authenticateSession(db: Db, clock: Clock, sessionId: string): Pro
     await endSession(db, session.id, now);
     throw errors.invalidSession();
   }
-  await touchSession(db, session.id, now);
+  if (session.lastActiveAt < now - TOUCH_INTERVAL_MS) await touchSession(db, session.id, now);
   return callerFromSession(user, session.id, session.reauthFailures);
 }

@@ -1,0 +1,89 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type BetterSqlite3 from 'better-sqlite3';
+import type pg from 'pg';
+
+/**
+ * A stamp of the database's committed data: two reads of it give the same value only if nothing
+ * was written in between, by this process or by any other. Cached reads are tagged with the stamp
+ * read before loading them and served only while the stamp is unchanged (db/read-cache.ts), so a
+ * change is seen by the very next request, on this node and on every other.
+ */
+export interface DataVersion {
+  /** The stamp now, or undefined when reads cannot be cached here (see the PostgreSQL source). */
+  current(): string | undefined | Promise<string | undefined>;
+  /** Cached values, one map per kind of read, emptied whenever the stamp moves. */
+  readonly caches: Map<string, { version: string | undefined; entries: Map<string, unknown> }>;
+}
+
+/** Called by the drivers before every statement that may write (or end a transaction). */
+export interface WriteCounter {
+  noteWrite(): void;
+}
+
+/**
+ * What other processes have committed is read once per request, on its first cached read: a
+ * change committed before the request arrived is seen, and one committed while it runs is seen
+ * by the next. This process's own writes are counted as they happen, so a request that writes
+ * and then reads sees its own change.
+ */
+interface RequestScope {
+  external?: string | Promise<string>;
+}
+
+const requestScope = new AsyncLocalStorage<RequestScope>();
+
+/** Runs `next` (the rest of a request) in its own scope for the data version. */
+export function runInRequestScope(next: () => void): void {
+  requestScope.run({}, next);
+}
+
+/**
+ * SQLite: `PRAGMA data_version` changes when any other connection (another process on the same
+ * file, the sqlite3 shell) commits; this connection's own writes are counted as they run. Outside
+ * a request the pragma is read on every call.
+ */
+export function sqliteDataVersion(sqlite: BetterSqlite3.Database): DataVersion & WriteCounter {
+  const dataVersion = sqlite.prepare('pragma data_version').pluck();
+  const readExternal = () => String(dataVersion.get());
+  let writes = 0;
+  return {
+    current() {
+      const scope = requestScope.getStore();
+      const external = scope === undefined ? readExternal() : (scope.external ??= readExternal());
+      return `${external as string}:${writes}`;
+    },
+    noteWrite: () => {
+      writes += 1;
+    },
+    caches: new Map(),
+  };
+}
+
+/**
+ * PostgreSQL: the external stamp is the server's transaction snapshot (`pg_current_snapshot()`),
+ * which changes whenever any transaction that wrote commits or aborts, on whichever node: a
+ * commit either raises `xmax` or leaves the in-progress list. Read-only transactions take no
+ * transaction id, so reads never move it. Outside a request there is no stamp and nothing is
+ * cached, which spares a round trip per read.
+ */
+export function postgresDataVersion(pool: pg.Pool): DataVersion & WriteCounter {
+  let writes = 0;
+  const readSnapshot = () => pool.query<{ snapshot: string }>('select pg_current_snapshot()::text as snapshot').then((r) => r.rows[0]?.snapshot ?? '');
+  return {
+    current() {
+      const scope = requestScope.getStore();
+      if (scope === undefined) return undefined;
+      scope.external ??= readSnapshot();
+      return Promise.resolve(scope.external).then((snapshot) => `${snapshot}:${writes}`);
+    },
+    noteWrite: () => {
+      writes += 1;
+    },
+    caches: new Map(),
+  };
+}
+
+/** Whether a statement only reads: anything else, transaction control included, counts as a write. */
+export function isReadOnlySql(sqlText: string): boolean {
+  return /^\s*select\b/i.test(sqlText);
+}
