@@ -1,0 +1,126 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { openPostgres, openSqlite, type Database } from '../../src/db/database.js';
+import { runInRequestScope } from '../../src/db/data-version.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { cachedRead } from '../../src/db/read-cache.js';
+import { adminQuery, POSTGRES_TEST_URL } from '../support/postgres-server.js';
+
+/** Runs `work` as the rest of one request would run: inside its own data-version scope. */
+function inRequest<T>(work: () => Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => runInRequestScope(() => void work().then(resolve, reject)));
+}
+
+/** A cached read of the Workspace names, counting how often it really reads. */
+function workspaceNames(database: Database) {
+  let loads = 0;
+  const read = (db = database.db) => cachedRead(db, 'test-workspace-names', '', async () => {
+    loads += 1;
+    return (await db.selectFrom('workspaces').select('name').orderBy('id').execute()).map((row) => row.name);
+  });
+  return { read, loads: () => loads };
+}
+
+const insertWorkspace = (database: Database, name: string) =>
+  database.db.insertInto('workspaces').values({ name, created_at: 0 }).execute();
+
+describe('cached reads [sqlite]', () => {
+  let dir: string;
+  let database: Database;
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-read-cache-'));
+    database = openSqlite(path.join(dir, 'atrium.sqlite'));
+    await migrateToLatest(database);
+  });
+  afterAll(async () => {
+    await database.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers a repeated read from the cache while nothing changes', async () => {
+    const names = workspaceNames(database);
+    expect(await inRequest(() => names.read())).toEqual(['Default']);
+    expect(await inRequest(() => names.read())).toEqual(['Default']);
+    expect(names.loads()).toBe(1);
+  });
+
+  it('reads again after a write through the same database, within the same request too', async () => {
+    const names = workspaceNames(database);
+    await inRequest(async () => {
+      await names.read();
+      await insertWorkspace(database, 'Written here');
+      expect(await names.read()).toContain('Written here');
+    });
+    expect(await inRequest(() => names.read())).toContain('Written here');
+  });
+
+  it('reads again in the next request after another connection commits', async () => {
+    const names = workspaceNames(database);
+    await inRequest(() => names.read());
+    const other = new BetterSqlite3(path.join(dir, 'atrium.sqlite'));
+    other.prepare('insert into workspaces (name, created_at) values (?, 0)').run('Written elsewhere');
+    other.close();
+    expect(await inRequest(() => names.read())).toContain('Written elsewhere');
+  });
+
+  it('never caches inside a transaction, whose reads may see its own uncommitted writes', async () => {
+    const names = workspaceNames(database);
+    const before = await inRequest(() => names.read());
+    await expect(inRequest(() => database.db.transaction().execute(async (tx) => {
+      await tx.insertInto('workspaces').values({ name: 'Rolled back', created_at: 0 }).execute();
+      expect(await names.read(tx)).toContain('Rolled back');
+      throw new Error('roll back');
+    }))).rejects.toThrow('roll back');
+    expect(await inRequest(() => names.read())).toEqual(before);
+  });
+});
+
+const serverMode = inject('postgresMode') === 'server';
+
+describe.skipIf(!serverMode)('cached reads [postgres]', () => {
+  const schema = `atrium_read_cache_${process.pid}`;
+  const url = `${POSTGRES_TEST_URL}${POSTGRES_TEST_URL.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}`;
+  let database: Database;
+  beforeAll(async () => {
+    await adminQuery(`create schema ${schema}`);
+    database = openPostgres(url, { max: 2 });
+    await migrateToLatest(database);
+  });
+  afterAll(async () => {
+    await database.close();
+    await adminQuery(`drop schema if exists ${schema} cascade`);
+  });
+
+  it('answers a repeated read from the cache while nothing changes', async () => {
+    const names = workspaceNames(database);
+    await inRequest(() => names.read());
+    await inRequest(() => names.read());
+    expect(names.loads()).toBe(1);
+  });
+
+  it('reads again in the next request after another node commits, and within a request after its own write', async () => {
+    const names = workspaceNames(database);
+    await inRequest(() => names.read());
+    const otherNode = new pg.Client({ connectionString: url });
+    await otherNode.connect();
+    await otherNode.query(`insert into workspaces (name, created_at) values ('Written elsewhere', 0)`);
+    await otherNode.end();
+    expect(await inRequest(() => names.read())).toContain('Written elsewhere');
+    await inRequest(async () => {
+      await names.read();
+      await insertWorkspace(database, 'Written here');
+      expect(await names.read()).toContain('Written here');
+    });
+  });
+
+  it('caches nothing outside a request, where no snapshot was taken', async () => {
+    const names = workspaceNames(database);
+    await names.read();
+    await names.read();
+    expect(names.loads()).toBe(2);
+  });
+});
