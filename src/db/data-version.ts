@@ -65,10 +65,23 @@ export function sqliteDataVersion(sqlite: BetterSqlite3.Database): DataVersion &
  * commit either raises `xmax` or leaves the in-progress list. Read-only transactions take no
  * transaction id, so reads never move it. Outside a request there is no stamp and nothing is
  * cached, which spares a round trip per read.
+ *
+ * Requests that need a stamp in the same turn of the event loop share one query, sent after all
+ * of them asked (setImmediate): it is still read after each of them arrived, which is all a stamp
+ * needs, and a busy node sends far fewer of them.
  */
 export function postgresDataVersion(pool: pg.Pool): DataVersion & WriteCounter {
   let writes = 0;
-  const readSnapshot = () => pool.query<{ snapshot: string }>('select pg_current_snapshot()::text as snapshot').then((r) => r.rows[0]?.snapshot ?? '');
+  let gathering: Promise<string> | undefined;
+  const readSnapshot = () => {
+    gathering ??= new Promise<string>((resolve, reject) => {
+      setImmediate(() => {
+        gathering = undefined;
+        pool.query<{ snapshot: string }>('select pg_current_snapshot()::text as snapshot').then((r) => resolve(r.rows[0]?.snapshot ?? ''), reject);
+      });
+    });
+    return gathering;
+  };
   return {
     current() {
       const scope = requestScope.getStore();
