@@ -17,12 +17,14 @@ import { logOptions } from './http/log-options.js';
 import type { RouteDeps } from './http/route-deps.js';
 import { healthRoutes } from './http/routes/health.js';
 import { registerApiRoutes } from './http/routes/index.js';
+import { redactTransferToken } from './http/routes/files/transfer-urls.js';
 import { parseQueryString } from './lib/query-string.js';
 import { systemClock, type Clock } from './lib/time.js';
+import { createFileServices } from './services/file-services.js';
 
 export interface AppOptions {
   database: Database;
-  config: Pick<Config, 'headerBrands' | 'logLevel' | 'accessLog'> & Partial<Pick<Config, 'trustProxy'>>;
+  config: Pick<Config, 'headerBrands' | 'logLevel' | 'accessLog'> & Partial<Pick<Config, 'trustProxy' | 'dataDir' | 'maxUploadBytes'>>;
   clock?: Clock;
 }
 
@@ -30,7 +32,9 @@ export interface AppOptions {
 export async function buildApp(options: AppOptions): Promise<ApiInstance> {
   const { database, config } = options;
   const headers = brandHeaders(config.headerBrands);
-  const deps: RouteDeps = { database, db: database.db, clock: options.clock ?? systemClock, headers };
+  const clock = options.clock ?? systemClock;
+  const files = createFileServices(database.db, clock, { dataDir: config.dataDir, maxUploadBytes: config.maxUploadBytes });
+  const deps: RouteDeps = { database, db: database.db, clock, headers, files };
 
   const app = Fastify({
     logger: logOptions(config.logLevel, headers),
@@ -55,7 +59,7 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
   });
   if (config.accessLog) {
     app.addHook('onResponse', async (request, reply) => {
-      request.log.info({ method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+      request.log.info({ method: request.method, url: redactTransferToken(request.url.split('?')[0] as string), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
     });
   }
 

@@ -7,6 +7,10 @@ import { SETTINGS, type Config } from './settings.js';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const BRAND_PATTERN = /^[A-Za-z][A-Za-z0-9]*$/;
 const MIN_BOOTSTRAP_KEY_LENGTH = 32;
+// 5 GiB: large enough for most self-hosted use, small enough that one client cannot fill a disk
+// by accident. Uploads are streamed, so the limit bounds disk use, never memory.
+export const DEFAULT_MAX_UPLOAD_BYTES = 5 * 1024 ** 3;
+const BYTE_UNITS: Readonly<Record<string, number>> = { '': 1, K: 1024, M: 1024 ** 2, G: 1024 ** 3, T: 1024 ** 4 };
 
 /**
  * The only reader of the environment and the command line. A flag wins over its variable.
@@ -31,6 +35,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Con
     logLevel: parseLogLevel(text('logLevel')),
     accessLog: parseBoolean('ATRIUM_ACCESS_LOG', text('accessLog'), true),
     trustProxy: parseTrustProxy(text('trustProxy')),
+    maxUploadBytes: parseByteSize('ATRIUM_MAX_UPLOAD_BYTES', text('maxUploadBytes'), DEFAULT_MAX_UPLOAD_BYTES),
   };
   checkBootstrap(config);
   return config;
@@ -120,6 +125,17 @@ function parseTrustProxy(value: string | undefined): boolean | string[] {
     throw new ConfigError('ATRIUM_TRUST_PROXY', `expected true, false, or comma-separated addresses or CIDRs, got "${bad ?? value}"`);
   }
   return entries;
+}
+
+/** `1048576`, `512M`, `5G`: a positive whole number of bytes, with an optional binary unit. */
+function parseByteSize(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const match = /^(\d+)\s*([KMGT]?)(?:i?B)?$/i.exec(value);
+  const bytes = match === null ? NaN : Number(match[1]) * (BYTE_UNITS[(match[2] as string).toUpperCase()] as number);
+  if (!Number.isSafeInteger(bytes) || bytes < 1) {
+    throw new ConfigError(name, `"${value}" is not a size in bytes (for example 1048576, 512M or 5G)`);
+  }
+  return bytes;
 }
 
 function checkBootstrap(config: Config): void {

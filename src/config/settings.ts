@@ -16,6 +16,8 @@ export interface Config {
   accessLog: boolean;
   /** Proxies whose X-Forwarded-For is believed: none (false), any (true), or these addresses/CIDRs. */
   trustProxy: boolean | string[];
+  /** The largest file an upload may store, in bytes. */
+  maxUploadBytes: number;
 }
 
 export interface SettingSpec {
@@ -37,5 +39,6 @@ export const SETTINGS: readonly SettingSpec[] = [
   { key: 'bootstrapApiKey', env: 'ATRIUM_BOOTSTRAP_API_KEY', flag: 'bootstrap-api-key', defaultText: 'none', meaning: 'on first start, a site-wide `full` key with exactly this secret (32+ characters)' },
   { key: 'logLevel', env: 'ATRIUM_LOG_LEVEL', flag: 'log-level', defaultText: 'info', meaning: 'fatal, error, warn, info, debug, trace or silent' },
   { key: 'trustProxy', env: 'ATRIUM_TRUST_PROXY', flag: 'trust-proxy', defaultText: 'false', meaning: 'believe X-Forwarded-For from these proxies: `true` (any), or comma-separated addresses/CIDRs of the load balancers' },
+  { key: 'maxUploadBytes', env: 'ATRIUM_MAX_UPLOAD_BYTES', flag: 'max-upload-bytes', defaultText: '5G', meaning: 'largest file an upload may store: bytes, or with a K, M, G or T suffix (powers of 1024)' },
   { key: 'accessLog', env: 'ATRIUM_ACCESS_LOG', flag: 'access-log', defaultText: 'true', meaning: 'one log line per request (`false` halves logging cost)' },
 ];

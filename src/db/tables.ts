@@ -106,6 +106,41 @@ export interface EntriesTable {
   storage_key: string | null;
   created_at: number;
   mtime: number;
+  /** Hex SHA-256 of a file's contents (null for directories). */
+  sha256: string | null;
+}
+
+/** An upload in progress (docs/files.md): it becomes an entry only when it ends. */
+export interface UploadsTable {
+  id: Id;
+  /** The random reference a client quotes to go on with the upload. */
+  ref: string;
+  /** Qualified site path the file will take, display spelling. */
+  path: string;
+  path_key: string;
+  /** The request context the upload began in: its responses show paths as that context does. */
+  context_workspace_id: number;
+  /** The owner: a user, or for a site-wide key (no user) the key. */
+  user_id: number | null;
+  api_key_id: number | null;
+  mkdir_parents: Flag;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface UploadPartsTable {
+  upload_id: number;
+  part_number: number;
+  storage_key: string;
+  size: number;
+  sha256: string;
+}
+
+/** Secrets the server generates once and every node shares (the transfer-URL signing key). */
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
+  created_at: number;
 }
 
 export interface LoginFailuresTable {
@@ -136,6 +171,9 @@ export interface Tables {
   permissions: PermissionsTable;
   permission_groups: PermissionGroupsTable;
   entries: EntriesTable;
+  uploads: UploadsTable;
+  upload_parts: UploadPartsTable;
+  server_secrets: ServerSecretsTable;
   login_failures: LoginFailuresTable;
   login_lockouts: LoginLockoutsTable;
   site_settings: SiteSettingsTable;

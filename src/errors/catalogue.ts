@@ -74,6 +74,33 @@ export const errors = {
   folderAdminPermissionRequired: (message = 'Admin authority over this folder is needed: be its Folder Admin or an administrator of its Workspace.') =>
     new ApiError('not-authorized/folder-admin-permission-required', message),
   permissionNotFound: () => new ApiError('not-found/permission-not-found', 'Permission not found.'),
+
+  // Folders and files
+  fileNotFound: () => new ApiError('not-found/file-not-found', 'File or folder not found.'),
+  fileUploadNotFound: () =>
+    new ApiError('not-found/file-upload-not-found', 'Upload not found: it was ended, has expired, or belongs to another caller.'),
+  readPermissionRequired: () =>
+    new ApiError('not-authorized/read-permission-required', 'Read permission on this file is needed to download it.'),
+  writePermissionRequired: () =>
+    new ApiError('not-authorized/write-permission-required', 'Write permission on the destination folder is needed.'),
+  fullPermissionRequired: (message = 'Full permission is needed to delete, move, rename or overwrite this.') =>
+    new ApiError('not-authorized/full-permission-required', message),
+  destinationExists: () => new ApiError('processing-failure/destination-exists', 'Something already exists at the destination path.'),
+  destinationParentDoesNotExist: () =>
+    new ApiError('processing-failure/destination-parent-does-not-exist', 'The destination folder does not exist; send mkdir_parents=true to create it.'),
+  destinationParentConflict: () =>
+    new ApiError('processing-failure/destination-parent-conflict', 'A file stands where the destination needs a folder.'),
+  folderNotEmpty: () => new ApiError('processing-failure/folder-not-empty', 'The folder is not empty; send recursive=true to delete it with its contents.'),
+  cannotDownloadDirectory: () => new ApiError('bad-request/cannot-download-directory', 'A folder cannot be downloaded; list it instead.'),
+  destinationSame: () => new ApiError('bad-request/destination-same', 'The destination is the source itself.'),
+  destinationInsideSource: () => new ApiError('bad-request/destination-inside-source', 'A folder cannot be moved or copied into itself.'),
+  uploadTooLarge: (maxBytes: number) =>
+    new ApiError('bad-request/request-body-too-large', `The file is larger than this server accepts (at most ${maxBytes} bytes; ATRIUM_MAX_UPLOAD_BYTES).`),
+  uploadIncomplete: () => new ApiError('bad-request/upload-incomplete', 'The upload ended before all of its bytes arrived; nothing was stored.'),
+  uploadPartGap: (missing: number) =>
+    new ApiError('bad-request/invalid-upload-part-gap', `Part ${missing} was never uploaded; parts must be numbered 1, 2, 3, ... without gaps.`),
+  transferLinkExpired: () =>
+    new ApiError('not-authenticated/transfer-link-expired', 'This upload or download link has expired; ask the API for a new one.'),
 } as const;
 
 function describe(prefix: string, modelErrors: ModelErrors): string {

@@ -1,11 +1,14 @@
 import type { Database, Db } from '../db/database.js';
 import type { Clock } from '../lib/time.js';
+import type { FileServices } from '../services/file-services.js';
 import type { BrandHeaders } from './brand-headers.js';
 
-/** What route modules need from the app: the database, the clock and the header names. */
+/** What route modules need from the app: the database, the clock, the header names and file services. */
 export interface RouteDeps {
   database: Database;
   db: Db;
   clock: Clock;
   headers: BrandHeaders;
+  /** File contents and transfer links (the folder and file routes). */
+  files: FileServices;
 }

@@ -1,6 +1,43 @@
 import type { Db } from '../db/database.js';
 import { startsWith } from '../db/like-prefix.js';
+import type { EntriesTable } from '../db/tables.js';
 import { parentPath, pathKey } from '../lib/paths.js';
+
+export type EntryType = EntriesTable['type'];
+
+/** A folder or file as stored: `path` is the qualified site path in its first spelling. */
+export interface Entry {
+  id: number;
+  path: string;
+  pathKey: string;
+  parentKey: string;
+  type: EntryType;
+  /** null for directories. */
+  size: number | null;
+  storageKey: string | null;
+  sha256: string | null;
+  createdAt: number;
+  mtime: number;
+}
+
+export const ENTRY_COLUMNS = ['id', 'path', 'path_key', 'parent_key', 'type', 'size', 'storage_key', 'sha256', 'created_at', 'mtime'] as const;
+
+type EntryRow = Pick<EntriesTable, 'path' | 'path_key' | 'parent_key' | 'type' | 'size' | 'storage_key' | 'sha256' | 'created_at' | 'mtime'> & { id: number };
+
+export function toEntry(row: EntryRow): Entry {
+  return {
+    id: row.id,
+    path: row.path,
+    pathKey: row.path_key,
+    parentKey: row.parent_key,
+    type: row.type,
+    size: row.size === null ? null : Number(row.size),
+    storageKey: row.storage_key,
+    sha256: row.sha256,
+    createdAt: Number(row.created_at),
+    mtime: Number(row.mtime),
+  };
+}
 
 /** Creates the directory and any missing ancestors (used for Workspace root folders). */
 export async function ensureDirectory(db: Db, path: string, now: number): Promise<void> {
@@ -30,4 +67,84 @@ export async function countEntriesBelow(db: Db, path: string): Promise<number> {
 
 export async function deleteEntry(db: Db, path: string): Promise<void> {
   await db.deleteFrom('entries').where('path_key', '=', pathKey(path)).execute();
+}
+
+export async function findEntry(db: Db, key: string): Promise<Entry | undefined> {
+  const row = await db.selectFrom('entries').select(ENTRY_COLUMNS).where('path_key', '=', key).executeTakeFirst();
+  return row === undefined ? undefined : toEntry(row);
+}
+
+export async function findEntryById(db: Db, id: number): Promise<Entry | undefined> {
+  const row = await db.selectFrom('entries').select(ENTRY_COLUMNS).where('id', '=', id).executeTakeFirst();
+  return row === undefined ? undefined : toEntry(row);
+}
+
+/** The entries on these keys (a path's ancestors, say), in one indexed query. */
+export async function findEntries(db: Db, keys: readonly string[]): Promise<Map<string, Entry>> {
+  if (keys.length === 0) return new Map();
+  const rows = await db.selectFrom('entries').select(ENTRY_COLUMNS).where('path_key', 'in', keys).execute();
+  return new Map(rows.map((row) => [row.path_key, toEntry(row)]));
+}
+
+/** Whether anything lies below a folder (one indexed probe, however large the folder). */
+export async function hasEntriesBelow(db: Db, key: string): Promise<boolean> {
+  const row = await db.selectFrom('entries').select('id').where('parent_key', '=', key).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Inserts a directory unless the path is taken; true when this call created it. "Taken" covers a
+ * concurrent request creating the same path: the unique path_key decides, never a prior read.
+ */
+export async function insertDirectory(db: Db, path: string, now: number): Promise<boolean> {
+  const result = await db
+    .insertInto('entries')
+    .values({ path, path_key: pathKey(path), parent_key: pathKey(parentPath(path)), type: 'directory', size: null, storage_key: null, sha256: null, created_at: now, mtime: now })
+    .onConflict((oc) => oc.column('path_key').doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export interface FileContent {
+  storageKey: string;
+  size: number;
+  sha256: string;
+}
+
+/** Inserts a file unless the path is taken; the new entry, or undefined when it was taken. */
+export async function insertFile(db: Db, path: string, content: FileContent, now: number): Promise<Entry | undefined> {
+  const row = await db
+    .insertInto('entries')
+    .values({
+      path,
+      path_key: pathKey(path),
+      parent_key: pathKey(parentPath(path)),
+      type: 'file',
+      size: content.size,
+      storage_key: content.storageKey,
+      sha256: content.sha256,
+      created_at: now,
+      mtime: now,
+    })
+    .onConflict((oc) => oc.column('path_key').doNothing())
+    .returning(ENTRY_COLUMNS)
+    .executeTakeFirst();
+  return row === undefined ? undefined : toEntry(row);
+}
+
+/**
+ * Points a file at new contents, only if it still holds `expectedStorageKey` (compare and swap):
+ * of two uploads replacing the same file at once, each learns exactly which blob it displaced, so
+ * no blob is orphaned or deleted while still in use. Undefined when the file changed meanwhile.
+ */
+export async function replaceFileContent(db: Db, id: number, expectedStorageKey: string, content: FileContent, now: number): Promise<Entry | undefined> {
+  const row = await db
+    .updateTable('entries')
+    .set({ storage_key: content.storageKey, size: content.size, sha256: content.sha256, mtime: now })
+    .where('id', '=', id)
+    .where('type', '=', 'file')
+    .where('storage_key', '=', expectedStorageKey)
+    .returning(ENTRY_COLUMNS)
+    .executeTakeFirst();
+  return row === undefined ? undefined : toEntry(row);
 }

@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       accessLog: true,
       trustProxy: false,
+      maxUploadBytes: 5 * 1024 ** 3,
     });
   });
 
@@ -45,6 +46,7 @@ describe('loadConfig', () => {
       ATRIUM_LOG_LEVEL: 'warn',
       ATRIUM_ACCESS_LOG: 'false',
       ATRIUM_TRUST_PROXY: '10.0.0.0/8, 192.168.1.5',
+      ATRIUM_MAX_UPLOAD_BYTES: '512M',
     });
     expect(config).toEqual({
       host: '0.0.0.0',
@@ -58,6 +60,7 @@ describe('loadConfig', () => {
       logLevel: 'warn',
       accessLog: false,
       trustProxy: ['10.0.0.0/8', '192.168.1.5'],
+      maxUploadBytes: 512 * 1024 ** 2,
     });
   });
 
@@ -65,6 +68,16 @@ describe('loadConfig', () => {
     const config = load({ ATRIUM_PORT: '9000', ATRIUM_HEADER_BRANDS: 'Service' }, ['--port', '9100', '--header-brands=Files']);
     expect(config.port).toBe(9100);
     expect(config.headerBrands).toEqual(['Files']);
+  });
+
+  it.each([
+    ['1048576', 1048576],
+    ['64K', 64 * 1024],
+    ['10 MiB', 10 * 1024 ** 2],
+    ['2g', 2 * 1024 ** 3],
+    ['1TB', 1024 ** 4],
+  ])('reads the upload size limit %s as %d bytes', (text, bytes) => {
+    expect(load({}, ['--max-upload-bytes', text]).maxUploadBytes).toBe(bytes);
   });
 
   it.each([
@@ -81,6 +94,9 @@ describe('loadConfig', () => {
     [{ ATRIUM_ACCESS_LOG: 'maybe' }, [], 'ATRIUM_ACCESS_LOG'],
     [{ ATRIUM_TRUST_PROXY: '10.0.0.0/33' }, [], 'ATRIUM_TRUST_PROXY'],
     [{ ATRIUM_TRUST_PROXY: 'proxy.example' }, [], 'ATRIUM_TRUST_PROXY'],
+    [{ ATRIUM_MAX_UPLOAD_BYTES: '0' }, [], 'ATRIUM_MAX_UPLOAD_BYTES'],
+    [{ ATRIUM_MAX_UPLOAD_BYTES: 'lots' }, [], 'ATRIUM_MAX_UPLOAD_BYTES'],
+    [{ ATRIUM_MAX_UPLOAD_BYTES: '1.5G' }, [], 'ATRIUM_MAX_UPLOAD_BYTES'],
     [{}, ['--no-such-flag', 'x'], 'command line'],
   ])('names the setting in the error for %j %j', (env, argv, setting) => {
     const error = configError(() => load(env as Record<string, string>, argv as string[]));

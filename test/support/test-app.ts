@@ -1,3 +1,6 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { buildApp } from '../../src/app.js';
 import type { Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
@@ -19,12 +22,15 @@ export interface TestApp {
   clock: TestClock;
   api: ApiClient;
   baseUrl: string;
+  /** The app's own data directory (file contents live under `files/`), removed on close. */
+  dataDir: string;
   close(): Promise<void>;
 }
 
 export interface TestAppOptions {
   brands?: string[];
   trustProxy?: boolean | string[];
+  maxUploadBytes?: number;
   /** Routes a test adds before the app starts (for example one that throws). */
   extend?: (app: ApiInstance) => void;
 }
@@ -43,7 +49,12 @@ export async function startTestApp(target: TestDatabaseTarget, options: TestAppO
     bootstrapApiKey: BOOTSTRAP_KEY,
   });
   const brands = options.brands ?? ['Service'];
-  const app = await buildApp({ database, config: { headerBrands: brands, logLevel: 'silent', accessLog: false, trustProxy: options.trustProxy ?? false }, clock });
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'atrium-test-'));
+  const app = await buildApp({
+    database,
+    config: { headerBrands: brands, logLevel: 'silent', accessLog: false, trustProxy: options.trustProxy ?? false, dataDir, maxUploadBytes: options.maxUploadBytes },
+    clock,
+  });
   options.extend?.(app);
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
@@ -53,10 +64,12 @@ export async function startTestApp(target: TestDatabaseTarget, options: TestAppO
     clock,
     api: new ApiClient(address, brands[0]),
     baseUrl: address,
+    dataDir,
     async close() {
       await app.close();
       await database.close();
       await drop();
+      await fs.rm(dataDir, { recursive: true, force: true });
     },
   };
 }

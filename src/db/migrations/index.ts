@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import type { DialectName } from '../dialect.js';
 import { initialSchema } from './001-initial-schema.js';
+import { filesAndUploads } from './002-files-and-uploads.js';
 
 /**
  * Every migration, in order, listed statically (no directory scanning, so the build output and
@@ -10,6 +11,7 @@ import { initialSchema } from './001-initial-schema.js';
 export function migrationProvider(dialect: DialectName): MigrationProvider {
   const migrations: Record<string, Migration> = {
     '001-initial-schema': initialSchema(dialect),
+    '002-files-and-uploads': filesAndUploads(dialect),
   };
   return { getMigrations: async () => migrations };
 }

@@ -1,6 +1,7 @@
 import type { ApiInstance } from '../fastify-types.js';
 import type { RouteDeps } from '../route-deps.js';
 import { apiKeyRoutes } from './api-keys.js';
+import { filesAndFoldersRoutes } from './files/index.js';
 import { groupUserRoutes } from './group-users.js';
 import { groupRoutes } from './groups.js';
 import { openApiRoutes } from './openapi.js';
@@ -21,4 +22,5 @@ export function registerApiRoutes(api: ApiInstance, deps: RouteDeps): void {
   userRoutes(api, deps);
   groupRoutes(api, deps);
   groupUserRoutes(api, deps);
+  filesAndFoldersRoutes(api, deps);
 }

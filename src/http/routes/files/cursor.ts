@@ -1,0 +1,26 @@
+import { createHash } from 'node:crypto';
+import { errors } from '../../../errors/catalogue.js';
+import { decodeCursor, encodeCursor } from '../../../lib/cursor.js';
+import type { ChildPosition } from '../../../repositories/entry-listing.js';
+
+/**
+ * Listing cursors name their folder (by a hash, so a cursor stays short whatever the path) and
+ * the last entry of the page, by type and name: a cursor of another folder is `invalid-cursor`.
+ */
+function listingName(folderKey: string): string {
+  return `folder:${createHash('sha256').update(folderKey).digest('base64url').slice(0, 16)}`;
+}
+
+export function encodeFolderCursor(folderKey: string, position: ChildPosition): string {
+  const name = folderKey === '' ? position.pathKey : position.pathKey.slice(folderKey.length + 1);
+  return encodeCursor(listingName(folderKey), `${position.type === 'directory' ? 'd' : 'f'}:${name}`);
+}
+
+export function decodeFolderCursor(folderKey: string, cursor: string | undefined): ChildPosition | undefined {
+  if (cursor === undefined || cursor === '') return undefined;
+  const value = decodeCursor(listingName(folderKey), cursor);
+  const match = typeof value === 'string' ? /^([df]):([^/]+)$/.exec(value) : null;
+  if (match === null) throw errors.invalidCursor();
+  const [, type, name] = match as unknown as [string, string, string];
+  return { type: type === 'd' ? 'directory' : 'file', pathKey: folderKey === '' ? name : `${folderKey}/${name}` };
+}

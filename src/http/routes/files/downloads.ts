@@ -1,0 +1,28 @@
+import { Type } from 'typebox';
+import { openDownload } from '../../../services/downloads.js';
+import type { ApiInstance } from '../../fastify-types.js';
+import type { RouteDeps } from '../../route-deps.js';
+import { errorResponses } from '../../schemas.js';
+import { sendStream } from './file-bytes.js';
+import { fileContextOf } from './file-context.js';
+import { TokenParams } from './schemas.js';
+import { DOWNLOADS_PATH } from './transfer-urls.js';
+
+/**
+ * The signed download URL a `download_uri` points at. It carries its own authority, so it is public
+ * (no credential: the SDKs fetch it without one); the token reaches one version of one file.
+ */
+export function downloadRoutes(app: ApiInstance, deps: RouteDeps): void {
+  const ctx = fileContextOf(deps);
+  app.get(`${DOWNLOADS_PATH}/:token`, {
+    config: { public: true },
+    schema: {
+      summary: 'The bytes of a file, through a signed, short-lived link (Range requests supported)',
+      params: TokenParams,
+      response: { 200: Type.String({ format: 'binary' }), 206: Type.String({ format: 'binary' }), ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const { entry, stream, range } = await openDownload(ctx, ctx.links.parse(request.params.token), request.headers.range);
+    return sendStream(reply, entry, stream, range);
+  });
+}

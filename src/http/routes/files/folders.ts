@@ -1,0 +1,55 @@
+import { Type } from 'typebox';
+import { createFolder } from '../../../services/folders.js';
+import { listFolder } from '../../../services/folder-listing.js';
+import type { ApiInstance } from '../../fastify-types.js';
+import type { RouteDeps } from '../../route-deps.js';
+import { errorResponses } from '../../schemas.js';
+import { decodeFolderCursor, encodeFolderCursor } from './cursor.js';
+import { entryBody } from './entry-body.js';
+import { actorAndPath } from './file-context.js';
+import { CreateFolderBody, CreateFolderQuery, EntryBody, flagValue, missingBodyAsEmpty, ListingQuery } from './schemas.js';
+
+const DEFAULT_PER_PAGE = 1000;
+
+/**
+ * GET and POST /folders/<path> (contract 6). The root is `/folders`, `/folders/` or `/folders/%2F`;
+ * the path may be raw or percent-encoded (request-path.ts).
+ */
+export function folderRoutes(app: ApiInstance, deps: RouteDeps): void {
+  for (const url of ['/folders', '/folders/*']) {
+    app.get(url, {
+      config: { allowFilesOnlyKeys: true },
+      schema: {
+        summary: 'List a folder: folders first, each entry with the caller\'s permission letters',
+        querystring: ListingQuery,
+        response: { 200: Type.Array(EntryBody), ...errorResponses },
+      },
+    }, async (request, reply) => {
+      const { actor, site } = await actorAndPath(request, deps, 'folders');
+      const limit = request.query.per_page ?? DEFAULT_PER_PAGE;
+      const page = await listFolder(deps.db, actor, site, { after: decodeFolderCursor(site.key, request.query.cursor), limit });
+      if (page.next !== undefined) {
+        // Sent only when another page exists: clients follow it until it is absent.
+        const cursor = encodeFolderCursor(site.key, page.next);
+        for (const name of [...deps.headers.cursor, ...deps.headers.cursorNext]) reply.header(name, cursor);
+      }
+      return page.entries.map(({ entry, capabilities }) => entryBody(actor, entry, capabilities));
+    });
+
+    app.post(url, {
+      config: { allowFilesOnlyKeys: true },
+      preValidation: missingBodyAsEmpty,
+      schema: {
+        summary: 'Create a folder (write on the parent; mkdir_parents creates missing parents)',
+        querystring: CreateFolderQuery,
+        body: CreateFolderBody,
+        response: { 201: EntryBody, ...errorResponses },
+      },
+    }, async (request, reply) => {
+      const { actor, site } = await actorAndPath(request, deps, 'folders');
+      const mkdirParents = flagValue(request.body.mkdir_parents ?? request.query.mkdir_parents, false);
+      const { entry, capabilities } = await createFolder(deps.db, actor, site, mkdirParents, deps.clock.now());
+      return reply.code(201).send(entryBody(actor, entry, capabilities));
+    });
+  }
+}

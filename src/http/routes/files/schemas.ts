@@ -1,0 +1,116 @@
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+
+/**
+ * A request without a body (curl -X DELETE, an SDK call without parameters) counts as one with an
+ * empty JSON object, so that the body schema applies to both alike.
+ */
+export async function missingBodyAsEmpty(request: FastifyRequest): Promise<void> {
+  request.body ??= {};
+}
+
+/** A flag as clients send it: a JSON boolean, or `true`/`false` text (query strings, lenient clients). */
+export const Flag = Type.Union([Type.Boolean(), Type.Literal('true'), Type.Literal('false'), Type.Literal('1'), Type.Literal('0')]);
+
+export function flagValue(value: boolean | string | undefined, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  return value === true || value === 'true' || value === '1';
+}
+
+/**
+ * Parameters the Files.com SDKs repeat or send that Atrium accepts and does not use (the SDK copies
+ * the path into the query or body; previews and sorting are not offered).
+ */
+const ignored = {
+  path: Type.Optional(Type.String()),
+  preview_size: Type.Optional(Type.String()),
+  with_previews: Type.Optional(Type.Unknown()),
+  with_priority_color: Type.Optional(Type.Unknown()),
+};
+
+/** A folder or file in a listing and in metadata (contract 6). */
+export const EntryBody = Type.Object({
+  path: Type.String(),
+  display_name: Type.String(),
+  type: Type.Union([Type.Literal('directory'), Type.Literal('file')]),
+  size: Type.Union([Type.Integer(), Type.Null()]),
+  mtime: Type.String(),
+  created_at: Type.String(),
+  permissions: Type.String({ description: 'the caller\'s capabilities on the entry: letters among l (list), r (read), w (write), d (delete)' }),
+  sha256: Type.Union([Type.String(), Type.Null()]),
+  download_uri: Type.Optional(Type.String({ description: 'signed, short-lived URL of the bytes (files the caller may read)' })),
+});
+
+export const ListingQuery = Type.Object({
+  cursor: Type.Optional(Type.String({ maxLength: 2048 })),
+  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+  ...ignored,
+});
+
+export const CreateFolderBody = Type.Object({
+  mkdir_parents: Type.Optional(Flag),
+  ...ignored,
+});
+
+export const CreateFolderQuery = Type.Object({ mkdir_parents: Type.Optional(Flag) });
+
+export const FileGetQuery = Type.Object({
+  action: Type.Optional(Type.String({ description: '`redirect` answers 302 to the download URL; `stream` sends the bytes at once' })),
+  ...ignored,
+});
+
+export const DeleteQuery = Type.Object({ recursive: Type.Optional(Flag) });
+export const DeleteBody = Type.Object({ recursive: Type.Optional(Flag), ...ignored });
+
+/** POST /files/<path>: begin an upload, ask where to send a part, or end it (docs/files.md). */
+export const UploadActionBody = Type.Object({
+  action: Type.Optional(Type.Union([Type.Literal('put'), Type.Literal('end')])),
+  ref: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  part: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+  parts: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+  mkdir_parents: Type.Optional(Flag),
+  size: Type.Optional(Type.Integer({ minimum: 0 })),
+  length: Type.Optional(Type.Integer({ minimum: 0 })),
+  restart: Type.Optional(Type.Integer({ minimum: 0 })),
+  provided_mtime: Type.Optional(Type.String()),
+  structure: Type.Optional(Type.String()),
+  with_rename: Type.Optional(Type.Unknown()),
+  ...ignored,
+});
+
+/** What the Files.com SDKs read from a begin-upload answer (their FileUploadPart). */
+export const FileUploadPartBody = Type.Object({
+  ref: Type.String(),
+  path: Type.String(),
+  action: Type.String(),
+  upload_uri: Type.String(),
+  http_method: Type.String(),
+  part_number: Type.Integer(),
+  partsize: Type.Integer(),
+  next_partsize: Type.Integer(),
+  parallel_parts: Type.Boolean(),
+  retry_parts: Type.Boolean(),
+  available_parts: Type.Integer(),
+  expires: Type.String(),
+  ask_about_overwrites: Type.Boolean(),
+  headers: Type.Record(Type.String(), Type.String()),
+  parameters: Type.Record(Type.String(), Type.String()),
+  send: Type.Record(Type.String(), Type.String()),
+});
+
+export const FileActionRequestBody = Type.Object({
+  destination: Type.String({ maxLength: 8192 }),
+  ...ignored,
+});
+
+/** The Files.com FileAction: move and copy finish before the answer, so always `completed`. */
+export const FileActionBody = Type.Object({
+  status: Type.String(),
+  file_migration_id: Type.Union([Type.Integer(), Type.Null()]),
+});
+
+export const UploadWholeQuery = Type.Object({ mkdir_parents: Type.Optional(Flag), ...ignored });
+
+export const ReceivedPartBody = Type.Object({ part_number: Type.Integer(), size: Type.Integer(), sha256: Type.String() });
+
+export const TokenParams = Type.Object({ token: Type.String({ maxLength: 256 }) });

@@ -1,0 +1,87 @@
+import type { Readable } from 'node:stream';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import { errors } from '../../../errors/catalogue.js';
+import { ApiError } from '../../../errors/api-error.js';
+import { receivePart, uploadById, uploadWhole } from '../../../services/uploads.js';
+import { capabilitiesOn } from '../../../services/path-access.js';
+import type { ApiInstance } from '../../fastify-types.js';
+import type { RouteDeps } from '../../route-deps.js';
+import { errorResponses } from '../../schemas.js';
+import { entryBody } from './entry-body.js';
+import { actorAndPath, fileContextOf } from './file-context.js';
+import { EntryBody, flagValue, ReceivedPartBody, TokenParams, UploadWholeQuery } from './schemas.js';
+import { UPLOADS_PATH } from './transfer-urls.js';
+
+/**
+ * Routes whose body is file bytes, not JSON: in their own scope, where every content type
+ * (JSON included: a `.json` file is bytes too) arrives as the raw request stream, read as it
+ * comes and never buffered. Body schemas do not apply to bytes.
+ */
+export function uploadRoutes(app: ApiInstance, deps: RouteDeps): void {
+  void app.register(async (plain) => {
+    const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+    const ctx = fileContextOf(deps);
+
+    // The signed part URL of the upload protocol: public (the SDKs send parts without a
+    // credential); the token reaches exactly one part of one upload.
+    scope.put(`${UPLOADS_PATH}/:token`, {
+      config: { public: true },
+      schema: {
+        summary: 'Receive one part of an upload, through a signed, short-lived link',
+        params: TokenParams,
+        response: { 200: ReceivedPartBody, ...errorResponses },
+      },
+    }, async (request, reply) => closingOnRefusal(reply, async () => {
+      const parsed = ctx.links.parse(request.params.token);
+      if (parsed.target.kind !== 'upload') throw errors.notFound();
+      const upload = await uploadById(ctx, parsed.target.uploadId);
+      // Without the upload there is nothing to check the signature against: a plain not-found.
+      if (upload === undefined) throw errors.notFound();
+      await ctx.links.verify(parsed, upload.ref);
+      const part = await receivePart(ctx, upload, parsed.target.part, request.body as Readable | undefined, declaredLength(request.headers['content-length']));
+      return { part_number: parsed.target.part, size: part.size, sha256: part.sha256 };
+    }));
+
+    // The whole file in one authenticated request (`curl -T file .../files/folder/`).
+    for (const url of ['/files', '/files/*']) {
+      scope.put(url, {
+        config: { allowFilesOnlyKeys: true },
+        schema: {
+          summary: 'Upload a whole file in one request; the body is the bytes (missing folders are created unless mkdir_parents=false)',
+          querystring: UploadWholeQuery,
+          response: { 201: EntryBody, ...errorResponses },
+        },
+      }, async (request, reply) => closingOnRefusal(reply, async () => {
+        const { actor, site } = await actorAndPath(request, deps, 'files');
+        const { entry } = await uploadWhole(ctx, actor, site, request.body as Readable | undefined, {
+          mkdirParents: flagValue(request.query.mkdir_parents, true),
+          contentLength: declaredLength(request.headers['content-length']),
+        });
+        return reply.code(201).send(entryBody(actor, entry, await capabilitiesOn(deps.db, actor, entry.pathKey, 'file')));
+      }));
+    }
+  });
+}
+
+function declaredLength(header: string | undefined): number | undefined {
+  if (header === undefined || !/^\d+$/.test(header)) return undefined;
+  const length = Number(header);
+  return Number.isSafeInteger(length) ? length : undefined;
+}
+
+/**
+ * When a request is refused before its body was read (too large, not allowed), the rest of the
+ * body is not worth receiving: the connection is closed after the answer instead of being kept
+ * alive while the client goes on sending.
+ */
+async function closingOnRefusal<T>(reply: FastifyReply, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ApiError) reply.header('Connection', 'close');
+    throw error;
+  }
+}

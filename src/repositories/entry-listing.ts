@@ -1,0 +1,41 @@
+import type { Db } from '../db/database.js';
+import { ENTRY_COLUMNS, toEntry, type Entry, type EntryType } from './entries.js';
+
+/** Which children a listing may show (contract 6). */
+export type ChildFilter =
+  | { kind: 'all' }
+  | { kind: 'directories' }
+  /** Only these children (path keys): the ones on the way to the caller's grants. */
+  | { kind: 'keys'; keys: readonly string[] };
+
+export interface ChildPosition {
+  type: EntryType;
+  pathKey: string;
+}
+
+/**
+ * One page of a folder's children, folders first, then by path key: the order of the
+ * entries_parent index (parent_key, type, path_key), which 'directory' < 'file' makes folders-first.
+ * The page starts after `after` (keyset pagination), so the cost of a page follows its size, never
+ * the folder's. The comparison uses the column's own collation, the same one ORDER BY uses, so
+ * pages neither skip nor repeat entries on either database.
+ */
+export async function listChildren(
+  db: Db,
+  folderKey: string,
+  filter: ChildFilter,
+  page: { after: ChildPosition | undefined; limit: number },
+): Promise<Entry[]> {
+  if (filter.kind === 'keys' && filter.keys.length === 0) return [];
+  let query = db.selectFrom('entries').select(ENTRY_COLUMNS).where('parent_key', '=', folderKey);
+  if (filter.kind === 'directories') query = query.where('type', '=', 'directory');
+  if (filter.kind === 'keys') query = query.where('path_key', 'in', filter.keys);
+  const after = page.after;
+  if (after !== undefined) {
+    query = query.where((eb) =>
+      eb.or([eb('type', '>', after.type), eb.and([eb('type', '=', after.type), eb('path_key', '>', after.pathKey)])]),
+    );
+  }
+  const rows = await query.orderBy('type').orderBy('path_key').limit(page.limit).execute();
+  return rows.map(toEntry);
+}

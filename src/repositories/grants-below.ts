@@ -1,0 +1,33 @@
+import type { Grant } from '../authz/index.js';
+import type { Db } from '../db/database.js';
+import { startsWith } from '../db/like-prefix.js';
+import { withAllOfGroups } from './grants.js';
+
+/**
+ * Grants strictly below a folder that can match a user (its own, its groups', and ALL-of grants
+ * naming one of its groups; the engine decides which really match). They say which of the
+ * folder's entries lead toward something the user was granted (contract 6). Each branch starts
+ * from the grantee's index (permissions_user, permissions_group, permission_groups_group), so the
+ * cost follows the user's own grants, never the folder's size or the site's grant count.
+ */
+export async function grantsBelowThatCanMatch(
+  db: Db,
+  userId: number,
+  groupIds: readonly number[],
+  folderKey: string,
+): Promise<Grant[]> {
+  let query = db
+    .selectFrom('permissions')
+    .select(['id', 'path_key', 'user_id', 'group_id', 'permission', 'recursive'])
+    .where((eb) => {
+      const branches = [eb('user_id', '=', userId)];
+      if (groupIds.length > 0) {
+        branches.push(eb('group_id', 'in', groupIds));
+        branches.push(eb('id', 'in', eb.selectFrom('permission_groups').select('permission_id').where('group_id', 'in', groupIds)));
+      }
+      return eb.or(branches);
+    });
+  // Below the site root is every path but the root itself.
+  query = folderKey === '' ? query.where('path_key', '!=', '') : query.where(startsWith('path_key', `${folderKey}/`));
+  return withAllOfGroups(db, await query.execute());
+}

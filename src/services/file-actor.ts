@@ -1,0 +1,67 @@
+import { workspaceRootId, workspaceRootKey, type Subject } from '../authz/index.js';
+import type { Caller } from '../auth/caller.js';
+import type { Db } from '../db/database.js';
+import { errors } from '../errors/catalogue.js';
+import { subjectOf } from './authority.js';
+import { isReservedSitePath, toContextPath, toSitePath, type SitePath } from './context-paths.js';
+
+/**
+ * Who performs a file operation and where: the caller, the engine's subject for it, and the
+ * request context, whose root bounds every path the request can name (contract 1.5).
+ */
+export interface FileActor {
+  readonly caller: Caller;
+  readonly subject: Subject;
+  readonly contextWorkspaceId: number;
+  /** Key of the context's root: '' in context 0, `_/workspaces/N` in context N. */
+  readonly rootKey: string;
+}
+
+/**
+ * A site-wide key has no user but Site Administrator authority (contract 3.4): it decides as a
+ * subject that is site_admin and matches no grant (no user has id -1, it has no group).
+ */
+const SITE_WIDE_KEY_SUBJECT: Subject = { userId: -1, workspaceId: 0, siteAdmin: true, workspaceAdmin: false, groupIds: new Set() };
+
+export async function fileActorOf(db: Db, caller: Caller, contextWorkspaceId: number): Promise<FileActor> {
+  const subject = caller.user === null ? SITE_WIDE_KEY_SUBJECT : await subjectOf(db, caller.user);
+  return {
+    caller,
+    subject,
+    contextWorkspaceId,
+    rootKey: contextWorkspaceId === 0 ? '' : workspaceRootKey(contextWorkspaceId),
+  };
+}
+
+/**
+ * A client's path in the actor's context as a site path. In a Custom Workspace this can only name
+ * something inside its root: toSitePath refuses `.` and `..`, and the path is joined below the
+ * root, so `_/Workspaces/2` there means a folder of that name inside the Workspace itself.
+ */
+export function sitePathFor(actor: FileActor, input: string): SitePath {
+  return toSitePath(actor.contextWorkspaceId, input);
+}
+
+/** How the actor's context shows a site path (relative inside a Custom Workspace). */
+export function contextPathOf(actor: FileActor, sitePath: string): string {
+  const shown = toContextPath(actor.contextWorkspaceId, sitePath);
+  // Every path a request reaches was resolved from its own context, so it always lies inside it.
+  if (shown === null) throw new Error('file path outside the request context');
+  return shown;
+}
+
+/**
+ * Paths no file operation may create, delete, move or overwrite: the reserved folder `_` in
+ * context 0 (only Workspace creation makes folders there), every Workspace root (they come and
+ * go with their Workspace), and the site root. Refused as `bad-request/invalid-path` whether or
+ * not the path exists, so the answer tells a prober nothing.
+ */
+export function assertChangeablePath(actor: FileActor, site: SitePath): void {
+  if (site.key === '' || site.key === actor.rootKey) throw errors.invalidPath('The root folder cannot be created, deleted, moved or replaced.');
+  if (isReservedSitePath(site)) {
+    throw errors.invalidPath('The folder "_" is reserved: only Workspace creation makes folders there; use a path inside `_/Workspaces/<id>`.');
+  }
+  if (workspaceRootId(site.key) !== null) {
+    throw errors.invalidPath('A Workspace root folder comes and goes with its Workspace (POST and DELETE /workspaces).');
+  }
+}

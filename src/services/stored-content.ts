@@ -1,0 +1,46 @@
+import { Readable } from 'node:stream';
+import { errors } from '../errors/catalogue.js';
+import type { FileContent } from '../repositories/entries.js';
+import { BlobTooLargeError, type BlobStorage } from '../storage/blob-storage.js';
+import { newStorageKey } from '../storage/storage-keys.js';
+
+/**
+ * Streams a request body into a new blob. Over `maxBytes` is `bad-request/request-body-too-large`
+ * (naming the configured limit, `limitForMessage`); a body that stops before its end (the client
+ * went away, or sent less than its Content-Length) is `bad-request/upload-incomplete`. Either way
+ * storage has kept nothing.
+ */
+export async function storeBody(
+  storage: BlobStorage,
+  body: Readable | undefined,
+  limits: { maxBytes: number; limitForMessage: number },
+): Promise<FileContent> {
+  const storageKey = newStorageKey();
+  try {
+    const written = await storage.write(storageKey, body ?? Readable.from([]), { maxBytes: limits.maxBytes });
+    return { storageKey, ...written };
+  } catch (error) {
+    if (error instanceof BlobTooLargeError) throw errors.uploadTooLarge(limits.limitForMessage);
+    if (endedEarly(body)) throw errors.uploadIncomplete();
+    throw error;
+  }
+}
+
+/** A request body that did not arrive whole (IncomingMessage marks a complete one). */
+function endedEarly(body: Readable | undefined): boolean {
+  return body !== undefined && (body as Readable & { complete?: boolean }).complete === false;
+}
+
+/** Refuses a body whose declared length is already over the limit, before reading any of it. */
+export function assertDeclaredLength(contentLength: number | undefined, maxBytes: number, limitForMessage: number): void {
+  if (contentLength !== undefined && contentLength > maxBytes) throw errors.uploadTooLarge(limitForMessage);
+}
+
+/** The bytes of several blobs one after the other, read one blob at a time. */
+export function concatenatedBlobs(storage: BlobStorage, keys: readonly string[]): Readable {
+  return Readable.from(
+    (async function* () {
+      for (const key of keys) yield* await storage.read(key);
+    })(),
+  );
+}

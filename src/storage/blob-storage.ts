@@ -1,0 +1,51 @@
+import type { Readable } from 'node:stream';
+
+/** What a completed write stored. */
+export interface WrittenBlob {
+  size: number;
+  /** Hex SHA-256 of the bytes. */
+  sha256: string;
+}
+
+/** Bytes `start` to `end`, both included (as in an HTTP Range header). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/**
+ * Where file contents live. Keys are opaque random ids chosen by the caller (storage-keys.ts),
+ * never derived from user paths, so no path spelling can name anything but a blob. A blob is
+ * immutable once written: replacing a file writes a new blob under a new key.
+ *
+ * The local-disk backend is the only one today; an object store can implement the same four
+ * operations later (a write there is a multipart upload that completes only at the end).
+ */
+export interface BlobStorage {
+  /**
+   * Streams `source` into a new blob. Never holds the whole of it in memory. The blob exists
+   * under `key` only once every byte is durably stored: a failure or an interrupted source leaves
+   * nothing behind. More than `maxBytes` bytes fails with BlobTooLargeError.
+   */
+  write(key: string, source: Readable, options: { maxBytes: number }): Promise<WrittenBlob>;
+  /** A stream of the blob's bytes (or of a range of them); BlobNotFoundError when it is missing. */
+  read(key: string, range?: ByteRange): Promise<Readable>;
+  /** A new blob with the bytes of another, under the same all-or-nothing rule as write. */
+  copy(fromKey: string, toKey: string): Promise<void>;
+  /** Removes a blob; removing a missing blob is not an error. */
+  delete(key: string): Promise<void>;
+}
+
+export class BlobTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`the content is larger than ${maxBytes} bytes`);
+    this.name = 'BlobTooLargeError';
+  }
+}
+
+export class BlobNotFoundError extends Error {
+  constructor(key: string) {
+    super(`blob ${key} is missing`);
+    this.name = 'BlobNotFoundError';
+  }
+}

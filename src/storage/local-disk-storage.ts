@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import { constants as fsConstants, createWriteStream } from 'node:fs';
+import fs, { type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { BlobNotFoundError, type BlobStorage, type ByteRange, type WrittenBlob } from './blob-storage.js';
+import { ByteMeter } from './byte-meter.js';
+import { assertStorageKey } from './storage-keys.js';
+
+/**
+ * Blobs as files under `<root>/objects/<first two hex digits>/<key>`, written first to
+ * `<root>/tmp/` and renamed into place once complete and flushed to disk. A rename within one file
+ * system is atomic, so a reader sees a whole blob or none, and a crash mid-write leaves only a
+ * temporary file, which removeStaleTemporaryFiles clears on a later start.
+ */
+export class LocalDiskStorage implements BlobStorage {
+  private readonly objectsDir: string;
+  private readonly tmpDir: string;
+
+  constructor(readonly root: string) {
+    this.objectsDir = path.join(root, 'objects');
+    this.tmpDir = path.join(root, 'tmp');
+  }
+
+  async write(key: string, source: Readable, options: { maxBytes: number }): Promise<WrittenBlob> {
+    const meter = new ByteMeter(options.maxBytes);
+    await this.writeThrough(key, async (tmpPath) => {
+      await pipeline(source, meter, createWriteStream(tmpPath, { flags: 'wx', mode: 0o600 }));
+    });
+    return { size: meter.size, sha256: meter.digest() };
+  }
+
+  async read(key: string, range?: ByteRange): Promise<Readable> {
+    let handle: FileHandle;
+    try {
+      handle = await fs.open(this.pathOf(key), 'r');
+    } catch (error) {
+      if (isMissing(error)) throw new BlobNotFoundError(key);
+      throw error;
+    }
+    // Opened before any response header is sent, so a missing blob is known up front. The last
+    // byte is named, so the stream ends as it delivers it rather than after one more empty read:
+    // a response is complete, and its connection free, as soon as the client has every byte.
+    const { size } = await handle.stat();
+    const start = range?.start ?? 0;
+    const end = Math.min(range?.end ?? size - 1, size - 1);
+    if (end < start) {
+      await handle.close();
+      return Readable.from([]);
+    }
+    return handle.createReadStream({ start, end });
+  }
+
+  async copy(fromKey: string, toKey: string): Promise<void> {
+    const from = this.pathOf(fromKey);
+    await this.writeThrough(toKey, async (tmpPath) => {
+      try {
+        // A copy-on-write clone where the file system offers one, else a plain copy.
+        await fs.copyFile(from, tmpPath, fsConstants.COPYFILE_FICLONE | fsConstants.COPYFILE_EXCL);
+      } catch (error) {
+        if (isMissing(error)) throw new BlobNotFoundError(fromKey);
+        throw error;
+      }
+    });
+  }
+
+  async delete(key: string): Promise<void> {
+    try {
+      await fs.unlink(this.pathOf(key));
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+    }
+  }
+
+  /**
+   * Removes temporary files nobody has written to for `olderThanMs`: what a crash or a killed
+   * process left. The age test keeps a write in progress (on this node or on another node
+   * sharing the directory) safe, since writing keeps touching its file.
+   */
+  async removeStaleTemporaryFiles(now: number, olderThanMs: number): Promise<number> {
+    let names: string[];
+    try {
+      names = await fs.readdir(this.tmpDir);
+    } catch (error) {
+      if (isMissing(error)) return 0;
+      throw error;
+    }
+    let removed = 0;
+    for (const name of names) {
+      const file = path.join(this.tmpDir, name);
+      const stat = await fs.stat(file).catch(() => undefined);
+      if (stat === undefined || now - stat.mtimeMs < olderThanMs) continue;
+      await fs.rm(file, { force: true });
+      removed += 1;
+    }
+    return removed;
+  }
+
+  /**
+   * The all-or-nothing part of write and copy: `fill` creates the temporary file, which is then
+   * flushed to disk and renamed to the blob's place (and the directory flushed, so the rename
+   * survives a power cut). Any failure removes the temporary file.
+   */
+  private async writeThrough(key: string, fill: (tmpPath: string) => Promise<void>): Promise<void> {
+    const finalPath = this.pathOf(key);
+    await fs.mkdir(this.tmpDir, { recursive: true });
+    const tmpPath = path.join(this.tmpDir, `${randomUUID()}.tmp`);
+    try {
+      await fill(tmpPath);
+      await syncFile(tmpPath);
+      await fs.mkdir(path.dirname(finalPath), { recursive: true });
+      await fs.rename(tmpPath, finalPath);
+      await syncFile(path.dirname(finalPath));
+    } catch (error) {
+      await fs.rm(tmpPath, { force: true }).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private pathOf(key: string): string {
+    assertStorageKey(key);
+    return path.join(this.objectsDir, key.slice(0, 2), key);
+  }
+}
+
+/** fsync through a new descriptor: it flushes the file's data whichever descriptor wrote it. */
+async function syncFile(file: string): Promise<void> {
+  const handle = await fs.open(file, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+}

@@ -1,0 +1,153 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabaseTargets } from '../support/databases.js';
+import { BOOTSTRAP_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { downloadText, enc, expectError, grantAsSite, listedPaths, memberOf, newWorkspace, seed, type Member } from './files-support.js';
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+describe.each(testDatabaseTargets())('the upload protocol of the Files.com SDKs [$name]', (target) => {
+  let t: TestApp;
+  let member: Member;
+  let other: Member;
+  beforeAll(async () => {
+    t = await startTestApp(target);
+    await seed(t, { 'up/': '' });
+    [member, other] = await Promise.all([memberOf(t), memberOf(t)]);
+    for (const m of [member, other]) await grantAsSite(t, { path: 'up', user_id: m.id, permission: 'full' });
+  });
+  afterAll(() => t.close());
+
+  const action = (path: string, body: Record<string, unknown>, key = member.key, workspace?: number) =>
+    t.api.post(`/files/${enc(path)}`, body, { key, ...(workspace === undefined ? {} : { workspace }) });
+  // Parts go to the signed URL with no credential at all, as the SDK sends them.
+  const sendPart = (uri: string, bytes: string) => fetch(uri, { method: 'PUT', body: bytes });
+
+  async function uploadInParts(path: string, parts: string[], key = member.key): Promise<any> {
+    const begun = await action(path, { action: 'put' }, key);
+    expect(begun.status, JSON.stringify(begun.body)).toBe(200);
+    for (const [index, bytes] of parts.entries()) {
+      const offer = await action(path, { action: 'put', ref: begun.body.ref, part: index + 1 }, key);
+      expect(offer.body.part_number).toBe(index + 1);
+      expect((await sendPart(offer.body.upload_uri, bytes)).status).toBe(200);
+    }
+    return action(path, { action: 'end', ref: begun.body.ref }, key);
+  }
+
+  it('begins with what the SDK reads from a FileUploadPart, pointing back at this server', async () => {
+    const begun = await action('up/new.txt', { action: 'put' });
+    expect(begun.status).toBe(200);
+    expect(begun.body).toMatchObject({
+      path: 'up/new.txt', http_method: 'PUT', part_number: 1, parallel_parts: false, retry_parts: true,
+      partsize: expect.any(Number), next_partsize: expect.any(Number), ref: expect.stringMatching(/^[0-9a-f]{32}$/),
+      ask_about_overwrites: false, expires: expect.stringMatching(/Z$/),
+    });
+    expect(begun.body.upload_uri.startsWith(`${t.baseUrl}/api/rest/v1/uploads/`)).toBe(true);
+  });
+
+  it('makes the file visible only when the upload ends', async () => {
+    const begun = await action('up/late.txt', { action: 'put' });
+    const offer = await action('up/late.txt', { action: 'put', ref: begun.body.ref, part: 1 });
+    expect((await sendPart(offer.body.upload_uri, 'late bytes')).status).toBe(200);
+    expect(await listedPaths(t, 'up', { key: member.key })).not.toContain('up/late.txt');
+    const ended = await action('up/late.txt', { action: 'end', ref: begun.body.ref });
+    expect(ended.status).toBe(201);
+    expect(ended.body).toMatchObject({ path: 'up/late.txt', type: 'file', size: 10, sha256: sha256('late bytes'), permissions: 'lrwd' });
+    expect(await downloadText(t, 'up/late.txt', { key: member.key })).toBe('late bytes');
+  });
+
+  it('joins several parts in order, whatever order they arrive in, a retried part replacing the first copy', async () => {
+    const begun = await action('up/parts.bin', { action: 'put' });
+    const offers = await Promise.all([1, 2, 3].map((part) => action('up/parts.bin', { action: 'put', ref: begun.body.ref, part })));
+    expect((await sendPart(offers[2]!.body.upload_uri, 'third')).status).toBe(200);
+    expect((await sendPart(offers[0]!.body.upload_uri, 'WRONG')).status).toBe(200);
+    expect((await sendPart(offers[1]!.body.upload_uri, 'second-')).status).toBe(200);
+    expect((await sendPart(offers[0]!.body.upload_uri, 'first-')).status).toBe(200);
+    const ended = await action('up/parts.bin', { action: 'end', ref: begun.body.ref });
+    expect(ended.body).toMatchObject({ size: 18, sha256: sha256('first-second-third') });
+    expect(await downloadText(t, 'up/parts.bin', { key: member.key })).toBe('first-second-third');
+  });
+
+  it('stores an empty file when the upload ends without parts (the SDK sends none for empty data)', async () => {
+    const ended = await uploadInParts('up/empty.txt', []);
+    expect(ended.status).toBe(201);
+    expect(ended.body).toMatchObject({ size: 0, sha256: sha256('') });
+    expect(await downloadText(t, 'up/empty.txt', { key: member.key })).toBe('');
+  });
+
+  it('refuses to end an upload with a missing part', async () => {
+    const begun = await action('up/gap.txt', { action: 'put' });
+    const second = await action('up/gap.txt', { action: 'put', ref: begun.body.ref, part: 2 });
+    await sendPart(second.body.upload_uri, 'two');
+    expectError(await action('up/gap.txt', { action: 'end', ref: begun.body.ref }), 400, 'bad-request/invalid-upload-part-gap');
+  });
+
+  it('lets only the caller who began an upload go on with it, for that path, once', async () => {
+    const begun = await action('up/mine.txt', { action: 'put' });
+    const ref = begun.body.ref as string;
+    expectError(await action('up/mine.txt', { action: 'put', ref, part: 1 }, other.key), 404, 'not-found/file-upload-not-found');
+    expectError(await action('up/mine.txt', { action: 'end', ref }, other.key), 404, 'not-found/file-upload-not-found');
+    expectError(await action('up/other-name.txt', { action: 'end', ref }), 404, 'not-found/file-upload-not-found');
+    expectError(await action('up/mine.txt', { action: 'end', ref: 'no-such-ref' }), 404, 'not-found/file-upload-not-found');
+    expectError(await action('up/mine.txt', { action: 'end' }), 400, 'bad-request/request-params-required');
+    expect((await action('UP/MINE.TXT', { action: 'end', ref })).status).toBe(201);
+    expectError(await action('up/mine.txt', { action: 'end', ref }), 404, 'not-found/file-upload-not-found');
+  });
+
+  it('accepts a part URL only as signed, only while it lasts, and only while its upload is open', async () => {
+    const begun = await action('up/signed.txt', { action: 'put' });
+    const uri = begun.body.upload_uri as string;
+    const token = uri.slice(uri.lastIndexOf('/') + 1);
+    const tampered = [
+      token.replace(/\.(\d+)\./, (_m, id: string) => `.${Number(id) + 1}.`),
+      token.slice(0, -2) + (token.endsWith('AA') ? 'BB' : 'AA'),
+      token.replace(/^u/, 'd'),
+      'u.1.1.99999999999.short',
+      '..',
+    ];
+    for (const bad of tampered) {
+      const response = await fetch(`${t.baseUrl}/api/rest/v1/uploads/${bad}`, { method: 'PUT', body: 'x' });
+      expect(response.status, bad).toBe(404);
+    }
+    t.clock.advanceMinutes(16);
+    const expired = await fetch(uri, { method: 'PUT', body: 'x' });
+    expect(expired.status).toBe(401);
+    expect(((await expired.json()) as any).type).toBe('not-authenticated/transfer-link-expired');
+    t.clock.advanceMinutes(-16);
+    await action('up/signed.txt', { action: 'end', ref: begun.body.ref });
+    expect((await fetch(uri, { method: 'PUT', body: 'x' })).status).toBe(404);
+  });
+
+  it('abandons an upload after a day: its parts are removed as later uploads begin', async () => {
+    const begun = await action('up/abandoned.txt', { action: 'put' });
+    await sendPart(begun.body.upload_uri, 'abandoned');
+    const parts = await t.database.db.selectFrom('upload_parts').select('storage_key').execute();
+    expect(parts.length).toBeGreaterThan(0);
+    t.clock.advanceMinutes(25 * 60);
+    try {
+      await action('up/trigger.txt', { action: 'put' });
+      expect(await t.database.db.selectFrom('uploads').select('id').where('ref', '=', begun.body.ref).execute()).toEqual([]);
+      expectError(await action('up/abandoned.txt', { action: 'end', ref: begun.body.ref }), 404, 'not-found/file-upload-not-found');
+    } finally {
+      t.clock.advanceMinutes(-25 * 60);
+    }
+  });
+
+  it('decides the right to write when the upload begins and again when it ends', async () => {
+    const ws = await newWorkspace(t);
+    const inside = await memberOf(t, { workspaceId: ws });
+    const grant = await grantAsSite(t, { path: 'inbox', user_id: inside.id, permission: 'writeonly' }, ws);
+    expectError(await action('elsewhere/x.txt', { action: 'put' }, inside.key), 403, 'not-authorized/write-permission-required');
+    const begun = await action('inbox/x.txt', { action: 'put' }, inside.key);
+    expect(begun.body.path).toBe('inbox/x.txt');
+    await sendPart(begun.body.upload_uri, 'x');
+    await t.api.delete(`/permissions/${grant}`, { key: BOOTSTRAP_KEY });
+    expectError(await action('inbox/x.txt', { action: 'end', ref: begun.body.ref }, inside.key), 403, 'not-authorized/write-permission-required');
+  });
+
+  it('answers begin_upload (File.beginUpload) with a list of parts', async () => {
+    const response = await t.api.post(`/file_actions/begin_upload/${enc('up/begun.txt')}`, { path: 'up/begun.txt' }, { key: member.key });
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual([expect.objectContaining({ part_number: 1, path: 'up/begun.txt' })]);
+  });
+});
