@@ -37,7 +37,7 @@ export function benchOptions(env: NodeJS.ProcessEnv): BenchOptions {
     postgresUrl: env.BENCH_POSTGRES_URL ?? env.ATRIUM_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
     load: { connections: Number(env.BENCH_CONNECTIONS ?? 10), pipelining: Number(env.BENCH_PIPELINING ?? 1) },
     timing: { warmupSeconds: quick ? 0.5 : 2, seconds },
-    growthTiming: { warmupSeconds: quick ? 0.5 : 1, seconds: quick ? 1 : Math.max(1, Math.round(seconds / 2)) },
+    growthTiming: { warmupSeconds: quick ? 0.5 : 1, seconds: quick ? 1 : Math.max(1, Math.round(seconds / 3)), repeats: quick ? 1 : 2 },
     site,
     grantSteps: quick ? [1_000, 10_000] : [1_000, 10_000, 100_000, 1_000_000],
     folderSizes: quick ? [100, 1_000] : [100, 1_000, 10_000, 100_000],

@@ -77,9 +77,14 @@ export function targets(report: BenchReport): string[][] {
     }
   }
   const lastStep = report.site.grantSteps.at(-1);
+  const rssOf = (rows_: ResultRow[]) => Math.max(0, ...rows_.filter((r) => r.measurement !== undefined).map((r) => (r.measurement as Measurement).rssMb));
   for (const database of ['sqlite', 'postgres']) {
-    const rss = Math.max(0, ...report.rows.filter((r) => r.database === database && r.grants === lastStep && r.measurement !== undefined).map((r) => (r.measurement as Measurement).rssMb));
-    if (rss > 0) rows.push([`RSS with ${lastStep?.toLocaleString('en')} grants on ${database}: ≤ 250 MB`, `${rss.toFixed(0)} MB`, rss <= 250 ? 'yes' : 'no']);
+    const ofDatabase = report.rows.filter((r) => r.database === database);
+    const atLastStep = rssOf(ofDatabase.filter((r) => r.grants === lastStep));
+    if (atLastStep > 0) rows.push([`RSS with ${lastStep?.toLocaleString('en')} grants on ${database}: ≤ 250 MB`, `${atLastStep.toFixed(0)} MB`, atLastStep <= 250 ? 'yes' : 'no']);
+    // Logins run argon2id (19 MiB each, up to four at once on libuv's pool): shown apart.
+    const peak = rssOf(ofDatabase);
+    if (peak > 0) rows.push([`peak RSS on ${database} over the run, logins included (for information)`, `${peak.toFixed(0)} MB`, '']);
   }
   return rows;
 }

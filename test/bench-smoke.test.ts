@@ -26,7 +26,7 @@ describe('bench harness smoke run [sqlite]', () => {
     expect(report.rows.filter((row) => row.error !== undefined)).toEqual([]);
     const measured = report.rows.filter((row) => row.measurement !== undefined);
     expect(measured.map((row) => row.scenario)).toEqual(expect.arrayContaining([
-      'baseline: bare Fastify hello',
+      'baseline: bare Fastify hello (start of run)',
       'GET /users (API key: authentication + one authority check)',
       'GET /permissions?user_id=&include_groups=true',
       'GET /permissions/explain',
