@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { undoAll } from './cleanup.js';
 import { benchOptions } from './options.js';
 import { formatReport, writeReport } from './report.js';
 import { runBench } from './run-bench.js';
@@ -7,6 +8,12 @@ import { ATRIUM_MAIN } from './server-process.js';
 /** `npm run bench`: builds Atrium first (see package.json), runs everything, prints and saves the report. */
 async function main(): Promise<void> {
   if (!fs.existsSync(ATRIUM_MAIN)) throw new Error(`${ATRIUM_MAIN} is missing: run \`npm run build\` first`);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      process.stderr.write(`${signal}: stopping the servers and dropping the temporary databases\n`);
+      void undoAll().finally(() => process.exit(130));
+    });
+  }
   const options = benchOptions(process.env);
   const report = await runBench(options, (line) => process.stderr.write(`${line}\n`));
   const file = writeReport(report, options.resultsDir);

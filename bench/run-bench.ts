@@ -3,6 +3,7 @@ import { measure, probe, type Measurement, type Timing } from './measure.js';
 import type { BenchOptions } from './options.js';
 import { bigFolderPage, explainMember, folderListing, foldersProbe, HELLO, login, permissionsOfMember, usersAsMember, type Scenario } from './scenarios.js';
 import { finishSeeding, growGrants, seedSite, type SeededSite } from './seed/seed-site.js';
+import { undoOnInterrupt } from './cleanup.js';
 import { ATRIUM_MAIN, BASELINE_MAIN, startServer, type ServerProcess } from './server-process.js';
 import { postgresStore, sqliteStore, type BenchStore, type StoreName } from './stores.js';
 
@@ -61,9 +62,11 @@ export async function runBench(options: BenchOptions, progress: (line: string) =
       progress(report.notes.at(-1) as string);
       continue;
     }
+    const forget = undoOnInterrupt(() => store.destroy());
     try {
       await benchStore(store, options, record, progress);
     } finally {
+      forget();
       await store.destroy();
     }
   }

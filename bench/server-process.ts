@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { undoOnInterrupt } from './cleanup.js';
 
 /** A server under test, running as its own process so its CPU time can be read from /proc. */
 export interface ServerProcess {
@@ -46,7 +47,15 @@ export async function startServer(main: string, env: Record<string, string>, hea
     if (baseUrl !== undefined && (await fetch(`${baseUrl}${healthPath}`).then((r) => r.ok, () => false))) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { pid: child.pid as number, baseUrl, stop: () => stop(child, exited) };
+  const forget = undoOnInterrupt(() => stop(child, exited));
+  return {
+    pid: child.pid as number,
+    baseUrl,
+    stop: () => {
+      forget();
+      return stop(child, exited);
+    },
+  };
 }
 
 async function stop(child: ChildProcess, exited: Promise<void>): Promise<void> {
