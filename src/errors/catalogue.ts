@@ -99,6 +99,8 @@ export const errors = {
   uploadIncomplete: () => new ApiError('bad-request/upload-incomplete', 'The upload ended before all of its bytes arrived; nothing was stored.'),
   uploadPartGap: (missing: number) =>
     new ApiError('bad-request/invalid-upload-part-gap', `Part ${missing} was never uploaded; parts must be numbered 1, 2, 3, ... without gaps.`),
+  uploadPartsChanged: () =>
+    new ApiError('processing-failure/upload-parts-changed', 'A part was sent again while the upload was ending; end the upload again.'),
   transferLinkExpired: () =>
     new ApiError('not-authenticated/transfer-link-expired', 'This upload or download link has expired; ask the API for a new one.'),
 } as const;

@@ -33,64 +33,78 @@ export interface CreationPlan {
  * Read-only: run it again inside the transaction that creates, so the decision holds at commit.
  */
 export async function planCreation(db: Db, actor: FileActor, site: SitePath, options: { type: EntryType; mkdirParents: boolean }): Promise<CreationPlan> {
-  const baseKey = site.workspaceId >= 1 ? workspaceRootKey(site.workspaceId) : '';
-  const baseRootPath = workspaceRootPath(site.workspaceId);
   // A path in a Workspace that does not exist lies nowhere (the context's own Workspace always exists).
   if (site.workspaceId >= 1 && site.workspaceId !== actor.contextWorkspaceId && !(await workspaceExists(db, site.workspaceId))) {
     throw errors.fileNotFound();
   }
+  const baseKey = site.workspaceId >= 1 ? workspaceRootKey(site.workspaceId) : '';
   const keySegments = site.key.split('/');
-  const pathSegments = site.path.split('/');
-  const baseDepth = baseKey === '' ? 0 : baseKey.split('/').length;
-  const levelKeys = keySegments.map((_, i) => keySegments.slice(0, i + 1).join('/')).slice(baseDepth);
+  const levelKeys = keySegments.map((_, i) => keySegments.slice(0, i + 1).join('/')).slice(depthOf(baseKey));
   const found = await findEntries(db, [baseKey, ...levelKeys].filter((key) => key !== ''));
   const access = await PathAccess.forPath(db, actor, site.key);
-
-  const missingParents: string[] = [];
-  let displayPrefix = found.get(baseKey)?.path ?? baseRootPath;
-  for (let i = baseDepth; i < keySegments.length - 1; i += 1) {
-    const key = keySegments.slice(0, i + 1).join('/');
-    const entry = found.get(key);
-    if (entry === undefined) {
-      displayPrefix = joinPath(displayPrefix, pathSegments[i] as string);
-      missingParents.push(displayPrefix);
-    } else if (entry.type === 'directory') {
-      displayPrefix = entry.path;
-    } else {
-      throw (await access.visible(key, 'file')) ? errors.destinationParentConflict() : errors.fileNotFound();
-    }
-  }
-
+  const parents = await resolveParents(access, site, baseKey, found);
   const existing = found.get(site.key);
-  const toCreate = [...missingParents.map((path) => ({ key: pathKey(path), type: 'directory' as const })), ...(existing === undefined ? [{ key: site.key, type: options.type }] : [])];
-  const mayCreate = (key: string, type: EntryType) => {
-    const parent = parentKey(key) ?? '';
-    return access.can(parent, 'directory', 'write') || access.can(key, type, 'write');
-  };
 
-  if (missingParents.length > 0 && !options.mkdirParents) {
-    throw mayCreate(pathKey(missingParents[0] as string), 'directory') ? errors.destinationParentDoesNotExist() : errors.fileNotFound();
+  const mayCreate = (key: string, type: EntryType) => access.can(parentKey(key) ?? '', 'directory', 'write') || access.can(key, type, 'write');
+  if (parents.missing.length > 0 && !options.mkdirParents) {
+    throw mayCreate(pathKey(parents.missing[0] as string), 'directory') ? errors.destinationParentDoesNotExist() : errors.fileNotFound();
   }
+  const toCreate = [...parents.missing.map((path) => ({ key: pathKey(path), type: 'directory' as const })), ...(existing === undefined ? [{ key: site.key, type: options.type }] : [])];
   for (const [index, level] of toCreate.entries()) {
     if (mayCreate(level.key, level.type)) continue;
     // Below a folder this request creates itself, the actor knows the parent: say what is missing.
     if (index > 0) throw errors.writePermissionRequired();
-    throw (await access.visible(parentKey(level.key) ?? '', 'directory')) ? errors.writePermissionRequired() : errors.fileNotFound();
+    throw await refusalBelow(access, level.key);
   }
+  if (existing !== undefined) await assertMayReplace(access, existing, options.type, mayCreate(existing.pathKey, options.type));
 
-  if (existing !== undefined) {
-    const visible = await access.visible(existing.pathKey, existing.type);
-    if (!visible && !mayCreate(existing.pathKey, options.type)) {
-      throw (await access.visible(parentKey(existing.pathKey) ?? '', 'directory')) ? errors.writePermissionRequired() : errors.fileNotFound();
-    }
-    if (existing.type === 'directory' || options.type === 'directory') throw errors.destinationExists();
-    if (!access.can(existing.pathKey, 'file', 'delete')) {
-      throw visible ? errors.fullPermissionRequired('Full permission on the file is needed to overwrite it.') : errors.destinationExists();
+  const pathSegments = site.path.split('/');
+  const path = existing?.path ?? joinPath(parents.displayPath, pathSegments[pathSegments.length - 1] as string);
+  return { path, key: site.key, existing, missingParents: parents.missing, baseRootPath: workspaceRootPath(site.workspaceId) };
+}
+
+/**
+ * The folders between the Workspace root and the path: the display path of the deepest one (first
+ * spellings kept, the request's spelling for missing ones) and those missing, shallowest first.
+ * A file where a folder must be is `destination-parent-conflict` (or `not-found` unseen).
+ */
+async function resolveParents(access: PathAccess, site: SitePath, baseKey: string, found: Map<string, Entry>): Promise<{ displayPath: string; missing: string[] }> {
+  const keySegments = site.key.split('/');
+  const pathSegments = site.path.split('/');
+  const missing: string[] = [];
+  let displayPath = found.get(baseKey)?.path ?? workspaceRootPath(site.workspaceId);
+  for (let i = depthOf(baseKey); i < keySegments.length - 1; i += 1) {
+    const key = keySegments.slice(0, i + 1).join('/');
+    const entry = found.get(key);
+    if (entry === undefined) {
+      displayPath = joinPath(displayPath, pathSegments[i] as string);
+      missing.push(displayPath);
+    } else if (entry.type === 'directory') {
+      displayPath = entry.path;
+    } else {
+      throw (await access.visible(key, 'file')) ? errors.destinationParentConflict() : errors.fileNotFound();
     }
   }
+  return { displayPath, missing };
+}
 
-  const path = existing?.path ?? joinPath(displayPrefix, pathSegments[pathSegments.length - 1] as string);
-  return { path, key: site.key, existing, missingParents, baseRootPath };
+/** Something exists at the path: only a file may be replaced, only by a file, and only with `delete`. */
+async function assertMayReplace(access: PathAccess, existing: Entry, type: EntryType, mayCreate: boolean): Promise<void> {
+  const visible = await access.visible(existing.pathKey, existing.type);
+  if (!visible && !mayCreate) throw await refusalBelow(access, existing.pathKey);
+  if (existing.type === 'directory' || type === 'directory') throw errors.destinationExists();
+  if (!access.can(existing.pathKey, 'file', 'delete')) {
+    throw visible ? errors.fullPermissionRequired('Full permission on the file is needed to overwrite it.') : errors.destinationExists();
+  }
+}
+
+/** No right to create at `key`: said plainly when its folder is visible, else `not-found`. */
+async function refusalBelow(access: PathAccess, key: string): Promise<Error> {
+  return (await access.visible(parentKey(key) ?? '', 'directory')) ? errors.writePermissionRequired() : errors.fileNotFound();
+}
+
+function depthOf(key: string): number {
+  return key === '' ? 0 : key.split('/').length;
 }
 
 /**

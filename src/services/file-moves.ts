@@ -1,4 +1,4 @@
-import { isStrictAncestor } from '../authz/index.js';
+import { isStrictAncestor, parentKey } from '../authz/index.js';
 import { errors } from '../errors/catalogue.js';
 import { joinPath, parentPath } from '../lib/paths.js';
 import { isUniqueViolation } from '../repositories/constraint-errors.js';
@@ -39,7 +39,7 @@ export async function moveEntry(ctx: FileContext, actor: FileActor, source: Site
       const plan = await freeDestination(tx, actor, destination, entry);
       if ((await findEntry(tx, entry.pathKey))?.id !== entry.id) throw errors.fileNotFound();
       await createMissingParents(tx, plan, now);
-      await moveSubtree(tx, { from: { path: entry.path, key: entry.pathKey }, to: { path: plan.path, key: plan.key, parentKey: parentKeyOf(plan.key) } }, now);
+      await moveSubtree(tx, { from: { path: entry.path, key: entry.pathKey }, to: { path: plan.path, key: plan.key, parentKey: parentKey(plan.key) ?? '' } }, now);
     }),
   );
 }
@@ -74,7 +74,7 @@ export async function copyEntry(ctx: FileContext, actor: FileActor, source: Site
         await insertEntries(tx, tree.map((item) => ({
           path: plan.path + item.path.slice(entry.path.length),
           pathKey: plan.key + item.pathKey.slice(entry.pathKey.length),
-          parentKey: item.id === entry.id ? parentKeyOf(plan.key) : plan.key + item.parentKey.slice(entry.pathKey.length),
+          parentKey: item.id === entry.id ? parentKey(plan.key) ?? '' : plan.key + item.parentKey.slice(entry.pathKey.length),
           type: item.type,
           size: item.size,
           storageKey: item.storageKey === null ? null : (copies.get(item.storageKey) as string),
@@ -105,11 +105,6 @@ async function translatingConflicts<T>(run: () => Promise<T>): Promise<T> {
     if (isUniqueViolation(error)) throw errors.destinationExists();
     throw error;
   }
-}
-
-function parentKeyOf(key: string): string {
-  const slash = key.lastIndexOf('/');
-  return slash === -1 ? '' : key.slice(0, slash);
 }
 
 function lastSegment(path: string): string {

@@ -105,6 +105,9 @@ export async function endUpload(ctx: FileContext, actor: FileActor, site: SitePa
       inTransaction: async (tx) => {
         const taken = await takeUpload(tx, upload.id);
         if (taken === undefined) throw errors.fileUploadNotFound();
+        // A part sent again while this request joined the parts has replaced (and deleted) a blob
+        // read here: the file must not point at it. Nothing is committed; the client ends again.
+        if (!sameMembers(taken, parts.map((part) => part.storageKey))) throw errors.uploadPartsChanged();
         partKeys = taken;
       },
     });
@@ -157,6 +160,11 @@ async function ownUpload(ctx: FileContext, actor: FileActor, site: SitePath, ref
   const owner = ownerOf(actor);
   if (upload.owner.userId !== owner.userId || upload.owner.apiKeyId !== owner.apiKeyId) throw errors.fileUploadNotFound();
   return upload;
+}
+
+function sameMembers(a: readonly string[], b: readonly string[]): boolean {
+  const set = new Set(a);
+  return a.length === b.length && b.every((key) => set.has(key));
 }
 
 function ownerOf(actor: FileActor): UploadOwner {

@@ -17,7 +17,7 @@ export function enc(path: string): string {
   return encodeURIComponent(path);
 }
 
-function headersFor(t: TestApp, as: As): Record<string, string> {
+function headersFor(as: As): Record<string, string> {
   return { 'X-ServiceAPI-Key': as.key, ...(as.workspace === undefined ? {} : { 'X-Service-Workspace-Id': String(as.workspace) }) };
 }
 
@@ -34,7 +34,7 @@ export async function mkdir(t: TestApp, path: string, as: As = { key: BOOTSTRAP_
 
 /** PUT /files/<path> with the raw bytes: the one-request upload. */
 export async function putFile(t: TestApp, path: string, content: string | Uint8Array, as: As = { key: BOOTSTRAP_KEY }, query = '') {
-  const response = await fetch(`${t.baseUrl}${API}/files/${enc(path)}${query}`, { method: 'PUT', headers: headersFor(t, as), body: content });
+  const response = await fetch(`${t.baseUrl}${API}/files/${enc(path)}${query}`, { method: 'PUT', headers: headersFor(as), body: content });
   const text = await response.text();
   return { status: response.status, body: text === '' ? undefined : JSON.parse(text), headers: response.headers };
 }
@@ -74,7 +74,7 @@ export async function downloadText(t: TestApp, path: string, as: As): Promise<st
 export function rawRequest(t: TestApp, method: string, rawPath: string, as: As, body?: string): Promise<{ status: number; body: any }> {
   const url = new URL(t.baseUrl);
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { ...headersFor(t, as), ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
+    const headers: Record<string, string> = { ...headersFor(as), ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
     const request = http.request({ host: url.hostname, port: url.port, method, path: rawPath, headers }, (response) => {
       let text = '';
       response.setEncoding('utf8');

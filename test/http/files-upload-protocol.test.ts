@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
 import { testDatabaseTargets } from '../support/databases.js';
 import { BOOTSTRAP_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { downloadText, enc, expectError, grantAsSite, listedPaths, memberOf, newWorkspace, seed, type Member } from './files-support.js';
@@ -143,6 +144,25 @@ describe.each(testDatabaseTargets())('the upload protocol of the Files.com SDKs 
     await sendPart(begun.body.upload_uri, 'x');
     await t.api.delete(`/permissions/${grant}`, { key: BOOTSTRAP_KEY });
     expectError(await action('inbox/x.txt', { action: 'end', ref: begun.body.ref }, inside.key), 403, 'not-authorized/write-permission-required');
+  });
+
+  it('signs links that another node on the same database and storage accepts', async () => {
+    const other = await buildApp({
+      database: t.database,
+      config: { headerBrands: ['Service'], logLevel: 'silent', accessLog: false, dataDir: t.dataDir },
+      clock: t.clock,
+    });
+    const otherUrl = await other.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const begun = await action('up/two-nodes.txt', { action: 'put' });
+      const onOther = begun.body.upload_uri.replace(t.baseUrl, otherUrl);
+      expect((await sendPart(onOther, 'sent to node two')).status).toBe(200);
+      expect((await action('up/two-nodes.txt', { action: 'end', ref: begun.body.ref })).status).toBe(201);
+      const meta = await fetch(`${otherUrl}/api/rest/v1/files/up%2Ftwo-nodes.txt`, { headers: { 'X-ServiceAPI-Key': member.key } }).then((r) => r.json()) as any;
+      expect(await (await fetch(meta.download_uri.replace(otherUrl, t.baseUrl))).text()).toBe('sent to node two');
+    } finally {
+      await other.close();
+    }
   });
 
   it('answers begin_upload (File.beginUpload) with a list of parts', async () => {

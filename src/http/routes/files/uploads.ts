@@ -73,9 +73,9 @@ function declaredLength(header: string | undefined): number | undefined {
 }
 
 /**
- * When a request is refused before its body was read (too large, not allowed), the rest of the
- * body is not worth receiving: the connection is closed after the answer instead of being kept
- * alive while the client goes on sending.
+ * A refused upload (too large, not allowed) may still have most of its body on the way, which is
+ * not worth receiving: the connection is closed after the answer instead of being kept alive
+ * while the client goes on sending.
  */
 async function closingOnRefusal<T>(reply: FastifyReply, run: () => Promise<T>): Promise<T> {
   try {

@@ -1,0 +1,239 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type ServerProcess } from '../support/server-process.js';
+
+const KEY = 'files-sdk-bootstrap-key-0123456789abcdef-0123';
+const MiB = 1024 * 1024;
+const TLS = path.resolve('test/fixtures/tls');
+
+// The official SDK is CommonJS without types: loaded as it is published.
+const require = createRequire(import.meta.url);
+const Files = require('files.com/lib/Files.js');
+const File = require('files.com/lib/models/File.js');
+const Folder = require('files.com/lib/models/Folder.js');
+const { LogLevel } = require('files.com/lib/Logger.js');
+
+/**
+ * A TLS terminator in front of Atrium, as in a real deployment: the SDK fetches a download_uri
+ * with `https.get`, so its links must be https. It forwards X-Forwarded-Proto and -Host, which
+ * Atrium believes because it trusts this proxy (ATRIUM_TRUST_PROXY).
+ */
+async function startTlsProxy(targetPort: number): Promise<{ url: string; close(): Promise<void> }> {
+  const server = https.createServer({ key: fs.readFileSync(path.join(TLS, 'localhost-key.pem')), cert: fs.readFileSync(path.join(TLS, 'localhost-cert.pem')) }, (request, response) => {
+    const upstream = http.request({
+      host: '127.0.0.1', port: targetPort, method: request.method, path: request.url,
+      headers: { ...request.headers, 'x-forwarded-proto': 'https', 'x-forwarded-host': request.headers.host ?? '' },
+    }, (answer) => {
+      response.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(response);
+    });
+    upstream.on('error', () => response.destroy());
+    request.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  return { url: `https://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** Resident memory of a process, from /proc (Linux), in bytes. */
+function residentBytes(pid: number): number | undefined {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
+    return kb === undefined ? undefined : Number(kb) * 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Size and SHA-256 of what a URL serves, streamed (https through the proxy, trusted above). */
+function sha256Of(url: string): Promise<{ size: number; sha256: string }> {
+  return new Promise((resolve, reject) => {
+    (url.startsWith('https:') ? https : http).get(url, (response) => {
+      const hash = createHash('sha256');
+      let size = 0;
+      response.on('data', (chunk: Buffer) => { hash.update(chunk); size += chunk.length; });
+      response.on('end', () => resolve({ size, sha256: hash.digest('hex') }));
+      response.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+/** `size` bytes that are not all alike, made 1 MiB at a time and hashed as they go. */
+function generated(size: number): { stream: Readable; digest: () => string } {
+  const hash = createHash('sha256');
+  let sent = 0;
+  const stream = new Readable({
+    read() {
+      if (sent >= size) return void this.push(null);
+      const chunk = Buffer.alloc(Math.min(MiB, size - sent));
+      for (let i = 0; i < chunk.length; i += 4) chunk.writeUInt32LE((sent + i) * 2654435761 >>> 0, i);
+      sent += chunk.length;
+      hash.update(chunk);
+      this.push(chunk);
+    },
+  });
+  return { stream, digest: () => hash.digest('hex') };
+}
+
+describe('the official Files.com SDK (files.com 1.2.314) against a running Atrium', () => {
+  let server: ServerProcess;
+  let proxy: { url: string; close(): Promise<void> };
+  let memberKey: string;
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-sdk-'));
+  const admin = (method: string, url: string, body?: unknown) =>
+    fetch(`${server.baseUrl}/api/rest/v1${url}`, {
+      method, headers: { 'X-FilesAPI-Key': KEY, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    }).then(async (r) => ({ status: r.status, body: await r.json().catch(() => undefined) as any }));
+
+  beforeAll(async () => {
+    server = await startServer({
+      ATRIUM_DATA_DIR: path.join(work, 'data'),
+      ATRIUM_BOOTSTRAP_API_KEY: KEY,
+      ATRIUM_HEADER_BRANDS: 'Service,Files',
+      ATRIUM_TRUST_PROXY: '127.0.0.1',
+    });
+    proxy = await startTlsProxy(server.port);
+    https.globalAgent.options.ca = fs.readFileSync(path.join(TLS, 'localhost-cert.pem'));
+    // A member with its own key and a grant on one folder: the SDK acts as that member.
+    const user = await admin('POST', '/users', { username: 'sdk-member' });
+    expect(user.status).toBe(201);
+    const key = await admin('POST', '/api_keys', { name: 'sdk', user_id: user.body.id });
+    expect(key.status).toBe(201);
+    memberKey = key.body.key;
+    expect((await admin('POST', '/folders/sdk')).status).toBe(201);
+    expect((await admin('POST', '/folders/elsewhere')).status).toBe(201);
+    expect((await admin('POST', '/permissions', { path: 'sdk', user_id: user.body.id, permission: 'full' })).status).toBe(201);
+    Files.setBaseUrl(proxy.url);
+    Files.setApiKey(memberKey);
+    Files.setLogLevel(LogLevel.NONE);
+  });
+
+  afterAll(async () => {
+    // The access log showed every transfer, and never a working link or a key.
+    const log = server?.output() ?? '';
+    expect(log).toContain('/api/rest/v1/downloads/[redacted]');
+    expect(log).toContain('/api/rest/v1/uploads/[redacted]');
+    expect(log).not.toMatch(/\/(downloads|uploads)\/[ud]\./);
+    expect(log).not.toContain(memberKey);
+    expect(log).not.toContain(KEY);
+    await proxy?.close();
+    await server?.stop();
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  it('uploads, lists, finds, downloads and deletes a file with the SDK\'s own calls', async () => {
+    const local = path.join(work, 'hello.txt');
+    fs.writeFileSync(local, 'hello from the Files.com SDK\n');
+    await Folder.create('sdk/made by sdk', { mkdir_parents: true });
+    const uploaded = await File.uploadFile('sdk/made by sdk/hello.txt', local);
+    expect(uploaded.path).toBe('sdk/made by sdk/hello.txt');
+    expect(uploaded.size).toBe(29);
+
+    const listed = await Folder.listFor('sdk/made by sdk');
+    expect(listed.map((f: any) => [f.path, f.type, f.permissions])).toEqual([['sdk/made by sdk/hello.txt', 'file', 'lrwd']]);
+    expect((await Folder.listFor('/')).map((f: any) => f.path)).toEqual(['sdk']);
+
+    const found = await File.find('sdk/made by sdk/hello.txt');
+    expect(found.download_uri.startsWith(`${proxy.url}/api/rest/v1/downloads/`)).toBe(true);
+    expect(await found.downloadToString()).toBe('hello from the Files.com SDK\n');
+    const downloaded = await found.download();
+    const copy = path.join(work, 'hello-copy.txt');
+    await downloaded.downloadToFile(copy);
+    expect(fs.readFileSync(copy, 'utf8')).toBe('hello from the Files.com SDK\n');
+
+    await found.delete();
+    const gone = await File.find('sdk/made by sdk/hello.txt').catch((error: any) => error);
+    expect(gone.constructor.name).toBe('NotFound_FileNotFoundError');
+  });
+
+  it('surfaces Atrium\'s refusals as the SDK\'s typed errors', async () => {
+    // The root is visible to all, but the member may not write there; `elsewhere` it cannot even see.
+    const atRoot = await File.uploadData('top-level.txt', 'x').catch((error: any) => error);
+    expect(atRoot.constructor.name).toBe('NotAuthorized_WritePermissionRequiredError');
+    const outside = await File.uploadData('elsewhere/x.txt', 'x').catch((error: any) => error);
+    expect(outside.constructor.name).toBe('NotFound_FileNotFoundError');
+    await Folder.create('sdk/full', {});
+    await File.uploadData('sdk/full/a.txt', 'a');
+    const notEmpty = await (await File.find('sdk/full')).delete().catch((error: any) => error);
+    expect(notEmpty.constructor.name).toBe('ProcessingFailure_FolderNotEmptyError');
+    await (await File.find('sdk/full')).delete({ recursive: true });
+    const exists = await Folder.create('sdk', {}).catch((error: any) => error);
+    expect(exists.constructor.name).toBe('ProcessingFailure_DestinationExistsError');
+  });
+
+  it('follows the listing cursor to the end', async () => {
+    for (let i = 0; i < 5; i += 1) await File.uploadData(`sdk/paged/f${i}.txt`, `file ${i}`);
+    const all = await Folder.listFor('sdk/paged', { per_page: 2 });
+    expect(all.map((f: any) => f.display_name)).toEqual(['f0.txt', 'f1.txt', 'f2.txt', 'f3.txt', 'f4.txt']);
+  });
+
+  it('uploads a file of several parts, which Atrium joins in order', async () => {
+    const size = 40 * MiB;
+    const source = generated(size);
+    const uploaded = await File.uploadStream('sdk/parts.bin', source.stream);
+    expect(uploaded.size).toBe(size);
+    expect(uploaded.sha256).toBe(source.digest());
+    const found = await File.find('sdk/parts.bin');
+    expect(await sha256Of(found.download_uri)).toEqual({ size, sha256: uploaded.sha256 });
+  });
+
+  it('round-trips a file far larger than a request may hold in memory, streaming both ways', async () => {
+    // A server of its own, so that its memory before the transfer is not inflated by the tests above.
+    const fresh = await startServer({ ATRIUM_DATA_DIR: path.join(work, 'large'), ATRIUM_BOOTSTRAP_API_KEY: KEY, ATRIUM_ACCESS_LOG: 'false' });
+    const size = 256 * MiB;
+    const pid = fresh.child.pid as number;
+    const headers = { 'X-ServiceAPI-Key': KEY };
+    try {
+      // Warm up (first request, first upload) before the baseline is read.
+      await fetch(`${fresh.baseUrl}/api/rest/v1/files/warm.txt`, { method: 'PUT', headers, body: 'warm' });
+      await sha256Of((await fetch(`${fresh.baseUrl}/api/rest/v1/files/warm.txt`, { headers }).then((r) => r.json()) as any).download_uri);
+      const baseline = residentBytes(pid);
+      let peak = baseline ?? 0;
+      const sampler = setInterval(() => { peak = Math.max(peak, residentBytes(pid) ?? 0); }, 10);
+
+      const source = generated(size);
+      const started = Date.now();
+      const put = await new Promise<{ status: number; body: any }>((resolve, reject) => {
+        const request = http.request(`${fresh.baseUrl}/api/rest/v1/files/big.bin`, { method: 'PUT', headers: { ...headers, 'content-length': String(size) } }, (response) => {
+          let text = '';
+          response.on('data', (chunk) => (text += chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) }));
+        });
+        request.on('error', reject);
+        source.stream.pipe(request);
+      });
+      const uploadMs = Date.now() - started;
+      expect(put.status).toBe(201);
+      expect(put.body.size).toBe(size);
+      expect(put.body.sha256).toBe(source.digest());
+
+      const meta = await fetch(`${fresh.baseUrl}/api/rest/v1/files/big.bin`, { headers }).then((r) => r.json()) as any;
+      const downloadStarted = Date.now();
+      expect(await sha256Of(meta.download_uri)).toEqual({ size, sha256: put.body.sha256 });
+      const downloadMs = Date.now() - downloadStarted;
+      clearInterval(sampler);
+
+      if (baseline !== undefined) {
+        const growth = peak - baseline;
+        process.stderr.write(
+          `files-sdk: ${size / MiB} MiB up in ${uploadMs} ms (${Math.round(size / MiB / (uploadMs / 1000))} MiB/s), down in ${downloadMs} ms ` +
+          `(${Math.round(size / MiB / (downloadMs / 1000))} MiB/s); server RSS ${Math.round(baseline / MiB)} MiB before, peak ${Math.round(peak / MiB)} MiB (+${Math.round(growth / MiB)} MiB)\n`,
+        );
+        // Streaming holds a few buffers at a time, never the file; what grows is garbage the
+        // collector has not reclaimed yet (tens of MiB whatever the size), far below the file's size.
+        expect(growth).toBeLessThan(size / 4);
+      }
+    } finally {
+      await fresh.stop();
+    }
+  }, 120_000);
+});

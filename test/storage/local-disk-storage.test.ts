@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { text } from 'node:stream/consumers';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BlobNotFoundError, BlobTooLargeError } from '../../src/storage/blob-storage.js';
+import { LocalDiskStorage } from '../../src/storage/local-disk-storage.js';
+import { newStorageKey } from '../../src/storage/storage-keys.js';
+
+describe('local-disk blob storage', () => {
+  let root: string;
+  let storage: LocalDiskStorage;
+  beforeEach(async () => {
+    root = await fs.mkdtemp(path.join(os.tmpdir(), 'atrium-storage-'));
+    storage = new LocalDiskStorage(root);
+  });
+  afterEach(() => fs.rm(root, { recursive: true, force: true }));
+
+  const filesIn = async (dir: string) =>
+    (await fs.readdir(path.join(root, dir), { recursive: true, withFileTypes: true }).catch(() => [])).filter((e) => e.isFile()).length;
+
+  it('writes a stream and reads it back whole or in part, with its size and SHA-256', async () => {
+    const key = newStorageKey();
+    const written = await storage.write(key, Readable.from(['hello ', 'blob']), { maxBytes: 100 });
+    expect(written).toEqual({ size: 10, sha256: createHash('sha256').update('hello blob').digest('hex') });
+    expect(await text(await storage.read(key))).toBe('hello blob');
+    expect(await text(await storage.read(key, { start: 6, end: 9 }))).toBe('blob');
+    expect(await text(await storage.read(key, { start: 6, end: 99 }))).toBe('blob');
+    expect(await filesIn('tmp')).toBe(0);
+  });
+
+  it('stores an empty blob', async () => {
+    const key = newStorageKey();
+    expect(await storage.write(key, Readable.from([]), { maxBytes: 0 })).toMatchObject({ size: 0 });
+    expect(await text(await storage.read(key))).toBe('');
+  });
+
+  it('refuses more than maxBytes and keeps nothing', async () => {
+    const key = newStorageKey();
+    await expect(storage.write(key, Readable.from([Buffer.alloc(60), Buffer.alloc(60)]), { maxBytes: 100 })).rejects.toBeInstanceOf(BlobTooLargeError);
+    await expect(storage.read(key)).rejects.toBeInstanceOf(BlobNotFoundError);
+    expect(await filesIn('tmp')).toBe(0);
+    expect(await filesIn('objects')).toBe(0);
+  });
+
+  it('keeps nothing when the source fails half way', async () => {
+    const key = newStorageKey();
+    const failing = new Readable({ read() {} });
+    failing.push(Buffer.alloc(1000));
+    setTimeout(() => failing.destroy(new Error('client went away')), 10);
+    await expect(storage.write(key, failing, { maxBytes: 1e6 })).rejects.toThrow('client went away');
+    expect(await filesIn('tmp')).toBe(0);
+    expect(await filesIn('objects')).toBe(0);
+  });
+
+  it('copies into an independent blob, and deletes idempotently', async () => {
+    const [a, b] = [newStorageKey(), newStorageKey()];
+    await storage.write(a, Readable.from(['original']), { maxBytes: 100 });
+    await storage.copy(a, b);
+    await storage.delete(a);
+    await storage.delete(a);
+    expect(await text(await storage.read(b))).toBe('original');
+    await expect(storage.copy(a, newStorageKey())).rejects.toBeInstanceOf(BlobNotFoundError);
+    expect(await filesIn('tmp')).toBe(0);
+  });
+
+  it('refuses any key that is not one of its own random ids', async () => {
+    for (const key of ['../../etc/passwd', 'ABCDEF', '', `${newStorageKey()}/x`, newStorageKey().toUpperCase()]) {
+      await expect(storage.read(key), key).rejects.toThrow(TypeError);
+      await expect(storage.write(key, Readable.from(['x']), { maxBytes: 10 }), key).rejects.toThrow(TypeError);
+    }
+  });
+
+  it('removes temporary files a crash left, once they are old', async () => {
+    await fs.mkdir(path.join(root, 'tmp'), { recursive: true });
+    const old = path.join(root, 'tmp', 'old.tmp');
+    const fresh = path.join(root, 'tmp', 'fresh.tmp');
+    await fs.writeFile(old, 'x');
+    await fs.writeFile(fresh, 'x');
+    const hourAgo = new Date(Date.now() - 2 * 3600_000);
+    await fs.utimes(old, hourAgo, hourAgo);
+    expect(await storage.removeStaleTemporaryFiles(Date.now(), 3600_000)).toBe(1);
+    expect(await fs.readdir(path.join(root, 'tmp'))).toEqual(['fresh.tmp']);
+  });
+});
