@@ -32,9 +32,9 @@ export async function listChildren(
   if (filter.kind === 'keys') query = query.where('path_key', 'in', filter.keys);
   const after = page.after;
   if (after !== undefined) {
-    query = query.where((eb) =>
-      eb.or([eb('type', '>', after.type), eb.and([eb('type', '=', after.type), eb('path_key', '>', after.pathKey)])]),
-    );
+    // A row-value comparison, which both databases serve as a range of the index; the equivalent
+    // `type > a or (type = a and path_key > b)` makes PostgreSQL walk the folder from its start.
+    query = query.where((eb) => eb(eb.refTuple('type', 'path_key'), '>', eb.tuple(after.type, after.pathKey)));
   }
   const rows = await query.orderBy('type').orderBy('path_key').limit(page.limit).execute();
   return rows.map(toEntry);
