@@ -9,7 +9,7 @@ import type { RouteDeps } from '../../route-deps.js';
 import { errorResponses } from '../../schemas.js';
 import { entryBody } from './entry-body.js';
 import { actorAndPath, fileContextOf } from './file-context.js';
-import { EntryBody, FileActionBody, FileActionRequestBody, FileUploadPartBody, flagValue, missingBodyAsEmpty, UploadActionBody } from './schemas.js';
+import { EntryBody, FileActionBody, FileActionRequestBody, FileUploadPartBody, flagValue, missingBodyAsEmpty, UploadActionBody, MetadataQuery, PathParams } from './schemas.js';
 import { downloadUri } from './transfer-urls.js';
 import { uploadPartBody } from './upload-part-body.js';
 
@@ -21,6 +21,8 @@ export function fileActionRoutes(app: ApiInstance, deps: RouteDeps): void {
     app.get(url, {
       config: { allowFilesOnlyKeys: true },
       schema: {
+        params: PathParams,
+        querystring: MetadataQuery,
         summary: 'A file or folder\'s metadata (with a download_uri for a file the caller may read)',
         response: { 200: EntryBody, ...errorResponses },
       },
@@ -38,6 +40,7 @@ export function fileActionRoutes(app: ApiInstance, deps: RouteDeps): void {
     app.post(`/file_actions/${action}/*`, {
       config: { allowFilesOnlyKeys: true },
       schema: {
+        params: PathParams,
         summary: action === 'move'
           ? 'Move or rename a file or folder (delete on the source, write at the destination)'
           : 'Copy a file or folder (read on the source, write at the destination)',
@@ -56,6 +59,7 @@ export function fileActionRoutes(app: ApiInstance, deps: RouteDeps): void {
     config: { allowFilesOnlyKeys: true },
     preValidation: missingBodyAsEmpty,
     schema: {
+      params: PathParams,
       summary: 'Begin an upload; answers the first part to send',
       body: UploadActionBody,
       response: { 200: Type.Array(FileUploadPartBody), ...errorResponses },

@@ -10,7 +10,7 @@ import { errorResponses } from '../../schemas.js';
 import { entryBody } from './entry-body.js';
 import { actorAndPath, fileContextOf } from './file-context.js';
 import { sendFileBytes } from './file-bytes.js';
-import { DeleteBody, DeleteQuery, EntryBody, FileGetQuery, FileUploadPartBody, flagValue, missingBodyAsEmpty, UploadActionBody } from './schemas.js';
+import { DeleteBody, DeleteQuery, EntryBody, FileGetQuery, FileUploadPartBody, flagValue, missingBodyAsEmpty, UploadActionBody, PathParams } from './schemas.js';
 import { downloadUri } from './transfer-urls.js';
 import { uploadPartBody } from './upload-part-body.js';
 
@@ -24,6 +24,7 @@ export function fileRoutes(app: ApiInstance, deps: RouteDeps): void {
     app.get(url, {
       config: { allowFilesOnlyKeys: true },
       schema: {
+        params: PathParams,
         summary: 'A file with a signed, short-lived download_uri (action=redirect: 302 to it; action=stream: the bytes)',
         querystring: FileGetQuery,
         response: { 200: EntryBody, 302: Type.Null(), ...errorResponses },
@@ -42,6 +43,7 @@ export function fileRoutes(app: ApiInstance, deps: RouteDeps): void {
       config: { allowFilesOnlyKeys: true },
       preValidation: missingBodyAsEmpty,
       schema: {
+        params: PathParams,
         summary: 'Delete a file, or a folder (recursive=true when it is not empty)',
         querystring: DeleteQuery,
         body: DeleteBody,
@@ -57,6 +59,7 @@ export function fileRoutes(app: ApiInstance, deps: RouteDeps): void {
       config: { allowFilesOnlyKeys: true },
       preValidation: missingBodyAsEmpty,
       schema: {
+        params: PathParams,
         summary: 'Upload protocol: action=put begins an upload (or, with ref and part, offers that part); action=end finishes it',
         body: UploadActionBody,
         response: { 200: FileUploadPartBody, 201: EntryBody, ...errorResponses },

@@ -7,7 +7,7 @@ import { errorResponses } from '../../schemas.js';
 import { decodeFolderCursor, encodeFolderCursor } from './cursor.js';
 import { entryBody } from './entry-body.js';
 import { actorAndPath } from './file-context.js';
-import { CreateFolderBody, CreateFolderQuery, EntryBody, flagValue, missingBodyAsEmpty, ListingQuery } from './schemas.js';
+import { CreateFolderBody, CreateFolderQuery, EntryBody, flagValue, missingBodyAsEmpty, ListingQuery, PathParams } from './schemas.js';
 
 const DEFAULT_PER_PAGE = 1000;
 
@@ -20,6 +20,7 @@ export function folderRoutes(app: ApiInstance, deps: RouteDeps): void {
     app.get(url, {
       config: { allowFilesOnlyKeys: true },
       schema: {
+        params: PathParams,
         summary: 'List a folder: folders first, each entry with the caller\'s permission letters',
         querystring: ListingQuery,
         response: { 200: Type.Array(EntryBody), ...errorResponses },
@@ -40,6 +41,7 @@ export function folderRoutes(app: ApiInstance, deps: RouteDeps): void {
       config: { allowFilesOnlyKeys: true },
       preValidation: missingBodyAsEmpty,
       schema: {
+        params: PathParams,
         summary: 'Create a folder (write on the parent; mkdir_parents creates missing parents)',
         querystring: CreateFolderQuery,
         body: CreateFolderBody,

@@ -28,6 +28,16 @@ const ignored = {
   with_priority_color: Type.Optional(Type.Unknown()),
 };
 
+/**
+ * The path after the resource name in a wildcard route, for the OpenAPI document: handlers read it
+ * from the URL as sent (request-path.ts), never from this decoded copy.
+ */
+export const PathParams = Type.Object({
+  '*': Type.Optional(Type.String({ description: 'folder or file path, raw (`a/b`) or percent-encoded (`a%2Fb`); empty for the root' })),
+});
+
+export const MetadataQuery = Type.Object({ ...ignored });
+
 /** A folder or file in a listing and in metadata (contract 6). */
 export const EntryBody = Type.Object({
   path: Type.String(),

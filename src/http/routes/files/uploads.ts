@@ -10,7 +10,7 @@ import type { RouteDeps } from '../../route-deps.js';
 import { errorResponses } from '../../schemas.js';
 import { entryBody } from './entry-body.js';
 import { actorAndPath, fileContextOf } from './file-context.js';
-import { EntryBody, flagValue, ReceivedPartBody, TokenParams, UploadWholeQuery } from './schemas.js';
+import { EntryBody, flagValue, ReceivedPartBody, TokenParams, UploadWholeQuery, PathParams } from './schemas.js';
 import { UPLOADS_PATH } from './transfer-urls.js';
 
 /**
@@ -50,6 +50,7 @@ export function uploadRoutes(app: ApiInstance, deps: RouteDeps): void {
       scope.put(url, {
         config: { allowFilesOnlyKeys: true },
         schema: {
+          params: PathParams,
           summary: 'Upload a whole file in one request; the body is the bytes (missing folders are created unless mkdir_parents=false)',
           querystring: UploadWholeQuery,
           response: { 201: EntryBody, ...errorResponses },
