@@ -11,6 +11,7 @@ import { authenticationHook } from './http/authentication-hook.js';
 import { brandHeaders } from './http/brand-headers.js';
 import { registerErrorRendering } from './http/error-rendering.js';
 import type { ApiInstance } from './http/fastify-types.js';
+import { frameworkErrorsFor } from './http/framework-errors.js';
 import { registerJsonBodyParser } from './http/json-body-parser.js';
 import { registerValidators } from './http/validators.js';
 import { logOptions } from './http/log-options.js';
@@ -44,6 +45,8 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
     genReqId: () => randomUUID().replaceAll('-', ''),
     trustProxy: config.trustProxy ?? false,
     rewriteUrl: (request) => stripJsonSuffix(request.url ?? '/'),
+    // A URL the router cannot decode (`/folders/%C3`) is answered like any other bad input.
+    frameworkErrors: frameworkErrorsFor(headers),
     routerOptions: { ignoreTrailingSlash: true, querystringParser: (query) => parseQueryString(query) },
   } satisfies FastifyServerOptions).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -26,6 +26,12 @@ export function registerErrorRendering(app: FastifyInstance, headers: BrandHeade
   });
 }
 
+/** Writes an ApiError as the contract's response, where the error handler does not run (router errors). */
+export function sendApiError(reply: FastifyReply, request: FastifyRequest, headers: BrandHeaders, error: ApiError) {
+  reply.header('X-Request-Id', request.id);
+  return sendError(reply, request, headers, error.type, error.status, error.message, error.extra);
+}
+
 function toApiError(error: FastifyError): ApiError | undefined {
   if (error instanceof ApiError) return error;
   if (isDatabaseUnavailable(error)) return errors.serviceUnavailable();

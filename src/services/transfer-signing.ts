@@ -8,7 +8,9 @@ import { sharedSecret } from '../repositories/server-secrets.js';
 export const TRANSFER_LINK_SECONDS = 15 * 60;
 
 const SECRET_NAME = 'transfer-link-signing-key';
-const TOKEN = /^([ud])\.([1-9][0-9]{0,15})\.([0-9]{1,5})\.([1-9][0-9]{0,11})\.([A-Za-z0-9_-]{43})$/;
+const TOKEN = /^([ud])\.([1-9][0-9]{0,9})\.([0-9]{1,5})\.([1-9][0-9]{0,11})\.([A-Za-z0-9_-]{43})$/;
+/** Row ids are 32-bit in PostgreSQL: a larger one would fail the query instead of finding nothing. */
+const MAX_ID = 2_147_483_647;
 
 /** What a transfer URL names: one part of one upload, or one version of one file. */
 export type TransferTarget =
@@ -47,6 +49,7 @@ export class TransferLinks {
     const match = TOKEN.exec(token);
     if (match === null) throw errors.notFound();
     const [, kind, id, part, expiry, mac] = match as unknown as [string, string, string, string, string, string];
+    if (Number(id) > MAX_ID) throw errors.notFound();
     const target: TransferTarget = kind === 'u' ? { kind: 'upload', uploadId: Number(id), part: Number(part) } : { kind: 'download', entryId: Number(id) };
     return { target, expiresAt: Number(expiry), mac };
   }

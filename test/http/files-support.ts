@@ -74,8 +74,12 @@ export async function downloadText(t: TestApp, path: string, as: As): Promise<st
 export function rawRequest(t: TestApp, method: string, rawPath: string, as: As, body?: string): Promise<{ status: number; body: any }> {
   const url = new URL(t.baseUrl);
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { ...headersFor(as), ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
-    const request = http.request({ host: url.hostname, port: url.port, method, path: rawPath, headers }, (response) => {
+    const headers: Record<string, string> = {
+      ...headersFor(as),
+      ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }),
+    };
+    // A connection of its own: a refused upload's connection is closed by the server.
+    const request = http.request({ host: url.hostname, port: url.port, method, path: rawPath, headers, agent: false }, (response) => {
       let text = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => (text += chunk));

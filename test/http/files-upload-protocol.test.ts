@@ -105,6 +105,9 @@ describe.each(testDatabaseTargets())('the upload protocol of the Files.com SDKs 
       token.replace(/^u/, 'd'),
       'u.1.1.99999999999.short',
       '..',
+      // Ids beyond the database's integer range are refused as unknown, not as a server error.
+      `u.99999999999.1.9999999999.${'A'.repeat(43)}`,
+      `u.9999999999999999.99999.9999999999.${'A'.repeat(43)}`,
     ];
     for (const bad of tampered) {
       const response = await fetch(`${t.baseUrl}/api/rest/v1/uploads/${bad}`, { method: 'PUT', body: 'x' });

@@ -64,7 +64,7 @@ describe.each(testDatabaseTargets())('folder creation [$name]', (target) => {
   });
 
   it('refuses path spellings that are not canonical', async () => {
-    for (const url of ['/folders/a%2F..%2Fb', '/folders/a%00b', '/folders/%2e%2e%2Fx', `/folders/${'n'.repeat(256)}`]) {
+    for (const url of ['/folders/a%2F..%2Fb', '/folders/a%00b', '/folders/%C3', '/folders/a%2', '/folders/%2e%2e%2Fx', `/folders/${'n'.repeat(256)}`]) {
       expectError(await t.api.post(url, {}, { key: BOOTSTRAP_KEY }), 400, 'bad-request/invalid-path');
     }
   });

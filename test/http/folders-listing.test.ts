@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeCursor } from '../../src/lib/cursor.js';
 import { testDatabaseTargets } from '../support/databases.js';
 import { addMember, createGroup } from '../support/factories.js';
 import { BOOTSTRAP_KEY, startTestApp, type TestApp } from '../support/test-app.js';
@@ -133,6 +135,12 @@ describe.each(testDatabaseTargets())('folder listing and visibility [$name]', (t
     expectError(await t.api.get(`/folders/shared?cursor=${cursor}`, { key: BOOTSTRAP_KEY }), 400, 'bad-request/invalid-cursor');
     expectError(await t.api.get('/folders/paged?cursor=%%%', { key: BOOTSTRAP_KEY }), 400, 'bad-request/invalid-cursor');
     expectError(await t.api.get('/folders/paged?per_page=0', { key: BOOTSTRAP_KEY }), 400, 'bad-request/request-params-invalid');
+    // A forged cursor for the right folder, holding what no name can: refused, not passed to SQL.
+    const folder = `folder:${createHash('sha256').update('paged').digest('base64url').slice(0, 16)}`;
+    for (const value of ['f:a\u0000b', 'f:a/b', 'x:a', 'f:', 7]) {
+      expectError(await t.api.get(`/folders/paged?cursor=${encodeCursor(folder, value)}`, { key: BOOTSTRAP_KEY }), 400, 'bad-request/invalid-cursor');
+    }
+    expect((await t.api.get(`/folders/paged?cursor=${encodeCursor(folder, 'f:f1')}`, { key: BOOTSTRAP_KEY })).body.map((e: { display_name: string }) => e.display_name)).toEqual(['F2', 'f3']);
   });
 
   describe('Workspaces', () => {

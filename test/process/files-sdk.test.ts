@@ -170,6 +170,17 @@ describe('the official Files.com SDK (files.com 1.2.314) against a running Atriu
     expect(exists.constructor.name).toBe('ProcessingFailure_DestinationExistsError');
   });
 
+  it('copies and moves with the SDK\'s file actions', async () => {
+    await File.uploadData('sdk/actions/original.txt', 'act on me');
+    const original = await File.find('sdk/actions/original.txt');
+    await original.copyTo('sdk/actions/copy.txt');
+    await original.moveTo('sdk/actions/moved/renamed.txt');
+    const listed = await Folder.listFor('sdk/actions');
+    expect(listed.map((f: any) => f.path)).toEqual(['sdk/actions/moved', 'sdk/actions/copy.txt']);
+    expect(await (await File.find('sdk/actions/moved/renamed.txt')).downloadToString()).toBe('act on me');
+    expect(await (await File.find('sdk/actions/copy.txt')).downloadToString()).toBe('act on me');
+  });
+
   it('follows the listing cursor to the end', async () => {
     for (let i = 0; i < 5; i += 1) await File.uploadData(`sdk/paged/f${i}.txt`, `file ${i}`);
     const all = await Folder.listFor('sdk/paged', { per_page: 2 });

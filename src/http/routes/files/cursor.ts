@@ -19,7 +19,9 @@ export function encodeFolderCursor(folderKey: string, position: ChildPosition): 
 export function decodeFolderCursor(folderKey: string, cursor: string | undefined): ChildPosition | undefined {
   if (cursor === undefined || cursor === '') return undefined;
   const value = decodeCursor(listingName(folderKey), cursor);
-  const match = typeof value === 'string' ? /^([df]):([^/]+)$/.exec(value) : null;
+  // A forged cursor must not smuggle what no name holds (control characters: PostgreSQL refuses NUL).
+  // eslint-disable-next-line no-control-regex
+  const match = typeof value === 'string' ? /^([df]):([^/\u0000-\u001f\u007f-\u009f]{1,1024})$/.exec(value) : null;
   if (match === null) throw errors.invalidCursor();
   const [, type, name] = match as unknown as [string, string, string];
   return { type: type === 'd' ? 'directory' : 'file', pathKey: folderKey === '' ? name : `${folderKey}/${name}` };

@@ -75,7 +75,7 @@ export const DeleteBody = Type.Object({ recursive: Type.Optional(Flag), ...ignor
 /** POST /files/<path>: begin an upload, ask where to send a part, or end it (docs/files.md). */
 export const UploadActionBody = Type.Object({
   action: Type.Optional(Type.Union([Type.Literal('put'), Type.Literal('end')])),
-  ref: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  ref: Type.Optional(Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' })),
   part: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
   parts: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
   mkdir_parents: Type.Optional(Flag),

@@ -1,0 +1,58 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeCursor } from '../../src/lib/cursor.js';
+import { testDatabaseTargets } from '../support/databases.js';
+import { BOOTSTRAP_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { memberOf, newWorkspace, rawRequest, seed, type Member } from './files-support.js';
+
+/**
+ * Whatever a client sends to the folder and file endpoints, the answer is a contract error or a
+ * success, never a 500: odd paths (raw and encoded), forged cursors, refs, tokens and bodies.
+ */
+describe.each(testDatabaseTargets())('folder and file endpoints never answer 500 [$name]', (target) => {
+  let t: TestApp;
+  let member: Member;
+  let ws: number;
+  beforeAll(async () => {
+    t = await startTestApp(target);
+    ws = await newWorkspace(t);
+    await seed(t, { 'a/b.txt': 'b', 'a/c/': '' });
+    member = await memberOf(t, { workspaceId: ws });
+  });
+  afterAll(() => t.close());
+
+  const segment = fc.constantFrom('a', 'B', '_', 'Workspaces', '..', '.', '', '%', '%2F', '%2e%2e', '%00', 'ü', '名', ' ', '\\', 'b.txt', 'x'.repeat(300), '%ZZ', '%C3', '?', '#');
+  // Sent as they are, except what no HTTP client puts raw in a request line (spaces, non-ASCII).
+  const wire = (path: string) => path.replace(/[^\x21-\x7e]/gu, (c) => encodeURIComponent(c));
+  const urlPath = fc.oneof(fc.array(segment, { maxLength: 5 }).map((parts) => wire(parts.join('/'))), fc.string({ maxLength: 30 }).map(encodeURIComponent));
+  const text = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom('\u0000', '../x', '_/Workspaces/1', '/', ''), fc.integer(), fc.constant(null), fc.constant({ a: 1 }));
+  const cursor = fc.oneof(
+    fc.string({ maxLength: 30 }),
+    fc.string({ maxLength: 20 }).map((name) => encodeCursor('folder:whatever', `f:${name}`)),
+    fc.constantFrom('\u0000', 'd:', 'f:a\u0000b', 'x:y', 'f:a/b').map((value) => encodeCursor('folder:whatever', value)),
+  );
+  const request = fc.record({
+    method: fc.constantFrom('GET', 'POST', 'DELETE', 'PUT'),
+    resource: fc.constantFrom('folders', 'files', 'file_actions/metadata', 'file_actions/move', 'file_actions/copy', 'file_actions/begin_upload', 'uploads', 'downloads'),
+    path: urlPath,
+    query: fc.oneof(fc.constant(''), cursor.map((c) => `?cursor=${encodeURIComponent(c)}`), fc.constantFrom('?per_page=0', '?per_page=99999', '?recursive=maybe', '?action=stream', '?mkdir_parents=2')),
+    body: fc.option(fc.record({ action: fc.oneof(fc.constantFrom('put', 'end', 'nope'), text), ref: text, part: fc.oneof(fc.integer(), text), destination: text, mkdir_parents: text, recursive: text }, { requiredKeys: [] }), { nil: undefined }),
+    who: fc.constantFrom('admin', 'member'),
+    workspace: fc.constantFrom(undefined, 0),
+  });
+
+  it('answers every request with a contract status', async () => {
+    await fc.assert(
+      fc.asyncProperty(request, async (r) => {
+        const key = r.who === 'admin' ? BOOTSTRAP_KEY : member.key;
+        const workspace = r.who === 'admin' ? r.workspace : undefined;
+        const response = await rawRequest(t, r.method, `/api/rest/v1/${r.resource}/${r.path}${r.query}`, { key, ...(workspace === undefined ? {} : { workspace }) }, r.body === undefined ? undefined : JSON.stringify(r.body));
+        expect(response.status, JSON.stringify({ r, body: response.body })).toBeLessThan(500);
+        if (response.status >= 400) expect(typeof response.body?.type).toBe('string');
+      }),
+      { numRuns: 400 },
+    );
+    // The site is still whole.
+    expect((await t.api.get('/folders/a', { key: BOOTSTRAP_KEY })).body.map((e: { path: string }) => e.path)).toEqual(expect.arrayContaining(['a/c', 'a/b.txt']));
+  }, 120_000);
+});
