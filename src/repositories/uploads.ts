@@ -14,8 +14,11 @@ export interface Upload {
   expiresAt: number;
 }
 
-/** A user, or for a site-wide key (which has no user) the key itself. */
-export type UploadOwner = { userId: number; apiKeyId: null } | { userId: null; apiKeyId: number };
+/**
+ * A user, or for a site-wide key (which has no user) the key itself; nobody (both null) once the
+ * owner was deleted, when the upload can only expire.
+ */
+export type UploadOwner = { userId: number; apiKeyId: null } | { userId: null; apiKeyId: number } | { userId: null; apiKeyId: null };
 
 export interface UploadPart {
   partNumber: number;
@@ -40,7 +43,8 @@ type UploadRow = {
 };
 
 function toUpload(row: UploadRow): Upload {
-  const owner: UploadOwner = row.user_id !== null ? { userId: row.user_id, apiKeyId: null } : { userId: null, apiKeyId: Number(row.api_key_id) };
+  const owner: UploadOwner =
+    row.user_id !== null ? { userId: row.user_id, apiKeyId: null } : row.api_key_id !== null ? { userId: null, apiKeyId: row.api_key_id } : { userId: null, apiKeyId: null };
   return {
     id: row.id,
     ref: row.ref,

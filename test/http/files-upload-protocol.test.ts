@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { testDatabaseTargets } from '../support/databases.js';
@@ -135,6 +137,26 @@ describe.each(testDatabaseTargets())('the upload protocol of the Files.com SDKs 
     } finally {
       t.clock.advanceMinutes(-25 * 60);
     }
+  });
+
+  it('keeps an upload whose owner is deleted only until it expires, then removes its parts', async () => {
+    const leaving = await memberOf(t);
+    await grantAsSite(t, { path: 'up', user_id: leaving.id, permission: 'full' });
+    const begun = await action('up/orphan.txt', { action: 'put' }, leaving.key);
+    await sendPart(begun.body.upload_uri, 'orphaned part');
+    const [part] = await t.database.db.selectFrom('upload_parts').innerJoin('uploads', 'uploads.id', 'upload_parts.upload_id').select('storage_key').where('ref', '=', begun.body.ref).execute();
+    expect((await t.api.delete(`/users/${leaving.id}`, { key: BOOTSTRAP_KEY })).status).toBeLessThan(300);
+    // Nobody may go on with it now, a Site Administrator included.
+    expectError(await action('up/orphan.txt', { action: 'end', ref: begun.body.ref }, BOOTSTRAP_KEY), 404, 'not-found/file-upload-not-found');
+    const blob = path.join(t.dataDir, 'files', 'objects', part!.storage_key.slice(0, 2), part!.storage_key);
+    await expect(fs.stat(blob)).resolves.toBeDefined();
+    t.clock.advanceMinutes(25 * 60);
+    try {
+      await action('up/trigger2.txt', { action: 'put' });
+    } finally {
+      t.clock.advanceMinutes(-25 * 60);
+    }
+    await expect(fs.stat(blob)).rejects.toThrow();
   });
 
   it('decides the right to write when the upload begins and again when it ends', async () => {

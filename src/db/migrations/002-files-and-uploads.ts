@@ -14,13 +14,15 @@ export function filesAndUploads(dialect: DialectName): Migration {
 
       // An upload becomes an entry only when it ends; until then nothing of it is visible.
       // The owner is a user, or for a site-wide key (no user) that key: only the owner may go on.
+      // Deleting the owner leaves the upload ownerless rather than deleting the row, so that it
+      // expires and the purge removes its parts' blobs (a cascade would leave them on disk).
       await t.withId(db.schema.createTable('uploads'))
         .addColumn('ref', 'text', (c) => c.notNull().unique())
         .addColumn('path', 'text', (c) => c.notNull())
         .addColumn('path_key', 'text', (c) => c.notNull())
         .addColumn('context_workspace_id', 'integer', (c) => c.notNull())
-        .addColumn('user_id', 'integer', (c) => c.references('users.id').onDelete('cascade'))
-        .addColumn('api_key_id', 'integer', (c) => c.references('api_keys.id').onDelete('cascade'))
+        .addColumn('user_id', 'integer', (c) => c.references('users.id').onDelete('set null'))
+        .addColumn('api_key_id', 'integer', (c) => c.references('api_keys.id').onDelete('set null'))
         .addColumn('mkdir_parents', t.flag, (c) => c.notNull())
         .addColumn('created_at', t.time, (c) => c.notNull())
         .addColumn('expires_at', t.time, (c) => c.notNull())
