@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -11,6 +12,16 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': 'error',
     },
+  },
+  {
+    // Plain JavaScript scripts run under Node.js.
+    files: ['**/*.mjs', '**/*.js'],
+    languageOptions: { globals: globals.node },
+  },
+  {
+    // Measurement scripts report on the terminal.
+    files: ['scripts/**'],
+    rules: { 'no-console': 'off' },
   },
   {
     // Tests read loosely typed JSON bodies; `any` there keeps assertions readable.
