@@ -1,6 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Grant, Grantee, Level } from '../authz/index.js';
 import type { Db } from '../db/database.js';
+import { startsWith } from '../db/like-prefix.js';
 import type { Tables } from '../db/tables.js';
 import { allOfGroupSets, granteeOf } from './grants.js';
 
@@ -154,13 +155,28 @@ export async function allOfGrantsNamingAny(db: Db, groupIds: readonly number[]):
  */
 export async function adminGrantsThatCanMatch(db: Db, userId: number, groupIds: readonly number[]): Promise<PermissionRecord[]> {
   const allOfGrantIds = await allOfGrantIdsNamingAny(db, groupIds);
-  const rows = await db
-    .selectFrom('permissions')
-    .select(COLUMNS)
-    .where('permission', '=', 'admin')
-    .where((eb) => eb.or(granteeBranches(eb, { userId, groupIds, allOfGrantIds })))
-    .execute();
+  const rows = await rowsPerGranteeBranch({ userId, groupIds, allOfGrantIds }, (branch) =>
+    db.selectFrom('permissions').select(COLUMNS).where(branch).where('permission', '=', 'admin').execute(),
+  );
   return toRecords(db, rows);
+}
+
+/**
+ * Runs `query` once for each branch of a grantee set (the user's grants, its groups', the ALL-of
+ * grants naming its groups) and concatenates the rows. One OR over the three, next to other
+ * conditions, is served by no index and scans every grant of the site; alone, each branch starts
+ * from its own index (permissions_user, permissions_group, the primary key), so the cost follows
+ * the user's grants. The branches name disjoint grantee kinds, so no row comes twice.
+ */
+async function rowsPerGranteeBranch<R>(
+  set: GranteeSet,
+  query: (branch: (eb: PermissionsEb) => Expression<SqlBool>) => Promise<R[]>,
+): Promise<R[]> {
+  const branches: ((eb: PermissionsEb) => Expression<SqlBool>)[] = [];
+  if (set.userId !== null) { const userId = set.userId; branches.push((eb) => eb('user_id', '=', userId)); }
+  if (set.groupIds.length > 0) branches.push((eb) => eb('group_id', 'in', set.groupIds));
+  if (set.allOfGrantIds.length > 0) branches.push((eb) => eb('id', 'in', set.allOfGrantIds));
+  return (await Promise.all(branches.map((branch) => query(branch)))).flat();
 }
 
 /** Every grant on the given paths, whoever it names (for explanations). */
@@ -233,7 +249,6 @@ export async function listPermissions(db: Db, query: PermissionListQuery): Promi
       : select.where('workspace_id', '=', query.workspaceId);
   }
   if (visibility !== 'all') select = select.where((eb) => visibleWhere(eb, visibility));
-  if (grantees !== undefined) select = select.where((eb) => eb.or(granteeBranches(eb, grantees)));
   if (query.groupId !== undefined) select = select.where('group_id', '=', query.groupId);
   const covering = query.covering;
   if (covering !== undefined) {
@@ -246,8 +261,12 @@ export async function listPermissions(db: Db, query: PermissionListQuery): Promi
       return eb.or(branches);
     });
   }
-  const rows = await select.orderBy('id').limit(query.limit).execute();
-  return toRecords(db, rows);
+  if (grantees === undefined) return toRecords(db, await select.orderBy('id').limit(query.limit).execute());
+  // A page per grantee branch, each from its own index, then the first `limit` of their union by id:
+  // the same page one query over the OR would give, without scanning the site's grants.
+  const rows = await rowsPerGranteeBranch(grantees, (branch) => select.where(branch).orderBy('id').limit(query.limit).execute());
+  rows.sort((a, b) => a.id - b.id);
+  return toRecords(db, rows.slice(0, query.limit));
 }
 
 type PermissionsEb = ExpressionBuilder<Tables, 'permissions'>;
@@ -275,16 +294,5 @@ function granteeBranches(eb: PermissionsEb, set: GranteeSet): Expression<SqlBool
 /** `path_key` is `key` or lies under it ('' is the site root, above everything). */
 function atOrBelow(eb: PermissionsEb, key: string): Expression<SqlBool> {
   if (key === '') return eb.lit(true);
-  return eb.or([eb('path_key', '=', key), likePrefix('path_key', `${key}/`)]);
-}
-
-/**
- * `column LIKE '<prefix>%'` with the prefix's `%`, `_` and `\` escaped: `_/workspaces/3` holds a
- * `_`, which LIKE would read as "any character". A range comparison would not do: PostgreSQL
- * compares text by the locale's collation, not by code point. Keys are lower-cased, so SQLite's
- * ASCII case folding in LIKE changes nothing.
- */
-function likePrefix(column: 'path_key', prefix: string): Expression<SqlBool> {
-  const escaped = prefix.replace(/[\\%_]/g, (c) => `\\${c}`);
-  return sql<SqlBool>`${sql.ref(column)} like ${`${escaped}%`} escape '\\'`;
+  return eb.or([eb('path_key', '=', key), startsWith('path_key', `${key}/`)]);
 }
