@@ -1,7 +1,7 @@
 import type { Grant } from '../authz/index.js';
 import type { Db } from '../db/database.js';
 import { startsWith } from '../db/like-prefix.js';
-import { withAllOfGroups } from './grants.js';
+import { grantCanMatchUser, withAllOfGroups } from './grants.js';
 
 /**
  * Grants strictly below a folder that can match a user (its own, its groups', and ALL-of grants
@@ -19,14 +19,7 @@ export async function grantsBelowThatCanMatch(
   let query = db
     .selectFrom('permissions')
     .select(['id', 'path_key', 'user_id', 'group_id', 'permission', 'recursive'])
-    .where((eb) => {
-      const branches = [eb('user_id', '=', userId)];
-      if (groupIds.length > 0) {
-        branches.push(eb('group_id', 'in', groupIds));
-        branches.push(eb('id', 'in', eb.selectFrom('permission_groups').select('permission_id').where('group_id', 'in', groupIds)));
-      }
-      return eb.or(branches);
-    });
+    .where(grantCanMatchUser(userId, groupIds));
   // Below the site root is every path but the root itself.
   query = folderKey === '' ? query.where('path_key', '!=', '') : query.where(startsWith('path_key', `${folderKey}/`));
   return withAllOfGroups(db, await query.execute());

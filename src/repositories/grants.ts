@@ -1,5 +1,7 @@
 import type { Grant, Grantee, Level } from '../authz/index.js';
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Db } from '../db/database.js';
+import type { Tables } from '../db/tables.js';
 import { cachedRead } from '../db/read-cache.js';
 
 interface GrantRow {
@@ -35,16 +37,25 @@ async function loadGrantsThatCanMatch(db: Db, userId: number, groupIds: readonly
     .selectFrom('permissions')
     .select(['id', 'path_key', 'user_id', 'group_id', 'permission', 'recursive'])
     .where('path_key', 'in', pathKeys)
-    .where((eb) => {
-      const branches = [eb('user_id', '=', userId)];
-      if (groupIds.length > 0) {
-        branches.push(eb('group_id', 'in', groupIds));
-        branches.push(eb('id', 'in', eb.selectFrom('permission_groups').select('permission_id').where('group_id', 'in', groupIds)));
-      }
-      return eb.or(branches);
-    })
+    .where(grantCanMatchUser(userId, groupIds))
     .execute();
   return withAllOfGroups(db, rows);
+}
+
+/**
+ * The condition "this grant can match the user": its own, its groups', or an ALL-of grant naming
+ * one of its groups (the engine decides whether the user holds all of them). Each branch has its
+ * index: permissions_user, permissions_group, permission_groups_group.
+ */
+export function grantCanMatchUser(userId: number, groupIds: readonly number[]) {
+  return (eb: ExpressionBuilder<Tables, 'permissions'>): Expression<SqlBool> => {
+    const branches = [eb('user_id', '=', userId)];
+    if (groupIds.length > 0) {
+      branches.push(eb('group_id', 'in', groupIds));
+      branches.push(eb('id', 'in', eb.selectFrom('permission_groups').select('permission_id').where('group_id', 'in', groupIds)));
+    }
+    return eb.or(branches);
+  };
 }
 
 /** Every grant on `pathKeys`, whoever it names (for explanations and administrators' listings). */
