@@ -27,7 +27,7 @@ export { CAPABILITY_ORDER, LEVELS, isLevel, levelCapabilities } from './levels.j
 export { parentKey, isStrictAncestor, workspaceOfPath, workspaceRootId, workspaceRootKey } from './site-paths.js';
 export { coverageOf } from './coverage.js';
 export type { Coverage } from './coverage.js';
-export { matchGrantee } from './matching.js';
+export { granteeMatches, matchGrantee } from './matching.js';
 export { givesFolderAdmin, workspaceAdminGrantWorkspace } from './roles.js';
 export { decide, can } from './decide.js';
 export { decideChildren } from './batch.js';

@@ -1,14 +1,15 @@
+import { granteeMatches } from '../authz/index.js';
 import type { Caller } from '../auth/caller.js';
 import type { Db } from '../db/database.js';
 import type { PageRequest } from '../http/pagination.js';
-import { workspacesWithGrantsFor } from '../repositories/grant-workspaces.js';
-import { groupIdsOfUser } from '../repositories/memberships.js';
+import { grantWorkspacesFor } from '../repositories/grant-workspaces.js';
 import { errors } from '../errors/catalogue.js';
 import { workspaceRootPath } from '../lib/paths.js';
 import { countEntriesBelow, deleteEntry, ensureDirectory } from '../repositories/entries.js';
 import {
   deleteWorkspaceRow, findWorkspace, insertWorkspace, listWorkspaces, renameWorkspace, workspaceContents, type Workspace,
 } from '../repositories/workspaces.js';
+import { subjectOf } from './authority.js';
 import { checkText } from './user-fields.js';
 
 /**
@@ -31,10 +32,14 @@ export async function listVisibleWorkspaces(
 async function workspacesVisibleTo(db: Db, caller: Caller): Promise<Set<number>> {
   const user = caller.user;
   if (user === null) return new Set();
-  const withGrants = await workspacesWithGrantsFor(db, user.id, await groupIdsOfUser(db, user.id));
+  const subject = await subjectOf(db, user);
+  const { matched, allOf } = await grantWorkspacesFor(db, user.id, [...subject.groupIds]);
+  for (const grant of allOf) {
+    if (granteeMatches(subject, { kind: 'groups', groupIds: grant.groupIds })) matched.add(grant.workspaceId);
+  }
   // A Workspace administered through a root grant is among those with grants.
-  withGrants.add(user.workspaceId);
-  return withGrants;
+  matched.add(user.workspaceId);
+  return matched;
 }
 
 /** GET /workspaces/<id>: as the list; anything else is `not-found/workspace-not-found`. */
