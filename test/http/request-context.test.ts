@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseTargets } from '../support/databases.js';
-import { createApiKey, createSession, createUser, createWorkspace } from '../support/factories.js';
+import { addMember, createApiKey, createGroup, createSession, createUser, createWorkspace } from '../support/factories.js';
 import { BOOTSTRAP_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 
 describe.each(testDatabaseTargets())('request context and key confinement [$name]', (target) => {
@@ -95,6 +95,24 @@ describe.each(testDatabaseTargets())('request context and key confinement [$name
       const explicitHome = await listIds({ ...credential, workspace: ws1 });
       expect(explicitHome.ids).toEqual([ws1]);
     }
+  });
+
+  it('lists a Workspace for an ALL-of grant only when the user is a member of every group it names', async () => {
+    const db = t.database.db;
+    const workspace = await createWorkspace(db);
+    const [g1, g2] = [await createGroup(db), await createGroup(db)];
+    const both = await createUser(db);
+    const one = await createUser(db);
+    await addMember(db, g1, both.id);
+    await addMember(db, g2, both.id);
+    await addMember(db, g1, one.id);
+    const grant = await db.insertInto('permissions').values({
+      workspace_id: workspace, path: `_/Workspaces/${workspace}/shared`, path_key: `_/workspaces/${workspace}/shared`, user_id: null, group_id: null,
+      permission: 'readonly', recursive: true, created_at: 0,
+    }).returning('id').executeTakeFirstOrThrow();
+    await db.insertInto('permission_groups').values([{ permission_id: grant.id, group_id: g1 }, { permission_id: grant.id, group_id: g2 }]).execute();
+    expect((await listIds({ key: await createApiKey(db, { userId: both.id }) })).ids).toEqual([0, workspace]);
+    expect((await listIds({ key: await createApiKey(db, { userId: one.id }) })).ids).toEqual([0]);
   });
 
   it('lists the Workspaces a user holds a grant in, through a group too', async () => {
