@@ -1,17 +1,11 @@
 import type { Grant, Grantee, Level } from '../authz/index.js';
-import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import type { Expression, ExpressionBuilder, Selectable, SqlBool } from 'kysely';
 import type { Db } from '../db/database.js';
-import type { Tables } from '../db/tables.js';
+import type { PermissionsTable, Tables } from '../db/tables.js';
 import { cachedRead } from '../db/read-cache.js';
 
-interface GrantRow {
-  id: number;
-  path_key: string;
-  user_id: number | null;
-  group_id: number | null;
-  permission: string;
-  recursive: boolean | number;
-}
+/** The columns a grant decision reads. */
+type GrantRow = Pick<Selectable<PermissionsTable>, 'id' | 'path_key' | 'user_id' | 'group_id' | 'permission' | 'recursive'>;
 
 /**
  * Grants on `pathKeys` that can match a user: its own, its groups', and ALL-of grants naming at

@@ -1,8 +1,8 @@
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from 'kysely';
 import type { Grant, Grantee, Level } from '../authz/index.js';
 import type { Db } from '../db/database.js';
 import { startsWith } from '../db/like-prefix.js';
-import type { Tables } from '../db/tables.js';
+import type { PermissionsTable, Tables } from '../db/tables.js';
 import { allOfGroupSets, granteeOf } from './grants.js';
 
 /** A stored grant with everything a response needs besides the grantees' names. */
@@ -20,17 +20,7 @@ export interface PermissionRecord {
 
 const COLUMNS = ['id', 'workspace_id', 'path', 'path_key', 'user_id', 'group_id', 'permission', 'recursive', 'created_at'] as const;
 
-interface Row {
-  id: number;
-  workspace_id: number;
-  path: string;
-  path_key: string;
-  user_id: number | null;
-  group_id: number | null;
-  permission: string;
-  recursive: boolean | number;
-  created_at: number;
-}
+type Row = Pick<Selectable<PermissionsTable>, (typeof COLUMNS)[number]>;
 
 /** The engine's view of a stored grant. */
 export function toEngineGrant(record: PermissionRecord): Grant {

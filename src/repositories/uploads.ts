@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
+import type { UploadsTable } from '../db/tables.js';
 
 /** An upload in progress: it becomes an entry only when its owner ends it. */
 export interface Upload {
@@ -29,18 +31,7 @@ export interface UploadPart {
 
 const UPLOAD_COLUMNS = ['id', 'ref', 'path', 'path_key', 'context_workspace_id', 'user_id', 'api_key_id', 'mkdir_parents', 'created_at', 'expires_at'] as const;
 
-type UploadRow = {
-  id: number;
-  ref: string;
-  path: string;
-  path_key: string;
-  context_workspace_id: number;
-  user_id: number | null;
-  api_key_id: number | null;
-  mkdir_parents: boolean | number;
-  created_at: number;
-  expires_at: number;
-};
+type UploadRow = Pick<Selectable<UploadsTable>, (typeof UPLOAD_COLUMNS)[number]>;
 
 function toUpload(row: UploadRow): Upload {
   const owner: UploadOwner =
