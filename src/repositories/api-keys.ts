@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
+import { TOUCH_INTERVAL_MS } from './touch-interval.js';
 import { cachedRead } from '../db/read-cache.js';
 import type { ApiKeysTable } from '../db/tables.js';
 import { JOINED_USER_COLUMNS, toUser, unprefixUser, type User } from './users.js';
@@ -95,7 +96,7 @@ export async function touchApiKey(db: Db, keyId: number, now: number): Promise<v
     .updateTable('api_keys')
     .set({ last_use_at: now })
     .where('id', '=', keyId)
-    .where((eb) => eb.or([eb('last_use_at', 'is', null), eb('last_use_at', '<', now - 60_000)]))
+    .where((eb) => eb.or([eb('last_use_at', 'is', null), eb('last_use_at', '<', now - TOUCH_INTERVAL_MS)]))
     .execute();
 }
 

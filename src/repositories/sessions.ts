@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import { TOUCH_INTERVAL_MS } from './touch-interval.js';
 import { cachedRead } from '../db/read-cache.js';
 import { JOINED_USER_COLUMNS, toUser, unprefixUser, type User } from './users.js';
 
@@ -60,7 +61,7 @@ export async function touchSession(db: Db, sessionId: number, now: number): Prom
     .updateTable('sessions')
     .set({ last_active_at: now })
     .where('id', '=', sessionId)
-    .where('last_active_at', '<', now - 60_000)
+    .where('last_active_at', '<', now - TOUCH_INTERVAL_MS)
     .execute();
 }
 

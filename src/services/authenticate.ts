@@ -5,11 +5,10 @@ import { errors } from '../errors/catalogue.js';
 import type { Clock } from '../lib/time.js';
 import { findKeyCandidates, touchApiKey } from '../repositories/api-keys.js';
 import { endSession, findSessionCandidates, touchSession } from '../repositories/sessions.js';
+import { TOUCH_INTERVAL_MS } from '../repositories/touch-interval.js';
 import { readSiteSettings } from './site-settings.js';
 
 const MINUTE_MS = 60_000;
-/** Last use and last activity are written at most once a minute (see the repositories' touch). */
-const TOUCH_INTERVAL_MS = 60_000;
 
 /** The credentials a request presented, already read from its headers (contract 3.1). */
 export interface PresentedCredentials {
