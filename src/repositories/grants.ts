@@ -52,17 +52,6 @@ export function grantCanMatchUser(userId: number, groupIds: readonly number[]) {
   };
 }
 
-/** Every grant on `pathKeys`, whoever it names (for explanations and administrators' listings). */
-export async function grantsOnPaths(db: Db, pathKeys: readonly string[]): Promise<Grant[]> {
-  if (pathKeys.length === 0) return [];
-  const rows = await db
-    .selectFrom('permissions')
-    .select(['id', 'path_key', 'user_id', 'group_id', 'permission', 'recursive'])
-    .where('path_key', 'in', pathKeys)
-    .execute();
-  return withAllOfGroups(db, rows);
-}
-
 /** Turns rows into engine grants, loading the group sets of ALL-of grants in one query. */
 export async function withAllOfGroups(db: Db, rows: readonly GrantRow[]): Promise<Grant[]> {
   const groupSets = await allOfGroupSets(db, rows);
