@@ -49,6 +49,23 @@ describe.each(testDatabaseTargets())('site settings [$name]', (target) => {
     expect((await t.api.get('/site', { key: BOOTSTRAP_KEY })).body).toEqual(DEFAULTS);
   });
 
+  it('applies password_min_length to every new password set through the API', async () => {
+    const fourteen = 'fourteen chars';
+    expect((await t.api.patch('/site', { password_min_length: 16 }, { key: BOOTSTRAP_KEY })).status).toBe(200);
+    try {
+      const tooShort = await t.api.post('/users', { username: `min-${Date.now()}`, password: fourteen }, { key: BOOTSTRAP_KEY });
+      expect(tooShort.status).toBe(422);
+      expect(tooShort.body.type).toBe('processing-failure/model-save-error');
+      expect(tooShort.body.model_errors.password[0]).toContain('16');
+      const longEnough = await t.api.post('/users', { username: `min-${Date.now()}`, password: 'sixteen chars ok' }, { key: BOOTSTRAP_KEY });
+      expect(longEnough.status).toBe(201);
+      const change = await t.api.patch(`/users/${longEnough.body.id}`, { password: fourteen }, { key: BOOTSTRAP_KEY });
+      expect(change.status).toBe(422);
+    } finally {
+      await t.api.patch('/site', { password_min_length: 12 }, { key: BOOTSTRAP_KEY });
+    }
+  });
+
   it('changes settings with PATCH or PUT (partial), stores them, and ignores unknown fields', async () => {
     const patched = await t.api.patch('/site', { session_expiry_minutes: 30, user_lockout: false, name: 'ignored', unknown_setting: 1 }, { key: BOOTSTRAP_KEY });
     expect(patched.status).toBe(200);
