@@ -3,7 +3,9 @@ export function isoTime(epochMs: number): string;
 export function isoTime(epochMs: number | null): string | null;
 export function isoTime(epochMs: number | null): string | null {
   if (epochMs === null) return null;
-  return new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // toISOString always ends in `.sssZ`; cutting it off is several times cheaper than a regular
+  // expression, and a listing formats two times per entry.
+  return `${new Date(epochMs).toISOString().slice(0, -5)}Z`;
 }
 
 /** The current time, injectable so tests can move it instead of sleeping. */

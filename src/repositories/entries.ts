@@ -1,5 +1,6 @@
 import type { Db } from '../db/database.js';
 import { startsWith } from '../db/like-prefix.js';
+import { cachedRead } from '../db/read-cache.js';
 import type { EntriesTable } from '../db/tables.js';
 import { parentPath, pathKey } from '../lib/paths.js';
 
@@ -69,9 +70,15 @@ export async function deleteEntry(db: Db, path: string): Promise<void> {
   await db.deleteFrom('entries').where('path_key', '=', pathKey(path)).execute();
 }
 
-export async function findEntry(db: Db, key: string): Promise<Entry | undefined> {
-  const row = await db.selectFrom('entries').select(ENTRY_COLUMNS).where('path_key', '=', key).executeTakeFirst();
-  return row === undefined ? undefined : toEntry(row);
+/**
+ * The entry at a path key. Cached until the data changes (db/read-cache.ts): every listing,
+ * download and metadata request starts here. The answer is shared: callers must not mutate it.
+ */
+export function findEntry(db: Db, key: string): Promise<Readonly<Entry> | undefined> {
+  return cachedRead(db, 'entry', key, async () => {
+    const row = await db.selectFrom('entries').select(ENTRY_COLUMNS).where('path_key', '=', key).executeTakeFirst();
+    return row === undefined ? undefined : Object.freeze(toEntry(row));
+  });
 }
 
 export async function findEntryById(db: Db, id: number): Promise<Entry | undefined> {

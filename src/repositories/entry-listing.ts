@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import { cachedRead } from '../db/read-cache.js';
 import { ENTRY_COLUMNS, toEntry, type Entry, type EntryType } from './entries.js';
 
 /** Which children a listing may show (contract 6). */
@@ -20,13 +21,20 @@ export interface ChildPosition {
  * the folder's. The comparison uses the column's own collation, the same one ORDER BY uses, so
  * pages neither skip nor repeat entries on either database.
  */
-export async function listChildren(
+export function listChildren(
   db: Db,
   folderKey: string,
   filter: ChildFilter,
   page: { after: ChildPosition | undefined; limit: number },
-): Promise<Entry[]> {
-  if (filter.kind === 'keys' && filter.keys.length === 0) return [];
+): Promise<readonly Readonly<Entry>[]> {
+  if (filter.kind === 'keys' && filter.keys.length === 0) return Promise.resolve([]);
+  // Cached until the data changes (db/read-cache.ts): the same page of the same folder is what
+  // every member of a team lists. Shared answers are frozen.
+  const cacheKey = [folderKey, filter.kind, ...(filter.kind === 'keys' ? filter.keys : []), page.after?.type ?? '', page.after?.pathKey ?? '', page.limit].join('\u0000');
+  return cachedRead(db, 'entry-children', cacheKey, async () => Object.freeze((await loadChildren(db, folderKey, filter, page)).map((entry) => Object.freeze(entry))));
+}
+
+async function loadChildren(db: Db, folderKey: string, filter: ChildFilter, page: { after: ChildPosition | undefined; limit: number }): Promise<Entry[]> {
   let query = db.selectFrom('entries').select(ENTRY_COLUMNS).where('parent_key', '=', folderKey);
   if (filter.kind === 'directories') query = query.where('type', '=', 'directory');
   if (filter.kind === 'keys') query = query.where('path_key', 'in', filter.keys);

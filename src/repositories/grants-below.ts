@@ -1,6 +1,7 @@
 import type { Grant } from '../authz/index.js';
 import type { Db } from '../db/database.js';
 import { startsWith } from '../db/like-prefix.js';
+import { cachedRead } from '../db/read-cache.js';
 import { grantCanMatchUser, withAllOfGroups } from './grants.js';
 
 /**
@@ -10,12 +11,18 @@ import { grantCanMatchUser, withAllOfGroups } from './grants.js';
  * from the grantee's index (permissions_user, permissions_group, permission_groups_group), so the
  * cost follows the user's own grants, never the folder's size or the site's grant count.
  */
-export async function grantsBelowThatCanMatch(
+export function grantsBelowThatCanMatch(
   db: Db,
   userId: number,
   groupIds: readonly number[],
   folderKey: string,
-): Promise<Grant[]> {
+): Promise<readonly Grant[]> {
+  // Cached until the data changes, like the grants on a path (grants.ts).
+  const cacheKey = `${userId}\u0000${groupIds.join(',')}\u0000${folderKey}`;
+  return cachedRead(db, 'grants-below-that-can-match', cacheKey, async () => Object.freeze(await loadGrantsBelow(db, userId, groupIds, folderKey)));
+}
+
+async function loadGrantsBelow(db: Db, userId: number, groupIds: readonly number[], folderKey: string): Promise<Grant[]> {
   let query = db
     .selectFrom('permissions')
     .select(['id', 'path_key', 'user_id', 'group_id', 'permission', 'recursive'])

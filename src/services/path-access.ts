@@ -11,7 +11,7 @@ import type { FileActor } from './file-actor.js';
  * the grants below a path, loaded only when the rule needs them.
  */
 export class PathAccess {
-  private readonly below = new Map<string, Promise<Grant[]>>();
+  private readonly below = new Map<string, Promise<readonly Grant[]>>();
 
   private constructor(
     private readonly db: Db,
@@ -53,7 +53,7 @@ export class PathAccess {
   }
 
   /** The actor's grants strictly below `key` that can match it (the engine decides which do). */
-  grantsBelow(key: string): Promise<Grant[]> {
+  grantsBelow(key: string): Promise<readonly Grant[]> {
     let loaded = this.below.get(key);
     if (loaded === undefined) {
       const subject = this.actor.subject;
