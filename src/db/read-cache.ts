@@ -14,13 +14,21 @@ export function dataVersionOf(db: Db): DataVersion | undefined {
   return versions.get(db);
 }
 
+/** Limits for one kind of cached read, for values bigger than a few rows. */
+export interface CachePolicy<V> {
+  /** At most this many entries of the kind (default 20,000). */
+  maxEntries?: number;
+  /** Whether a loaded value may be kept: big values are answered but not kept. */
+  keep?(value: V): boolean;
+}
+
 /**
  * Answers `load()`, reusing the answer of an earlier identical read (same `kind` and `key`) while
  * the database's data version has not moved since that read began. Inside a transaction, or where
  * no version is known, it simply loads: a transaction may see its own uncommitted writes, which
  * must never be cached. Cached values are shared between requests: callers must not mutate them.
  */
-export async function cachedRead<V>(db: Db, kind: string, key: string, load: () => Promise<V>): Promise<V> {
+export async function cachedRead<V>(db: Db, kind: string, key: string, load: () => Promise<V>, policy: CachePolicy<V> = {}): Promise<V> {
   const source = versions.get(db);
   if (source === undefined) return load();
   const version = await source.current();
@@ -33,12 +41,12 @@ export async function cachedRead<V>(db: Db, kind: string, key: string, load: () 
   if (cache.version === version && cache.entries.has(key)) return cache.entries.get(key) as V;
   const value = await load();
   // Kept only if nothing was written while it loaded: then it is exactly the data of `version`.
-  if ((await source.current()) === version) {
+  if ((policy.keep?.(value) ?? true) && (await source.current()) === version) {
     if (cache.version !== version) {
       cache.version = version;
       cache.entries.clear();
     }
-    if (cache.entries.size >= MAX_ENTRIES_PER_KIND) cache.entries.clear();
+    if (cache.entries.size >= (policy.maxEntries ?? MAX_ENTRIES_PER_KIND)) cache.entries.clear();
     cache.entries.set(key, value);
   }
   return value;

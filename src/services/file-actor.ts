@@ -34,6 +34,15 @@ export async function fileActorOf(db: Db, caller: Caller, contextWorkspaceId: nu
 }
 
 /**
+ * Everything about the actor that a decision or a listing depends on, as a string: two actors
+ * with the same key get the same answers from the same data, so answers may be cached under it.
+ */
+export function actorDecisionKey(actor: FileActor): string {
+  const { userId, workspaceId, siteAdmin, workspaceAdmin, groupIds } = actor.subject;
+  return `${userId}:${workspaceId}:${siteAdmin ? 1 : 0}:${workspaceAdmin ? 1 : 0}:${[...groupIds].join(',')}:${actor.contextWorkspaceId}`;
+}
+
+/**
  * A client's path in the actor's context as a site path. In a Custom Workspace this can only name
  * something inside its root: toSitePath refuses `.` and `..`, and the path is joined below the
  * root, so `_/Workspaces/2` there means a folder of that name inside the Workspace itself.

@@ -60,7 +60,7 @@ async function childFilter(access: PathAccess, folderKey: string): Promise<Child
  * The actor's capabilities on each listed child, in one pass of the engine over the grants on the
  * folder, its ancestors and the page's children (loaded by path, so bounded by the page size).
  */
-async function withCapabilities(db: Db, access: PathAccess, folderKey: string, children: readonly Entry[]): Promise<VisibleEntry[]> {
+async function withCapabilities(db: Db, access: PathAccess, folderKey: string, children: readonly Readonly<Entry>[]): Promise<VisibleEntry[]> {
   if (children.length === 0) return [];
   const subject = access.actor.subject;
   const onChildren: Grant[] = subject.siteAdmin

@@ -107,6 +107,34 @@ describe.each(testDatabaseTargets())('folder listing and visibility [$name]', (t
     }
   });
 
+  it('answers every listing from the data as it is now, however often the same listing was asked', async () => {
+    const member = await memberOf(t);
+    const group = await createGroup(t.database.db);
+    await addMember(t.database.db, group, member.id);
+    await seed(t, { 'live/one.txt': '1' });
+    await grantAsSite(t, { path: 'live', group_id: group, permission: 'readonly' });
+    const letters = async () => ((await list(t, 'live', { key: member.key })).body as { path: string; permissions: string }[]).map((e) => `${e.path} ${e.permissions}`);
+    // Asked twice before each change: the second answer may come from memory, the next must not.
+    const settled = async (expected: string[]) => {
+      for (let i = 0; i < 2; i += 1) expect(await letters()).toEqual(expected);
+    };
+    await settled(['live/one.txt lr']);
+    await seed(t, { 'live/two.txt': '2' });
+    await settled(['live/one.txt lr', 'live/two.txt lr']);
+    // Replaces the readonly grant (same grantee, same path).
+    const full = await grantAsSite(t, { path: 'live', group_id: group, permission: 'full' });
+    await settled(['live/one.txt lrwd', 'live/two.txt lrwd']);
+    expect((await t.api.delete(`/files/${enc('live/one.txt')}`, { key: member.key })).status).toBe(204);
+    await settled(['live/two.txt lrwd']);
+    // Out of the group (a change straight in the database, as another tool would make it): not even the folder.
+    await t.database.db.deleteFrom('group_users').where('group_id', '=', group).where('user_id', '=', member.id).execute();
+    expectError(await list(t, 'live', { key: member.key }), 404, 'not-found/file-not-found');
+    await addMember(t.database.db, group, member.id);
+    await settled(['live/two.txt lrwd']);
+    expect((await t.api.delete(`/permissions/${full}`, { key: BOOTSTRAP_KEY })).status).toBe(204);
+    expectError(await list(t, 'live', { key: member.key }), 404, 'not-found/file-not-found');
+  });
+
   it('lists a visible file as itself', async () => {
     const response = await list(t, 'shared/a.txt', { key: reader.key });
     expect(response.body.map((e: { path: string }) => e.path)).toEqual(['Shared/a.txt']);

@@ -114,4 +114,30 @@ describe.skipIf(!serverMode)('several nodes on one PostgreSQL [postgres]', () =>
       expect(refused.body.type).toBe('not-authenticated/invalid-credentials');
     }
   });
+
+  it('lists a folder on every node as it is now, right after a change on one: entries, letters and visibility', async () => {
+    const user = await newUser();
+    const key = (await call(next(), 'POST', '/api_keys', { key: KEY, body: { name: 'lister', user_id: user.id } })).body.key as string;
+    const folder = `listed-${randomBytes(3).toString('hex')}`;
+    expect((await admin('POST', `/folders/${folder}/a`, { mkdir_parents: true })).status).toBe(201);
+    const grant = await admin('POST', '/permissions', { path: folder, user_id: user.id, permission: 'readonly' });
+    expect(grant.status).toBe(201);
+    const listing = (node: ServerProcess) => call(node, 'GET', `/folders/${folder}`, { key });
+    // Every node has answered (and may keep) the listing before each change.
+    for (let i = 0; i < nodes.length; i += 1) expect((await listing(next())).body).toMatchObject([{ path: `${folder}/a`, permissions: 'lr' }]);
+
+    expect((await admin('POST', `/folders/${folder}/b`)).status).toBe(201);
+    for (let i = 0; i < nodes.length; i += 1) expect((await listing(next())).body.map((e: { path: string }) => e.path)).toEqual([`${folder}/a`, `${folder}/b`]);
+
+    expect((await admin('POST', '/permissions', { path: folder, user_id: user.id, permission: 'full' })).status).toBe(201);
+    for (let i = 0; i < nodes.length; i += 1) expect((await listing(next())).body[0].permissions).toBe('lrwd');
+
+    const grants = (await admin('GET', `/permissions?user_id=${user.id}`)).body as { id: number }[];
+    for (const { id } of grants) expect((await admin('DELETE', `/permissions/${id}`)).status).toBeLessThan(300);
+    for (let i = 0; i < nodes.length; i += 1) {
+      const refused = await listing(next());
+      expect(refused.status).toBe(404);
+      expect(refused.body.type).toBe('not-found/file-not-found');
+    }
+  });
 });

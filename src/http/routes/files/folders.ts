@@ -1,11 +1,11 @@
 import { Type } from 'typebox';
 import { createFolder } from '../../../services/folders.js';
-import { listFolder } from '../../../services/folder-listing.js';
 import type { ApiInstance } from '../../fastify-types.js';
 import type { RouteDeps } from '../../route-deps.js';
 import { errorResponses } from '../../schemas.js';
 import { decodeFolderCursor, encodeFolderCursor } from './cursor.js';
 import { entryBody } from './entry-body.js';
+import { renderedListing } from './listing-response.js';
 import { actorAndPath } from './file-context.js';
 import { CreateFolderBody, CreateFolderQuery, EntryBody, flagValue, missingBodyAsEmpty, ListingQuery, PathParams } from './schemas.js';
 
@@ -28,13 +28,15 @@ export function folderRoutes(app: ApiInstance, deps: RouteDeps): void {
     }, async (request, reply) => {
       const { actor, site } = await actorAndPath(request, deps, 'folders');
       const limit = request.query.per_page ?? DEFAULT_PER_PAGE;
-      const page = await listFolder(deps.db, actor, site, { after: decodeFolderCursor(site.key, request.query.cursor), limit });
+      const page = await renderedListing(deps.db, actor, site, { after: decodeFolderCursor(site.key, request.query.cursor), limit });
       if (page.next !== undefined) {
         // Sent only when another page exists: clients follow it until it is absent.
         const cursor = encodeFolderCursor(site.key, page.next);
         for (const name of [...deps.headers.cursor, ...deps.headers.cursorNext]) reply.header(name, cursor);
       }
-      return page.entries.map(({ entry, capabilities }) => entryBody(actor, entry, capabilities));
+      // Already JSON in the response schema's shape (built by entryBody): Fastify sends a string
+      // with a JSON content type as it is, which the schema's types cannot express.
+      return reply.type('application/json; charset=utf-8').send(page.json as never);
     });
 
     app.post(url, {

@@ -1,0 +1,38 @@
+import type { Db } from '../../../db/database.js';
+import { cachedRead } from '../../../db/read-cache.js';
+import type { ChildPosition } from '../../../repositories/entry-listing.js';
+import type { SitePath } from '../../../services/context-paths.js';
+import { actorDecisionKey, type FileActor } from '../../../services/file-actor.js';
+import { listFolder } from '../../../services/folder-listing.js';
+import { entryBody } from './entry-body.js';
+
+/** A listing page as sent: the JSON array of entries, and where the next page starts. */
+export interface RenderedListing {
+  json: string;
+  next: ChildPosition | undefined;
+}
+
+/** Pages this big are answered but not kept, so the cache stays within 512 × 64 KiB. */
+const MAX_KEPT_JSON_LENGTH = 65_536;
+const MAX_KEPT_PAGES = 512;
+
+/**
+ * A listing page rendered as its response body. The body is a function of the data and of who
+ * asks, so it is cached until the data changes (db/read-cache.ts): a client polling a folder, or a
+ * team listing the same folder, costs a version check and a lookup, not a walk of the grants and
+ * a serialisation. Any write anywhere moves the version, so nothing is ever served stale.
+ */
+export function renderedListing(db: Db, actor: FileActor, site: SitePath, page: { after: ChildPosition | undefined; limit: number }): Promise<RenderedListing> {
+  const key = [actorDecisionKey(actor), site.key, page.after?.type ?? '', page.after?.pathKey ?? '', page.limit].join('\u0000');
+  return cachedRead(
+    db,
+    'folder-listing-json',
+    key,
+    async () => {
+      const listed = await listFolder(db, actor, site, page);
+      const bodies = listed.entries.map(({ entry, capabilities }) => entryBody(actor, entry, capabilities));
+      return Object.freeze({ json: JSON.stringify(bodies), next: listed.next });
+    },
+    { maxEntries: MAX_KEPT_PAGES, keep: (rendered) => rendered.json.length <= MAX_KEPT_JSON_LENGTH },
+  );
+}
