@@ -140,14 +140,16 @@ export async function allOfGrantsNamingAny(db: Db, groupIds: readonly number[]):
 
 /**
  * `admin` grants that can match a user (its own, its groups', ALL-of grants naming one of its
- * groups; the caller lets the engine decide which match), on any path: where the user may hold Workspace Administrator or Folder Admin
- * authority. Indexed by grantee, so bounded by the user's grants.
+ * groups; the caller lets the engine decide which match), on any path or only in one Workspace:
+ * where the user may hold Workspace Administrator or Folder Admin authority. Indexed by grantee,
+ * so bounded by the user's grants.
  */
-export async function adminGrantsThatCanMatch(db: Db, userId: number, groupIds: readonly number[]): Promise<PermissionRecord[]> {
+export async function adminGrantsThatCanMatch(db: Db, userId: number, groupIds: readonly number[], inWorkspace?: number): Promise<PermissionRecord[]> {
   const allOfGrantIds = await allOfGrantIdsNamingAny(db, groupIds);
-  const rows = await rowsPerGranteeBranch({ userId, groupIds, allOfGrantIds }, (branch) =>
-    db.selectFrom('permissions').select(COLUMNS).where(branch).where('permission', '=', 'admin').execute(),
-  );
+  const rows = await rowsPerGranteeBranch({ userId, groupIds, allOfGrantIds }, (branch) => {
+    const query = db.selectFrom('permissions').select(COLUMNS).where(branch).where('permission', '=', 'admin');
+    return (inWorkspace === undefined ? query : query.where('workspace_id', '=', inWorkspace)).execute();
+  });
   return toRecords(db, rows);
 }
 

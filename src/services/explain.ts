@@ -6,7 +6,7 @@ import { findGranteeUser } from '../repositories/permission-grantees.js';
 import { entryTypeAt, permissionsOnPaths, toEngineGrant, type PermissionRecord } from '../repositories/permissions.js';
 import { selfAndAncestorKeys, subjectOf } from './authority.js';
 import { isInContext, toSitePath, type SitePath } from './context-paths.js';
-import { canSeeGrant, mayListUser, overseesPath, permissionReachOf, type PermissionReach } from './permission-reach.js';
+import { canSeeGrant, mayListUserGrants, overseesPath, reachOverPath } from './permission-reach.js';
 
 export interface ExplainRequest {
   path: string;
@@ -37,15 +37,17 @@ export interface Explanation {
  * why) can be shown. A path with no entry is explained as a file unless `type` says otherwise.
  */
 export async function explainAccess(db: Db, caller: Caller, contextWorkspaceId: number, request: ExplainRequest): Promise<Explanation> {
-  const reach = await permissionReachOf(db, caller);
-  const { subject, userId } = await subjectToExplain(db, caller, contextWorkspaceId, request.userId, reach);
+  const { subject, userId } = await subjectToExplain(db, caller, contextWorkspaceId, request.userId);
   const site = toSitePath(contextWorkspaceId, request.path);
+  // Every grant on the path and its ancestors: the decision's input, and all the caller's
+  // authority that matters here (reachOverPath), so the cost follows this path's grants only.
+  const records = await permissionsOnPaths(db, selfAndAncestorKeys(site.key));
+  const reach = await reachOverPath(db, caller, records);
   // About another user, only where the caller oversees the path: a Folder Admin may list a
   // colleague's grants in its subtree, and must not learn the colleague's access anywhere else.
   const aboutSomeoneElse = userId !== null && userId !== caller.user?.id;
   if (aboutSomeoneElse && !overseesPath(reach, site.workspaceId, site.key)) throw errors.userNotFound();
   const type = request.type ?? (await entryTypeAt(db, site.key)) ?? 'file';
-  const records = await permissionsOnPaths(db, selfAndAncestorKeys(site.key));
   const decision = decide(subject, { pathKey: site.key, type }, records.map(toEngineGrant));
   const grants = new Map(
     records.map((record) => [record.id, { record, visible: isInContext(contextWorkspaceId, record.pathKey) && canSeeGrant(reach, record) }]),
@@ -58,15 +60,14 @@ async function subjectToExplain(
   caller: Caller,
   contextWorkspaceId: number,
   requestedUserId: number | undefined,
-  reach: PermissionReach,
 ): Promise<{ subject: Subject; userId: number | null }> {
   const self = caller.user;
   if (requestedUserId === undefined && self === null) return { subject: siteWideKeySubject, userId: null };
   if (self !== null && (requestedUserId === undefined || requestedUserId === self.id)) {
-    return { subject: reach.subject ?? (await subjectOf(db, self)), userId: self.id };
+    return { subject: await subjectOf(db, self), userId: self.id };
   }
   const user = await findGranteeUser(db, requestedUserId as number);
-  if (user === undefined || !mayListUser(reach, contextWorkspaceId, user)) throw errors.userNotFound();
+  if (user === undefined || !(await mayListUserGrants(db, caller, contextWorkspaceId, user))) throw errors.userNotFound();
   return { subject: await subjectOf(db, user), userId: user.id };
 }
 

@@ -43,32 +43,75 @@ export interface PermissionReach {
 
 export async function permissionReachOf(db: Db, caller: Caller): Promise<PermissionReach> {
   const user = caller.user;
-  if (user === null) {
-    return { siteAdmin: caller.siteAdmin, subject: null, administeredWorkspaceIds: new Set(), folderAdminSubtrees: [], own: noGrantee };
-  }
+  if (user === null) return siteWideKeyReach(caller);
   const subject = await subjectOf(db, user);
+  return reachFrom(caller, subject, await adminGrantsThatCanMatch(db, user.id, [...subject.groupIds]), await granteeSetOf(db, subject));
+}
+
+/**
+ * The caller's reach as far as one path and its ancestors show it, from `records`, every grant on
+ * those paths: exact for overseesPath and canSeeGrant on any of those paths and their grants
+ * (every subtree holding a path starts at the path or one of its ancestors, and a Workspace's root
+ * is an ancestor of everything in it), and a part of the whole reach elsewhere. Explain uses it,
+ * so that its cost follows the grants on one path, never the caller's grants across the site.
+ */
+export async function reachOverPath(db: Db, caller: Caller, records: readonly PermissionRecord[]): Promise<PermissionReach> {
+  const user = caller.user;
+  if (user === null) return siteWideKeyReach(caller);
+  const subject = await subjectOf(db, user);
+  const allOfGrantIds = records.filter((record) => record.grantee.kind === 'groups' && matchGrantee(subject, record.grantee).matched).map((record) => record.id);
+  return reachFrom(caller, subject, records.filter((record) => record.level === 'admin'), { userId: subject.userId, groupIds: [...subject.groupIds], allOfGrantIds });
+}
+
+/**
+ * mayListUser's rule without a whole reach: the answers that need no grant first (Site
+ * Administrator, itself, its own Workspace by flag), then only the caller's admin grants in the
+ * user's Workspace.
+ */
+export async function mayListUserGrants(db: Db, caller: Caller, contextWorkspaceId: number, user: User): Promise<boolean> {
+  const self = caller.user;
+  if (caller.siteAdmin || self?.id === user.id) return true;
+  if (self === null) return false;
+  if (contextWorkspaceId !== 0 && user.workspaceId !== contextWorkspaceId) return false;
+  const subject = await subjectOf(db, self);
+  if (workspaceAdministeredByFlag(subject) === user.workspaceId) return true;
+  for (const record of await adminGrantsThatCanMatch(db, self.id, [...subject.groupIds], user.workspaceId)) {
+    const grant = toEngineGrant(record);
+    if (!matchGrantee(subject, grant.grantee).matched) continue;
+    if (workspaceAdminGrantWorkspace(grant) === user.workspaceId) return true;
+    if (givesFolderAdmin(grant) && workspaceOfPath(grant.pathKey) === user.workspaceId) return true;
+  }
+  return false;
+}
+
+function siteWideKeyReach(caller: Caller): PermissionReach {
+  return { siteAdmin: caller.siteAdmin, subject: null, administeredWorkspaceIds: new Set(), folderAdminSubtrees: [], own: noGrantee };
+}
+
+/** The reach given by the caller's flag and by those of `adminRecords` (admin grants) that match it. */
+function reachFrom(caller: Caller, subject: Subject, adminRecords: readonly PermissionRecord[], own: GranteeSet): PermissionReach {
   const administered = new Set<number>();
   const subtrees: Subtree[] = [];
-  // The flag is read through the engine (a decision on the user's own root with no grants), so
-  // that its rule (own Custom Workspace only) is stated once.
-  if (user.workspaceId >= 1) {
-    const byFlag = decide(subject, { pathKey: workspaceRootKey(user.workspaceId), type: 'directory' }, []);
-    if (byFlag.workspaceAdmin) administered.add(user.workspaceId);
-  }
-  for (const record of await adminGrantsThatCanMatch(db, user.id, [...subject.groupIds])) {
+  const byFlag = workspaceAdministeredByFlag(subject);
+  if (byFlag !== null) administered.add(byFlag);
+  for (const record of adminRecords) {
     const grant = toEngineGrant(record);
     if (!matchGrantee(subject, grant.grantee).matched) continue;
     const rootOf = workspaceAdminGrantWorkspace(grant);
     if (rootOf !== null) administered.add(rootOf);
     else if (givesFolderAdmin(grant)) subtrees.push({ key: grant.pathKey, recursive: grant.recursive, workspaceId: workspaceOfPath(grant.pathKey) });
   }
-  return {
-    siteAdmin: caller.siteAdmin,
-    subject,
-    administeredWorkspaceIds: administered,
-    folderAdminSubtrees: subtrees,
-    own: await granteeSetOf(db, subject),
-  };
+  return { siteAdmin: caller.siteAdmin, subject, administeredWorkspaceIds: administered, folderAdminSubtrees: subtrees, own };
+}
+
+/**
+ * The Workspace the user administers by its own flag, if any. Read through the engine (a decision
+ * on the user's own root with no grants), so that the flag's rule (own Custom Workspace only) is
+ * stated once.
+ */
+function workspaceAdministeredByFlag(subject: Subject): number | null {
+  if (subject.workspaceId < 1) return null;
+  return decide(subject, { pathKey: workspaceRootKey(subject.workspaceId), type: 'directory' }, []).workspaceAdmin ? subject.workspaceId : null;
 }
 
 const noGrantee: GranteeSet = { userId: null, groupIds: [], allOfGrantIds: [] };

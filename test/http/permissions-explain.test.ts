@@ -87,6 +87,32 @@ describe.each(testDatabaseTargets())('GET /permissions/explain [$name]', (target
     expect((await explain(`path=x&user_id=${member.id}`, { key: member.key })).body.user_id).toBe(member.id);
   });
 
+  it('lets an administrator by a group\'s root grant, or a Folder Admin through a group, ask about its Workspace\'s users only', async () => {
+    const [mine, other] = [await createWorkspace(t.database.db), await createWorkspace(t.database.db)];
+    const admins = await createGroup(t.database.db, { workspaceId: mine });
+    const byGroup = await memberOf(t, { workspaceId: mine });
+    await addMember(t.database.db, admins, byGroup.id);
+    await grantAsSite(t, { path: '', group_id: admins, permission: 'admin' }, mine);
+    const folderAdmins = await createGroup(t.database.db, { workspaceId: other });
+    const folderAdmin = await memberOf(t, { workspaceId: other });
+    await addMember(t.database.db, folderAdmins, folderAdmin.id);
+    await grantAsSite(t, { path: 'Projects', group_id: folderAdmins, permission: 'admin' }, other);
+    const colleague = await createUser(t.database.db, { workspaceId: mine });
+    const elsewhere = await createUser(t.database.db, { workspaceId: other });
+    const hidden = await grantAsSite(t, { path: 'Deep', user_id: colleague.id, permission: 'readonly' }, mine);
+
+    const asked = await explain(`path=Deep/a.txt&user_id=${colleague.id}`, { key: byGroup.key, workspace: mine });
+    expect(asked.status).toBe(200);
+    expect(asked.body.reasons).toContainEqual(expect.objectContaining({ capability: 'read', source: 'grant', permission_id: hidden }));
+    // Its authority stops at its Workspace, and the Folder Admin's at its own subtree.
+    expectError(await explain(`path=Deep/a.txt&user_id=${elsewhere.id}`, { key: byGroup.key, workspace: mine }), 404, 'not-found/user-not-found');
+    expect((await explain(`path=Projects/a.txt&user_id=${elsewhere.id}`, { key: folderAdmin.key, workspace: other })).status).toBe(200);
+    expectError(await explain(`path=Elsewhere/a.txt&user_id=${elsewhere.id}`, { key: folderAdmin.key, workspace: other }), 404, 'not-found/user-not-found');
+    // Out of the group, nothing.
+    await t.database.db.deleteFrom('group_users').where('group_id', '=', folderAdmins).execute();
+    expectError(await explain(`path=Projects/a.txt&user_id=${elsewhere.id}`, { key: folderAdmin.key, workspace: other }), 404, 'not-found/user-not-found');
+  });
+
   it('withholds the grants a Folder Admin may not list, while they still count', async () => {
     const folderAdmin = await memberOf(t, { workspaceId: ws });
     const member = await memberOf(t, { workspaceId: ws });
