@@ -38,19 +38,55 @@ export function runInRequestScope(next: () => void): void {
 }
 
 /**
+ * One read of an external stamp shared by every request that asks for it in the same turn of the
+ * event loop: the read is made after all of them asked (setImmediate, after the poll phase that
+ * delivered them), so it is still made after each of them arrived, which is all a stamp needs.
+ * A change committed before a request arrived is therefore always seen, and a busy node reads far
+ * less often than once per request.
+ */
+function sharedPerTurn(read: () => string | Promise<string>): () => Promise<string> {
+  let gathering: Promise<string> | undefined;
+  return () => {
+    gathering ??= new Promise<string>((resolve, reject) => {
+      setImmediate(() => {
+        gathering = undefined;
+        try {
+          Promise.resolve(read()).then(resolve, reject);
+        } catch (error) {
+          reject(error);
+        }
+      });
+    });
+    return gathering;
+  };
+}
+
+/**
+ * The request's stamp: the external part read once for the request (then kept as a plain string,
+ * so later reads answer at once), and this process's own writes counted live.
+ */
+function stampOf(scope: RequestScope, readShared: () => Promise<string>, writes: () => number): string | Promise<string> {
+  const external = (scope.external ??= readShared().then((stamp) => (scope.external = stamp)));
+  return typeof external === 'string' ? `${external}:${writes()}` : external.then((stamp) => `${stamp}:${writes()}`);
+}
+
+/**
  * SQLite: `PRAGMA data_version` changes when any other connection (another process on the same
- * file, the sqlite3 shell) commits; this connection's own writes are counted as they run. Outside
- * a request the pragma is read on every call.
+ * file, the sqlite3 shell) commits; this connection's own writes are counted as they run. In WAL
+ * mode the pragma opens a read transaction (file locks, several system calls), the one database
+ * touch left on a cached request, so requests of one event-loop turn share it. Outside a request
+ * the pragma is read on every call.
  */
 export function sqliteDataVersion(sqlite: BetterSqlite3.Database): DataVersion & WriteCounter {
   const dataVersion = sqlite.prepare('pragma data_version').pluck();
   const readExternal = () => String(dataVersion.get());
+  const readShared = sharedPerTurn(readExternal);
   let writes = 0;
   return {
     current() {
       const scope = requestScope.getStore();
-      const external = scope === undefined ? readExternal() : (scope.external ??= readExternal());
-      return `${external as string}:${writes}`;
+      if (scope === undefined) return `${readExternal()}:${writes}`;
+      return stampOf(scope, readShared, () => writes);
     },
     noteWrite: () => {
       writes += 1;
@@ -64,30 +100,16 @@ export function sqliteDataVersion(sqlite: BetterSqlite3.Database): DataVersion &
  * which changes whenever any transaction that wrote commits or aborts, on whichever node: a
  * commit either raises `xmax` or leaves the in-progress list. Read-only transactions take no
  * transaction id, so reads never move it. Outside a request there is no stamp and nothing is
- * cached, which spares a round trip per read.
- *
- * Requests that need a stamp in the same turn of the event loop share one query, sent after all
- * of them asked (setImmediate): it is still read after each of them arrived, which is all a stamp
- * needs, and a busy node sends far fewer of them.
+ * cached, which spares a round trip per read. Requests of one event-loop turn share one query.
  */
 export function postgresDataVersion(pool: pg.Pool): DataVersion & WriteCounter {
   let writes = 0;
-  let gathering: Promise<string> | undefined;
-  const readSnapshot = () => {
-    gathering ??= new Promise<string>((resolve, reject) => {
-      setImmediate(() => {
-        gathering = undefined;
-        pool.query<{ snapshot: string }>('select pg_current_snapshot()::text as snapshot').then((r) => resolve(r.rows[0]?.snapshot ?? ''), reject);
-      });
-    });
-    return gathering;
-  };
+  const readShared = sharedPerTurn(async () => (await pool.query<{ snapshot: string }>('select pg_current_snapshot()::text as snapshot')).rows[0]?.snapshot ?? '');
   return {
     current() {
       const scope = requestScope.getStore();
       if (scope === undefined) return undefined;
-      scope.external ??= readSnapshot();
-      return Promise.resolve(scope.external).then((snapshot) => `${snapshot}:${writes}`);
+      return stampOf(scope, readShared, () => writes);
     },
     noteWrite: () => {
       writes += 1;
