@@ -12,7 +12,7 @@ export interface DataVersion {
   /** The stamp now, or undefined when reads cannot be cached here (see the PostgreSQL source). */
   current(): string | undefined | Promise<string | undefined>;
   /** Cached values, one map per kind of read, emptied whenever the stamp moves. */
-  readonly caches: Map<string, { version: string | undefined; entries: Map<string, unknown> }>;
+  readonly caches: Map<string, { version: string | undefined; entries: Map<string, unknown>; weight: number }>;
 }
 
 /** Called by the drivers before every statement that may write (or end a transaction). */

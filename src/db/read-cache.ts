@@ -2,7 +2,7 @@ import type { Db } from './database.js';
 import type { DataVersion } from './data-version.js';
 
 const versions = new WeakMap<Db, DataVersion>();
-/** Past this many entries of one kind, the cache starts over: memory stays bounded whatever the traffic. */
+/** Past this many entries of one kind, the cache starts over. */
 const MAX_ENTRIES_PER_KIND = 20_000;
 
 /** Makes reads through `db` (the root query builder, never a transaction) cacheable under `version`. */
@@ -14,12 +14,14 @@ export function dataVersionOf(db: Db): DataVersion | undefined {
   return versions.get(db);
 }
 
-/** Limits for one kind of cached read, for values bigger than a few rows. */
+/**
+ * Limits for one kind of cached read whose values vary in size (pages of rows, rendered bodies):
+ * the kind's values may weigh at most `maxWeight` in all (rows, characters: the caller's unit),
+ * and a value heavier than an eighth of that is answered but not kept.
+ */
 export interface CachePolicy<V> {
-  /** At most this many entries of the kind (default 20,000). */
-  maxEntries?: number;
-  /** Whether a loaded value may be kept: big values are answered but not kept. */
-  keep?(value: V): boolean;
+  weigh(value: V): number;
+  maxWeight: number;
 }
 
 /**
@@ -27,27 +29,32 @@ export interface CachePolicy<V> {
  * the database's data version has not moved since that read began. Inside a transaction, or where
  * no version is known, it simply loads: a transaction may see its own uncommitted writes, which
  * must never be cached. Cached values are shared between requests: callers must not mutate them.
+ * Each kind holds at most 20,000 values, and at most `policy.maxWeight` when it has a policy:
+ * past either, it starts over, so memory stays bounded whatever the traffic.
  */
-export async function cachedRead<V>(db: Db, kind: string, key: string, load: () => Promise<V>, policy: CachePolicy<V> = {}): Promise<V> {
+export async function cachedRead<V>(db: Db, kind: string, key: string, load: () => Promise<V>, policy?: CachePolicy<V>): Promise<V> {
   const source = versions.get(db);
   if (source === undefined) return load();
   const version = await source.current();
   if (version === undefined) return load();
   let cache = source.caches.get(kind);
   if (cache === undefined) {
-    cache = { version, entries: new Map() };
+    cache = { version, entries: new Map(), weight: 0 };
     source.caches.set(kind, cache);
   }
   if (cache.version === version && cache.entries.has(key)) return cache.entries.get(key) as V;
   const value = await load();
+  const weight = policy?.weigh(value) ?? 0;
+  if (policy !== undefined && weight > policy.maxWeight / 8) return value;
   // Kept only if nothing was written while it loaded: then it is exactly the data of `version`.
-  if ((policy.keep?.(value) ?? true) && (await source.current()) === version) {
-    if (cache.version !== version) {
+  if ((await source.current()) === version) {
+    if (cache.version !== version || cache.entries.size >= MAX_ENTRIES_PER_KIND || (policy !== undefined && cache.weight + weight > policy.maxWeight)) {
       cache.version = version;
       cache.entries.clear();
+      cache.weight = 0;
     }
-    if (cache.entries.size >= (policy.maxEntries ?? MAX_ENTRIES_PER_KIND)) cache.entries.clear();
     cache.entries.set(key, value);
+    cache.weight += weight;
   }
   return value;
 }

@@ -14,6 +14,9 @@ export interface ChildPosition {
   pathKey: string;
 }
 
+/** Cached children pages hold at most this many rows in all (about 20 MB). */
+const MAX_KEPT_ROWS = 50_000;
+
 /**
  * One page of a folder's children, folders first, then by path key: the order of the
  * entries_parent index (parent_key, type, path_key), which 'directory' < 'file' makes folders-first.
@@ -31,7 +34,10 @@ export function listChildren(
   // Cached until the data changes (db/read-cache.ts): the same page of the same folder is what
   // every member of a team lists. Shared answers are frozen.
   const cacheKey = [folderKey, filter.kind, ...(filter.kind === 'keys' ? filter.keys : []), page.after?.type ?? '', page.after?.pathKey ?? '', page.limit].join('\u0000');
-  return cachedRead(db, 'entry-children', cacheKey, async () => Object.freeze((await loadChildren(db, folderKey, filter, page)).map((entry) => Object.freeze(entry))));
+  return cachedRead(db, 'entry-children', cacheKey, async () => Object.freeze((await loadChildren(db, folderKey, filter, page)).map((entry) => Object.freeze(entry))), {
+    weigh: (rows) => rows.length,
+    maxWeight: MAX_KEPT_ROWS,
+  });
 }
 
 async function loadChildren(db: Db, folderKey: string, filter: ChildFilter, page: { after: ChildPosition | undefined; limit: number }): Promise<Entry[]> {

@@ -2,7 +2,7 @@ import type { Grant } from '../authz/index.js';
 import type { Db } from '../db/database.js';
 import { startsWith } from '../db/like-prefix.js';
 import { cachedRead } from '../db/read-cache.js';
-import { grantCanMatchUser, withAllOfGroups } from './grants.js';
+import { GRANT_LIST_POLICY, grantCanMatchUser, withAllOfGroups } from './grants.js';
 
 /**
  * Grants strictly below a folder that can match a user (its own, its groups', and ALL-of grants
@@ -19,7 +19,7 @@ export function grantsBelowThatCanMatch(
 ): Promise<readonly Grant[]> {
   // Cached until the data changes, like the grants on a path (grants.ts).
   const cacheKey = `${userId}\u0000${groupIds.join(',')}\u0000${folderKey}`;
-  return cachedRead(db, 'grants-below-that-can-match', cacheKey, async () => Object.freeze(await loadGrantsBelow(db, userId, groupIds, folderKey)));
+  return cachedRead(db, 'grants-below-that-can-match', cacheKey, async () => Object.freeze(await loadGrantsBelow(db, userId, groupIds, folderKey)), GRANT_LIST_POLICY);
 }
 
 async function loadGrantsBelow(db: Db, userId: number, groupIds: readonly number[], folderKey: string): Promise<Grant[]> {

@@ -2,10 +2,13 @@ import type { Grant, Grantee, Level } from '../authz/index.js';
 import type { Expression, ExpressionBuilder, Selectable, SqlBool } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { PermissionsTable, Tables } from '../db/tables.js';
-import { cachedRead } from '../db/read-cache.js';
+import { cachedRead, type CachePolicy } from '../db/read-cache.js';
 
 /** The columns a grant decision reads. */
 type GrantRow = Pick<Selectable<PermissionsTable>, 'id' | 'path_key' | 'user_id' | 'group_id' | 'permission' | 'recursive'>;
+
+/** Cached lists of grants hold at most this many grants per kind in all (about 20 MB). */
+export const GRANT_LIST_POLICY: CachePolicy<readonly Grant[]> = { weigh: (grants) => grants.length, maxWeight: 100_000 };
 
 /**
  * Grants on `pathKeys` that can match a user: its own, its groups', and ALL-of grants naming at
@@ -22,7 +25,7 @@ export async function grantsThatCanMatch(
   if (pathKeys.length === 0) return [];
   // NUL cannot occur in a path key (paths refuse control characters), so the key is unambiguous.
   const key = `${userId}\u0000${groupIds.join(',')}\u0000${pathKeys.join('\u0000')}`;
-  const grants = await cachedRead(db, 'grants-that-can-match', key, async () => Object.freeze(await loadGrantsThatCanMatch(db, userId, groupIds, pathKeys)));
+  const grants = await cachedRead(db, 'grants-that-can-match', key, async () => Object.freeze(await loadGrantsThatCanMatch(db, userId, groupIds, pathKeys)), GRANT_LIST_POLICY);
   return [...grants];
 }
 

@@ -67,23 +67,22 @@ describe('cached reads [sqlite]', () => {
     expect(await inRequest(() => names.read())).toContain('Written elsewhere');
   });
 
-  it('answers but does not keep a value its policy refuses, and keeps at most maxEntries of a kind', async () => {
+  it('keeps values of a kind within its weight, and answers but never keeps one heavier than an eighth of it', async () => {
     let loads = 0;
     const read = (key: string, size: number) => inRequest(() => cachedRead(database.db, 'test-policy', key, async () => {
       loads += 1;
       return 'x'.repeat(size);
-    }, { maxEntries: 2, keep: (value) => value.length <= 10 }));
+    }, { weigh: (value) => value.length, maxWeight: 80 }));
     expect(await read('big', 11)).toHaveLength(11);
     expect(await read('big', 11)).toHaveLength(11);
     expect(loads).toBe(2);
-    await read('a', 1);
-    await read('b', 1);
-    await read('a', 1);
-    expect(loads).toBe(4);
-    // A third key empties the kind first: 'a' is read again.
-    await read('c', 1);
-    await read('a', 1);
+    for (const key of ['a', 'b', 'c', 'd']) await read(key, 10);
+    await read('a', 10);
     expect(loads).toBe(6);
+    // 'e' takes the kind past 80: it starts over, so 'a' is read again.
+    for (const key of ['e', 'f', 'g', 'h', 'i']) await read(key, 10);
+    await read('a', 10);
+    expect(loads).toBe(12);
   });
 
   it('never caches inside a transaction, whose reads may see its own uncommitted writes', async () => {

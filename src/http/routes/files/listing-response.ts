@@ -12,9 +12,8 @@ export interface RenderedListing {
   next: ChildPosition | undefined;
 }
 
-/** Pages this big are answered but not kept, so the cache stays within 512 × 64 KiB. */
-const MAX_KEPT_JSON_LENGTH = 65_536;
-const MAX_KEPT_PAGES = 512;
+/** Rendered pages kept, in characters of JSON: at most 32 MiB whatever the traffic. */
+const MAX_KEPT_JSON = 16 * 1024 * 1024;
 
 /**
  * A listing page rendered as its response body. The body is a function of the data and of who
@@ -33,6 +32,6 @@ export function renderedListing(db: Db, actor: FileActor, site: SitePath, page: 
       const bodies = listed.entries.map(({ entry, capabilities }) => entryBody(actor, entry, capabilities));
       return Object.freeze({ json: JSON.stringify(bodies), next: listed.next });
     },
-    { maxEntries: MAX_KEPT_PAGES, keep: (rendered) => rendered.json.length <= MAX_KEPT_JSON_LENGTH },
+    { weigh: (rendered) => rendered.json.length, maxWeight: MAX_KEPT_JSON },
   );
 }
