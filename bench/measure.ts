@@ -1,5 +1,5 @@
 import { runLoad, type LoadSettings, type RequestSpec } from './load.js';
-import { cpuMicros, postgresCpuMicros, rssBytes } from './proc-stats.js';
+import { cpuMicros, postgresCpuByPid, postgresCpuSince, rssBytes } from './proc-stats.js';
 import type { ServerProcess } from './server-process.js';
 
 export interface Timing {
@@ -41,10 +41,10 @@ export async function measure(server: ServerProcess, request: RequestSpec, setti
 
 async function measureOnce(server: ServerProcess, request: RequestSpec, settings: LoadSettings, seconds: number, withDatabaseCpu: boolean): Promise<Measurement> {
   const cpuBefore = cpuMicros(server.pid);
-  const databaseBefore = withDatabaseCpu ? postgresCpuMicros() : 0;
+  const databaseBefore = withDatabaseCpu ? postgresCpuByPid() : new Map<number, number>();
   const load = await runLoad(server.baseUrl, request, settings, seconds);
   const cpu = cpuMicros(server.pid) - cpuBefore;
-  const databaseCpu = withDatabaseCpu ? postgresCpuMicros() - databaseBefore : 0;
+  const databaseCpu = withDatabaseCpu ? postgresCpuSince(databaseBefore) : 0;
   const requests = Math.max(load.ok, 1);
   return {
     requestsPerSecond: load.ok / load.seconds,

@@ -27,20 +27,31 @@ export function rssBytes(pid: number): number {
 }
 
 /**
- * CPU time of every PostgreSQL process on this machine (server and backends), in microseconds:
- * with PostgreSQL the database's own work happens outside Atrium's process.
+ * CPU time of each PostgreSQL process on this machine (server and backends) so far, by pid, in
+ * microseconds: with PostgreSQL the database's own work happens outside Atrium's process.
  */
-export function postgresCpuMicros(): number {
-  let total = 0;
+export function postgresCpuByPid(): Map<number, number> {
+  const byPid = new Map<number, number>();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
       if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
-      total += cpuMicros(Number(entry));
+      byPid.set(Number(entry), cpuMicros(Number(entry)));
     } catch {
       // The process ended between listing and reading.
     }
   }
+  return byPid;
+}
+
+/**
+ * PostgreSQL's CPU time since `before`: each process's growth, a process started since counted
+ * whole. A process that ended in between takes its time with it (an autovacuum worker, say), so
+ * the figure is a lower bound, never a difference of unrelated sums (which could go negative).
+ */
+export function postgresCpuSince(before: ReadonlyMap<number, number>): number {
+  let total = 0;
+  for (const [pid, micros] of postgresCpuByPid()) total += micros - (before.get(pid) ?? 0);
   return total;
 }
