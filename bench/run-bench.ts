@@ -100,40 +100,81 @@ async function benchStore(
 ): Promise<void> {
   const database = store.name;
   const writer = await store.openWriter();
+  const steps: { grants: number; env: Record<string, string> }[] = [];
+  let site: SeededSite;
+  let foldersLand = false;
   try {
     let seededAt = Date.now();
-    const site = await seedSite(writer, options.site, options.folderSizes);
-    let foldersLand: boolean | undefined;
+    site = await seedSite(writer, options.site, options.folderSizes);
     for (const step of options.grantSteps) {
       await growGrants(writer, site, step);
       await finishSeeding(writer);
       progress(`${database}: site seeded with ${step.toLocaleString('en')} grants in ${((Date.now() - seededAt) / 1000).toFixed(1)} s`);
-      const atrium = await startServer(ATRIUM_MAIN, { ...store.atriumEnv, ...ATRIUM_ENV }, '/health', options.atriumNodeArgs);
-      try {
-        foldersLand ??= (await probe(atrium.baseUrl, foldersProbe(site))).status !== 404;
-        const ctx = { database, foldersLand, options };
-        const growth = { kind: 'grant-growth' as const, database, grants: step };
-        record(await runIn(atrium, usersAsMember(site), options.growthTiming, growth, ctx));
-        record(await runIn(atrium, explainMember(site), options.growthTiming, growth, ctx));
-        record(await runIn(atrium, folderListing(site, 'key'), options.growthTiming, growth, ctx));
-        if (step === options.site.grants) await mainScenarios(atrium, site, ctx, record);
-      } finally {
-        await atrium.stop();
-      }
-      if (step === options.site.grants && database === 'sqlite') {
-        const logged = await startServer(ATRIUM_MAIN, { ...store.atriumEnv, ...ATRIUM_ENV, ATRIUM_ACCESS_LOG: 'true' }, '/health');
-        try {
-          const scenario = foldersLand ? folderListing(site, 'key') : usersAsMember(site);
-          record(await runIn(logged, scenario, options.timing, { kind: 'access-log', database, grants: step }, { database, foldersLand, options }));
-        } finally {
-          await logged.stop();
-        }
-      }
+      if (step === options.site.grants) foldersLand = await mainAndLoggedScenarios(store, site, options, record);
+      steps.push({ grants: step, env: await store.snapshot(`g${step}`) });
       seededAt = Date.now();
     }
   } finally {
     await writer.close();
   }
+  await growthSeries(store, site, steps, { database, foldersLand, options }, record);
+}
+
+/** The main scenarios on the site at `site.grants`, then the listing again with the access log on (SQLite). */
+async function mainAndLoggedScenarios(store: BenchStore, site: SeededSite, options: BenchOptions, record: (row: ResultRow) => void): Promise<boolean> {
+  const database = store.name;
+  const atrium = await startServer(ATRIUM_MAIN, { ...store.atriumEnv, ...ATRIUM_ENV }, '/health', options.atriumNodeArgs);
+  let foldersLand: boolean;
+  try {
+    foldersLand = (await probe(atrium.baseUrl, foldersProbe(site))).status !== 404;
+    await mainScenarios(atrium, site, { database, foldersLand, options }, record);
+  } finally {
+    await atrium.stop();
+  }
+  if (database === 'sqlite') {
+    const logged = await startServer(ATRIUM_MAIN, { ...store.atriumEnv, ...ATRIUM_ENV, ATRIUM_ACCESS_LOG: 'true' }, '/health');
+    try {
+      const scenario = foldersLand ? folderListing(site, 'key') : usersAsMember(site);
+      record(await runIn(logged, scenario, options.timing, { kind: 'access-log', database, grants: site.grants }, { database, foldersLand, options }));
+    } finally {
+      await logged.stop();
+    }
+  }
+  return foldersLand;
+}
+
+/**
+ * The cost of a check and of a listing at each step of the site's growth. The steps are measured
+ * in turns, `growthTiming.repeats` rounds over copies of the site at each step, each point keeping
+ * its lowest CPU per request: the machine's other work then falls on every step alike instead of
+ * on whichever step came last.
+ */
+async function growthSeries(
+  store: BenchStore,
+  site: SeededSite,
+  steps: readonly { grants: number; env: Record<string, string> }[],
+  ctx: StoreContext,
+  record: (row: ResultRow) => void,
+): Promise<void> {
+  const scenarios = [usersAsMember(site), explainMember(site), folderListing(site, 'key')];
+  const best = new Map<string, ResultRow>();
+  const once = { ...ctx.options.growthTiming, repeats: 1 };
+  for (let round = 0; round < (ctx.options.growthTiming.repeats ?? 1); round += 1) {
+    for (const step of steps) {
+      const atrium = await startServer(ATRIUM_MAIN, { ...step.env, ...ATRIUM_ENV }, '/health', ctx.options.atriumNodeArgs);
+      try {
+        for (const scenario of scenarios) {
+          const row = await runIn(atrium, scenario, once, { kind: 'grant-growth', database: store.name, grants: step.grants }, ctx);
+          const key = `${step.grants}\u0000${scenario.name}`;
+          const kept = best.get(key);
+          if (kept === undefined || keepsLower(kept, row)) best.set(key, row);
+        }
+      } finally {
+        await atrium.stop();
+      }
+    }
+  }
+  for (const step of steps) for (const scenario of scenarios) record(best.get(`${step.grants}\u0000${scenario.name}`) as ResultRow);
 }
 
 interface StoreContext {
@@ -147,9 +188,24 @@ async function mainScenarios(atrium: ServerProcess, site: SeededSite, ctx: Store
   for (const scenario of [folderListing(site, 'key'), folderListing(site, 'session'), usersAsMember(site), permissionsOfMember(site), explainMember(site), login(site)]) {
     record(await runIn(atrium, scenario, ctx.options.timing, main, ctx));
   }
-  for (const size of ctx.options.folderSizes) {
-    record(await runIn(atrium, bigFolderPage(site, size, 100), ctx.options.growthTiming, { kind: 'folder-growth', database: ctx.database, grants: site.grants, folderSize: size }, ctx));
+  // The folder sizes in turns, like the grant steps (growthSeries), each keeping its lowest cost.
+  const best = new Map<number, ResultRow>();
+  const once = { ...ctx.options.growthTiming, repeats: 1 };
+  for (let round = 0; round < (ctx.options.growthTiming.repeats ?? 1); round += 1) {
+    for (const size of ctx.options.folderSizes) {
+      const row = await runIn(atrium, bigFolderPage(site, size, 100), once, { kind: 'folder-growth', database: ctx.database, grants: site.grants, folderSize: size }, ctx);
+      const kept = best.get(size);
+      if (kept === undefined || keepsLower(kept, row)) best.set(size, row);
+    }
   }
+  for (const size of ctx.options.folderSizes) record(best.get(size) as ResultRow);
+}
+
+/** Whether `row` should replace `kept` as a point's figure: an error always shows, else the lower cost. */
+function keepsLower(kept: ResultRow, row: ResultRow): boolean {
+  if (kept.error !== undefined) return false;
+  if (row.error !== undefined) return true;
+  return (row.measurement?.cpuMicrosPerRequest ?? Infinity) < (kept.measurement?.cpuMicrosPerRequest ?? Infinity);
 }
 
 async function runIn(server: ServerProcess, scenario: Scenario, timing: Timing, row: Omit<ResultRow, 'scenario'>, ctx: StoreContext): Promise<ResultRow> {
