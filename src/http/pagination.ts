@@ -40,10 +40,10 @@ export function sendPage<T, K extends number | string>(
   reply: FastifyReply,
   headers: BrandHeaders,
   listing: string,
-  rows: T[],
+  rows: readonly T[],
   limit: number,
   sortKey: (row: T) => K,
-): T[] {
+): readonly T[] {
   if (rows.length <= limit) return rows;
   const page = rows.slice(0, limit);
   const cursor = encodeCursor(listing, sortKey(page[page.length - 1] as T));

@@ -1,12 +1,20 @@
 import type { Db } from '../db/database.js';
+import { cachedRead } from '../db/read-cache.js';
 
 export interface UserGroupIds {
   groupIds: number[];
   adminGroupIds: number[];
 }
 
-/** For each user, the groups it belongs to and those it administers, in one query. */
-export async function groupIdsOfUsers(db: Db, userIds: readonly number[]): Promise<Map<number, UserGroupIds>> {
+/**
+ * For each user, the groups it belongs to and those it administers, in one query, cached until
+ * the data changes (db/read-cache.ts). The answer is shared: callers must not mutate it.
+ */
+export function groupIdsOfUsers(db: Db, userIds: readonly number[]): Promise<ReadonlyMap<number, UserGroupIds>> {
+  return cachedRead(db, 'group-ids-of-users', userIds.join(','), () => loadGroupIdsOfUsers(db, userIds), { weigh: () => userIds.length, maxWeight: 50_000 });
+}
+
+async function loadGroupIdsOfUsers(db: Db, userIds: readonly number[]): Promise<Map<number, UserGroupIds>> {
   const result = new Map<number, UserGroupIds>(userIds.map((id) => [id, { groupIds: [], adminGroupIds: [] }]));
   if (userIds.length === 0) return result;
   const rows = await db

@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import { cachedRead } from '../db/read-cache.js';
 import type { Scope } from './scope.js';
 import { toUser, usernameKey, type User } from './users.js';
 
@@ -19,9 +20,24 @@ export async function listUsersInScope(
   visibility: { everyone: boolean; alsoIds: readonly number[] },
   filter: UserFilter,
   page: { afterId: number; limit: number },
-): Promise<User[]> {
+): Promise<readonly User[]> {
   if (!visibility.everyone && visibility.alsoIds.length === 0) return [];
   if (filter.ids !== undefined && filter.ids.length === 0) return [];
+  // Cached until the data changes (db/read-cache.ts); the key holds every input of the query.
+  const key = JSON.stringify([scope, visibility.everyone, visibility.everyone ? [] : visibility.alsoIds, filter, page]);
+  return cachedRead(db, 'users-page', key, async () => Object.freeze(await loadUsersPage(db, scope, visibility, filter, page)), {
+    weigh: (users) => users.length,
+    maxWeight: 20_000,
+  });
+}
+
+async function loadUsersPage(
+  db: Db,
+  scope: Scope,
+  visibility: { everyone: boolean; alsoIds: readonly number[] },
+  filter: UserFilter,
+  page: { afterId: number; limit: number },
+): Promise<User[]> {
   let query = db.selectFrom('users').selectAll().where('id', '>', page.afterId).orderBy('id').limit(page.limit);
   if (scope.kind === 'workspace') query = query.where('workspace_id', '=', scope.workspaceId);
   if (!visibility.everyone) query = query.where('id', 'in', visibility.alsoIds);

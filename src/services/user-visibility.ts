@@ -1,5 +1,6 @@
 import type { Caller } from '../auth/caller.js';
 import type { Db } from '../db/database.js';
+import { cachedRead } from '../db/read-cache.js';
 import { errors } from '../errors/catalogue.js';
 import { groupsAdministeredBy, membersOfGroups } from '../repositories/groups.js';
 import { inScope, type Scope } from '../repositories/scope.js';
@@ -13,7 +14,7 @@ export interface UserVisibility {
   /** Administrators of the context see every user in scope. */
   everyone: boolean;
   /** Everyone else: itself and the members of the groups it administers (contract 7). */
-  alsoIds: number[];
+  alsoIds: readonly number[];
 }
 
 export async function userVisibility(db: Db, caller: Caller, contextWorkspaceId: number): Promise<UserVisibility> {
@@ -21,8 +22,18 @@ export async function userVisibility(db: Db, caller: Caller, contextWorkspaceId:
   if (await isAdministratorOf(db, caller, contextWorkspaceId)) return { scope, everyone: true, alsoIds: [] };
   const self = caller.user;
   if (self === null) return { scope, everyone: false, alsoIds: [] };
-  const members = await membersOfGroups(db, await groupsAdministeredBy(db, self.id));
-  return { scope, everyone: false, alsoIds: [...new Set([self.id, ...members.map((m) => m.userId)])] };
+  return { scope, everyone: false, alsoIds: await usersVisibleTo(db, self.id) };
+}
+
+/**
+ * The users a non-administrator may see: itself and the members of the groups it administers.
+ * Cached until the data changes (db/read-cache.ts), like every read on the way to a listing.
+ */
+function usersVisibleTo(db: Db, userId: number): Promise<readonly number[]> {
+  return cachedRead(db, 'users-visible-to', String(userId), async () => {
+    const members = await membersOfGroups(db, await groupsAdministeredBy(db, userId));
+    return Object.freeze([...new Set([userId, ...members.map((m) => m.userId)])]);
+  }, { weigh: (ids) => ids.length, maxWeight: 200_000 });
 }
 
 /**

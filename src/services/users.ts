@@ -24,7 +24,7 @@ export interface Acting {
   now: number;
 }
 
-export async function listUsers(a: Acting, filter: UserFilter, page: { afterId: number; limit: number }): Promise<User[]> {
+export async function listUsers(a: Acting, filter: UserFilter, page: { afterId: number; limit: number }): Promise<readonly User[]> {
   const visibility = await userVisibility(a.db, a.caller, a.contextWorkspaceId);
   return listUsersInScope(a.db, visibility.scope, visibility, filter, page);
 }

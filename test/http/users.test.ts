@@ -48,6 +48,32 @@ describe.each(testDatabaseTargets())('users [$name]', (target) => {
       expect(ids(response.body)).toEqual([s.member1.user.id, groupAdmin.id].sort((a, b) => a - b));
     });
 
+    it('answers each listing from the data as it is now, however often the same listing was asked', async () => {
+      const groupAdmin = await createUser(t.database.db, { workspaceId: s.ws1 });
+      const key = await createApiKey(t.database.db, { userId: groupAdmin.id, workspaceId: s.ws1 });
+      const group = await createGroup(t.database.db, { workspaceId: s.ws1 });
+      await addMember(t.database.db, group, groupAdmin.id, true);
+      // Asked twice before each change: the second answer may come from memory, the next must not.
+      const settled = async (expected: number[]) => {
+        for (let i = 0; i < 2; i += 1) {
+          const response = await t.api.get('/users', { key });
+          expect(ids(response.body)).toEqual(expected.sort((a, b) => a - b));
+        }
+      };
+      await settled([groupAdmin.id]);
+      const joined = await t.api.post('/group_users', { group_id: group, user_id: s.member1.user.id }, { key: BOOTSTRAP_KEY, workspace: s.ws1 });
+      expect(joined.status).toBe(201);
+      await settled([groupAdmin.id, s.member1.user.id]);
+      const renamed = await t.api.patch(`/users/${s.member1.user.id}`, { name: 'Renamed Now' }, { key: BOOTSTRAP_KEY, workspace: s.ws1 });
+      expect(renamed.status).toBe(200);
+      const after = await t.api.get('/users', { key });
+      const shown = after.body.find((u: { id: number }) => u.id === s.member1.user.id);
+      expect(shown.name).toBe('Renamed Now');
+      expect(shown.group_ids.split(',')).toContain(String(group));
+      expect((await t.api.delete(`/group_users/${joined.body.id}`, { key: BOOTSTRAP_KEY, workspace: s.ws1 })).status).toBe(204);
+      await settled([groupAdmin.id]);
+    });
+
     it('lets a Site Administrator in context 0 list every Workspace, with filters, ids and pagination', async () => {
       const all = await t.api.get('/users', { key: BOOTSTRAP_KEY });
       expect(ids(all.body)).toEqual(expect.arrayContaining([s.admin1.user.id, s.delegate.user.id, s.member1.user.id, s.member2.user.id]));
