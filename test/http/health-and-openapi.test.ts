@@ -35,7 +35,8 @@ describe.each(testDatabaseTargets())('health when the database is gone [$name]',
       expect(response.status).toBe(503);
       expect(response.body).toEqual({ status: 'unavailable', database: 'unreachable', dialect: t.database.dialect });
     } finally {
-      await t.app.close();
+      // Also drops its PostgreSQL schema and removes its data directory.
+      await t.close();
     }
   });
 });

@@ -9,9 +9,15 @@ const KEY = 'process-test-bootstrap-key-0123456789abcdef';
 
 describe('the server as a process (SQLite)', () => {
   const running: ServerProcess[] = [];
-  const dataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-test-'));
+  const dataDirs: string[] = [];
+  const dataDir = () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-test-'));
+    dataDirs.push(dir);
+    return dir;
+  };
   afterEach(async () => {
     await Promise.all(running.splice(0).map((s) => s.stop('SIGKILL')));
+    for (const dir of dataDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('stops start-up on a bad setting with one line naming it, no stack trace', async () => {

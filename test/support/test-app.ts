@@ -66,10 +66,14 @@ export async function startTestApp(target: TestDatabaseTarget, options: TestAppO
     baseUrl: address,
     dataDir,
     async close() {
-      await app.close();
-      await database.close();
-      await drop();
-      await fs.rm(dataDir, { recursive: true, force: true });
+      try {
+        await app.close();
+        // A test may have closed the database itself (the health check when it is gone).
+        await database.close().catch(() => undefined);
+      } finally {
+        await drop();
+        await fs.rm(dataDir, { recursive: true, force: true });
+      }
     },
   };
 }
