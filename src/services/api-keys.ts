@@ -1,6 +1,4 @@
-import type { Caller } from '../auth/caller.js';
 import { hashSecret, newApiKeySecret } from '../auth/secrets.js';
-import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
 import {
   deleteApiKey, findApiKeyWithOwner, insertApiKey, listApiKeys, updateApiKey,
@@ -11,16 +9,10 @@ import type { User } from '../repositories/users.js';
 import { isAdministratorOf } from './authority.js';
 import { parseIsoTimeInput } from './iso-time-input.js';
 import { membershipWorkspace } from './membership-workspace.js';
+import type { Acting } from './acting.js';
 import type { ConfirmIdentity } from './reauthentication.js';
 import { readSiteSettings } from './site-settings.js';
 
-/** Who acts, where (the request context) and when. */
-export interface KeyActing {
-  db: Db;
-  caller: Caller;
-  contextWorkspaceId: number;
-  now: number;
-}
 
 /**
  * Which keys the caller may see and manage in its context (contract 7): its own keys; a Site
@@ -29,7 +21,7 @@ export interface KeyActing {
  * Workspace's users created there. Anything else is `not-found/api-key-not-found`, never
  * "forbidden", so no probe learns which keys exist.
  */
-async function keyVisibility(a: KeyActing): Promise<{ workspaceId: number | undefined; visibility: KeyVisibility }> {
+async function keyVisibility(a: Acting): Promise<{ workspaceId: number | undefined; visibility: KeyVisibility }> {
   const { caller, contextWorkspaceId: context } = a;
   const workspaceId = caller.siteAdmin && context === 0 ? undefined : context;
   if (caller.siteAdmin) return { workspaceId, visibility: { everyone: true } };
@@ -37,7 +29,7 @@ async function keyVisibility(a: KeyActing): Promise<{ workspaceId: number | unde
   return { workspaceId, visibility: { everyone: false, ownUserId: caller.user?.id ?? null, usersOfWorkspace: administers ? context : null } };
 }
 
-async function mayReach(a: KeyActing, found: ApiKeyWithOwner): Promise<boolean> {
+async function mayReach(a: Acting, found: ApiKeyWithOwner): Promise<boolean> {
   const { workspaceId, visibility } = await keyVisibility(a);
   const { key } = found;
   if (workspaceId !== undefined && key.workspaceId !== workspaceId) return false;
@@ -47,27 +39,27 @@ async function mayReach(a: KeyActing, found: ApiKeyWithOwner): Promise<boolean> 
 }
 
 /** GET /api_keys: `userId` 0 is the caller (for a site-wide key: the site-wide keys). */
-export async function listKeys(a: KeyActing, userId: number | undefined, page: { afterId: number; limit: number }): Promise<ApiKey[]> {
+export async function listKeys(a: Acting, userId: number | undefined, page: { afterId: number; limit: number }): Promise<ApiKey[]> {
   const { workspaceId, visibility } = await keyVisibility(a);
   const onlyUser = userId === undefined ? undefined : await keyOwnerFilter(a, userId);
   return listApiKeys(a.db, { workspaceId, visibility, ...(onlyUser === undefined ? {} : { userId: onlyUser }), ...page });
 }
 
 /** The `user_id` filter of a listing, refused as `user-not-found` for a user outside reach. */
-async function keyOwnerFilter(a: KeyActing, userId: number): Promise<number | null> {
+async function keyOwnerFilter(a: Acting, userId: number): Promise<number | null> {
   if (userId === 0 || userId === a.caller.user?.id) return a.caller.user?.id ?? null;
   await reachableUser(a, userId);
   return userId;
 }
 
-export async function findKey(a: KeyActing, id: number): Promise<ApiKey> {
+export async function findKey(a: Acting, id: number): Promise<ApiKey> {
   const found = await findApiKeyWithOwner(a.db, id);
   if (found === undefined || !(await mayReach(a, found))) throw errors.apiKeyNotFound();
   return found.key;
 }
 
 /** The key the request authenticated with (GET/PATCH/DELETE /api_key); a session has none. */
-export async function findCallingKey(a: KeyActing): Promise<ApiKey> {
+export async function findCallingKey(a: Acting): Promise<ApiKey> {
   const credential = a.caller.credential;
   if (credential.kind !== 'api_key') throw errors.apiKeyNotFound();
   const found = await findApiKeyWithOwner(a.db, credential.keyId);
@@ -85,7 +77,7 @@ export interface NewKeyInput {
 }
 
 /** POST /api_keys: the new key and its secret, which is never shown again. */
-export async function createKey(a: KeyActing, input: NewKeyInput, confirmIdentity: ConfirmIdentity): Promise<{ key: ApiKey; secret: string }> {
+export async function createKey(a: Acting, input: NewKeyInput, confirmIdentity: ConfirmIdentity): Promise<{ key: ApiKey; secret: string }> {
   const permissionSet = input.permissionSet ?? 'full';
   const credential = a.caller.credential;
   // A files_only key must not be able to mint a key with more authority than itself.
@@ -121,7 +113,7 @@ export async function createKey(a: KeyActing, input: NewKeyInput, confirmIdentit
  *   the Custom Workspace the user belongs to, working in it); else `user-not-found`.
  * A key of a Custom Workspace user belongs to that Workspace, where its user is confined anyway.
  */
-async function newKeyOwner(a: KeyActing, input: NewKeyInput): Promise<{ user: User; workspaceId: number } | null> {
+async function newKeyOwner(a: Acting, input: NewKeyInput): Promise<{ user: User; workspaceId: number } | null> {
   const self = a.caller.user;
   const siteWide = input.userId === null || (self === null && (input.userId === undefined || input.userId === 0));
   if (siteWide) {
@@ -143,7 +135,7 @@ async function newKeyOwner(a: KeyActing, input: NewKeyInput): Promise<{ user: Us
 }
 
 /** The creation Workspace (contract 4.2), pinned to the user's own when it is a Custom Workspace. */
-async function keyWorkspace(a: KeyActing, user: User, requested: number | undefined): Promise<number> {
+async function keyWorkspace(a: Acting, user: User, requested: number | undefined): Promise<number> {
   if (user.workspaceId === 0) return membershipWorkspace(a.db, a.caller, a.contextWorkspaceId, requested);
   if (requested !== undefined && requested !== user.workspaceId) {
     throw errors.insufficientPermissionForParams(`workspace_id ${requested} is not the Workspace of user ${user.id}.`);
@@ -152,7 +144,7 @@ async function keyWorkspace(a: KeyActing, user: User, requested: number | undefi
 }
 
 /** Another user whose keys the caller may manage in this context, or `user-not-found`. */
-async function reachableUser(a: KeyActing, userId: number): Promise<User> {
+async function reachableUser(a: Acting, userId: number): Promise<User> {
   const user = await findUserById(a.db, userId);
   if (user === undefined) throw errors.userNotFound();
   const context = a.contextWorkspaceId;
@@ -173,14 +165,14 @@ export interface KeyChanges {
 }
 
 /** PATCH/PUT /api_keys/<id> and /api_key: name and expiry only; nothing about authority changes. */
-export async function updateKey(a: KeyActing, key: ApiKey, changes: KeyChanges): Promise<ApiKey> {
+export async function updateKey(a: Acting, key: ApiKey, changes: KeyChanges): Promise<ApiKey> {
   const expiresAt = changes.expiresAt === undefined ? undefined : futureExpiry(changes.expiresAt, a.now);
   if (changes.name === undefined && expiresAt === undefined) return key;
   return updateApiKey(a.db, key.id, { ...(changes.name === undefined ? {} : { name: changes.name }), ...(expiresAt === undefined ? {} : { expiresAt }) });
 }
 
 /** DELETE /api_keys/<id> and /api_key: the key stops working at once. */
-export async function revokeKey(a: KeyActing, key: ApiKey, confirmIdentity: ConfirmIdentity): Promise<void> {
+export async function revokeKey(a: Acting, key: ApiKey, confirmIdentity: ConfirmIdentity): Promise<void> {
   await confirmIdentity('action');
   await deleteApiKey(a.db, key.id);
 }

@@ -7,7 +7,7 @@ import {
 import { isAdministratorOf } from './authority.js';
 import { checkMayJoin } from './group-member-rules.js';
 import { findVisibleGroup, groupVisibility } from './group-visibility.js';
-import type { Acting } from './users.js';
+import type { Acting } from './acting.js';
 
 export async function listGroupMemberships(
   a: Acting,

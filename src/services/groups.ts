@@ -9,7 +9,7 @@ import { checkMayJoin } from './group-member-rules.js';
 import { findVisibleGroup, groupVisibility } from './group-visibility.js';
 import { membershipWorkspace } from './membership-workspace.js';
 import { checkText } from './user-fields.js';
-import type { Acting } from './users.js';
+import type { Acting } from './acting.js';
 
 export interface GroupWithMembers {
   group: Group;

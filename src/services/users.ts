@@ -13,16 +13,9 @@ import { membershipWorkspace } from './membership-workspace.js';
 import { checkNewPassword } from './password-policy.js';
 import { checkText, checkUsername } from './user-fields.js';
 import { findVisibleUser, userVisibility } from './user-visibility.js';
+import type { Acting } from './acting.js';
+import type { ConfirmIdentity } from './reauthentication.js';
 
-/** Confirms the session user's identity when a change needs it (contract 3.3); a no-op for keys. */
-export type ConfirmIdentity = (need: 'fields' | 'action') => Promise<void>;
-
-export interface Acting {
-  db: Db;
-  caller: Caller;
-  contextWorkspaceId: number;
-  now: number;
-}
 
 export async function listUsers(a: Acting, filter: UserFilter, page: { afterId: number; limit: number }): Promise<readonly User[]> {
   const visibility = await userVisibility(a.db, a.caller, a.contextWorkspaceId);

@@ -1,18 +1,15 @@
-import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { isoTime } from '../../lib/time.js';
 import type { ApiKey } from '../../repositories/api-keys.js';
 import {
-  createKey, findCallingKey, findKey, listKeys, revokeKey, updateKey, type KeyActing, type KeyChanges,
+  createKey, findCallingKey, findKey, listKeys, revokeKey, updateKey, type KeyChanges,
 } from '../../services/api-keys.js';
-import { identityConfirmation, type ConfirmIdentity } from '../../services/reauthentication.js';
-import { readHeader } from '../brand-headers.js';
+import { acting, confirmIdentity } from '../acting.js';
 import type { ApiInstance } from '../fastify-types.js';
 import { paginationQuery, readPage, sendPage } from '../pagination.js';
 import type { RouteDeps } from '../route-deps.js';
+import { UPDATE_METHODS } from '../update-methods.js';
 import { errorResponses, IdParams } from '../schemas.js';
-
-const UPDATE_METHODS: ['PUT', 'PATCH'] = ['PUT', 'PATCH'];
 
 const PermissionSetField = Type.Union([Type.Literal('full'), Type.Literal('files_only')]);
 // Null first in each union: under type coercion a string or integer branch tried first would
@@ -52,14 +49,6 @@ function apiKeyBody(key: ApiKey) {
   };
 }
 
-function keyActing(request: FastifyRequest, deps: RouteDeps): KeyActing {
-  return { db: deps.db, caller: request.caller, contextWorkspaceId: request.workspaceId, now: deps.clock.now() };
-}
-
-function confirmIdentity(request: FastifyRequest, deps: RouteDeps, a: KeyActing): ConfirmIdentity {
-  return identityConfirmation(deps.db, a.caller, readHeader(request.headers, deps.headers.reauthentication), a.now);
-}
-
 function keyChanges(body: { name?: string; expires_at?: string | null }): KeyChanges {
   return { ...(body.name === undefined ? {} : { name: body.name }), ...(body.expires_at === undefined ? {} : { expiresAt: body.expires_at }) };
 }
@@ -78,7 +67,7 @@ export function apiKeyRoutes(app: ApiInstance, deps: RouteDeps): void {
     },
   }, async (request, reply) => {
     const page = readPage<number>('api_keys', request.query, 'number');
-    const keys = await listKeys(keyActing(request, deps), request.query.user_id, { afterId: page.after ?? 0, limit: page.limit + 1 });
+    const keys = await listKeys(acting(request, deps), request.query.user_id, { afterId: page.after ?? 0, limit: page.limit + 1 });
     return sendPage(reply, deps.headers, 'api_keys', keys, page.limit, (k) => k.id).map(apiKeyBody);
   });
 
@@ -96,7 +85,7 @@ export function apiKeyRoutes(app: ApiInstance, deps: RouteDeps): void {
       response: { 201: NewApiKeyBody, ...errorResponses },
     },
   }, async (request, reply) => {
-    const a = keyActing(request, deps);
+    const a = acting(request, deps);
     const body = request.body;
     const { key, secret } = await createKey(a, {
       name: body.name,
@@ -104,20 +93,20 @@ export function apiKeyRoutes(app: ApiInstance, deps: RouteDeps): void {
       permissionSet: body.permission_set,
       expiresAt: body.expires_at,
       workspaceId: body.workspace_id,
-    }, confirmIdentity(request, deps, a));
+    }, confirmIdentity(request, deps, a.now));
     return reply.code(201).send({ ...apiKeyBody(key), key: secret });
   });
 
   app.get('/api_keys/:id', {
     schema: { summary: 'Show an API key', params: IdParams, querystring: Type.Object({}), response: { 200: ApiKeyBody, ...errorResponses } },
-  }, async (request) => apiKeyBody(await findKey(keyActing(request, deps), request.params.id)));
+  }, async (request) => apiKeyBody(await findKey(acting(request, deps), request.params.id)));
 
   app.route({
     method: UPDATE_METHODS,
     url: '/api_keys/:id',
     schema: { summary: 'Rename an API key or change its expiry', params: IdParams, body: KeyChangesBody, response: { 200: ApiKeyBody, ...errorResponses } },
     handler: async (request) => {
-      const a = keyActing(request, deps);
+      const a = acting(request, deps);
       return apiKeyBody(await updateKey(a, await findKey(a, request.params.id), keyChanges(request.body)));
     },
   });
@@ -125,22 +114,22 @@ export function apiKeyRoutes(app: ApiInstance, deps: RouteDeps): void {
   app.delete('/api_keys/:id', {
     schema: { summary: 'Revoke an API key', params: IdParams, body: Type.Unknown({ description: 'Ignored.' }), response: { ...NoContent, ...errorResponses } },
   }, async (request, reply) => {
-    const a = keyActing(request, deps);
-    await revokeKey(a, await findKey(a, request.params.id), confirmIdentity(request, deps, a));
+    const a = acting(request, deps);
+    await revokeKey(a, await findKey(a, request.params.id), confirmIdentity(request, deps, a.now));
     return reply.code(204).send(null);
   });
 
   app.get('/api_key', {
     config: { allowFilesOnlyKeys: true },
     schema: { summary: 'Show the API key this request authenticated with', querystring: Type.Object({}), response: { 200: ApiKeyBody, ...errorResponses } },
-  }, async (request) => apiKeyBody(await findCallingKey(keyActing(request, deps))));
+  }, async (request) => apiKeyBody(await findCallingKey(acting(request, deps))));
 
   app.route({
     method: UPDATE_METHODS,
     url: '/api_key',
     schema: { summary: 'Rename the calling API key or change its expiry', body: KeyChangesBody, response: { 200: ApiKeyBody, ...errorResponses } },
     handler: async (request) => {
-      const a = keyActing(request, deps);
+      const a = acting(request, deps);
       return apiKeyBody(await updateKey(a, await findCallingKey(a), keyChanges(request.body)));
     },
   });
@@ -150,8 +139,8 @@ export function apiKeyRoutes(app: ApiInstance, deps: RouteDeps): void {
     config: { allowFilesOnlyKeys: true },
     schema: { summary: 'Revoke the API key this request authenticated with', body: Type.Unknown({ description: 'Ignored.' }), response: { ...NoContent, ...errorResponses } },
   }, async (request, reply) => {
-    const a = keyActing(request, deps);
-    await revokeKey(a, await findCallingKey(a), confirmIdentity(request, deps, a));
+    const a = acting(request, deps);
+    await revokeKey(a, await findCallingKey(a), confirmIdentity(request, deps, a.now));
     return reply.code(204).send(null);
   });
 }

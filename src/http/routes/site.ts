@@ -1,14 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { errors } from '../../errors/catalogue.js';
-import { requireReauthentication } from '../../services/reauthentication.js';
 import { readSiteSettings, SETTING_RANGES, updateSiteSettings } from '../../services/site-settings.js';
-import { readHeader } from '../brand-headers.js';
+import { confirmIdentity } from '../acting.js';
 import type { ApiInstance } from '../fastify-types.js';
 import type { RouteDeps } from '../route-deps.js';
 import { errorResponses } from '../schemas.js';
-
-const UPDATE_METHODS: ['PUT', 'PATCH'] = ['PUT', 'PATCH'];
+import { UPDATE_METHODS } from '../update-methods.js';
 
 const integerSetting = (name: keyof typeof SETTING_RANGES, description: string) => Type.Integer({ ...SETTING_RANGES[name], description });
 
@@ -48,8 +46,7 @@ export function siteRoutes(app: ApiInstance, deps: RouteDeps): void {
     handler: async (request) => {
       requireSiteAdministrator(request);
       // Changing how the site authenticates is sensitive: a session must confirm its password.
-      const header = readHeader(request.headers, deps.headers.reauthentication);
-      await requireReauthentication(deps.db, request.caller, header, 'action', deps.clock.now());
+      await confirmIdentity(request, deps, deps.clock.now())('action');
       return updateSiteSettings(deps.db, request.body);
     },
   });

@@ -1,13 +1,10 @@
-import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { definedOnly } from '../../lib/defined-only.js';
 import { groupIdsOfUsers } from '../../repositories/user-memberships.js';
-import { requireReauthentication } from '../../services/reauthentication.js';
 import { parseIdList } from '../../services/user-fields.js';
 import { findVisibleUser } from '../../services/user-visibility.js';
-import { createUser, deleteUser, listUsers, updateUserFields, type Acting, type ConfirmIdentity } from '../../services/users.js';
-import { acting } from '../acting.js';
-import { readHeader } from '../brand-headers.js';
+import { createUser, deleteUser, listUsers, updateUserFields } from '../../services/users.js';
+import { acting, confirmIdentity } from '../acting.js';
 import type { ApiInstance } from '../fastify-types.js';
 import { paginationQuery, readPage, sendPage } from '../pagination.js';
 import type { RouteDeps } from '../route-deps.js';
@@ -92,7 +89,7 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
       const user = await updateUserFields(a, request.params.id, definedOnly({
         username: body.username, password: body.password, name: body.name, email: body.email,
         siteAdmin: body.site_admin, workspaceAdmin: body.workspace_admin, disabled: body.disabled,
-      }), confirmIdentity(request, deps, a));
+      }), confirmIdentity(request, deps, a.now));
       return withGroups(deps, user);
     },
   });
@@ -101,14 +98,9 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
     schema: { summary: 'Delete a user', params: IdParams, response: { 204: Type.Null(), ...errorResponses } },
   }, async (request, reply) => {
     const a = acting(request, deps);
-    await deleteUser(a, request.params.id, confirmIdentity(request, deps, a));
+    await deleteUser(a, request.params.id, confirmIdentity(request, deps, a.now));
     return reply.code(204).send(null);
   });
-}
-
-function confirmIdentity(request: FastifyRequest, deps: RouteDeps, a: Acting): ConfirmIdentity {
-  const header = readHeader(request.headers, deps.headers.reauthentication);
-  return (need) => requireReauthentication(deps.db, a.caller, header, need, a.now);
 }
 
 async function withGroups(deps: RouteDeps, user: Parameters<typeof userBody>[0]) {
