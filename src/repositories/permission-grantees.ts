@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import { groupNameKey } from './groups.js';
 import { toUser, usernameKey, type User } from './users.js';
 
 /** A group as a grant sees it: who it is and which Workspace it belongs to. */
@@ -6,11 +7,6 @@ export interface GranteeGroup {
   id: number;
   workspaceId: number;
   name: string;
-}
-
-export async function findGranteeUser(db: Db, id: number): Promise<User | undefined> {
-  const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-  return row === undefined ? undefined : toUser(row);
 }
 
 export async function findGranteeUserByUsername(db: Db, username: string): Promise<User | undefined> {
@@ -30,7 +26,7 @@ export async function findGranteeGroupByName(db: Db, workspaceId: number, name: 
     .selectFrom('groups')
     .select(['id', 'workspace_id', 'name'])
     .where('workspace_id', '=', workspaceId)
-    .where('name_key', '=', name.normalize('NFC').toLowerCase())
+    .where('name_key', '=', groupNameKey(name))
     .executeTakeFirst();
   return row === undefined ? undefined : { id: row.id, workspaceId: row.workspace_id, name: row.name };
 }

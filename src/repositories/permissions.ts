@@ -1,6 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from 'kysely';
 import type { Grant, Grantee, Level } from '../authz/index.js';
 import type { Db } from '../db/database.js';
+import { findEntry } from './entries.js';
 import { startsWith } from '../db/like-prefix.js';
 import type { PermissionsTable, Tables } from '../db/tables.js';
 import { allOfGroupSets, granteeOf } from './grants.js';
@@ -180,15 +181,14 @@ export async function permissionsOnPaths(db: Db, pathKeys: readonly string[]): P
 
 /** The display spelling already in use for a path: its entry's, or an existing grant's. */
 export async function existingSpelling(db: Db, pathKey: string): Promise<string | undefined> {
-  const entry = await db.selectFrom('entries').select('path').where('path_key', '=', pathKey).executeTakeFirst();
+  const entry = await findEntry(db, pathKey);
   if (entry !== undefined) return entry.path;
   const grant = await db.selectFrom('permissions').select('path').where('path_key', '=', pathKey).orderBy('id').limit(1).executeTakeFirst();
   return grant?.path;
 }
 
 export async function entryTypeAt(db: Db, pathKey: string): Promise<'file' | 'directory' | undefined> {
-  const entry = await db.selectFrom('entries').select('type').where('path_key', '=', pathKey).executeTakeFirst();
-  return entry?.type;
+  return (await findEntry(db, pathKey))?.type;
 }
 
 /** Grants that name a grantee: a user id, any of some group ids, or some ALL-of grant ids. */

@@ -19,6 +19,17 @@ export async function subjectOf(db: Db, user: User): Promise<Subject> {
   };
 }
 
+/**
+ * A site-wide key has no user but Site Administrator authority (contract 3.4): it decides as a
+ * subject that is site_admin and matches no grant (no user has id -1, it has no group).
+ */
+const SITE_WIDE_KEY_SUBJECT: Subject = { userId: -1, workspaceId: 0, siteAdmin: true, workspaceAdmin: false, groupIds: new Set() };
+
+/** The engine's subject for whoever calls: its user's, or the site-wide key's. */
+export function subjectOfCaller(db: Db, caller: Caller): Promise<Subject> {
+  return caller.user === null ? Promise.resolve(SITE_WIDE_KEY_SUBJECT) : subjectOf(db, caller.user);
+}
+
 /** A path key and every ancestor up to the site root (''): the paths whose grants can cover it. */
 export function selfAndAncestorKeys(pathKey: string): string[] {
   const keys = [''];

@@ -2,9 +2,9 @@ import { decide, type Decision, type EntryType, type Subject } from '../authz/in
 import type { Caller } from '../auth/caller.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
-import { findGranteeUser } from '../repositories/permission-grantees.js';
 import { entryTypeAt, permissionsOnPaths, toEngineGrant, type PermissionRecord } from '../repositories/permissions.js';
-import { selfAndAncestorKeys, subjectOf } from './authority.js';
+import { findUserById } from '../repositories/user-queries.js';
+import { selfAndAncestorKeys, subjectOf, subjectOfCaller } from './authority.js';
 import { isInContext, toSitePath, type SitePath } from './context-paths.js';
 import { canSeeGrant, mayListUserGrants, overseesPath, reachOverPath } from './permission-reach.js';
 
@@ -62,17 +62,11 @@ async function subjectToExplain(
   requestedUserId: number | undefined,
 ): Promise<{ subject: Subject; userId: number | null }> {
   const self = caller.user;
-  if (requestedUserId === undefined && self === null) return { subject: siteWideKeySubject, userId: null };
+  if (requestedUserId === undefined && self === null) return { subject: await subjectOfCaller(db, caller), userId: null };
   if (self !== null && (requestedUserId === undefined || requestedUserId === self.id)) {
     return { subject: await subjectOf(db, self), userId: self.id };
   }
-  const user = await findGranteeUser(db, requestedUserId as number);
+  const user = await findUserById(db, requestedUserId as number);
   if (user === undefined || !(await mayListUserGrants(db, caller, contextWorkspaceId, user))) throw errors.userNotFound();
   return { subject: await subjectOf(db, user), userId: user.id };
 }
-
-/**
- * A site-wide key acts with Site Administrator authority and no user: id 0 matches no user grant
- * (ids start at 1) and it belongs to no group.
- */
-const siteWideKeySubject: Subject = { userId: 0, workspaceId: 0, siteAdmin: true, workspaceAdmin: false, groupIds: new Set() };

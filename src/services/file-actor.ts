@@ -2,7 +2,7 @@ import { workspaceRootId, workspaceRootKey, type Subject } from '../authz/index.
 import type { Caller } from '../auth/caller.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
-import { subjectOf } from './authority.js';
+import { subjectOfCaller } from './authority.js';
 import { isReservedSitePath, toContextPath, toSitePath, type SitePath } from './context-paths.js';
 
 /**
@@ -17,14 +17,8 @@ export interface FileActor {
   readonly rootKey: string;
 }
 
-/**
- * A site-wide key has no user but Site Administrator authority (contract 3.4): it decides as a
- * subject that is site_admin and matches no grant (no user has id -1, it has no group).
- */
-const SITE_WIDE_KEY_SUBJECT: Subject = { userId: -1, workspaceId: 0, siteAdmin: true, workspaceAdmin: false, groupIds: new Set() };
-
 export async function fileActorOf(db: Db, caller: Caller, contextWorkspaceId: number): Promise<FileActor> {
-  const subject = caller.user === null ? SITE_WIDE_KEY_SUBJECT : await subjectOf(db, caller.user);
+  const subject = await subjectOfCaller(db, caller);
   return {
     caller,
     subject,

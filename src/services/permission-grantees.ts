@@ -1,10 +1,10 @@
 import type { Grantee } from '../authz/index.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
+import { findUserById } from '../repositories/user-queries.js';
 import {
   findGranteeGroupByName,
   findGranteeGroups,
-  findGranteeUser,
   findGranteeUserByUsername,
   type GranteeGroup,
 } from '../repositories/permission-grantees.js';
@@ -92,7 +92,7 @@ export async function resolveGrantee(db: Db, input: GranteeInput, workspaceId: n
   switch (input.kind) {
     case 'user_id':
     case 'username': {
-      const user = input.kind === 'user_id' ? await findGranteeUser(db, input.id) : await findGranteeUserByUsername(db, input.name);
+      const user = input.kind === 'user_id' ? await findUserById(db, input.id) : await findGranteeUserByUsername(db, input.name);
       if (user === undefined || (!siteAdmin && !allowed(user.workspaceId))) throw errors.userNotFound();
       if (!allowed(user.workspaceId)) refuseOtherCustomWorkspace(input.kind, user.workspaceId);
       return { kind: 'user', userId: user.id };

@@ -3,7 +3,8 @@ import type { Caller } from '../auth/caller.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
 import type { PageRequest } from '../http/pagination.js';
-import { findGranteeGroups, findGranteeUser } from '../repositories/permission-grantees.js';
+import { findGranteeGroups } from '../repositories/permission-grantees.js';
+import { findUserById } from '../repositories/user-queries.js';
 import { entryTypeAt, listPermissions, type GranteeSet, type PermissionRecord } from '../repositories/permissions.js';
 import { selfAndAncestorKeys, subjectOf } from './authority.js';
 import { isInContext, toSitePath } from './context-paths.js';
@@ -35,7 +36,7 @@ export async function listPermissionsFor(
   const reach = await permissionReachOf(db, caller);
   let grantees: GranteeSet | undefined;
   if (filter.userId !== undefined) {
-    const user = await findGranteeUser(db, filter.userId);
+    const user = await findUserById(db, filter.userId);
     if (user === undefined || !mayListUser(reach, contextWorkspaceId, user)) throw errors.userNotFound();
     grantees = filter.includeGroups === true
       ? await granteeSetOf(db, await subjectOf(db, user))

@@ -3,7 +3,8 @@ import type { Caller } from '../auth/caller.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
 import type { Clock } from '../lib/time.js';
-import { findGranteeGroups, findGranteeUser } from '../repositories/permission-grantees.js';
+import { findGranteeGroups } from '../repositories/permission-grantees.js';
+import { findUserById } from '../repositories/user-queries.js';
 import {
   deletePermissions,
   existingSpelling,
@@ -123,7 +124,7 @@ async function granteeBelongsTo(db: Db, record: PermissionRecord, workspaceId: n
   const grantee = record.grantee;
   switch (grantee.kind) {
     case 'user':
-      return (await findGranteeUser(db, grantee.userId))?.workspaceId === workspaceId;
+      return (await findUserById(db, grantee.userId))?.workspaceId === workspaceId;
     case 'group':
       return (await findGranteeGroups(db, [grantee.groupId]))[0]?.workspaceId === workspaceId;
     case 'groups': {
