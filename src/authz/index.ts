@@ -24,7 +24,7 @@ export type {
   Target,
 } from './types.js';
 export { CAPABILITY_ORDER, LEVELS, isLevel, levelCapabilities } from './levels.js';
-export { parentKey, isStrictAncestor, workspaceOfPath, workspaceRootId, workspaceRootKey } from './site-paths.js';
+export { childKey, childNameToward, parentKey, isStrictAncestor, workspaceOfPath, workspaceRootId, workspaceRootKey } from './site-paths.js';
 export { coverageOf } from './coverage.js';
 export type { Coverage } from './coverage.js';
 export { granteeMatches, matchGrantee } from './matching.js';

@@ -62,12 +62,26 @@ function sharedPerTurn(read: () => string | Promise<string>): () => Promise<stri
 }
 
 /**
- * The request's stamp: the external part read once for the request (then kept as a plain string,
- * so later reads answer at once), and this process's own writes counted live.
+ * A data version from a way to read the external stamp. In a request, the stamp's external part
+ * is read once (shared with the requests of the same turn, then kept as a plain string so later
+ * reads answer at once) and this process's own writes are counted live. Outside a request,
+ * `outsideRequest` decides: read the stamp now, or give none (nothing is cached).
  */
-function stampOf(scope: RequestScope, readShared: () => Promise<string>, writes: () => number): string | Promise<string> {
-  const external = (scope.external ??= readShared().then((stamp) => (scope.external = stamp)));
-  return typeof external === 'string' ? `${external}:${writes()}` : external.then((stamp) => `${stamp}:${writes()}`);
+function dataVersionFrom(readExternal: () => string | Promise<string>, outsideRequest: (writes: number) => string | undefined): DataVersion & WriteCounter {
+  const readShared = sharedPerTurn(readExternal);
+  let writes = 0;
+  return {
+    current() {
+      const scope = requestScope.getStore();
+      if (scope === undefined) return outsideRequest(writes);
+      const external = (scope.external ??= readShared().then((stamp) => (scope.external = stamp)));
+      return typeof external === 'string' ? `${external}:${writes}` : external.then((stamp) => `${stamp}:${writes}`);
+    },
+    noteWrite: () => {
+      writes += 1;
+    },
+    caches: new Map(),
+  };
 }
 
 /**
@@ -80,19 +94,7 @@ function stampOf(scope: RequestScope, readShared: () => Promise<string>, writes:
 export function sqliteDataVersion(sqlite: BetterSqlite3.Database): DataVersion & WriteCounter {
   const dataVersion = sqlite.prepare('pragma data_version').pluck();
   const readExternal = () => String(dataVersion.get());
-  const readShared = sharedPerTurn(readExternal);
-  let writes = 0;
-  return {
-    current() {
-      const scope = requestScope.getStore();
-      if (scope === undefined) return `${readExternal()}:${writes}`;
-      return stampOf(scope, readShared, () => writes);
-    },
-    noteWrite: () => {
-      writes += 1;
-    },
-    caches: new Map(),
-  };
+  return dataVersionFrom(readExternal, (writes) => `${readExternal()}:${writes}`);
 }
 
 /**
@@ -103,19 +105,8 @@ export function sqliteDataVersion(sqlite: BetterSqlite3.Database): DataVersion &
  * cached, which spares a round trip per read. Requests of one event-loop turn share one query.
  */
 export function postgresDataVersion(pool: pg.Pool): DataVersion & WriteCounter {
-  let writes = 0;
-  const readShared = sharedPerTurn(async () => (await pool.query<{ snapshot: string }>('select pg_current_snapshot()::text as snapshot')).rows[0]?.snapshot ?? '');
-  return {
-    current() {
-      const scope = requestScope.getStore();
-      if (scope === undefined) return undefined;
-      return stampOf(scope, readShared, () => writes);
-    },
-    noteWrite: () => {
-      writes += 1;
-    },
-    caches: new Map(),
-  };
+  const readSnapshot = async () => (await pool.query<{ snapshot: string }>('select pg_current_snapshot()::text as snapshot')).rows[0]?.snapshot ?? '';
+  return dataVersionFrom(readSnapshot, () => undefined);
 }
 
 /** Whether a statement only reads: anything else, transaction control included, counts as a write. */

@@ -4,7 +4,8 @@ import { errors } from '../errors/catalogue.js';
 import { decodeCursor, encodeCursor } from '../lib/cursor.js';
 import type { BrandHeaders } from './brand-headers.js';
 
-const DEFAULT_PER_PAGE = 1000;
+/** Rows in a page when the request names no `per_page` (contract 1.3). */
+export const DEFAULT_PER_PAGE = 1000;
 const MAX_PER_PAGE = 10_000;
 
 /** Query parameters every list endpoint takes (contract 1.3); `page` is accepted and ignored. */
@@ -46,8 +47,12 @@ export function sendPage<T, K extends number | string>(
 ): readonly T[] {
   if (rows.length <= limit) return rows;
   const page = rows.slice(0, limit);
-  const cursor = encodeCursor(listing, sortKey(page[page.length - 1] as T));
+  setCursorHeaders(reply, headers, encodeCursor(listing, sortKey(page[page.length - 1] as T)));
+  return page;
+}
+
+/** `X-<Brand>-Cursor` and `X-<Brand>-Cursor-Next` for every brand: sent only when another page exists. */
+export function setCursorHeaders(reply: FastifyReply, headers: BrandHeaders, cursor: string): void {
   for (const name of headers.cursor) reply.header(name, cursor);
   for (const name of headers.cursorNext) reply.header(name, cursor);
-  return page;
 }

@@ -2,8 +2,8 @@ import type { Db } from '../db/database.js';
 import { cachedRead } from '../db/read-cache.js';
 
 export interface UserGroupIds {
-  groupIds: number[];
-  adminGroupIds: number[];
+  readonly groupIds: readonly number[];
+  readonly adminGroupIds: readonly number[];
 }
 
 /**
@@ -15,7 +15,7 @@ export function groupIdsOfUsers(db: Db, userIds: readonly number[]): Promise<Rea
 }
 
 async function loadGroupIdsOfUsers(db: Db, userIds: readonly number[]): Promise<Map<number, UserGroupIds>> {
-  const result = new Map<number, UserGroupIds>(userIds.map((id) => [id, { groupIds: [], adminGroupIds: [] }]));
+  const result = new Map<number, { groupIds: number[]; adminGroupIds: number[] }>(userIds.map((id) => [id, { groupIds: [], adminGroupIds: [] }]));
   if (userIds.length === 0) return result;
   const rows = await db
     .selectFrom('group_users')
@@ -29,5 +29,7 @@ async function loadGroupIdsOfUsers(db: Db, userIds: readonly number[]): Promise<
     entry.groupIds.push(row.group_id);
     if (row.admin) entry.adminGroupIds.push(row.group_id);
   }
+  // Shared by every request until the data changes: frozen all the way down.
+  for (const entry of result.values()) Object.freeze(Object.assign(entry, { groupIds: Object.freeze(entry.groupIds), adminGroupIds: Object.freeze(entry.adminGroupIds) }));
   return result;
 }

@@ -25,7 +25,7 @@ export async function listUsersInScope(
   if (filter.ids !== undefined && filter.ids.length === 0) return [];
   // Cached until the data changes (db/read-cache.ts); the key holds every input of the query.
   const key = JSON.stringify([scope, visibility.everyone, visibility.everyone ? [] : visibility.alsoIds, filter, page]);
-  return cachedRead(db, 'users-page', key, async () => Object.freeze(await loadUsersPage(db, scope, visibility, filter, page)), {
+  return cachedRead(db, 'users-page', key, async () => Object.freeze((await loadUsersPage(db, scope, visibility, filter, page)).map((user) => Object.freeze(user))), {
     weigh: (users) => users.length,
     maxWeight: 20_000,
   });

@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import { cachedRead } from '../db/read-cache.js';
 
 export interface Workspace {
   id: number;
@@ -6,9 +7,12 @@ export interface Workspace {
   createdAt: number;
 }
 
-export async function workspaceExists(db: Db, id: number): Promise<boolean> {
-  const row = await db.selectFrom('workspaces').select('id').where('id', '=', id).executeTakeFirst();
-  return row !== undefined;
+/** Whether the Workspace exists; cached until the data changes (every request selecting one asks). */
+export function workspaceExists(db: Db, id: number): Promise<boolean> {
+  return cachedRead(db, 'workspace-exists', String(id), async () => {
+    const row = await db.selectFrom('workspaces').select('id').where('id', '=', id).executeTakeFirst();
+    return row !== undefined;
+  });
 }
 
 /** One page of Workspaces by id, after `afterId`, optionally only those in `ids`. */

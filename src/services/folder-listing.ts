@@ -1,4 +1,4 @@
-import { childNamesTowardGrants, decideChildren, type Capability, type Grant } from '../authz/index.js';
+import { childKey, childNamesTowardGrants, childNameToward, decideChildren, type Capability, type Grant } from '../authz/index.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
 import { findEntry, type Entry } from '../repositories/entries.js';
@@ -53,7 +53,7 @@ async function childFilter(access: PathAccess, folderKey: string): Promise<Child
   if (onFolder.has('list')) return { kind: 'all' };
   if (onFolder.has('write')) return { kind: 'directories' };
   const names = childNamesTowardGrants(access.actor.subject, folderKey, await access.grantsBelow(folderKey));
-  return { kind: 'keys', keys: [...names].map((name) => childKeyOf(folderKey, name)) };
+  return { kind: 'keys', keys: [...names].map((name) => childKey(folderKey, name)) };
 }
 
 /**
@@ -70,16 +70,9 @@ async function withCapabilities(db: Db, access: PathAccess, folderKey: string, c
   const decided = decideChildren(
     subject,
     folderKey,
-    children.map((child) => ({ name: nameOf(folderKey, child.pathKey), type: child.type })),
+    children.map((child) => ({ name: childNameToward(folderKey, child.pathKey), type: child.type })),
     grants,
   );
   return children.map((entry, i) => ({ entry, capabilities: decided[i]?.capabilities ?? [] }));
 }
 
-function childKeyOf(folderKey: string, name: string): string {
-  return folderKey === '' ? name : `${folderKey}/${name}`;
-}
-
-function nameOf(folderKey: string, childKey: string): string {
-  return folderKey === '' ? childKey : childKey.slice(folderKey.length + 1);
-}

@@ -1,6 +1,5 @@
 import type { Caller } from '../auth/caller.js';
 import type { Db } from '../db/database.js';
-import { cachedRead } from '../db/read-cache.js';
 import { errors } from '../errors/catalogue.js';
 import { workspaceExists } from '../repositories/workspaces.js';
 
@@ -18,7 +17,7 @@ export async function resolveRequestContext(db: Db, caller: Caller, header: stri
   if (!maySelectOtherWorkspaces(caller)) {
     throw errors.invalidWorkspaceIdHeader('This credential is confined to its own Workspace and cannot select another.');
   }
-  if (!(await cachedRead(db, 'workspace-exists', header, () => workspaceExists(db, selected)))) throw errors.invalidWorkspaceIdHeader(`Workspace ${selected} does not exist.`);
+  if (!(await workspaceExists(db, selected))) throw errors.invalidWorkspaceIdHeader(`Workspace ${selected} does not exist.`);
   return selected;
 }
 

@@ -31,7 +31,7 @@ export function userBody(user: User, groups: UserGroupIds | undefined) {
     workspace_admin: user.workspaceAdmin,
     disabled: user.disabled,
     group_ids: (groups?.groupIds ?? []).join(','),
-    admin_group_ids: groups?.adminGroupIds ?? [],
+    admin_group_ids: [...(groups?.adminGroupIds ?? [])],
     created_at: isoTime(user.createdAt),
     last_login_at: isoTime(user.lastLoginAt),
     password_set_at: isoTime(user.passwordSetAt),

@@ -2,14 +2,13 @@ import { Type } from 'typebox';
 import { createFolder } from '../../../services/folders.js';
 import type { ApiInstance } from '../../fastify-types.js';
 import type { RouteDeps } from '../../route-deps.js';
+import { DEFAULT_PER_PAGE, setCursorHeaders } from '../../pagination.js';
 import { errorResponses } from '../../schemas.js';
 import { decodeFolderCursor, encodeFolderCursor } from './cursor.js';
 import { entryBody } from './entry-body.js';
 import { renderedListing } from './listing-response.js';
 import { actorAndPath } from './file-context.js';
 import { CreateFolderBody, CreateFolderQuery, EntryBody, flagValue, missingBodyAsEmpty, ListingQuery, PathParams } from './schemas.js';
-
-const DEFAULT_PER_PAGE = 1000;
 
 /**
  * GET and POST /folders/<path> (contract 6). The root is `/folders`, `/folders/` or `/folders/%2F`;
@@ -31,8 +30,7 @@ export function folderRoutes(app: ApiInstance, deps: RouteDeps): void {
       const page = await renderedListing(deps.db, actor, site, { after: decodeFolderCursor(site.key, request.query.cursor), limit });
       if (page.next !== undefined) {
         // Sent only when another page exists: clients follow it until it is absent.
-        const cursor = encodeFolderCursor(site.key, page.next);
-        for (const name of [...deps.headers.cursor, ...deps.headers.cursorNext]) reply.header(name, cursor);
+        setCursorHeaders(reply, deps.headers, encodeFolderCursor(site.key, page.next));
       }
       // Already JSON in the response schema's shape (built by entryBody): Fastify sends a string
       // with a JSON content type as it is, which the schema's types cannot express.

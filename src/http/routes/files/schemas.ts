@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { paginationQuery } from '../../pagination.js';
 
 /**
  * A request without a body (curl -X DELETE, an SDK call without parameters) counts as one with an
@@ -52,8 +53,7 @@ export const EntryBody = Type.Object({
 });
 
 export const ListingQuery = Type.Object({
-  cursor: Type.Optional(Type.String({ maxLength: 2048 })),
-  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+  ...paginationQuery,
   ...ignored,
 });
 
