@@ -157,6 +157,23 @@ describe.each(testDatabaseTargets())('folder listing and visibility [$name]', (t
     expect(seen).toEqual(['d1', 'd2', 'D3', 'f1', 'F2', 'f3']);
   });
 
+  it('pages by 1000 when no per_page is given (contract 1.3)', async () => {
+    await seed(t, { 'thousand/': '' });
+    const now = Date.now();
+    const rows = Array.from({ length: 1001 }, (_, i) => {
+      const path = `thousand/f${String(i).padStart(4, '0')}`;
+      return { path, path_key: path, parent_key: 'thousand', type: 'file' as const, size: 0, storage_key: null, created_at: now, mtime: now };
+    });
+    for (let i = 0; i < rows.length; i += 200) await t.database.db.insertInto('entries').values(rows.slice(i, i + 200)).execute();
+    const first = await t.api.get('/folders/thousand', { key: BOOTSTRAP_KEY });
+    expect(first.body).toHaveLength(1000);
+    const cursor = first.headers.get('x-service-cursor');
+    expect(cursor).not.toBeNull();
+    const second = await t.api.get(`/folders/thousand?cursor=${cursor}`, { key: BOOTSTRAP_KEY });
+    expect(second.body.map((e: { path: string }) => e.path)).toEqual(['thousand/f1000']);
+    expect(second.headers.get('x-service-cursor')).toBeNull();
+  });
+
   it('refuses a cursor of another folder, or a malformed one', async () => {
     const first = await t.api.get('/folders/paged?per_page=1', { key: BOOTSTRAP_KEY });
     const cursor = first.headers.get('x-service-cursor') as string;

@@ -34,6 +34,17 @@ describe.each(testDatabaseTargets())('request context and key confinement [$name
     expect(response.body.type).toBe('bad-request/invalid-workspace-id-header');
   });
 
+  it('refuses a header naming a Workspace on the very next request after it is deleted', async () => {
+    const created = await t.api.post('/workspaces', { name: 'Short-lived' }, { key: BOOTSTRAP_KEY });
+    expect(created.status).toBe(201);
+    // Selected twice first, so an answer kept in memory would be there to be wrongly reused.
+    for (let i = 0; i < 2; i += 1) expect((await listIds({ key: BOOTSTRAP_KEY, workspace: created.body.id })).ids).toEqual([created.body.id]);
+    expect((await t.api.delete(`/workspaces/${created.body.id}`, { key: BOOTSTRAP_KEY })).status).toBe(204);
+    const { response } = await listIds({ key: BOOTSTRAP_KEY, workspace: created.body.id });
+    expect(response.status).toBe(400);
+    expect(response.body.type).toBe('bad-request/invalid-workspace-id-header');
+  });
+
   it('lets a site-wide key created in Workspace 0 select any Workspace', async () => {
     const all = await listIds({ key: BOOTSTRAP_KEY });
     expect(all.ids).toEqual(expect.arrayContaining([0, ws1, ws2]));

@@ -74,6 +74,18 @@ describe.each(testDatabaseTargets())('users [$name]', (target) => {
       await settled([groupAdmin.id]);
     });
 
+    it('takes a Workspace Administrator\'s authority away on the very next request once its flag is removed', async () => {
+      const admin = await createUser(t.database.db, { workspaceId: s.ws1, workspaceAdmin: true });
+      const key = await createApiKey(t.database.db, { userId: admin.id, workspaceId: s.ws1 });
+      for (let i = 0; i < 2; i += 1) expect(ids((await t.api.get('/users', { key })).body)).toContain(s.member1.user.id);
+      const demoted = await t.api.patch(`/users/${admin.id}`, { workspace_admin: false }, { key: BOOTSTRAP_KEY, workspace: s.ws1 });
+      expect(demoted.status).toBe(200);
+      expect(ids((await t.api.get('/users', { key })).body)).toEqual([admin.id]);
+      const refused = await t.api.post('/users', { username: unique('not-made') }, { key });
+      expect(refused.status).toBe(403);
+      expect(refused.body.type).toBe('not-authorized/site-admin-or-workspace-admin-permission-required');
+    });
+
     it('lets a Site Administrator in context 0 list every Workspace, with filters, ids and pagination', async () => {
       const all = await t.api.get('/users', { key: BOOTSTRAP_KEY });
       expect(ids(all.body)).toEqual(expect.arrayContaining([s.admin1.user.id, s.delegate.user.id, s.member1.user.id, s.member2.user.id]));
