@@ -28,7 +28,7 @@ export { childKey, childNameToward, parentKey, isStrictAncestor, workspaceOfPath
 export { coverageOf } from './coverage.js';
 export type { Coverage } from './coverage.js';
 export { granteeMatches, matchGrantee } from './matching.js';
-export { givesFolderAdmin, workspaceAdminGrantWorkspace } from './roles.js';
+export { givesFolderAdmin, workspaceAdminByFlag, workspaceAdminGrantWorkspace } from './roles.js';
 export { decide, can } from './decide.js';
 export { decideChildren } from './batch.js';
 export { childNamesTowardGrants, hasGrantBelow } from './grants-below.js';

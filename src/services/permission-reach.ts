@@ -1,11 +1,10 @@
 import {
-  decide,
   givesFolderAdmin,
   isStrictAncestor,
   matchGrantee,
+  workspaceAdminByFlag,
   workspaceAdminGrantWorkspace,
   workspaceOfPath,
-  workspaceRootKey,
   type Subject,
 } from '../authz/index.js';
 import type { Caller } from '../auth/caller.js';
@@ -75,13 +74,8 @@ export async function mayListUserGrants(db: Db, caller: Caller, contextWorkspace
   if (contextWorkspaceId !== 0 && user.workspaceId !== contextWorkspaceId) return false;
   const subject = await subjectOf(db, self);
   if (workspaceAdministeredByFlag(subject) === user.workspaceId) return true;
-  for (const record of await adminGrantsThatCanMatch(db, self.id, [...subject.groupIds], user.workspaceId)) {
-    const grant = toEngineGrant(record);
-    if (!matchGrantee(subject, grant.grantee).matched) continue;
-    if (workspaceAdminGrantWorkspace(grant) === user.workspaceId) return true;
-    if (givesFolderAdmin(grant) && workspaceOfPath(grant.pathKey) === user.workspaceId) return true;
-  }
-  return false;
+  const adminGrants = await adminGrantsThatCanMatch(db, self.id, [...subject.groupIds], user.workspaceId);
+  return mayListUser(reachFrom(caller, subject, adminGrants, noGrantee), contextWorkspaceId, user);
 }
 
 function siteWideKeyReach(caller: Caller): PermissionReach {
@@ -104,14 +98,9 @@ function reachFrom(caller: Caller, subject: Subject, adminRecords: readonly Perm
   return { siteAdmin: caller.siteAdmin, subject, administeredWorkspaceIds: administered, folderAdminSubtrees: subtrees, own };
 }
 
-/**
- * The Workspace the user administers by its own flag, if any. Read through the engine (a decision
- * on the user's own root with no grants), so that the flag's rule (own Custom Workspace only) is
- * stated once.
- */
+/** The Workspace the user administers by its own flag, if any (the engine's rule: own Custom Workspace only). */
 function workspaceAdministeredByFlag(subject: Subject): number | null {
-  if (subject.workspaceId < 1) return null;
-  return decide(subject, { pathKey: workspaceRootKey(subject.workspaceId), type: 'directory' }, []).workspaceAdmin ? subject.workspaceId : null;
+  return workspaceAdminByFlag(subject, subject.workspaceId) ? subject.workspaceId : null;
 }
 
 const noGrantee: GranteeSet = { userId: null, groupIds: [], allOfGrantIds: [] };
