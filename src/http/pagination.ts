@@ -33,6 +33,14 @@ export function readPage<K extends number | string>(
 }
 
 /**
+ * What an id-keyed repository query takes for a page: the rows after the cursor's id, one more than
+ * the page, so that sendPage can tell whether another page exists.
+ */
+export function idPageQuery(page: PageRequest<number>): { afterId: number; limit: number } {
+  return { afterId: page.after ?? 0, limit: page.limit + 1 };
+}
+
+/**
  * Given up to `limit + 1` rows (one more than the page, to learn whether another page exists),
  * returns the page and sets the cursor headers only when another page exists: clients follow
  * `X-<Brand>-Cursor` until it is absent, so it must never appear on the last page.

@@ -6,7 +6,7 @@ import {
 } from '../../services/api-keys.js';
 import { acting, confirmIdentity } from '../acting.js';
 import type { ApiInstance } from '../fastify-types.js';
-import { paginationQuery, readPage, sendPage } from '../pagination.js';
+import { idPageQuery, paginationQuery, readPage, sendPage } from '../pagination.js';
 import type { RouteDeps } from '../route-deps.js';
 import { UPDATE_METHODS } from '../update-methods.js';
 import { errorResponses, IdParams } from '../schemas.js';
@@ -67,7 +67,7 @@ export function apiKeyRoutes(app: ApiInstance, deps: RouteDeps): void {
     },
   }, async (request, reply) => {
     const page = readPage<number>('api_keys', request.query, 'number');
-    const keys = await listKeys(acting(request, deps), request.query.user_id, { afterId: page.after ?? 0, limit: page.limit + 1 });
+    const keys = await listKeys(acting(request, deps), request.query.user_id, idPageQuery(page));
     return sendPage(reply, deps.headers, 'api_keys', keys, page.limit, (k) => k.id).map(apiKeyBody);
   });
 

@@ -4,7 +4,7 @@ import type { GroupMember } from '../../repositories/groups.js';
 import { addGroupMember, listGroupMemberships, removeGroupMember, updateGroupMember } from '../../services/group-memberships.js';
 import { acting } from '../acting.js';
 import type { ApiInstance } from '../fastify-types.js';
-import { paginationQuery, readPage, sendPage } from '../pagination.js';
+import { idPageQuery, paginationQuery, readPage, sendPage } from '../pagination.js';
 import type { RouteDeps } from '../route-deps.js';
 import { errorResponses, IdParams } from '../schemas.js';
 import { UPDATE_METHODS } from '../update-methods.js';
@@ -33,10 +33,7 @@ export function groupUserRoutes(app: ApiInstance, deps: RouteDeps): void {
     },
   }, async (request, reply) => {
     const page = readPage<number>('group_users', request.query, 'number');
-    const rows = await listGroupMemberships(acting(request, deps), definedOnly({ groupId: request.query.group_id, userId: request.query.user_id }), {
-      afterId: page.after ?? 0,
-      limit: page.limit + 1,
-    });
+    const rows = await listGroupMemberships(acting(request, deps), definedOnly({ groupId: request.query.group_id, userId: request.query.user_id }), idPageQuery(page));
     return sendPage(reply, deps.headers, 'group_users', rows, page.limit, (m) => m.membershipId).map(groupUserBody);
   });
 

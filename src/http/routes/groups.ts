@@ -4,7 +4,7 @@ import { createGroup, deleteGroup, getGroup, listGroups, updateGroup, type Group
 import { parseIdList } from '../../services/user-fields.js';
 import { acting } from '../acting.js';
 import type { ApiInstance } from '../fastify-types.js';
-import { paginationQuery, readPage, sendPage } from '../pagination.js';
+import { idPageQuery, paginationQuery, readPage, sendPage } from '../pagination.js';
 import type { RouteDeps } from '../route-deps.js';
 import { errorResponses, IdParams } from '../schemas.js';
 import { UPDATE_METHODS } from '../update-methods.js';
@@ -48,7 +48,7 @@ export function groupRoutes(app: ApiInstance, deps: RouteDeps): void {
     const filter = request.query.filter ?? {};
     const groups = await listGroups(acting(request, deps), definedOnly({
       name: filter.name, workspaceId: filter.workspace_id, ids: parseIdList('ids', request.query.ids),
-    }), { afterId: page.after ?? 0, limit: page.limit + 1 });
+    }), idPageQuery(page));
     return sendPage(reply, deps.headers, 'groups', groups, page.limit, (g) => g.group.id).map(groupBody);
   });
 

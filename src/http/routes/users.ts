@@ -6,7 +6,7 @@ import { findVisibleUser } from '../../services/user-visibility.js';
 import { createUser, deleteUser, listUsers, updateUserFields } from '../../services/users.js';
 import { acting, confirmIdentity } from '../acting.js';
 import type { ApiInstance } from '../fastify-types.js';
-import { paginationQuery, readPage, sendPage } from '../pagination.js';
+import { idPageQuery, paginationQuery, readPage, sendPage } from '../pagination.js';
 import type { RouteDeps } from '../route-deps.js';
 import { errorResponses, IdParams } from '../schemas.js';
 import { UPDATE_METHODS } from '../update-methods.js';
@@ -40,7 +40,7 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
       ...(filter.username === undefined ? {} : { username: filter.username }),
       ...(filter.workspace_id === undefined ? {} : { workspaceId: filter.workspace_id }),
       ...(ids === undefined ? {} : { ids }),
-    }, { afterId: page.after ?? 0, limit: page.limit + 1 });
+    }, idPageQuery(page));
     const pageRows = sendPage(reply, deps.headers, 'users', users, page.limit, (u) => u.id);
     const groups = await groupIdsOfUsers(deps.db, pageRows.map((u) => u.id));
     return pageRows.map((u) => userBody(u, groups.get(u.id)));
