@@ -143,10 +143,17 @@ export async function allOfGrantsNamingAny(db: Db, groupIds: readonly number[]):
  * `admin` grants that can match a user (its own, its groups', ALL-of grants naming one of its
  * groups; the caller lets the engine decide which match), on any path or only in one Workspace:
  * where the user may hold Workspace Administrator or Folder Admin authority. Indexed by grantee,
- * so bounded by the user's grants.
+ * so bounded by the user's grants. A caller that has already loaded the ALL-of grants naming the
+ * groups passes their ids, sparing the lookup.
  */
-export async function adminGrantsThatCanMatch(db: Db, userId: number, groupIds: readonly number[], inWorkspace?: number): Promise<PermissionRecord[]> {
-  const allOfGrantIds = await allOfGrantIdsNamingAny(db, groupIds);
+export async function adminGrantsThatCanMatch(
+  db: Db,
+  userId: number,
+  groupIds: readonly number[],
+  options: { inWorkspace?: number; allOfGrantIds?: readonly number[] } = {},
+): Promise<PermissionRecord[]> {
+  const { inWorkspace } = options;
+  const allOfGrantIds = options.allOfGrantIds ?? (await allOfGrantIdsNamingAny(db, groupIds));
   const rows = await rowsPerGranteeBranch({ userId, groupIds, allOfGrantIds }, (branch) => {
     const query = db.selectFrom('permissions').select(COLUMNS).where(branch).where('permission', '=', 'admin');
     return (inWorkspace === undefined ? query : query.where('workspace_id', '=', inWorkspace)).execute();

@@ -44,7 +44,11 @@ export async function permissionReachOf(db: Db, caller: Caller): Promise<Permiss
   const user = caller.user;
   if (user === null) return siteWideKeyReach(caller);
   const subject = await subjectOf(db, user);
-  return reachFrom(caller, subject, await adminGrantsThatCanMatch(db, user.id, [...subject.groupIds]), await granteeSetOf(db, subject));
+  const groupIds = [...subject.groupIds];
+  // The ALL-of grants naming its groups are read once: for its admin grants and its own grants.
+  const allOf = await allOfGrantsNamingAny(db, groupIds);
+  const adminGrants = await adminGrantsThatCanMatch(db, user.id, groupIds, { allOfGrantIds: allOf.map((record) => record.id) });
+  return reachFrom(caller, subject, adminGrants, granteeSetFrom(subject, allOf));
 }
 
 /**
@@ -74,7 +78,7 @@ export async function mayListUserGrants(db: Db, caller: Caller, contextWorkspace
   if (contextWorkspaceId !== 0 && user.workspaceId !== contextWorkspaceId) return false;
   const subject = await subjectOf(db, self);
   if (workspaceAdministeredByFlag(subject) === user.workspaceId) return true;
-  const adminGrants = await adminGrantsThatCanMatch(db, self.id, [...subject.groupIds], user.workspaceId);
+  const adminGrants = await adminGrantsThatCanMatch(db, self.id, [...subject.groupIds], { inWorkspace: user.workspaceId });
   return mayListUser(reachFrom(caller, subject, adminGrants, noGrantee), contextWorkspaceId, user);
 }
 
@@ -110,12 +114,15 @@ const noGrantee: GranteeSet = { userId: null, groupIds: [], allOfGrantIds: [] };
  * Which ALL-of grants those are is the engine's call (matchGrantee), never a SQL approximation.
  */
 export async function granteeSetOf(db: Db, subject: Subject): Promise<GranteeSet> {
-  const groupIds = [...subject.groupIds];
-  const allOf = await allOfGrantsNamingAny(db, groupIds);
+  return granteeSetFrom(subject, await allOfGrantsNamingAny(db, [...subject.groupIds]));
+}
+
+/** granteeSetOf from the ALL-of grants naming the subject's groups, already loaded. */
+function granteeSetFrom(subject: Subject, allOfNamingItsGroups: readonly PermissionRecord[]): GranteeSet {
   return {
     userId: subject.userId,
-    groupIds,
-    allOfGrantIds: allOf.filter((record) => matchGrantee(subject, record.grantee).matched).map((record) => record.id),
+    groupIds: [...subject.groupIds],
+    allOfGrantIds: allOfNamingItsGroups.filter((record) => matchGrantee(subject, record.grantee).matched).map((record) => record.id),
   };
 }
 
