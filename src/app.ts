@@ -21,7 +21,7 @@ import { registerApiRoutes } from './http/routes/index.js';
 import { redactTransferToken } from './http/routes/files/transfer-urls.js';
 import { parseQueryString } from './lib/query-string.js';
 import { systemClock, type Clock } from './lib/time.js';
-import { createFileServices } from './services/file-services.js';
+import { createFileServices } from './files/index.js';
 
 export interface AppOptions {
   database: Database;

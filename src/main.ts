@@ -6,7 +6,7 @@ import { openPostgres, openSqlite, type Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { withStartupLock } from './db/startup-lock.js';
 import { systemClock } from './lib/time.js';
-import { bootstrapFirstStart, type BootstrapResult } from './services/bootstrap.js';
+import { bootstrapFirstStart, type BootstrapResult } from './identity/index.js';
 import path from 'node:path';
 
 const SHUTDOWN_GRACE_MS = 10_000;

@@ -1,5 +1,5 @@
-import { hashPassword } from '../../src/auth/passwords.js';
-import { hashSecret, newApiKeySecret, newSessionId } from '../../src/auth/secrets.js';
+import { hashPassword } from '../../src/identity/index.js';
+import { hashSecret, newApiKeySecret, newSessionId } from '../../src/identity/index.js';
 import type { BulkWriter, Row } from './bulk-writer.js';
 import { bigFolder, fillerGrant, fixedGrants, type PlannedGrant } from './grant-plan.js';
 import { BENCH_ADMIN_ID, FILE_NAME, FOLDER_NAME, planSite, workspaceRoot, type SitePlan } from './site-plan.js';

@@ -8,9 +8,10 @@ import { countingPool } from './counting-pool.js';
 import { postgresDataVersion, sqliteDataVersion } from './data-version.js';
 import { registerDataVersion } from './read-cache.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
+import type { Db } from './db.js';
 import type { Tables } from './tables.js';
 
-export type Db = Kysely<Tables>;
+export type { Db } from './db.js';
 
 /** The open database: the query builder, which dialect it speaks, and how to close it. */
 export interface Database {

@@ -1,4 +1,4 @@
-import type { Db } from './database.js';
+import type { Db } from './db.js';
 import type { DataVersion } from './data-version.js';
 
 const versions = new WeakMap<Db, DataVersion>();

@@ -1,108 +1,108 @@
-import { ApiError, type ModelErrors } from './api-error.js';
+import { AtriumError, type ModelErrors } from './atrium-error.js';
 
 /**
  * Named constructors for every error type Atrium answers with, so a type string is spelled once.
  * The list of types and when each is used is in docs/errors.md.
  */
 export const errors = {
-  invalidBody: (message = 'The request body must be a JSON object.') => new ApiError('bad-request/invalid-body', message),
+  invalidBody: (message = 'The request body must be a JSON object.') => new AtriumError('bad-request/invalid-body', message),
   paramsRequired: (modelErrors: ModelErrors) =>
-    new ApiError('bad-request/request-params-required', describe('Required parameters are missing', modelErrors), { modelErrors }),
+    new AtriumError('bad-request/request-params-required', describe('Required parameters are missing', modelErrors), { modelErrors }),
   paramsInvalid: (modelErrors: ModelErrors) =>
-    new ApiError('bad-request/request-params-invalid', describe('Parameters are invalid', modelErrors), { modelErrors }),
-  invalidPath: (message: string) => new ApiError('bad-request/invalid-path', message),
-  invalidCursor: () => new ApiError('bad-request/invalid-cursor', 'The cursor is malformed or belongs to another listing.'),
-  invalidWorkspaceIdHeader: (message: string) => new ApiError('bad-request/invalid-workspace-id-header', message),
+    new AtriumError('bad-request/request-params-invalid', describe('Parameters are invalid', modelErrors), { modelErrors }),
+  invalidPath: (message: string) => new AtriumError('bad-request/invalid-path', message),
+  invalidCursor: () => new AtriumError('bad-request/invalid-cursor', 'The cursor is malformed or belongs to another listing.'),
+  invalidWorkspaceIdHeader: (message: string) => new AtriumError('bad-request/invalid-workspace-id-header', message),
   unsupportedMediaType: (contentType: string) =>
-    new ApiError('bad-request/unsupported-media-type', `Content-Type "${contentType}" is not supported; send application/json.`),
-  bodyTooLarge: () => new ApiError('bad-request/request-body-too-large', 'The request body is too large.'),
-  methodNotAllowed: (method: string) => new ApiError('bad-request/method-not-allowed', `Method ${method} is not allowed here.`),
+    new AtriumError('bad-request/unsupported-media-type', `Content-Type "${contentType}" is not supported; send application/json.`),
+  bodyTooLarge: () => new AtriumError('bad-request/request-body-too-large', 'The request body is too large.'),
+  methodNotAllowed: (method: string) => new AtriumError('bad-request/method-not-allowed', `Method ${method} is not allowed here.`),
 
   authenticationRequired: () =>
-    new ApiError('not-authenticated/authentication-required', 'Authentication required: send an API key or a session id.'),
+    new AtriumError('not-authenticated/authentication-required', 'Authentication required: send an API key or a session id.'),
   invalidCredentials: () =>
-    new ApiError('not-authenticated/invalid-credentials', 'The API key or session id could not be validated.'),
+    new AtriumError('not-authenticated/invalid-credentials', 'The API key or session id could not be validated.'),
   invalidSession: () =>
-    new ApiError('not-authenticated/invalid-session', 'The session has ended or timed out; create a new session.'),
+    new AtriumError('not-authenticated/invalid-session', 'The session has ended or timed out; create a new session.'),
 
-  siteAdminRequired: () => new ApiError('not-authorized/site-admin-required', 'Only a Site Administrator may do this.'),
+  siteAdminRequired: () => new AtriumError('not-authorized/site-admin-required', 'Only a Site Administrator may do this.'),
   insufficientPermissionForParams: (message: string) =>
-    new ApiError('not-authorized/insufficient-permission-for-params', message),
+    new AtriumError('not-authorized/insufficient-permission-for-params', message),
   apiKeyIsFilesOnly: () =>
-    new ApiError('not-authorized/api-key-is-files-only', 'A files_only API key reaches file and folder operations only.'),
+    new AtriumError('not-authorized/api-key-is-files-only', 'A files_only API key reaches file and folder operations only.'),
 
-  notFound: (message = 'Not found.') => new ApiError('not-found', message),
-  workspaceNotFound: () => new ApiError('not-found/workspace-not-found', 'Workspace not found.'),
+  notFound: (message = 'Not found.') => new AtriumError('not-found', message),
+  workspaceNotFound: () => new AtriumError('not-found/workspace-not-found', 'Workspace not found.'),
 
   // Workspaces, users and groups
-  userNotFound: () => new ApiError('not-found/user-not-found', 'User not found.'),
-  groupNotFound: () => new ApiError('not-found/group-not-found', 'Group not found.'),
-  membershipNotFound: () => new ApiError('not-found/group-user-not-found', 'Group membership not found.'),
+  userNotFound: () => new AtriumError('not-found/user-not-found', 'User not found.'),
+  groupNotFound: () => new AtriumError('not-found/group-not-found', 'Group not found.'),
+  membershipNotFound: () => new AtriumError('not-found/group-user-not-found', 'Group membership not found.'),
   modelSaveError: (modelErrors: ModelErrors) =>
-    new ApiError('processing-failure/model-save-error', describe('The change cannot be saved', modelErrors), { modelErrors }),
+    new AtriumError('processing-failure/model-save-error', describe('The change cannot be saved', modelErrors), { modelErrors }),
   workspaceAdminRequired: () =>
-    new ApiError('not-authorized/site-admin-or-workspace-admin-permission-required', 'Only an administrator of this Workspace may do this.'),
+    new AtriumError('not-authorized/site-admin-or-workspace-admin-permission-required', 'Only an administrator of this Workspace may do this.'),
   groupAdminRequired: () =>
-    new ApiError('not-authorized/group-admin-permission-required', 'Only an administrator of this Workspace or a Group Admin of this group may do this.'),
+    new AtriumError('not-authorized/group-admin-permission-required', 'Only an administrator of this Workspace or a Group Admin of this group may do this.'),
 
   serviceUnavailable: () =>
-    new ApiError('service-unavailable/database-unavailable', 'The database cannot be reached; try again shortly.'),
+    new AtriumError('service-unavailable/database-unavailable', 'The database cannot be reached; try again shortly.'),
 
   // Authentication (sessions, keys, reauthentication, login protection)
   invalidUsernameOrPassword: () =>
-    new ApiError('not-authenticated/invalid-username-or-password', 'The username or password is not valid.'),
+    new AtriumError('not-authenticated/invalid-username-or-password', 'The username or password is not valid.'),
   lockedOut: () =>
-    new ApiError('not-authenticated/locked-out', 'Too many failed logins: this account is locked for a while. Try again later.'),
+    new AtriumError('not-authenticated/locked-out', 'Too many failed logins: this account is locked for a while. Try again later.'),
   tooManyLoginAttempts: (retryAfterSeconds: number) =>
-    new ApiError('rate-limited/too-many-login-attempts', 'Too many failed logins from this address. Try again later.', { retryAfterSeconds }),
+    new AtriumError('rate-limited/too-many-login-attempts', 'Too many failed logins from this address. Try again later.', { retryAfterSeconds }),
   reauthenticationNeededFields: () =>
-    new ApiError('bad-request/reauthentication-needed-fields', 'Changing these fields needs the X-<Brand>-Reauthentication header: password:<your password>.'),
+    new AtriumError('bad-request/reauthentication-needed-fields', 'Changing these fields needs the X-<Brand>-Reauthentication header: password:<your password>.'),
   reauthenticationNeededAction: () =>
-    new ApiError('not-authorized/reauthentication-needed-action', 'This action needs the X-<Brand>-Reauthentication header: password:<your password>.'),
+    new AtriumError('not-authorized/reauthentication-needed-action', 'This action needs the X-<Brand>-Reauthentication header: password:<your password>.'),
   reauthenticationFailed: () =>
-    new ApiError('not-authorized/reauthentication-failed', 'The reauthentication password is not valid.'),
+    new AtriumError('not-authorized/reauthentication-failed', 'The reauthentication password is not valid.'),
   reauthenticationRateLimited: () =>
-    new ApiError('rate-limited/reauthentication-rate-limited', 'Too many failed reauthentications: the session has been ended. Log in again.', { retryAfterSeconds: 0 }),
-  apiKeyNotFound: () => new ApiError('not-found/api-key-not-found', 'API key not found.'),
+    new AtriumError('rate-limited/reauthentication-rate-limited', 'Too many failed reauthentications: the session has been ended. Log in again.', { retryAfterSeconds: 0 }),
+  apiKeyNotFound: () => new AtriumError('not-found/api-key-not-found', 'API key not found.'),
   apiKeyCreationRestricted: () =>
-    new ApiError(
+    new AtriumError(
       'not-authorized/site-admin-or-workspace-admin-permission-required',
       'API key creation by users is turned off on this site (users_can_create_api_keys); an administrator may create keys.',
     ),
 
   // Folder permissions
   folderAdminPermissionRequired: (message = 'Admin authority over this folder is needed: be its Folder Admin or an administrator of its Workspace.') =>
-    new ApiError('not-authorized/folder-admin-permission-required', message),
-  permissionNotFound: () => new ApiError('not-found/permission-not-found', 'Permission not found.'),
+    new AtriumError('not-authorized/folder-admin-permission-required', message),
+  permissionNotFound: () => new AtriumError('not-found/permission-not-found', 'Permission not found.'),
 
   // Folders and files
-  fileNotFound: () => new ApiError('not-found/file-not-found', 'File or folder not found.'),
+  fileNotFound: () => new AtriumError('not-found/file-not-found', 'File or folder not found.'),
   fileUploadNotFound: () =>
-    new ApiError('not-found/file-upload-not-found', 'Upload not found: it was ended, has expired, or belongs to another caller.'),
+    new AtriumError('not-found/file-upload-not-found', 'Upload not found: it was ended, has expired, or belongs to another caller.'),
   readPermissionRequired: () =>
-    new ApiError('not-authorized/read-permission-required', 'Read permission on this file is needed to download it.'),
+    new AtriumError('not-authorized/read-permission-required', 'Read permission on this file is needed to download it.'),
   writePermissionRequired: () =>
-    new ApiError('not-authorized/write-permission-required', 'Write permission on the destination folder is needed.'),
+    new AtriumError('not-authorized/write-permission-required', 'Write permission on the destination folder is needed.'),
   fullPermissionRequired: (message = 'Full permission is needed to delete, move, rename or overwrite this.') =>
-    new ApiError('not-authorized/full-permission-required', message),
-  destinationExists: () => new ApiError('processing-failure/destination-exists', 'Something already exists at the destination path.'),
+    new AtriumError('not-authorized/full-permission-required', message),
+  destinationExists: () => new AtriumError('processing-failure/destination-exists', 'Something already exists at the destination path.'),
   destinationParentDoesNotExist: () =>
-    new ApiError('processing-failure/destination-parent-does-not-exist', 'The destination folder does not exist; send mkdir_parents=true to create it.'),
+    new AtriumError('processing-failure/destination-parent-does-not-exist', 'The destination folder does not exist; send mkdir_parents=true to create it.'),
   destinationParentConflict: () =>
-    new ApiError('processing-failure/destination-parent-conflict', 'A file stands where the destination needs a folder.'),
-  folderNotEmpty: () => new ApiError('processing-failure/folder-not-empty', 'The folder is not empty; send recursive=true to delete it with its contents.'),
-  cannotDownloadDirectory: () => new ApiError('bad-request/cannot-download-directory', 'A folder cannot be downloaded; list it instead.'),
-  destinationSame: () => new ApiError('bad-request/destination-same', 'The destination is the source itself.'),
-  destinationInsideSource: () => new ApiError('bad-request/destination-inside-source', 'A folder cannot be moved or copied into itself.'),
+    new AtriumError('processing-failure/destination-parent-conflict', 'A file stands where the destination needs a folder.'),
+  folderNotEmpty: () => new AtriumError('processing-failure/folder-not-empty', 'The folder is not empty; send recursive=true to delete it with its contents.'),
+  cannotDownloadDirectory: () => new AtriumError('bad-request/cannot-download-directory', 'A folder cannot be downloaded; list it instead.'),
+  destinationSame: () => new AtriumError('bad-request/destination-same', 'The destination is the source itself.'),
+  destinationInsideSource: () => new AtriumError('bad-request/destination-inside-source', 'A folder cannot be moved or copied into itself.'),
   uploadTooLarge: (maxBytes: number) =>
-    new ApiError('bad-request/request-body-too-large', `The file is larger than this server accepts (at most ${maxBytes} bytes; ATRIUM_MAX_UPLOAD_BYTES).`),
-  uploadIncomplete: () => new ApiError('bad-request/upload-incomplete', 'The upload ended before all of its bytes arrived; nothing was stored.'),
+    new AtriumError('bad-request/request-body-too-large', `The file is larger than this server accepts (at most ${maxBytes} bytes; ATRIUM_MAX_UPLOAD_BYTES).`),
+  uploadIncomplete: () => new AtriumError('bad-request/upload-incomplete', 'The upload ended before all of its bytes arrived; nothing was stored.'),
   uploadPartGap: (missing: number) =>
-    new ApiError('bad-request/invalid-upload-part-gap', `Part ${missing} was never uploaded; parts must be numbered 1, 2, 3, ... without gaps.`),
+    new AtriumError('bad-request/invalid-upload-part-gap', `Part ${missing} was never uploaded; parts must be numbered 1, 2, 3, ... without gaps.`),
   uploadPartsChanged: () =>
-    new ApiError('processing-failure/upload-parts-changed', 'A part was sent again while the upload was ending; end the upload again.'),
+    new AtriumError('processing-failure/upload-parts-changed', 'A part was sent again while the upload was ending; end the upload again.'),
   transferLinkExpired: () =>
-    new ApiError('not-authenticated/transfer-link-expired', 'This upload or download link has expired; ask the API for a new one.'),
+    new AtriumError('not-authenticated/transfer-link-expired', 'This upload or download link has expired; ask the API for a new one.'),
 } as const;
 
 function describe(prefix: string, modelErrors: ModelErrors): string {

@@ -2,8 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../lib/time.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
-import { authenticate } from '../services/authenticate.js';
-import { resolveRequestContext } from '../services/request-context.js';
+import { authenticate } from '../identity/index.js';
+import { resolveRequestWorkspace } from '../access/index.js';
 import { readHeader, type BrandHeaders } from './brand-headers.js';
 import { readCredentials } from './credentials.js';
 
@@ -17,7 +17,7 @@ export function authenticationHook(db: Db, clock: Clock, headers: BrandHeaders) 
     if (config.public === true) return;
     const caller = await authenticate(db, clock, readCredentials(request.headers, headers));
     request.caller = caller;
-    request.workspaceId = await resolveRequestContext(db, caller, readHeader(request.headers, headers.workspace));
+    request.workspaceId = await resolveRequestWorkspace(db, caller, readHeader(request.headers, headers.workspace));
     const credential = caller.credential;
     if (credential.kind === 'api_key' && credential.permissionSet === 'files_only' && config.allowFilesOnlyKeys !== true) {
       throw errors.apiKeyIsFilesOnly();

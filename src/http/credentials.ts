@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { PresentedCredentials } from '../services/authenticate.js';
+import type { PresentedCredentials } from '../identity/index.js';
 import { readHeader, type BrandHeaders } from './brand-headers.js';
 
 /**

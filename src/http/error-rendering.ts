@@ -1,12 +1,13 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
-import { ApiError, titleForType, type ModelErrors } from '../errors/api-error.js';
+import { AtriumError, titleForType, type ErrorDetails } from '../errors/atrium-error.js';
 import { errors } from '../errors/catalogue.js';
+import { statusForType } from './error-status.js';
 import type { BrandHeaders } from './brand-headers.js';
 import { validationToApiError } from './validation-errors.js';
 
 /**
- * The one place that writes error responses (contract 1.4). Anything that is not an ApiError or
+ * The one place that writes error responses (contract 1.4). Anything that is not an AtriumError or
  * a known framework error becomes a generic 500: the body never carries a stack or SQL, which
  * go to the log instead.
  */
@@ -17,23 +18,23 @@ export function registerErrorRendering(app: FastifyInstance, headers: BrandHeade
       request.log.error({ err: error }, 'unexpected error');
       return sendError(reply, request, headers, 'internal-server-error', 500, 'An internal error occurred.', {});
     }
-    return sendError(reply, request, headers, apiError.type, apiError.status, apiError.message, apiError.extra);
+    return sendError(reply, request, headers, apiError.type, statusForType(apiError.type), apiError.message, apiError.extra);
   });
 
   app.setNotFoundHandler((request, reply) => {
     const error = errors.notFound(`No resource at ${request.method} ${request.url.split('?')[0]}.`);
-    return sendError(reply, request, headers, error.type, error.status, error.message, {});
+    return sendError(reply, request, headers, error.type, statusForType(error.type), error.message, {});
   });
 }
 
-/** Writes an ApiError as the contract's response, where the error handler does not run (router errors). */
-export function sendApiError(reply: FastifyReply, request: FastifyRequest, headers: BrandHeaders, error: ApiError) {
+/** Writes an AtriumError as the contract's response, where the error handler does not run (router errors). */
+export function sendApiError(reply: FastifyReply, request: FastifyRequest, headers: BrandHeaders, error: AtriumError) {
   reply.header('X-Request-Id', request.id);
-  return sendError(reply, request, headers, error.type, error.status, error.message, error.extra);
+  return sendError(reply, request, headers, error.type, statusForType(error.type), error.message, error.extra);
 }
 
-function toApiError(error: FastifyError): ApiError | undefined {
-  if (error instanceof ApiError) return error;
+function toApiError(error: FastifyError): AtriumError | undefined {
+  if (error instanceof AtriumError) return error;
   if (isDatabaseUnavailable(error)) return errors.serviceUnavailable();
   if (error.validation !== undefined) return validationToApiError(error.validation, error.validationContext);
   switch (error.code) {
@@ -45,7 +46,7 @@ function toApiError(error: FastifyError): ApiError | undefined {
   }
   // Other framework errors with a client status (a malformed URL, for instance) are the client's.
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-    return new ApiError('bad-request/request-params-invalid', error.message);
+    return new AtriumError('bad-request/request-params-invalid', error.message);
   }
   return undefined;
 }
@@ -57,7 +58,7 @@ function sendError(
   type: string,
   status: number,
   message: string,
-  extra: { modelErrors?: ModelErrors; data?: Record<string, unknown>; retryAfterSeconds?: number },
+  extra: ErrorDetails,
 ) {
   for (const name of headers.errorClass) reply.header(name, type);
   if (extra.retryAfterSeconds !== undefined) reply.header('Retry-After', String(extra.retryAfterSeconds));

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../errors/api-error.js';
+import { AtriumError } from '../errors/atrium-error.js';
 import { errors } from '../errors/catalogue.js';
 import type { BrandHeaders } from './brand-headers.js';
 import { sendApiError } from './error-rendering.js';
@@ -13,7 +13,7 @@ export function frameworkErrorsFor(headers: BrandHeaders) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
     const apiError = error.code === 'FST_ERR_BAD_URL'
       ? errors.invalidPath('The URL is not valid percent-encoded UTF-8.')
-      : new ApiError('bad-request/request-params-invalid', error.message);
+      : new AtriumError('bad-request/request-params-invalid', error.message);
     void sendApiError(reply, request, headers, apiError);
   };
 }

@@ -2,10 +2,11 @@ import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { errors } from '../errors/catalogue.js';
 import { decodeCursor, encodeCursor } from '../lib/cursor.js';
+import { DEFAULT_PER_PAGE, type PageRequest } from '../lib/paging.js';
 import type { BrandHeaders } from './brand-headers.js';
 
-/** Rows in a page when the request names no `per_page` (contract 1.3). */
-export const DEFAULT_PER_PAGE = 1000;
+export { DEFAULT_PER_PAGE, idPageQuery, type PageRequest } from '../lib/paging.js';
+
 const MAX_PER_PAGE = 10_000;
 
 /** Query parameters every list endpoint takes (contract 1.3); `page` is accepted and ignored. */
@@ -14,11 +15,6 @@ export const paginationQuery = {
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PER_PAGE })),
 };
 
-export interface PageRequest<K> {
-  limit: number;
-  /** Sort key of the last row of the previous page; absent on the first page. */
-  after: K | undefined;
-}
 
 export function readPage<K extends number | string>(
   listing: string,
@@ -30,14 +26,6 @@ export function readPage<K extends number | string>(
   const after = decodeCursor(listing, query.cursor);
   if (typeof after !== keyType) throw errors.invalidCursor();
   return { limit, after: after as K };
-}
-
-/**
- * What an id-keyed repository query takes for a page: the rows after the cursor's id, one more than
- * the page, so that sendPage can tell whether another page exists.
- */
-export function idPageQuery(page: PageRequest<number>): { afterId: number; limit: number } {
-  return { afterId: page.after ?? 0, limit: page.limit + 1 };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Database, Db } from '../db/database.js';
 import type { Clock } from '../lib/time.js';
-import type { FileServices } from '../services/file-services.js';
+import type { FileServices } from '../files/index.js';
 import type { BrandHeaders } from './brand-headers.js';
 
 /** What route modules need from the app: the database, the clock, the header names and file services. */

@@ -1,5 +1,5 @@
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
-import type { ApiError, ModelErrors } from '../errors/api-error.js';
+import type { AtriumError, ModelErrors } from '../errors/atrium-error.js';
 import { errors } from '../errors/catalogue.js';
 
 /**
@@ -7,7 +7,7 @@ import { errors } from '../errors/catalogue.js';
  * `model_errors` keyed by field: `request-params-required` when a required field is missing,
  * `request-params-invalid` otherwise, `invalid-body` when the body is not an object at all.
  */
-export function validationToApiError(failures: FastifySchemaValidationError[], context: string | undefined): ApiError {
+export function validationToApiError(failures: FastifySchemaValidationError[], context: string | undefined): AtriumError {
   const missing: ModelErrors = {};
   const invalid: ModelErrors = {};
   for (const failure of failures) {

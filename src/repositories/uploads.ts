@@ -9,7 +9,7 @@ export interface Upload {
   /** Qualified site path the file will take, as first requested. */
   path: string;
   pathKey: string;
-  contextWorkspaceId: number;
+  requestWorkspaceId: number;
   owner: UploadOwner;
   mkdirParents: boolean;
   createdAt: number;
@@ -41,7 +41,7 @@ function toUpload(row: UploadRow): Upload {
     ref: row.ref,
     path: row.path,
     pathKey: row.path_key,
-    contextWorkspaceId: row.context_workspace_id,
+    requestWorkspaceId: row.context_workspace_id,
     owner,
     mkdirParents: Boolean(row.mkdir_parents),
     createdAt: Number(row.created_at),
@@ -56,7 +56,7 @@ export async function insertUpload(db: Db, upload: Omit<Upload, 'id'>): Promise<
       ref: upload.ref,
       path: upload.path,
       path_key: upload.pathKey,
-      context_workspace_id: upload.contextWorkspaceId,
+      context_workspace_id: upload.requestWorkspaceId,
       user_id: upload.owner.userId,
       api_key_id: upload.owner.apiKeyId,
       mkdir_parents: upload.mkdirParents,

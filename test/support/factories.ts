@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { hashPassword } from '../../src/auth/passwords.js';
-import { hashSecret, newApiKeySecret, newSessionId } from '../../src/auth/secrets.js';
+import { hashPassword } from '../../src/identity/index.js';
+import { hashSecret, newApiKeySecret, newSessionId } from '../../src/identity/index.js';
 import type { Db } from '../../src/db/database.js';
 import { insertApiKey, type PermissionSet } from '../../src/repositories/api-keys.js';
 import { insertUser, type User } from '../../src/repositories/users.js';

@@ -5,7 +5,7 @@ import { buildApp } from '../../src/app.js';
 import type { Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import type { ApiInstance } from '../../src/http/fastify-types.js';
-import { bootstrapFirstStart } from '../../src/services/bootstrap.js';
+import { bootstrapFirstStart } from '../../src/identity/index.js';
 import type { TestDatabaseTarget } from './databases.js';
 import { ApiClient } from './http-client.js';
 import { TestClock } from './test-clock.js';

@@ -3,8 +3,8 @@ import { isoTime } from '../../lib/time.js';
 import type { ApiKey } from '../../repositories/api-keys.js';
 import {
   createKey, findCallingKey, findKey, listKeys, revokeKey, updateKey, type KeyChanges,
-} from '../../services/api-keys.js';
-import { acting, confirmIdentity } from '../acting.js';
+} from '../../identity/index.js';
+import { callOf, confirmIdentity } from '../call.js';
 import type { ApiInstance } from '../fastify-types.js';
 import { idPageQuery, paginationQuery, readPage, sendPage } from '../pagination.js';
 import type { RouteDeps } from '../route-deps.js';
@@ -67,7 +67,7 @@ export function apiKeyRoutes(app: ApiInstance, deps: RouteDeps): void {
     },
   }, async (request, reply) => {
     const page = readPage<number>('api_keys', request.query, 'number');
-    const keys = await listKeys(acting(request, deps), request.query.user_id, idPageQuery(page));
+    const keys = await listKeys(callOf(request, deps), request.query.user_id, idPageQuery(page));
     return sendPage(reply, deps.headers, 'api_keys', keys, page.limit, (k) => k.id).map(apiKeyBody);
   });
 
@@ -85,7 +85,7 @@ export function apiKeyRoutes(app: ApiInstance, deps: RouteDeps): void {
       response: { 201: NewApiKeyBody, ...errorResponses },
     },
   }, async (request, reply) => {
-    const a = acting(request, deps);
+    const a = callOf(request, deps);
     const body = request.body;
     const { key, secret } = await createKey(a, {
       name: body.name,
@@ -99,14 +99,14 @@ export function apiKeyRoutes(app: ApiInstance, deps: RouteDeps): void {
 
   app.get('/api_keys/:id', {
     schema: { summary: 'Show an API key', params: IdParams, querystring: Type.Object({}), response: { 200: ApiKeyBody, ...errorResponses } },
-  }, async (request) => apiKeyBody(await findKey(acting(request, deps), request.params.id)));
+  }, async (request) => apiKeyBody(await findKey(callOf(request, deps), request.params.id)));
 
   app.route({
     method: UPDATE_METHODS,
     url: '/api_keys/:id',
     schema: { summary: 'Rename an API key or change its expiry', params: IdParams, body: KeyChangesBody, response: { 200: ApiKeyBody, ...errorResponses } },
     handler: async (request) => {
-      const a = acting(request, deps);
+      const a = callOf(request, deps);
       return apiKeyBody(await updateKey(a, await findKey(a, request.params.id), keyChanges(request.body)));
     },
   });
@@ -114,7 +114,7 @@ export function apiKeyRoutes(app: ApiInstance, deps: RouteDeps): void {
   app.delete('/api_keys/:id', {
     schema: { summary: 'Revoke an API key', params: IdParams, body: Type.Unknown({ description: 'Ignored.' }), response: { ...NoContent, ...errorResponses } },
   }, async (request, reply) => {
-    const a = acting(request, deps);
+    const a = callOf(request, deps);
     await revokeKey(a, await findKey(a, request.params.id), confirmIdentity(request, deps, a.now));
     return reply.code(204).send(null);
   });
@@ -122,14 +122,14 @@ export function apiKeyRoutes(app: ApiInstance, deps: RouteDeps): void {
   app.get('/api_key', {
     config: { allowFilesOnlyKeys: true },
     schema: { summary: 'Show the API key this request authenticated with', querystring: Type.Object({}), response: { 200: ApiKeyBody, ...errorResponses } },
-  }, async (request) => apiKeyBody(await findCallingKey(acting(request, deps))));
+  }, async (request) => apiKeyBody(await findCallingKey(callOf(request, deps))));
 
   app.route({
     method: UPDATE_METHODS,
     url: '/api_key',
     schema: { summary: 'Rename the calling API key or change its expiry', body: KeyChangesBody, response: { 200: ApiKeyBody, ...errorResponses } },
     handler: async (request) => {
-      const a = acting(request, deps);
+      const a = callOf(request, deps);
       return apiKeyBody(await updateKey(a, await findCallingKey(a), keyChanges(request.body)));
     },
   });
@@ -139,7 +139,7 @@ export function apiKeyRoutes(app: ApiInstance, deps: RouteDeps): void {
     config: { allowFilesOnlyKeys: true },
     schema: { summary: 'Revoke the API key this request authenticated with', body: Type.Unknown({ description: 'Ignored.' }), response: { ...NoContent, ...errorResponses } },
   }, async (request, reply) => {
-    const a = acting(request, deps);
+    const a = callOf(request, deps);
     await revokeKey(a, await findCallingKey(a), confirmIdentity(request, deps, a.now));
     return reply.code(204).send(null);
   });

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import { definedOnly } from '../../lib/defined-only.js';
 import type { GroupMember } from '../../repositories/groups.js';
-import { addGroupMember, listGroupMemberships, removeGroupMember, updateGroupMember } from '../../services/group-memberships.js';
-import { acting } from '../acting.js';
+import { addGroupMember, listGroupMemberships, removeGroupMember, updateGroupMember } from '../../directory/index.js';
+import { callOf } from '../call.js';
 import type { ApiInstance } from '../fastify-types.js';
 import { idPageQuery, paginationQuery, readPage, sendPage } from '../pagination.js';
 import type { RouteDeps } from '../route-deps.js';
@@ -33,7 +33,7 @@ export function groupUserRoutes(app: ApiInstance, deps: RouteDeps): void {
     },
   }, async (request, reply) => {
     const page = readPage<number>('group_users', request.query, 'number');
-    const rows = await listGroupMemberships(acting(request, deps), definedOnly({ groupId: request.query.group_id, userId: request.query.user_id }), idPageQuery(page));
+    const rows = await listGroupMemberships(callOf(request, deps), definedOnly({ groupId: request.query.group_id, userId: request.query.user_id }), idPageQuery(page));
     return sendPage(reply, deps.headers, 'group_users', rows, page.limit, (m) => m.membershipId).map(groupUserBody);
   });
 
@@ -45,7 +45,7 @@ export function groupUserRoutes(app: ApiInstance, deps: RouteDeps): void {
     },
   }, async (request, reply) => {
     const { group_id: groupId, user_id: userId, admin } = request.body;
-    const created = await addGroupMember(acting(request, deps), { groupId, userId, admin: admin ?? false });
+    const created = await addGroupMember(callOf(request, deps), { groupId, userId, admin: admin ?? false });
     return reply.code(201).send(groupUserBody(created));
   });
 
@@ -58,13 +58,13 @@ export function groupUserRoutes(app: ApiInstance, deps: RouteDeps): void {
       body: Type.Object({ admin: Type.Optional(Type.Boolean()) }),
       response: { 200: GroupUserBody, ...errorResponses },
     },
-    handler: async (request) => groupUserBody(await updateGroupMember(acting(request, deps), request.params.id, definedOnly({ admin: request.body.admin }))),
+    handler: async (request) => groupUserBody(await updateGroupMember(callOf(request, deps), request.params.id, definedOnly({ admin: request.body.admin }))),
   });
 
   app.delete('/group_users/:id', {
     schema: { summary: 'Remove a member from a group', params: IdParams, response: { 204: Type.Null(), ...errorResponses } },
   }, async (request, reply) => {
-    await removeGroupMember(acting(request, deps), request.params.id);
+    await removeGroupMember(callOf(request, deps), request.params.id);
     return reply.code(204).send(null);
   });
 }

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import { definedOnly } from '../../lib/defined-only.js';
-import { createGroup, deleteGroup, getGroup, listGroups, updateGroup, type GroupWithMembers } from '../../services/groups.js';
-import { parseIdList } from '../../services/user-fields.js';
-import { acting } from '../acting.js';
+import { createGroup, deleteGroup, getGroup, listGroups, updateGroup, type GroupWithMembers } from '../../directory/index.js';
+import { parseIdList } from '../../directory/index.js';
+import { callOf } from '../call.js';
 import type { ApiInstance } from '../fastify-types.js';
 import { idPageQuery, paginationQuery, readPage, sendPage } from '../pagination.js';
 import type { RouteDeps } from '../route-deps.js';
@@ -46,7 +46,7 @@ export function groupRoutes(app: ApiInstance, deps: RouteDeps): void {
   }, async (request, reply) => {
     const page = readPage<number>('groups', request.query, 'number');
     const filter = request.query.filter ?? {};
-    const groups = await listGroups(acting(request, deps), definedOnly({
+    const groups = await listGroups(callOf(request, deps), definedOnly({
       name: filter.name, workspaceId: filter.workspace_id, ids: parseIdList('ids', request.query.ids),
     }), idPageQuery(page));
     return sendPage(reply, deps.headers, 'groups', groups, page.limit, (g) => g.group.id).map(groupBody);
@@ -60,7 +60,7 @@ export function groupRoutes(app: ApiInstance, deps: RouteDeps): void {
     },
   }, async (request, reply) => {
     const body = request.body;
-    const created = await createGroup(acting(request, deps), {
+    const created = await createGroup(callOf(request, deps), {
       name: body.name,
       ...definedOnly({ workspaceId: body.workspace_id, userIds: parseIdList('user_ids', body.user_ids), adminIds: parseIdList('admin_ids', body.admin_ids) }),
     });
@@ -69,7 +69,7 @@ export function groupRoutes(app: ApiInstance, deps: RouteDeps): void {
 
   app.get('/groups/:id', {
     schema: { summary: 'Show a group', params: IdParams, response: { 200: GroupBody, ...errorResponses } },
-  }, async (request) => groupBody(await getGroup(acting(request, deps), request.params.id)));
+  }, async (request) => groupBody(await getGroup(callOf(request, deps), request.params.id)));
 
   app.route({
     method: UPDATE_METHODS,
@@ -82,7 +82,7 @@ export function groupRoutes(app: ApiInstance, deps: RouteDeps): void {
     },
     handler: async (request) => {
       const body = request.body;
-      const updated = await updateGroup(acting(request, deps), request.params.id, definedOnly({
+      const updated = await updateGroup(callOf(request, deps), request.params.id, definedOnly({
         name: body.name, userIds: parseIdList('user_ids', body.user_ids), adminIds: parseIdList('admin_ids', body.admin_ids),
       }));
       return groupBody(updated);
@@ -92,7 +92,7 @@ export function groupRoutes(app: ApiInstance, deps: RouteDeps): void {
   app.delete('/groups/:id', {
     schema: { summary: 'Delete a group with its memberships and grants', params: IdParams, response: { 204: Type.Null(), ...errorResponses } },
   }, async (request, reply) => {
-    await deleteGroup(acting(request, deps), request.params.id);
+    await deleteGroup(callOf(request, deps), request.params.id);
     return reply.code(204).send(null);
   });
 }

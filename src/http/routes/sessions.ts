@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { isoTime } from '../../lib/time.js';
-import { logIn, logOut } from '../../services/sessions.js';
+import { logIn, logOut } from '../../identity/index.js';
 import { readHeader } from '../brand-headers.js';
 import type { ApiInstance } from '../fastify-types.js';
 import type { RouteDeps } from '../route-deps.js';

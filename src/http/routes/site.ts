@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { errors } from '../../errors/catalogue.js';
-import { readSiteSettings, SETTING_RANGES, updateSiteSettings } from '../../services/site-settings.js';
-import { confirmIdentity } from '../acting.js';
+import { readSiteSettings, SETTING_RANGES, updateSiteSettings } from '../../identity/index.js';
+import { confirmIdentity } from '../call.js';
 import type { ApiInstance } from '../fastify-types.js';
 import type { RouteDeps } from '../route-deps.js';
 import { errorResponses } from '../schemas.js';

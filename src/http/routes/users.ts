@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
 import { definedOnly } from '../../lib/defined-only.js';
 import { groupIdsOfUsers } from '../../repositories/user-memberships.js';
-import { parseIdList } from '../../services/user-fields.js';
-import { findVisibleUser } from '../../services/user-visibility.js';
-import { createUser, deleteUser, listUsers, updateUserFields } from '../../services/users.js';
-import { acting, confirmIdentity } from '../acting.js';
+import { parseIdList } from '../../directory/index.js';
+import { findVisibleUser } from '../../access/index.js';
+import { createUser, deleteUser, listUsers, updateUserFields } from '../../directory/index.js';
+import { callOf, confirmIdentity } from '../call.js';
 import type { ApiInstance } from '../fastify-types.js';
 import { idPageQuery, paginationQuery, readPage, sendPage } from '../pagination.js';
 import type { RouteDeps } from '../route-deps.js';
@@ -36,7 +36,7 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
     const page = readPage<number>('users', request.query, 'number');
     const ids = parseIdList('ids', request.query.ids);
     const filter = request.query.filter ?? {};
-    const users = await listUsers(acting(request, deps), {
+    const users = await listUsers(callOf(request, deps), {
       ...(filter.username === undefined ? {} : { username: filter.username }),
       ...(filter.workspace_id === undefined ? {} : { workspaceId: filter.workspace_id }),
       ...(ids === undefined ? {} : { ids }),
@@ -60,7 +60,7 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
   }, async (request, reply) => {
     const body = request.body;
     const groupIds = parseIdList('group_ids', body.group_ids);
-    const user = await createUser(acting(request, deps), {
+    const user = await createUser(callOf(request, deps), {
       username: body.username,
       ...definedOnly({ password: body.password, name: body.name, email: body.email, workspaceId: body.workspace_id, siteAdmin: body.site_admin, workspaceAdmin: body.workspace_admin, groupIds }),
     });
@@ -70,8 +70,8 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
   app.get('/users/:id', {
     schema: { summary: 'Show a user', params: IdParams, response: { 200: UserBody, ...errorResponses } },
   }, async (request) => {
-    const a = acting(request, deps);
-    return withGroups(deps, await findVisibleUser(a.db, a.caller, a.contextWorkspaceId, request.params.id));
+    const a = callOf(request, deps);
+    return withGroups(deps, await findVisibleUser(a.db, a.caller, a.requestWorkspaceId, request.params.id));
   });
 
   app.route({
@@ -85,7 +85,7 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
     },
     handler: async (request) => {
       const body = request.body;
-      const a = acting(request, deps);
+      const a = callOf(request, deps);
       const user = await updateUserFields(a, request.params.id, definedOnly({
         username: body.username, password: body.password, name: body.name, email: body.email,
         siteAdmin: body.site_admin, workspaceAdmin: body.workspace_admin, disabled: body.disabled,
@@ -97,7 +97,7 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
   app.delete('/users/:id', {
     schema: { summary: 'Delete a user', params: IdParams, response: { 204: Type.Null(), ...errorResponses } },
   }, async (request, reply) => {
-    const a = acting(request, deps);
+    const a = callOf(request, deps);
     await deleteUser(a, request.params.id, confirmIdentity(request, deps, a.now));
     return reply.code(204).send(null);
   });

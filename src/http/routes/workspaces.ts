@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { isoTime } from '../../lib/time.js';
 import type { Workspace } from '../../repositories/workspaces.js';
-import { createWorkspace, deleteEmptyWorkspace, getVisibleWorkspace, listVisibleWorkspaces, renameVisibleWorkspace } from '../../services/workspaces.js';
+import { createWorkspace, deleteEmptyWorkspace, getVisibleWorkspace, listVisibleWorkspaces, renameVisibleWorkspace } from '../../directory/index.js';
 import type { ApiInstance } from '../fastify-types.js';
 import { paginationQuery, readPage, sendPage } from '../pagination.js';
 import type { RouteDeps } from '../route-deps.js';

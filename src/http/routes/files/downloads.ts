@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
-import { openDownload } from '../../../services/downloads.js';
+import { openDownload } from '../../../files/index.js';
 import type { ApiInstance } from '../../fastify-types.js';
 import type { RouteDeps } from '../../route-deps.js';
 import { errorResponses } from '../../schemas.js';
 import { sendStream } from './file-bytes.js';
-import { fileContextOf } from './file-context.js';
+import { fileCoreOf } from './file-routes-core.js';
 import { TokenParams } from './schemas.js';
 import { DOWNLOADS_PATH } from './transfer-urls.js';
 
@@ -13,7 +13,7 @@ import { DOWNLOADS_PATH } from './transfer-urls.js';
  * (no credential: the SDKs fetch it without one); the token reaches one version of one file.
  */
 export function downloadRoutes(app: ApiInstance, deps: RouteDeps): void {
-  const ctx = fileContextOf(deps);
+  const ctx = fileCoreOf(deps);
   app.get(`${DOWNLOADS_PATH}/:token`, {
     config: { public: true },
     schema: {

@@ -1,21 +1,21 @@
 import { Type } from 'typebox';
-import { sitePathFor } from '../../../services/file-actor.js';
-import { copyEntry, moveEntry } from '../../../services/file-moves.js';
-import { visibleEntry } from '../../../services/file-lookup.js';
-import { downloadLinkFor } from '../../../services/downloads.js';
-import { beginUpload } from '../../../services/uploads.js';
+import { sitePathFor } from '../../../files/index.js';
+import { copyEntry, moveEntry } from '../../../files/index.js';
+import { visibleEntry } from '../../../files/index.js';
+import { downloadLinkFor } from '../../../files/index.js';
+import { beginUpload } from '../../../files/index.js';
 import type { ApiInstance } from '../../fastify-types.js';
 import type { RouteDeps } from '../../route-deps.js';
 import { errorResponses } from '../../schemas.js';
 import { entryBody } from './entry-body.js';
-import { actorAndPath, fileContextOf } from './file-context.js';
+import { actorAndPath, fileCoreOf } from './file-routes-core.js';
 import { EntryBody, FileActionBody, FileActionRequestBody, FileUploadPartBody, flagValue, missingBodyAsEmpty, UploadActionBody, MetadataQuery, PathParams } from './schemas.js';
 import { downloadUri } from './transfer-urls.js';
 import { uploadPartBody } from './upload-part-body.js';
 
 /** /file_actions/...: metadata (File.find), move, copy and begin_upload, as the Files.com SDKs call them. */
 export function fileActionRoutes(app: ApiInstance, deps: RouteDeps): void {
-  const ctx = fileContextOf(deps);
+  const ctx = fileCoreOf(deps);
 
   for (const url of ['/file_actions/metadata', '/file_actions/metadata/*']) {
     app.get(url, {

@@ -1,12 +1,12 @@
 import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { Entry } from '../../../repositories/entries.js';
-import { parseRange } from '../../../services/downloads.js';
-import type { FileContext } from '../../../services/file-context.js';
+import { parseRange } from '../../../files/index.js';
+import type { FileCore } from '../../../files/index.js';
 import type { ByteRange } from '../../../storage/blob-storage.js';
 
 /** Streams a file's bytes (or one range of them) as the response. */
-export async function sendFileBytes(reply: FastifyReply, ctx: FileContext, entry: Entry, rangeHeader: string | undefined): Promise<FastifyReply> {
+export async function sendFileBytes(reply: FastifyReply, ctx: FileCore, entry: Entry, rangeHeader: string | undefined): Promise<FastifyReply> {
   const range = parseRange(rangeHeader, entry.size ?? 0);
   return sendStream(reply, entry, await ctx.storage.read(entry.storageKey as string, range), range);
 }

@@ -1,14 +1,14 @@
 import { Type } from 'typebox';
 import { errors } from '../../../errors/catalogue.js';
-import { deletePath } from '../../../services/file-deletion.js';
-import { capabilitiesOn } from '../../../services/path-access.js';
-import { prepareDownload } from '../../../services/downloads.js';
-import { beginUpload, endUpload, offerPart } from '../../../services/uploads.js';
+import { deletePath } from '../../../files/index.js';
+import { capabilitiesOn } from '../../../access/index.js';
+import { prepareDownload } from '../../../files/index.js';
+import { beginUpload, endUpload, offerPart } from '../../../files/index.js';
 import type { ApiInstance } from '../../fastify-types.js';
 import type { RouteDeps } from '../../route-deps.js';
 import { errorResponses } from '../../schemas.js';
 import { entryBody } from './entry-body.js';
-import { actorAndPath, fileContextOf } from './file-context.js';
+import { actorAndPath, fileCoreOf } from './file-routes-core.js';
 import { sendFileBytes } from './file-bytes.js';
 import { DeleteBody, DeleteQuery, EntryBody, FileGetQuery, FileUploadPartBody, flagValue, missingBodyAsEmpty, UploadActionBody, PathParams } from './schemas.js';
 import { downloadUri } from './transfer-urls.js';
@@ -19,7 +19,7 @@ import { uploadPartBody } from './upload-part-body.js';
  * protocol of the Files.com SDKs (docs/files.md). PUT with a raw body is in uploads.ts.
  */
 export function fileRoutes(app: ApiInstance, deps: RouteDeps): void {
-  const ctx = fileContextOf(deps);
+  const ctx = fileCoreOf(deps);
   for (const url of ['/files', '/files/*']) {
     app.get(url, {
       config: { allowFilesOnlyKeys: true },

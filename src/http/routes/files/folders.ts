@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { createFolder } from '../../../services/folders.js';
+import { createFolder } from '../../../files/index.js';
 import type { ApiInstance } from '../../fastify-types.js';
 import type { RouteDeps } from '../../route-deps.js';
 import { DEFAULT_PER_PAGE, setCursorHeaders } from '../../pagination.js';
@@ -7,7 +7,7 @@ import { errorResponses } from '../../schemas.js';
 import { decodeFolderCursor, encodeFolderCursor } from './cursor.js';
 import { entryBody } from './entry-body.js';
 import { renderedListing } from './listing-response.js';
-import { actorAndPath } from './file-context.js';
+import { actorAndPath } from './file-routes-core.js';
 import { CreateFolderBody, CreateFolderQuery, EntryBody, flagValue, missingBodyAsEmpty, ListingQuery, PathParams } from './schemas.js';
 
 /**

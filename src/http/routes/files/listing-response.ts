@@ -1,9 +1,9 @@
 import type { Db } from '../../../db/database.js';
 import { cachedRead } from '../../../db/read-cache.js';
 import type { ChildPosition } from '../../../repositories/entry-listing.js';
-import type { SitePath } from '../../../services/context-paths.js';
-import { actorDecisionKey, type FileActor } from '../../../services/file-actor.js';
-import { listFolder } from '../../../services/folder-listing.js';
+import type { SitePath } from '../../../access/index.js';
+import { actorDecisionKey, type FileActor } from '../../../files/index.js';
+import { listFolder } from '../../../files/index.js';
 import { entryBody } from './entry-body.js';
 
 /** A listing page as sent: the JSON array of entries, and where the next page starts. */

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { isoTime } from '../../../lib/time.js';
-import { contextPathOf, type FileActor } from '../../../services/file-actor.js';
-import type { FileContext } from '../../../services/file-context.js';
-import { MAX_PARTS, type PartOffer } from '../../../services/uploads.js';
+import { requestPathOf, type FileActor } from '../../../files/index.js';
+import type { FileCore } from '../../../files/index.js';
+import { MAX_PARTS, type PartOffer } from '../../../files/index.js';
 import { uploadUri } from './transfer-urls.js';
 
 /**
@@ -16,12 +16,12 @@ export const PART_SIZE = 32 * 1024 * 1024;
  * order (`parallel_parts: false`), which keeps the SDK from buffering every part at once; Atrium
  * itself accepts parts in any order and retried ones.
  */
-export async function uploadPartBody(request: FastifyRequest, ctx: FileContext, actor: FileActor, offer: PartOffer) {
+export async function uploadPartBody(request: FastifyRequest, ctx: FileCore, actor: FileActor, offer: PartOffer) {
   const { upload, partNumber } = offer;
   const link = await ctx.links.sign({ kind: 'upload', uploadId: upload.id, part: partNumber }, upload.ref);
   return {
     ref: upload.ref,
-    path: contextPathOf(actor, upload.path),
+    path: requestPathOf(actor, upload.path),
     action: 'put/write',
     upload_uri: uploadUri(request, link.token),
     http_method: 'PUT',

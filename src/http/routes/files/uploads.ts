@@ -2,14 +2,14 @@ import type { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { errors } from '../../../errors/catalogue.js';
-import { ApiError } from '../../../errors/api-error.js';
-import { receivePart, uploadById, uploadWhole } from '../../../services/uploads.js';
-import { capabilitiesOn } from '../../../services/path-access.js';
+import { AtriumError } from '../../../errors/atrium-error.js';
+import { receivePart, uploadById, uploadWhole } from '../../../files/index.js';
+import { capabilitiesOn } from '../../../access/index.js';
 import type { ApiInstance } from '../../fastify-types.js';
 import type { RouteDeps } from '../../route-deps.js';
 import { errorResponses } from '../../schemas.js';
 import { entryBody } from './entry-body.js';
-import { actorAndPath, fileContextOf } from './file-context.js';
+import { actorAndPath, fileCoreOf } from './file-routes-core.js';
 import { EntryBody, flagValue, ReceivedPartBody, TokenParams, UploadWholeQuery, PathParams } from './schemas.js';
 import { UPLOADS_PATH } from './transfer-urls.js';
 
@@ -23,7 +23,7 @@ export function uploadRoutes(app: ApiInstance, deps: RouteDeps): void {
     const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
-    const ctx = fileContextOf(deps);
+    const ctx = fileCoreOf(deps);
 
     // The signed part URL of the upload protocol: public (the SDKs send parts without a
     // credential); the token reaches exactly one part of one upload.
@@ -82,7 +82,7 @@ async function closingOnRefusal<T>(reply: FastifyReply, run: () => Promise<T>): 
   try {
     return await run();
   } catch (error) {
-    if (error instanceof ApiError) reply.header('Connection', 'close');
+    if (error instanceof AtriumError) reply.header('Connection', 'close');
     throw error;
   }
 }

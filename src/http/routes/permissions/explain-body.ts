@@ -2,8 +2,8 @@ import type { Static } from 'typebox';
 import type { GrantVia, NearMiss, NearMissReason, Reason } from '../../../authz/index.js';
 import type { Db } from '../../../db/database.js';
 import type { PermissionRecord } from '../../../repositories/permissions.js';
-import { toContextPath } from '../../../services/context-paths.js';
-import type { Explanation } from '../../../services/explain.js';
+import { toRequestPath } from '../../../access/index.js';
+import type { Explanation } from '../../../grants/index.js';
 import { namesFor, permissionJson, type GranteeNames } from './permission-body.js';
 import type { ExplainBody } from './schemas.js';
 
@@ -17,7 +17,7 @@ type NearMissJson = ExplainJson['near_misses'][number];
  * `hidden_grant` and those fields are null. Near misses are listed only for grants the caller may
  * see, since each one describes somebody's grant.
  */
-export async function explainJson(db: Db, explanation: Explanation, contextWorkspaceId: number): Promise<ExplainJson> {
+export async function explainJson(db: Db, explanation: Explanation, requestWorkspaceId: number): Promise<ExplainJson> {
   const { decision, grants } = explanation;
   const visibleRecord = (id: number): PermissionRecord | undefined => {
     const entry = grants.get(id);
@@ -38,7 +38,7 @@ export async function explainJson(db: Db, explanation: Explanation, contextWorks
   const names = await namesFor(db, shownRecords, { userIds, groupIds });
 
   return {
-    path: toContextPath(contextWorkspaceId, explanation.site.path) ?? explanation.site.path,
+    path: toRequestPath(requestWorkspaceId, explanation.site.path) ?? explanation.site.path,
     type: explanation.type,
     workspace_id: decision.workspaceId,
     user_id: explanation.userId,
@@ -46,15 +46,15 @@ export async function explainJson(db: Db, explanation: Explanation, contextWorks
     workspace_admin: decision.workspaceAdmin,
     folder_admin: decision.folderAdmin,
     capabilities: [...decision.capabilities],
-    reasons: decision.reasons.map((reason) => reasonJson(reason, visibleRecord, contextWorkspaceId, names)),
-    near_misses: nearMisses.map((miss) => nearMissJson(miss, visibleRecord(miss.permissionId) as PermissionRecord, contextWorkspaceId, names)),
+    reasons: decision.reasons.map((reason) => reasonJson(reason, visibleRecord, requestWorkspaceId, names)),
+    near_misses: nearMisses.map((miss) => nearMissJson(miss, visibleRecord(miss.permissionId) as PermissionRecord, requestWorkspaceId, names)),
   };
 }
 
 function reasonJson(
   reason: Reason,
   visibleRecord: (id: number) => PermissionRecord | undefined,
-  contextWorkspaceId: number,
+  requestWorkspaceId: number,
   names: GranteeNames,
 ): ReasonJson {
   const base: ReasonJson = {
@@ -85,7 +85,7 @@ function reasonJson(
     ...base,
     source: source.kind === 'role' ? 'workspace_admin_grant' : 'grant',
     permission_id: record.id,
-    path: toContextPath(contextWorkspaceId, record.path) ?? record.path,
+    path: toRequestPath(requestWorkspaceId, record.path) ?? record.path,
     permission: record.level,
     recursive: record.recursive,
     workspace_id: workspaceId ?? record.workspaceId,
@@ -102,8 +102,8 @@ function viaJson(via: GrantVia, names: GranteeNames): Pick<ReasonJson, 'via' | '
   return { via: 'groups', group_id: null, group_name: null, group_ids: ids, group_names: ids.map((id) => names.groups.get(id) ?? '') };
 }
 
-function nearMissJson(miss: NearMiss, record: PermissionRecord, contextWorkspaceId: number, names: GranteeNames): NearMissJson {
-  return { ...permissionJson(record, contextWorkspaceId, names), reasons: miss.reasons.map((reason) => nearMissReasonJson(reason, names)) };
+function nearMissJson(miss: NearMiss, record: PermissionRecord, requestWorkspaceId: number, names: GranteeNames): NearMissJson {
+  return { ...permissionJson(record, requestWorkspaceId, names), reasons: miss.reasons.map((reason) => nearMissReasonJson(reason, names)) };
 }
 
 function nearMissReasonJson(reason: NearMissReason, names: GranteeNames): NearMissJson['reasons'][number] {

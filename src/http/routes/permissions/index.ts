@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import { createPermission, deletePermission } from '../../../services/permissions.js';
-import { explainAccess } from '../../../services/explain.js';
-import { listPermissionsFor } from '../../../services/permission-listing.js';
+import { createPermission, deletePermission } from '../../../grants/index.js';
+import { explainAccess } from '../../../grants/index.js';
+import { listPermissionsFor } from '../../../grants/index.js';
 import type { ApiInstance } from '../../fastify-types.js';
 import { readPage, sendPage } from '../../pagination.js';
 import type { RouteDeps } from '../../route-deps.js';

@@ -2,7 +2,7 @@ import type { Static } from 'typebox';
 import type { Db } from '../../../db/database.js';
 import { groupNamesOf, usernamesOf } from '../../../repositories/permission-grantees.js';
 import type { PermissionRecord } from '../../../repositories/permissions.js';
-import { toContextPath } from '../../../services/context-paths.js';
+import { toRequestPath } from '../../../access/index.js';
 import type { PermissionBody } from './schemas.js';
 
 export type PermissionJson = Static<typeof PermissionBody>;
@@ -29,12 +29,12 @@ export async function namesFor(db: Db, records: readonly PermissionRecord[], ext
  * context 0, relative to the Workspace root in a Custom Workspace ('' for the root). Callers only
  * pass grants inside the context; the qualified path is the fallback should one slip through.
  */
-export function permissionJson(record: PermissionRecord, contextWorkspaceId: number, names: GranteeNames): PermissionJson {
+export function permissionJson(record: PermissionRecord, requestWorkspaceId: number, names: GranteeNames): PermissionJson {
   const grantee = record.grantee;
   const groupIds = grantee.kind === 'groups' ? [...grantee.groupIds] : [];
   return {
     id: record.id,
-    path: toContextPath(contextWorkspaceId, record.path) ?? record.path,
+    path: toRequestPath(requestWorkspaceId, record.path) ?? record.path,
     user_id: grantee.kind === 'user' ? grantee.userId : null,
     username: grantee.kind === 'user' ? (names.users.get(grantee.userId) ?? null) : null,
     group_id: grantee.kind === 'group' ? grantee.groupId : null,
@@ -47,7 +47,7 @@ export function permissionJson(record: PermissionRecord, contextWorkspaceId: num
   };
 }
 
-export async function permissionsJson(db: Db, records: readonly PermissionRecord[], contextWorkspaceId: number): Promise<PermissionJson[]> {
+export async function permissionsJson(db: Db, records: readonly PermissionRecord[], requestWorkspaceId: number): Promise<PermissionJson[]> {
   const names = await namesFor(db, records);
-  return records.map((record) => permissionJson(record, contextWorkspaceId, names));
+  return records.map((record) => permissionJson(record, requestWorkspaceId, names));
 }

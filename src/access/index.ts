@@ -1,0 +1,16 @@
+// Access: every rule about who may reach what, over the pure engine in authz/. Who the caller is,
+// which Workspace a request works in and which paths it can name; administrator checks; who sees
+// which users, groups and grants; what a caller may do on a path. The only entrance to the feature.
+
+export { isAdministratorOf, selfAndAncestorKeys, subjectOf, subjectOfCaller } from './authority.js';
+export { type Call } from './call.js';
+export { type Caller, callerFromApiKey, callerFromSession } from './caller.js';
+export { assertMayManageGrantsOn } from './grant-authority.js';
+export { canSeeGrant, granteeSetOf, listVisibility, mayListGroup, mayListUser, mayListUserGrants, overseesPath, permissionReachOf, reachOverPath } from './grant-reach.js';
+export { findVisibleGroup, groupVisibility } from './group-visibility.js';
+export { membershipWorkspace } from './membership-workspace.js';
+export { capabilitiesOn, PathAccess, permissionLetters } from './path-access.js';
+export { grantableSitePath, isInRequestWorkspace, isReservedSitePath, type SitePath, toRequestPath, toSitePath } from './request-paths.js';
+export { resolveRequestWorkspace } from './request-workspace.js';
+export { holdsOverSubtree } from './subtree-access.js';
+export { findVisibleUser, userVisibility } from './user-visibility.js';

@@ -1,0 +1,91 @@
+import { decide, hasGrantBelow, matchGrantee, parentKey, type Capability, type EntryType, type Grant, type Subject } from '../authz/index.js';
+import type { Db } from '../db/database.js';
+import { grantsThatCanMatch } from '../repositories/grants.js';
+import { grantsBelowThatCanMatch } from '../repositories/grants-below.js';
+import { selfAndAncestorKeys } from './authority.js';
+
+/** Who looks at paths, as far as access needs to know: the engine's subject and the root of its Workspace. */
+export interface PathViewer {
+  readonly subject: Subject;
+  /** Key of the request Workspace's root: '' in Workspace 0, `_/workspaces/N` in Workspace N. */
+  readonly rootKey: string;
+}
+
+/**
+ * The engine's answers for one path and its ancestors, from the viewer's grants on them, loaded
+ * once per request. Every capability a file operation checks comes from `decide`; visibility adds
+ * the grants below a path, loaded only when the rule needs them.
+ */
+export class PathAccess {
+  private readonly below = new Map<string, Promise<readonly Grant[]>>();
+
+  private constructor(
+    private readonly db: Db,
+    readonly viewer: PathViewer,
+    /** Grants on the deepest path asked about and on every ancestor of it. */
+    readonly ancestorGrants: readonly Grant[],
+  ) {}
+
+  /** Ready to answer about `key` and any of its ancestors. */
+  static async forPath(db: Db, viewer: PathViewer, key: string): Promise<PathAccess> {
+    const subject = viewer.subject;
+    // A Site Administrator has everything everywhere: no grant can add to that.
+    const grants = subject.siteAdmin ? [] : await grantsThatCanMatch(db, subject.userId, [...subject.groupIds], selfAndAncestorKeys(key));
+    return new PathAccess(db, viewer, grants);
+  }
+
+  /** The viewer's capabilities on `key` (the loaded path or one of its ancestors). */
+  capabilities(key: string, type: EntryType): ReadonlySet<Capability> {
+    return new Set(decide(this.viewer.subject, { pathKey: key, type }, this.ancestorGrants).capabilities);
+  }
+
+  can(key: string, type: EntryType, capability: Capability): boolean {
+    return this.capabilities(key, type).has(capability);
+  }
+
+  /**
+   * Whether the viewer may see that `key` exists (contract 6): the context root always; anything
+   * else when its folder's listing would show it, that is with `list` on the folder, with `write`
+   * on the folder for a subfolder, or when it lies on the way to a grant of the viewer's (a grant
+   * on it or below it). What is not visible is answered `not-found`, never `not-authorized`.
+   */
+  async visible(key: string, type: EntryType): Promise<boolean> {
+    if (key === this.viewer.rootKey) return true;
+    const parent = parentKey(key);
+    if (parent === null) return false;
+    const onParent = this.capabilities(parent, 'directory');
+    if (onParent.has('list') || (type === 'directory' && onParent.has('write'))) return true;
+    return this.hasGrantAtOrBelow(key);
+  }
+
+  /** The viewer's grants strictly below `key` that can match it (the engine decides which do). */
+  grantsBelow(key: string): Promise<readonly Grant[]> {
+    let loaded = this.below.get(key);
+    if (loaded === undefined) {
+      const subject = this.viewer.subject;
+      loaded = subject.siteAdmin ? Promise.resolve([]) : grantsBelowThatCanMatch(this.db, subject.userId, [...subject.groupIds], key);
+      this.below.set(key, loaded);
+    }
+    return loaded;
+  }
+
+  private async hasGrantAtOrBelow(key: string): Promise<boolean> {
+    const subject = this.viewer.subject;
+    if (this.ancestorGrants.some((grant) => grant.pathKey === key && matchGrantee(subject, grant.grantee).matched)) return true;
+    return hasGrantBelow(subject, key, await this.grantsBelow(key));
+  }
+}
+
+/** The listing's `permissions` letters (contract 6): `l r w d` for list, read, write, delete. */
+export function permissionLetters(capabilities: Iterable<Capability>): string {
+  const held = new Set(capabilities);
+  return (['list', 'read', 'write', 'delete'] as const)
+    .filter((capability) => held.has(capability))
+    .map((capability) => capability.charAt(0))
+    .join('');
+}
+
+/** The viewer's capabilities on one entry, for an answer that shows them. */
+export async function capabilitiesOn(db: Db, viewer: PathViewer, key: string, type: EntryType): Promise<Capability[]> {
+  return [...(await PathAccess.forPath(db, viewer, key)).capabilities(key, type)];
+}

@@ -1,0 +1,29 @@
+import { decide, type Capability } from '../authz/index.js';
+import type { Db } from '../db/database.js';
+import type { Entry } from '../repositories/entries.js';
+import { subtreeOf } from '../repositories/entry-subtrees.js';
+import type { PathAccess } from './path-access.js';
+
+/**
+ * Whether the actor holds `capability` on an entry and on everything below it: deleting or moving
+ * a folder acts on all of it, and copying one reads all of it, so a non-recursive grant on the
+ * folder (which covers only its direct files) must not stand in for its subfolders.
+ *
+ * Grants only add, so first the cheap answer: what a descendant at any depth receives from grants
+ * on the folder and above it. When that falls short, each entry is decided on its own, with the
+ * actor's grants below the folder as well.
+ */
+export async function holdsOverSubtree(db: Db, access: PathAccess, entry: Entry, capability: Capability): Promise<boolean> {
+  if (!access.can(entry.pathKey, entry.type, capability)) return false;
+  if (entry.type === 'file') return true;
+  // A made-up path two levels down: no grant lies on it, so only inherited coverage counts.
+  const anyDescendant = `${entry.pathKey}/\u0001/\u0001`;
+  if (access.can(anyDescendant, 'directory', capability)) return true;
+
+  const grants = [...access.ancestorGrants, ...(await access.grantsBelow(entry.pathKey))];
+  const subject = access.viewer.subject;
+  for (const below of await subtreeOf(db, entry.pathKey)) {
+    if (!decide(subject, { pathKey: below.pathKey, type: below.type }, grants).capabilities.includes(capability)) return false;
+  }
+  return true;
+}

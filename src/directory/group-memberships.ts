@@ -1,0 +1,78 @@
+import type { Caller } from '../access/index.js';
+import type { Db } from '../db/database.js';
+import { errors } from '../errors/catalogue.js';
+import {
+  deleteMembership, findMembership, insertMembership, listMemberships, membersOfGroups, setMembershipAdmin, type Group, type GroupMember,
+} from '../repositories/groups.js';
+import { isAdministratorOf } from '../access/index.js';
+import { checkMayJoin } from './group-member-rules.js';
+import { findVisibleGroup, groupVisibility } from '../access/index.js';
+import type { Call } from '../access/index.js';
+
+export async function listGroupMemberships(
+  a: Call,
+  filter: { groupId?: number; userId?: number },
+  page: { afterId: number; limit: number },
+): Promise<GroupMember[]> {
+  const visibility = await groupVisibility(a.db, a.caller, a.requestWorkspaceId);
+  return listMemberships(a.db, visibility.scope, visibility, filter, page);
+}
+
+/**
+ * POST /group_users. An administrator of the group's Workspace may add anyone who may join; a
+ * Group Admin may add members but not make admins. Through this a new member receives every grant
+ * the group holds, Workspace Administrator authority included (product document, rule 8).
+ */
+export async function addGroupMember(a: Call, input: { groupId: number; userId: number; admin: boolean }): Promise<GroupMember> {
+  const group = await findVisibleGroup(a.db, a.caller, a.requestWorkspaceId, input.groupId);
+  const authority = await authorityOver(a.db, a.caller, group);
+  if (authority === 'none') throw errors.groupAdminRequired();
+  if (authority === 'group-admin' && input.admin) {
+    throw errors.insufficientPermissionForParams('A Group Admin may add members but not make them Group Admins.');
+  }
+  await checkMayJoin(a.db, a.caller, group, input.userId);
+  const existing = await membersOfGroups(a.db, [group.id]);
+  if (existing.some((m) => m.userId === input.userId)) throw errors.modelSaveError({ user_id: ['is already a member of this group'] });
+  const id = await insertMembership(a.db, { groupId: group.id, userId: input.userId, admin: input.admin, now: a.now });
+  return (await findMembership(a.db, id)) as GroupMember;
+}
+
+/** PUT/PATCH /group_users/<id>: only administrators of the Workspace change the admin flag. */
+export async function updateGroupMember(a: Call, id: number, input: { admin?: boolean }): Promise<GroupMember> {
+  const { membership, group } = await findVisibleMembership(a, id);
+  if ((await authorityOver(a.db, a.caller, group)) !== 'administrator') throw errors.workspaceAdminRequired();
+  if (input.admin !== undefined && input.admin !== membership.admin) await setMembershipAdmin(a.db, membership.membershipId, input.admin);
+  return (await findMembership(a.db, membership.membershipId)) as GroupMember;
+}
+
+/**
+ * DELETE /group_users/<id>. Removing a member ends the access it had through the group at once.
+ * A Group Admin may remove ordinary members and itself, not other Group Admins.
+ */
+export async function removeGroupMember(a: Call, id: number): Promise<void> {
+  const { membership, group } = await findVisibleMembership(a, id);
+  const authority = await authorityOver(a.db, a.caller, group);
+  if (authority === 'none') throw errors.groupAdminRequired();
+  if (authority === 'group-admin' && membership.admin && a.caller.user?.id !== membership.userId) {
+    throw errors.insufficientPermissionForParams('A Group Admin may not remove another Group Admin.');
+  }
+  await deleteMembership(a.db, membership.membershipId);
+}
+
+async function findVisibleMembership(a: Call, id: number): Promise<{ membership: GroupMember; group: Group }> {
+  const membership = await findMembership(a.db, id);
+  if (membership === undefined) throw errors.membershipNotFound();
+  try {
+    return { membership, group: await findVisibleGroup(a.db, a.caller, a.requestWorkspaceId, membership.groupId) };
+  } catch {
+    throw errors.membershipNotFound();
+  }
+}
+
+async function authorityOver(db: Db, caller: Caller, group: Group): Promise<'administrator' | 'group-admin' | 'none'> {
+  if (await isAdministratorOf(db, caller, group.workspaceId)) return 'administrator';
+  const self = caller.user;
+  if (self === null) return 'none';
+  const members = await membersOfGroups(db, [group.id]);
+  return members.some((m) => m.userId === self.id && m.admin) ? 'group-admin' : 'none';
+}

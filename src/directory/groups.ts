@@ -1,0 +1,124 @@
+import type { Db } from '../db/database.js';
+import { errors } from '../errors/catalogue.js';
+import {
+  deleteGroupAndGrants, deleteMembership, groupNameTaken, insertGroup, insertMembership, listGroupsInScope, membersOfGroups,
+  renameGroup, setMembershipAdmin, type Group, type GroupMember,
+} from '../repositories/groups.js';
+import { isAdministratorOf } from '../access/index.js';
+import { checkMayJoin } from './group-member-rules.js';
+import { findVisibleGroup, groupVisibility } from '../access/index.js';
+import { membershipWorkspace } from '../access/index.js';
+import { checkText } from './user-fields.js';
+import type { Call } from '../access/index.js';
+
+export interface GroupWithMembers {
+  group: Group;
+  members: GroupMember[];
+}
+
+export async function listGroups(
+  a: Call,
+  filter: { name?: string; workspaceId?: number; ids?: readonly number[] },
+  page: { afterId: number; limit: number },
+): Promise<GroupWithMembers[]> {
+  const visibility = await groupVisibility(a.db, a.caller, a.requestWorkspaceId);
+  return withMembers(a.db, await listGroupsInScope(a.db, visibility.scope, visibility, filter, page));
+}
+
+export async function getGroup(a: Call, id: number): Promise<GroupWithMembers> {
+  const [found] = await withMembers(a.db, [await findVisibleGroup(a.db, a.caller, a.requestWorkspaceId, id)]);
+  return found as GroupWithMembers;
+}
+
+export interface GroupInput {
+  name?: string;
+  workspaceId?: number;
+  /** Members; an admin listed only in `adminIds` is a member too. */
+  userIds?: number[];
+  adminIds?: number[];
+}
+
+export async function createGroup(a: Call, input: GroupInput & { name: string }): Promise<GroupWithMembers> {
+  if (!(await isAdministratorOf(a.db, a.caller, a.requestWorkspaceId))) throw errors.workspaceAdminRequired();
+  const workspaceId = await membershipWorkspace(a.db, a.caller, a.requestWorkspaceId, input.workspaceId);
+  const name = checkGroupName(input.name);
+  if (await groupNameTaken(a.db, workspaceId, name)) throw errors.modelSaveError({ name: ['has already been taken'] });
+  const members = desiredMembers(input.userIds ?? [], input.adminIds ?? []);
+  const draft: Group = { id: 0, workspaceId, name, createdAt: a.now };
+  for (const userId of members.keys()) await checkMayJoin(a.db, a.caller, draft, userId);
+  const group = await a.db.transaction().execute(async (tx) => {
+    const created = await insertGroup(tx, { workspaceId, name, now: a.now });
+    for (const [userId, admin] of members) await insertMembership(tx, { groupId: created.id, userId, admin, now: a.now });
+    return created;
+  });
+  return getGroupUnchecked(a.db, group);
+}
+
+/**
+ * PUT/PATCH /groups/<id>. `user_ids`, when sent, is the whole member list; `admin_ids`, when
+ * sent, the whole admin list (its users become members). Members not named keep their admin flag.
+ */
+export async function updateGroup(a: Call, id: number, input: GroupInput): Promise<GroupWithMembers> {
+  const group = await findVisibleGroup(a.db, a.caller, a.requestWorkspaceId, id);
+  if (!(await isAdministratorOf(a.db, a.caller, group.workspaceId))) throw errors.workspaceAdminRequired();
+  const name = input.name === undefined ? undefined : checkGroupName(input.name);
+  if (name !== undefined && name !== group.name && (await groupNameTaken(a.db, group.workspaceId, name, group.id))) {
+    throw errors.modelSaveError({ name: ['has already been taken'] });
+  }
+  const current = await membersOfGroups(a.db, [group.id]);
+  const target = targetMembership(current, input.userIds, input.adminIds);
+  for (const userId of target.keys()) {
+    if (!current.some((m) => m.userId === userId)) await checkMayJoin(a.db, a.caller, group, userId);
+  }
+  await a.db.transaction().execute(async (tx) => {
+    if (name !== undefined && name !== group.name) await renameGroup(tx, group.id, name);
+    for (const member of current) {
+      const admin = target.get(member.userId);
+      if (admin === undefined) await deleteMembership(tx, member.membershipId);
+      else if (admin !== member.admin) await setMembershipAdmin(tx, member.membershipId, admin);
+    }
+    for (const [userId, admin] of target) {
+      if (!current.some((m) => m.userId === userId)) await insertMembership(tx, { groupId: group.id, userId, admin, now: a.now });
+    }
+  });
+  return getGroupUnchecked(a.db, { ...group, name: name ?? group.name });
+}
+
+/** DELETE /groups/<id>: its memberships and every grant naming it go too (contract 7). */
+export async function deleteGroup(a: Call, id: number): Promise<void> {
+  const group = await findVisibleGroup(a.db, a.caller, a.requestWorkspaceId, id);
+  if (!(await isAdministratorOf(a.db, a.caller, group.workspaceId))) throw errors.workspaceAdminRequired();
+  await a.db.transaction().execute((tx) => deleteGroupAndGrants(tx, group.id));
+}
+
+function checkGroupName(raw: string): string {
+  const name = checkText('name', raw);
+  if (name === '') throw errors.modelSaveError({ name: ["can't be blank"] });
+  return name;
+}
+
+function desiredMembers(userIds: readonly number[], adminIds: readonly number[]): Map<number, boolean> {
+  const members = new Map<number, boolean>(userIds.map((id) => [id, false]));
+  for (const id of adminIds) members.set(id, true);
+  return members;
+}
+
+function targetMembership(current: readonly GroupMember[], userIds: number[] | undefined, adminIds: number[] | undefined): Map<number, boolean> {
+  const currentAdmin = new Map(current.map((m) => [m.userId, m.admin]));
+  const memberIds = userIds ?? current.map((m) => m.userId);
+  const target = new Map<number, boolean>();
+  for (const id of memberIds) target.set(id, adminIds === undefined ? (currentAdmin.get(id) ?? false) : adminIds.includes(id));
+  for (const id of adminIds ?? []) target.set(id, true);
+  return target;
+}
+
+async function getGroupUnchecked(db: Db, group: Group): Promise<GroupWithMembers> {
+  const [found] = await withMembers(db, [group]);
+  return found as GroupWithMembers;
+}
+
+async function withMembers(db: Db, groups: Group[]): Promise<GroupWithMembers[]> {
+  const byGroup = new Map<number, GroupMember[]>(groups.map((g) => [g.id, []]));
+  for (const member of await membersOfGroups(db, groups.map((g) => g.id))) byGroup.get(member.groupId)?.push(member);
+  return groups.map((group) => ({ group, members: byGroup.get(group.id) ?? [] }));
+}

@@ -1,0 +1,160 @@
+import type { Caller } from '../access/index.js';
+import { hashPassword } from '../identity/index.js';
+import type { Db } from '../db/database.js';
+import { errors } from '../errors/catalogue.js';
+import { findGroupById, insertMembership } from '../repositories/groups.js';
+import { endSessionsOfUser } from '../repositories/sessions.js';
+import {
+  countOtherActiveSiteAdmins, deleteUserRow, listUsersInScope, updateUser, usernameTaken, type UserChanges, type UserFilter,
+} from '../repositories/user-queries.js';
+import { insertUser, type User } from '../repositories/users.js';
+import { isAdministratorOf } from '../access/index.js';
+import { membershipWorkspace } from '../access/index.js';
+import { checkNewPassword } from '../identity/index.js';
+import { checkText, checkUsername } from './user-fields.js';
+import { findVisibleUser, userVisibility } from '../access/index.js';
+import type { Call } from '../access/index.js';
+import type { ConfirmIdentity } from '../identity/index.js';
+
+
+export async function listUsers(a: Call, filter: UserFilter, page: { afterId: number; limit: number }): Promise<readonly User[]> {
+  const visibility = await userVisibility(a.db, a.caller, a.requestWorkspaceId);
+  return listUsersInScope(a.db, visibility.scope, visibility, filter, page);
+}
+
+export interface NewUserInput {
+  username: string;
+  password?: string;
+  name?: string;
+  email?: string;
+  workspaceId?: number;
+  siteAdmin?: boolean;
+  workspaceAdmin?: boolean;
+  groupIds?: number[];
+}
+
+/** POST /users: an administrator of the context creates a user in it (contract 7). */
+export async function createUser(a: Call, input: NewUserInput): Promise<User> {
+  if (!(await isAdministratorOf(a.db, a.caller, a.requestWorkspaceId))) throw errors.workspaceAdminRequired();
+  const workspaceId = await membershipWorkspace(a.db, a.caller, a.requestWorkspaceId, input.workspaceId);
+  if (input.siteAdmin === true) checkSiteAdminAllowed(a.caller, workspaceId);
+  if (input.workspaceAdmin === true && workspaceId === 0) {
+    throw errors.modelSaveError({ workspace_admin: ['is only for users of a Custom Workspace'] });
+  }
+  const username = checkUsername(input.username);
+  if (await usernameTaken(a.db, username)) throw errors.modelSaveError({ username: ['has already been taken'] });
+  if (input.password !== undefined) await checkNewPassword(a.db, input.password);
+  for (const groupId of input.groupIds ?? []) {
+    const group = await findGroupById(a.db, groupId);
+    // A new user can only join its own Workspace's groups through this field.
+    if (group === undefined || group.workspaceId !== workspaceId) throw errors.groupNotFound();
+  }
+  const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
+  return a.db.transaction().execute(async (tx) => {
+    const user = await insertUser(tx, {
+      workspaceId,
+      username,
+      passwordHash,
+      siteAdmin: input.siteAdmin ?? false,
+      workspaceAdmin: input.workspaceAdmin ?? false,
+      name: checkText('name', input.name ?? ''),
+      email: checkText('email', input.email ?? ''),
+      now: a.now,
+    });
+    for (const groupId of input.groupIds ?? []) await insertMembership(tx, { groupId, userId: user.id, admin: false, now: a.now });
+    return user;
+  });
+}
+
+export interface UserUpdateInput {
+  username?: string;
+  password?: string;
+  name?: string;
+  email?: string;
+  siteAdmin?: boolean;
+  workspaceAdmin?: boolean;
+  disabled?: boolean;
+}
+
+/**
+ * PUT/PATCH /users/<id>. Only fields whose value changes count: clients such as the Files.com
+ * SDK send every attribute back on save, and an unchanged `site_admin: false` from a regular
+ * user must not be refused as a privileged change.
+ */
+export async function updateUserFields(a: Call, id: number, input: UserUpdateInput, confirmIdentity: ConfirmIdentity): Promise<User> {
+  const target = await findVisibleUser(a.db, a.caller, a.requestWorkspaceId, id);
+  const isAdmin = await isAdministratorOf(a.db, a.caller, target.workspaceId);
+  const isSelf = a.caller.user?.id === target.id;
+  if (!isAdmin && !isSelf) throw errors.workspaceAdminRequired();
+
+  const changes: UserChanges = {};
+  const privileged: string[] = [];
+  if (input.username !== undefined) {
+    const username = checkUsername(input.username);
+    if (username !== target.username) {
+      changes.username = username;
+      privileged.push('username');
+    }
+  }
+  if (input.siteAdmin !== undefined && input.siteAdmin !== target.siteAdmin) {
+    changes.siteAdmin = input.siteAdmin;
+    // Only a Site Administrator makes or unmakes one, whoever else administers the Workspace.
+    if (!a.caller.siteAdmin) throw errors.insufficientPermissionForParams('Only a Site Administrator may change site_admin.');
+    if (input.siteAdmin) checkSiteAdminAllowed(a.caller, target.workspaceId);
+  }
+  if (input.workspaceAdmin !== undefined && input.workspaceAdmin !== target.workspaceAdmin) {
+    if (target.workspaceId === 0) throw errors.modelSaveError({ workspace_admin: ['is only for users of a Custom Workspace'] });
+    changes.workspaceAdmin = input.workspaceAdmin;
+    privileged.push('workspace_admin');
+  }
+  if (input.disabled !== undefined && input.disabled !== target.disabled) {
+    changes.disabled = input.disabled;
+    privileged.push('disabled');
+  }
+  if (input.name !== undefined) changes.name = checkText('name', input.name);
+  if (input.email !== undefined) changes.email = checkText('email', input.email);
+  if (!isAdmin && privileged.length > 0) {
+    throw errors.insufficientPermissionForParams(`Only an administrator may change ${privileged.join(', ')}.`);
+  }
+  if (input.password !== undefined) await checkNewPassword(a.db, input.password);
+  if (target.siteAdmin && (changes.siteAdmin === false || changes.disabled === true)) await keepOneSiteAdmin(a.db, target.id);
+
+  const needsConfirmation = input.password !== undefined || changes.username !== undefined || changes.siteAdmin !== undefined
+    || changes.workspaceAdmin !== undefined || changes.disabled !== undefined;
+  if (needsConfirmation) await confirmIdentity('fields');
+  if (input.password !== undefined) changes.passwordHash = await hashPassword(input.password);
+
+  return a.db.transaction().execute(async (tx) => {
+    const updated = await updateUser(tx, target.id, changes, a.now);
+    if (changes.disabled === true) {
+      await endSessionsOfUser(tx, target.id, a.now);
+    } else if (changes.passwordHash !== undefined) {
+      // A password change ends the user's other sessions; the one making the change stays.
+      const credential = a.caller.credential;
+      const keep = isSelf && credential.kind === 'session' ? credential.sessionId : undefined;
+      await endSessionsOfUser(tx, target.id, a.now, keep);
+    }
+    return updated;
+  });
+}
+
+/** DELETE /users/<id>: its sessions, keys, direct grants and memberships go with it. */
+export async function deleteUser(a: Call, id: number, confirmIdentity: ConfirmIdentity): Promise<void> {
+  const target = await findVisibleUser(a.db, a.caller, a.requestWorkspaceId, id);
+  if (!(await isAdministratorOf(a.db, a.caller, target.workspaceId))) throw errors.workspaceAdminRequired();
+  if (target.siteAdmin) await keepOneSiteAdmin(a.db, target.id);
+  await confirmIdentity('action');
+  await deleteUserRow(a.db, target.id);
+}
+
+function checkSiteAdminAllowed(caller: Caller, workspaceId: number): void {
+  if (!caller.siteAdmin) throw errors.insufficientPermissionForParams('Only a Site Administrator may set site_admin.');
+  if (workspaceId !== 0) throw errors.modelSaveError({ site_admin: ['is only for users of Workspace 0'] });
+}
+
+/** The site must keep an active Site Administrator: the last one cannot be demoted, disabled or deleted. */
+async function keepOneSiteAdmin(db: Db, userId: number): Promise<void> {
+  if ((await countOtherActiveSiteAdmins(db, userId)) === 0) {
+    throw errors.modelSaveError({ site_admin: ['the last active Site Administrator cannot be removed, disabled or demoted'] });
+  }
+}

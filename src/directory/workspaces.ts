@@ -1,0 +1,97 @@
+import { granteeMatches } from '../authz/index.js';
+import type { Caller } from '../access/index.js';
+import type { Db } from '../db/database.js';
+import type { PageRequest } from '../lib/paging.js';
+import { grantWorkspacesFor } from '../repositories/grant-workspaces.js';
+import { errors } from '../errors/catalogue.js';
+import { workspaceRootPath } from '../lib/paths.js';
+import { countEntriesBelow, deleteEntry, ensureDirectory } from '../repositories/entries.js';
+import {
+  deleteWorkspaceRow, findWorkspace, insertWorkspace, listWorkspaces, renameWorkspace, workspaceContents, type Workspace,
+} from '../repositories/workspaces.js';
+import { subjectOf } from '../access/index.js';
+import { checkText } from './user-fields.js';
+
+/**
+ * GET /workspaces (contract 7): a Site Administrator sees every Workspace; anyone else the
+ * Workspaces it belongs to, administers, or holds a grant in. A Custom Workspace context narrows
+ * the list to that Workspace; the context never widens it. Returns up to `limit + 1` rows.
+ */
+export async function listVisibleWorkspaces(
+  db: Db,
+  caller: Caller,
+  requestWorkspaceId: number,
+  page: PageRequest<number>,
+): Promise<Workspace[]> {
+  const visible = caller.siteAdmin ? undefined : await workspacesVisibleTo(db, caller);
+  let onlyIds = visible === undefined ? undefined : [...visible];
+  if (requestWorkspaceId !== 0) onlyIds = (onlyIds ?? [requestWorkspaceId]).filter((id) => id === requestWorkspaceId);
+  return listWorkspaces(db, { afterId: page.after ?? -1, limit: page.limit + 1, ...(onlyIds === undefined ? {} : { onlyIds }) });
+}
+
+async function workspacesVisibleTo(db: Db, caller: Caller): Promise<Set<number>> {
+  const user = caller.user;
+  if (user === null) return new Set();
+  const subject = await subjectOf(db, user);
+  const { matched, allOf } = await grantWorkspacesFor(db, user.id, [...subject.groupIds]);
+  for (const grant of allOf) {
+    if (granteeMatches(subject, { kind: 'groups', groupIds: grant.groupIds })) matched.add(grant.workspaceId);
+  }
+  // A Workspace administered through a root grant is among those with grants.
+  matched.add(user.workspaceId);
+  return matched;
+}
+
+/** GET /workspaces/<id>: as the list; anything else is `not-found/workspace-not-found`. */
+export async function getVisibleWorkspace(db: Db, caller: Caller, requestWorkspaceId: number, id: number): Promise<Workspace> {
+  if (requestWorkspaceId !== 0 && id !== requestWorkspaceId) throw errors.workspaceNotFound();
+  const workspace = await findWorkspace(db, id);
+  if (workspace === undefined) throw errors.workspaceNotFound();
+  if (!caller.siteAdmin && !(await workspacesVisibleTo(db, caller)).has(id)) throw errors.workspaceNotFound();
+  return workspace;
+}
+
+/** POST /workspaces: a Site Administrator creates a Workspace and its root folder `_/Workspaces/N`. */
+export async function createWorkspace(db: Db, caller: Caller, name: string, now: number): Promise<Workspace> {
+  if (!caller.siteAdmin) throw errors.siteAdminRequired();
+  const checked = checkWorkspaceName(name);
+  return db.transaction().execute(async (tx) => {
+    const workspace = await insertWorkspace(tx, checked, now);
+    await ensureDirectory(tx, workspaceRootPath(workspace.id), now);
+    return workspace;
+  });
+}
+
+export async function renameVisibleWorkspace(db: Db, caller: Caller, requestWorkspaceId: number, id: number, name: string | undefined): Promise<Workspace> {
+  const workspace = await getVisibleWorkspace(db, caller, requestWorkspaceId, id);
+  if (!caller.siteAdmin) throw errors.siteAdminRequired();
+  if (name === undefined) return workspace;
+  const checked = checkWorkspaceName(name);
+  await renameWorkspace(db, id, checked);
+  return { ...workspace, name: checked };
+}
+
+/**
+ * DELETE /workspaces/<id>: only an empty Custom Workspace (no users, groups, keys, grants or
+ * entries below its root) is deleted, with its root folder; anything else is refused rather than
+ * deleting data as a side effect.
+ */
+export async function deleteEmptyWorkspace(db: Db, caller: Caller, requestWorkspaceId: number, id: number): Promise<void> {
+  await getVisibleWorkspace(db, caller, requestWorkspaceId, id);
+  if (!caller.siteAdmin) throw errors.siteAdminRequired();
+  if (id === 0) throw errors.modelSaveError({ id: ['the Default Workspace cannot be deleted'] });
+  await db.transaction().execute(async (tx) => {
+    const contents = await workspaceContents(tx, id);
+    const entries = await countEntriesBelow(tx, workspaceRootPath(id));
+    const blocking = Object.entries({ ...contents, entries }).filter(([, n]) => n > 0).map(([what, n]) => `${n} ${what}`);
+    if (blocking.length > 0) throw errors.modelSaveError({ id: [`the Workspace is not empty: ${blocking.join(', ')}`] });
+    await deleteEntry(tx, workspaceRootPath(id));
+    await deleteWorkspaceRow(tx, id);
+  });
+}
+
+function checkWorkspaceName(raw: string): string {
+  const name = checkText('name', raw);
+  if (name === '') throw errors.modelSaveError({ name: ["can't be blank"] });
+  return name;
+}

@@ -1,0 +1,121 @@
+import { parentKey, workspaceRootKey, type EntryType } from '../authz/index.js';
+import type { Db } from '../db/database.js';
+import { errors } from '../errors/catalogue.js';
+import { joinPath, pathKey, workspaceRootPath } from '../lib/paths.js';
+import { ensureDirectory, findEntries, insertDirectory, type Entry } from '../repositories/entries.js';
+import { workspaceExists } from '../repositories/workspaces.js';
+import type { SitePath } from '../access/index.js';
+import type { FileActor } from './file-actor.js';
+import { PathAccess } from '../access/index.js';
+
+/** What creating an entry at a path takes, once the actor is known to be allowed. */
+export interface CreationPlan {
+  /** Display path of the new entry: existing folders keep their first spelling (contract 1.5). */
+  path: string;
+  key: string;
+  /** What is at the path now: nothing, or a file the actor may overwrite. */
+  existing: Entry | undefined;
+  /** Folders to create first, shallowest first (display paths). */
+  missingParents: string[];
+  /** The Workspace root the path lies under, which must exist as a folder ('' for Workspace 0). */
+  baseRootPath: string;
+}
+
+/**
+ * Checks that the actor may create an entry of `type` at `site` and says how (contract 5.1, 6):
+ * - creating needs `write` on the parent folder (or a grant on the path itself);
+ * - missing parents are created only with `mkdirParents`, each needing `write` on its own parent;
+ * - an existing file may be replaced only by a file, and only with `delete` on it (overwrite);
+ *   anything else at the path is `processing-failure/destination-exists`.
+ * Where the actor may see nothing the answer is `not-found`. One leak is unavoidable and accepted:
+ * a caller allowed to write in a folder learns that a name it tries to take is already taken.
+ *
+ * Read-only: run it again inside the transaction that creates, so the decision holds at commit.
+ */
+export async function planCreation(db: Db, actor: FileActor, site: SitePath, options: { type: EntryType; mkdirParents: boolean }): Promise<CreationPlan> {
+  // A path in a Workspace that does not exist lies nowhere (the context's own Workspace always exists).
+  if (site.workspaceId >= 1 && site.workspaceId !== actor.requestWorkspaceId && !(await workspaceExists(db, site.workspaceId))) {
+    throw errors.fileNotFound();
+  }
+  const baseKey = site.workspaceId >= 1 ? workspaceRootKey(site.workspaceId) : '';
+  const keySegments = site.key.split('/');
+  const levelKeys = keySegments.map((_, i) => keySegments.slice(0, i + 1).join('/')).slice(depthOf(baseKey));
+  const found = await findEntries(db, [baseKey, ...levelKeys].filter((key) => key !== ''));
+  const access = await PathAccess.forPath(db, actor, site.key);
+  const parents = await resolveParents(access, site, baseKey, found);
+  const existing = found.get(site.key);
+
+  const mayCreate = (key: string, type: EntryType) => access.can(parentKey(key) ?? '', 'directory', 'write') || access.can(key, type, 'write');
+  if (parents.missing.length > 0 && !options.mkdirParents) {
+    throw mayCreate(pathKey(parents.missing[0] as string), 'directory') ? errors.destinationParentDoesNotExist() : errors.fileNotFound();
+  }
+  const toCreate = [...parents.missing.map((path) => ({ key: pathKey(path), type: 'directory' as const })), ...(existing === undefined ? [{ key: site.key, type: options.type }] : [])];
+  for (const [index, level] of toCreate.entries()) {
+    if (mayCreate(level.key, level.type)) continue;
+    // Below a folder this request creates itself, the actor knows the parent: say what is missing.
+    if (index > 0) throw errors.writePermissionRequired();
+    throw await refusalBelow(access, level.key);
+  }
+  if (existing !== undefined) await assertMayReplace(access, existing, options.type, mayCreate(existing.pathKey, options.type));
+
+  const pathSegments = site.path.split('/');
+  const path = existing?.path ?? joinPath(parents.displayPath, pathSegments[pathSegments.length - 1] as string);
+  return { path, key: site.key, existing, missingParents: parents.missing, baseRootPath: workspaceRootPath(site.workspaceId) };
+}
+
+/**
+ * The folders between the Workspace root and the path: the display path of the deepest one (first
+ * spellings kept, the request's spelling for missing ones) and those missing, shallowest first.
+ * A file where a folder must be is `destination-parent-conflict` (or `not-found` unseen).
+ */
+async function resolveParents(access: PathAccess, site: SitePath, baseKey: string, found: Map<string, Entry>): Promise<{ displayPath: string; missing: string[] }> {
+  const keySegments = site.key.split('/');
+  const pathSegments = site.path.split('/');
+  const missing: string[] = [];
+  let displayPath = found.get(baseKey)?.path ?? workspaceRootPath(site.workspaceId);
+  for (let i = depthOf(baseKey); i < keySegments.length - 1; i += 1) {
+    const key = keySegments.slice(0, i + 1).join('/');
+    const entry = found.get(key);
+    if (entry === undefined) {
+      displayPath = joinPath(displayPath, pathSegments[i] as string);
+      missing.push(displayPath);
+    } else if (entry.type === 'directory') {
+      displayPath = entry.path;
+    } else {
+      throw (await access.visible(key, 'file')) ? errors.destinationParentConflict() : errors.fileNotFound();
+    }
+  }
+  return { displayPath, missing };
+}
+
+/** Something exists at the path: only a file may be replaced, only by a file, and only with `delete`. */
+async function assertMayReplace(access: PathAccess, existing: Entry, type: EntryType, mayCreate: boolean): Promise<void> {
+  const visible = await access.visible(existing.pathKey, existing.type);
+  if (!visible && !mayCreate) throw await refusalBelow(access, existing.pathKey);
+  if (existing.type === 'directory' || type === 'directory') throw errors.destinationExists();
+  if (!access.can(existing.pathKey, 'file', 'delete')) {
+    throw visible ? errors.fullPermissionRequired('Full permission on the file is needed to overwrite it.') : errors.destinationExists();
+  }
+}
+
+/** No right to create at `key`: said plainly when its folder is visible, else `not-found`. */
+async function refusalBelow(access: PathAccess, key: string): Promise<Error> {
+  return (await access.visible(parentKey(key) ?? '', 'directory')) ? errors.writePermissionRequired() : errors.fileNotFound();
+}
+
+function depthOf(key: string): number {
+  return key === '' ? 0 : key.split('/').length;
+}
+
+/**
+ * Creates the plan's missing parents (and the Workspace root, should its folder be missing). A
+ * folder created meanwhile by another request is fine; a file created there meanwhile is not.
+ */
+export async function createMissingParents(db: Db, plan: CreationPlan, now: number): Promise<void> {
+  if (plan.baseRootPath !== '') await ensureDirectory(db, plan.baseRootPath, now);
+  for (const path of plan.missingParents) {
+    if (await insertDirectory(db, path, now)) continue;
+    const taken = await findEntries(db, [pathKey(path)]);
+    if (taken.get(pathKey(path))?.type !== 'directory') throw errors.destinationParentConflict();
+  }
+}

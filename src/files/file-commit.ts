@@ -1,0 +1,59 @@
+import type { Db } from '../db/database.js';
+import { insertFile, replaceFileContent, type Entry, type FileContent } from '../repositories/entries.js';
+import type { SitePath } from '../access/index.js';
+import { createMissingParents, planCreation } from './creation-plan.js';
+import type { FileActor } from './file-actor.js';
+
+const ATTEMPTS = 3;
+
+export interface CommittedFile {
+  entry: Entry;
+  /** The blob the file held before, now unreferenced: the caller deletes it after the commit. */
+  replacedStorageKey: string | undefined;
+}
+
+/**
+ * Makes stored contents visible as the file at `site`, atomically: the entry is inserted, or an
+ * existing file is pointed at the new blob, in one transaction that first decides again whether
+ * the actor may (permissions can change while bytes travel). `inTransaction` runs in the same
+ * transaction (ending an upload removes the upload there), so both happen or neither does.
+ *
+ * Another request may create or replace the same file between the plan and the write; the write
+ * notices (a unique key, a compare-and-swap on the blob key) and the whole decision is made again.
+ */
+export async function commitFile(
+  db: Db,
+  actor: FileActor,
+  site: SitePath,
+  content: FileContent,
+  options: { mkdirParents: boolean; now: number; inTransaction?: (tx: Db) => Promise<void> },
+): Promise<CommittedFile> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await db.transaction().execute(async (tx) => {
+        await options.inTransaction?.(tx);
+        const plan = await planCreation(tx, actor, site, { type: 'file', mkdirParents: options.mkdirParents });
+        await createMissingParents(tx, plan, options.now);
+        if (plan.existing === undefined) {
+          const entry = await insertFile(tx, plan.path, content, options.now);
+          if (entry === undefined) throw new RaceLost();
+          return { entry, replacedStorageKey: undefined };
+        }
+        const previous = plan.existing.storageKey as string;
+        const entry = await replaceFileContent(tx, plan.existing.id, previous, content, options.now);
+        if (entry === undefined) throw new RaceLost();
+        return { entry, replacedStorageKey: previous };
+      });
+    } catch (error) {
+      // Thrown inside the transaction so that it rolls back whole, upload removal included.
+      if (!(error instanceof RaceLost) || attempt >= ATTEMPTS) throw error;
+    }
+  }
+}
+
+class RaceLost extends Error {
+  constructor() {
+    super('the file changed while it was being written; try again');
+    this.name = 'RaceLost';
+  }
+}

@@ -1,0 +1,112 @@
+import { isStrictAncestor, parentKey } from '../authz/index.js';
+import { errors } from '../errors/catalogue.js';
+import { joinPath, parentPath } from '../lib/paths.js';
+import { isUniqueViolation } from '../repositories/constraint-errors.js';
+import { findEntry, type Entry } from '../repositories/entries.js';
+import { insertEntries, moveSubtree, subtreeOf } from '../repositories/entry-subtrees.js';
+import { newStorageKey } from '../storage/storage-keys.js';
+import type { SitePath } from '../access/index.js';
+import { createMissingParents, planCreation, type CreationPlan } from './creation-plan.js';
+import { assertChangeablePath, type FileActor } from './file-actor.js';
+import { discardBlobs, type FileCore } from './file-core.js';
+import { visibleEntry } from './file-lookup.js';
+import { holdsOverSubtree } from '../access/index.js';
+
+/**
+ * POST /file_actions/move/<path> (contract 5.1): `delete` on the source and everything in it,
+ * `write` at the destination, whose missing parents are created. An existing destination is
+ * `destination-exists` (a move never overwrites). Contents stay in place: only paths change.
+ * Grants stay on their paths; they do not travel with a moved folder (docs/files.md).
+ */
+export async function moveEntry(ctx: FileCore, actor: FileActor, source: SitePath, destination: SitePath): Promise<void> {
+  assertChangeablePath(actor, source);
+  assertChangeablePath(actor, destination);
+  const { entry, access } = await visibleEntry(ctx.db, actor, source);
+  if (!(await holdsOverSubtree(ctx.db, access, entry, 'delete'))) {
+    throw errors.fullPermissionRequired('Full permission on this (and everything inside it) is needed to move it.');
+  }
+  const now = ctx.clock.now();
+  if (destination.key === entry.pathKey) {
+    // Paths compare case-insensitively, so this is the same entry: only its spelling changes.
+    const respelled = joinPath(parentPath(entry.path), lastSegment(destination.path));
+    if (respelled === entry.path) throw errors.destinationSame();
+    await moveSubtree(ctx.db, { from: { path: entry.path, key: entry.pathKey }, to: { path: respelled, key: entry.pathKey, parentKey: entry.parentKey } }, now);
+    return;
+  }
+  if (isStrictAncestor(entry.pathKey, destination.key)) throw errors.destinationInsideSource();
+  await translatingConflicts(() =>
+    ctx.db.transaction().execute(async (tx) => {
+      const plan = await freeDestination(tx, actor, destination, entry);
+      if ((await findEntry(tx, entry.pathKey))?.id !== entry.id) throw errors.fileNotFound();
+      await createMissingParents(tx, plan, now);
+      await moveSubtree(tx, { from: { path: entry.path, key: entry.pathKey }, to: { path: plan.path, key: plan.key, parentKey: parentKey(plan.key) ?? '' } }, now);
+    }),
+  );
+}
+
+/**
+ * POST /file_actions/copy/<path> (contract 5.1): `read` on the source and everything in it,
+ * `write` at the destination. Blobs are copied first (outside any transaction, since that takes
+ * time), then every entry is inserted in one transaction; on failure the copies are deleted.
+ */
+export async function copyEntry(ctx: FileCore, actor: FileActor, source: SitePath, destination: SitePath): Promise<void> {
+  assertChangeablePath(actor, destination);
+  const { entry, access } = await visibleEntry(ctx.db, actor, source);
+  if (!(await holdsOverSubtree(ctx.db, access, entry, 'read'))) throw errors.readPermissionRequired();
+  if (destination.key === entry.pathKey) throw errors.destinationSame();
+  if (entry.pathKey === '' || isStrictAncestor(entry.pathKey, destination.key)) throw errors.destinationInsideSource();
+  await freeDestination(ctx.db, actor, destination, entry);
+
+  const tree = entry.type === 'file' ? [entry] : await subtreeOf(ctx.db, entry.pathKey);
+  const copies = new Map<string, string>();
+  try {
+    for (const item of tree) {
+      if (item.storageKey === null) continue;
+      const key = newStorageKey();
+      copies.set(item.storageKey, key);
+      await ctx.storage.copy(item.storageKey, key);
+    }
+    const now = ctx.clock.now();
+    await translatingConflicts(() =>
+      ctx.db.transaction().execute(async (tx) => {
+        const plan = await freeDestination(tx, actor, destination, entry);
+        await createMissingParents(tx, plan, now);
+        await insertEntries(tx, tree.map((item) => ({
+          path: plan.path + item.path.slice(entry.path.length),
+          pathKey: plan.key + item.pathKey.slice(entry.pathKey.length),
+          parentKey: item.id === entry.id ? parentKey(plan.key) ?? '' : plan.key + item.parentKey.slice(entry.pathKey.length),
+          type: item.type,
+          size: item.size,
+          storageKey: item.storageKey === null ? null : (copies.get(item.storageKey) as string),
+          sha256: item.sha256,
+          createdAt: now,
+          mtime: now,
+        })));
+      }),
+    );
+  } catch (error) {
+    await discardBlobs(ctx.storage, copies.values());
+    throw error;
+  }
+}
+
+/** The destination's creation plan, refusing any existing entry there (no overwrite). */
+async function freeDestination(db: FileCore['db'], actor: FileActor, destination: SitePath, source: Entry): Promise<CreationPlan> {
+  const plan = await planCreation(db, actor, destination, { type: source.type, mkdirParents: true });
+  if (plan.existing !== undefined) throw errors.destinationExists();
+  return plan;
+}
+
+/** Another request taking the destination between the plan and the write is still `destination-exists`. */
+async function translatingConflicts<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw errors.destinationExists();
+    throw error;
+  }
+}
+
+function lastSegment(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}

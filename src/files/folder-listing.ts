@@ -1,0 +1,78 @@
+import { childKey, childNamesTowardGrants, childNameToward, decideChildren, type Capability, type Grant } from '../authz/index.js';
+import type { Db } from '../db/database.js';
+import { errors } from '../errors/catalogue.js';
+import { findEntry, type Entry } from '../repositories/entries.js';
+import { listChildren, type ChildFilter, type ChildPosition } from '../repositories/entry-listing.js';
+import { grantsThatCanMatch } from '../repositories/grants.js';
+import type { SitePath } from '../access/index.js';
+import type { FileActor } from './file-actor.js';
+import { PathAccess } from '../access/index.js';
+
+/** An entry with the actor's capabilities on it. */
+export interface VisibleEntry {
+  entry: Entry;
+  capabilities: readonly Capability[];
+}
+
+export interface ListingPage {
+  entries: VisibleEntry[];
+  /** Where the next page starts, when there is one. */
+  next: ChildPosition | undefined;
+}
+
+/**
+ * GET /folders/<path> (contract 6). The folder must be visible (else `not-found`); its listing is
+ * - every entry, with `list` on it;
+ * - its subfolders, with `write` alone;
+ * - otherwise only the entries on the way to the actor's grants below it (the context root
+ *   always lists, possibly nothing).
+ * Each entry's capabilities come from the engine's batch form, the same rule a single check uses,
+ * so a listing and a check never disagree. A visible file lists as itself.
+ */
+export async function listFolder(db: Db, actor: FileActor, site: SitePath, page: { after: ChildPosition | undefined; limit: number }): Promise<ListingPage> {
+  const isRoot = site.key === actor.rootKey;
+  const entry = site.key === '' ? undefined : await findEntry(db, site.key);
+  if (entry === undefined && !isRoot) throw errors.fileNotFound();
+  const type = entry?.type ?? 'directory';
+  const access = await PathAccess.forPath(db, actor, site.key);
+  if (!(await access.visible(site.key, type))) throw errors.fileNotFound();
+  if (entry !== undefined && entry.type === 'file') {
+    return { entries: [{ entry, capabilities: [...access.capabilities(entry.pathKey, 'file')] }], next: undefined };
+  }
+
+  const filter = await childFilter(access, site.key);
+  const rows = await listChildren(db, site.key, filter, { after: page.after, limit: page.limit + 1 });
+  const pageRows = rows.slice(0, page.limit);
+  const last = pageRows[pageRows.length - 1];
+  const next = rows.length > page.limit && last !== undefined ? { type: last.type, pathKey: last.pathKey } : undefined;
+  return { entries: await withCapabilities(db, access, site.key, pageRows), next };
+}
+
+async function childFilter(access: PathAccess, folderKey: string): Promise<ChildFilter> {
+  const onFolder = access.capabilities(folderKey, 'directory');
+  if (onFolder.has('list')) return { kind: 'all' };
+  if (onFolder.has('write')) return { kind: 'directories' };
+  const names = childNamesTowardGrants(access.viewer.subject, folderKey, await access.grantsBelow(folderKey));
+  return { kind: 'keys', keys: [...names].map((name) => childKey(folderKey, name)) };
+}
+
+/**
+ * The actor's capabilities on each listed child, in one pass of the engine over the grants on the
+ * folder, its ancestors and the page's children (loaded by path, so bounded by the page size).
+ */
+async function withCapabilities(db: Db, access: PathAccess, folderKey: string, children: readonly Readonly<Entry>[]): Promise<VisibleEntry[]> {
+  if (children.length === 0) return [];
+  const subject = access.viewer.subject;
+  const onChildren: Grant[] = subject.siteAdmin
+    ? []
+    : await grantsThatCanMatch(db, subject.userId, [...subject.groupIds], children.map((child) => child.pathKey));
+  const grants = [...access.ancestorGrants, ...onChildren];
+  const decided = decideChildren(
+    subject,
+    folderKey,
+    children.map((child) => ({ name: childNameToward(folderKey, child.pathKey), type: child.type })),
+    grants,
+  );
+  return children.map((entry, i) => ({ entry, capabilities: decided[i]?.capabilities ?? [] }));
+}
+

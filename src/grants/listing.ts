@@ -1,0 +1,78 @@
+import { coverageOf, type EntryType } from '../authz/index.js';
+import type { Caller } from '../access/index.js';
+import type { Db } from '../db/database.js';
+import { errors } from '../errors/catalogue.js';
+import type { PageRequest } from '../lib/paging.js';
+import { findGranteeGroups } from '../repositories/permission-grantees.js';
+import { findUserById } from '../repositories/user-queries.js';
+import { entryTypeAt, listPermissions, type GranteeSet, type PermissionRecord } from '../repositories/permissions.js';
+import { selfAndAncestorKeys, subjectOf } from '../access/index.js';
+import { isInRequestWorkspace, toSitePath } from '../access/index.js';
+import { granteeSetOf, listVisibility, mayListGroup, mayListUser, permissionReachOf } from '../access/index.js';
+
+export interface PermissionListFilter {
+  userId?: number;
+  groupId?: number;
+  path?: string;
+  includeGroups?: boolean;
+}
+
+/**
+ * GET /permissions (contract 5.4): one page (up to `limit + 1` rows, by id) of the grants in the
+ * request context the caller may see, narrowed by the filters, which all apply together.
+ * - `user_id`: that user's direct grants; with `include_groups`, also its groups' grants and the
+ *   ALL-of grants it satisfies. Naming a user the caller may not list is `not-found/user-not-found`.
+ * - `group_id`: grants to that group (not ALL-of grants that merely list it); a group out of
+ *   reach is `not-found/group-not-found`.
+ * - `path`: grants on the path and on its ancestors (within the context) that cover it.
+ */
+export async function listPermissionsFor(
+  db: Db,
+  caller: Caller,
+  requestWorkspaceId: number,
+  filter: PermissionListFilter,
+  page: PageRequest<number>,
+): Promise<PermissionRecord[]> {
+  const reach = await permissionReachOf(db, caller);
+  let grantees: GranteeSet | undefined;
+  if (filter.userId !== undefined) {
+    const user = await findUserById(db, filter.userId);
+    if (user === undefined || !mayListUser(reach, requestWorkspaceId, user)) throw errors.userNotFound();
+    grantees = filter.includeGroups === true
+      ? await granteeSetOf(db, await subjectOf(db, user))
+      : { userId: user.id, groupIds: [], allOfGrantIds: [] };
+  }
+  if (filter.groupId !== undefined) {
+    const group = (await findGranteeGroups(db, [filter.groupId]))[0];
+    if (group === undefined || !mayListGroup(reach, requestWorkspaceId, group)) throw errors.groupNotFound();
+  }
+  return listPermissions(db, {
+    workspaceId: requestWorkspaceId === 0 ? null : requestWorkspaceId,
+    visibility: listVisibility(reach, requestWorkspaceId),
+    ...(grantees === undefined ? {} : { grantees }),
+    ...(filter.groupId === undefined ? {} : { groupId: filter.groupId }),
+    ...(filter.path === undefined ? {} : { covering: await coveringKeys(db, requestWorkspaceId, filter.path) }),
+    afterId: page.after ?? 0,
+    limit: page.limit + 1,
+  });
+}
+
+/**
+ * The (path, recursive) combinations whose grants cover `path`, as the engine's coverage rule
+ * gives them: the path itself, a recursive grant on any ancestor, and any grant on the parent
+ * when the target is a file. Only paths the context can name are asked for. A path with no entry
+ * is taken as a file, as explain does.
+ */
+async function coveringKeys(db: Db, requestWorkspaceId: number, input: string): Promise<{ anyKeys: string[]; recursiveKeys: string[] }> {
+  const site = toSitePath(requestWorkspaceId, input);
+  const type: EntryType = (await entryTypeAt(db, site.key)) ?? 'file';
+  const target = { pathKey: site.key, type };
+  const anyKeys: string[] = [];
+  const recursiveKeys: string[] = [];
+  for (const key of selfAndAncestorKeys(site.key)) {
+    if (!isInRequestWorkspace(requestWorkspaceId, key)) continue;
+    if (coverageOf({ pathKey: key, recursive: false }, target) === 'covers') anyKeys.push(key);
+    else if (coverageOf({ pathKey: key, recursive: true }, target) === 'covers') recursiveKeys.push(key);
+  }
+  return { anyKeys, recursiveKeys };
+}

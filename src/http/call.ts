@@ -1,0 +1,15 @@
+import type { FastifyRequest } from 'fastify';
+import type { Call } from '../access/index.js';
+import { identityConfirmation, type ConfirmIdentity } from '../identity/index.js';
+import { readHeader } from './brand-headers.js';
+import type { RouteDeps } from './route-deps.js';
+
+/** Who acts, where, and when: what every Workspace-scoped service call takes. */
+export function callOf(request: FastifyRequest, deps: RouteDeps): Call {
+  return { db: deps.db, caller: request.caller, requestWorkspaceId: request.workspaceId, now: deps.clock.now() };
+}
+
+/** Confirms the session user's identity from the request's reauthentication header when a service asks (contract 3.3). */
+export function confirmIdentity(request: FastifyRequest, deps: RouteDeps, now: number): ConfirmIdentity {
+  return identityConfirmation(deps.db, request.caller, readHeader(request.headers, deps.headers.reauthentication), now);
+}

@@ -1,0 +1,187 @@
+import { hashSecret, newApiKeySecret } from './secrets.js';
+import { errors } from '../errors/catalogue.js';
+import {
+  deleteApiKey, findApiKeyWithOwner, insertApiKey, listApiKeys, updateApiKey,
+  type ApiKey, type ApiKeyWithOwner, type KeyVisibility, type PermissionSet,
+} from '../repositories/api-keys.js';
+import { findUserById } from '../repositories/user-queries.js';
+import type { User } from '../repositories/users.js';
+import { isAdministratorOf } from '../access/index.js';
+import { parseIsoTimeInput } from '../lib/iso-time-input.js';
+import { membershipWorkspace } from '../access/index.js';
+import type { Call } from '../access/index.js';
+import type { ConfirmIdentity } from './reauthentication.js';
+import { readSiteSettings } from './site-settings.js';
+
+
+/**
+ * Which keys the caller may see and manage in its context (contract 7): its own keys; a Site
+ * Administrator every key (in context 0 those of every Workspace, since that is where it works
+ * at the site level, as for users); an administrator of a Custom Workspace the keys of that
+ * Workspace's users created there. Anything else is `not-found/api-key-not-found`, never
+ * "forbidden", so no probe learns which keys exist.
+ */
+async function keyVisibility(a: Call): Promise<{ workspaceId: number | undefined; visibility: KeyVisibility }> {
+  const { caller, requestWorkspaceId: context } = a;
+  const workspaceId = caller.siteAdmin && context === 0 ? undefined : context;
+  if (caller.siteAdmin) return { workspaceId, visibility: { everyone: true } };
+  const administers = context !== 0 && (await isAdministratorOf(a.db, caller, context));
+  return { workspaceId, visibility: { everyone: false, ownUserId: caller.user?.id ?? null, usersOfWorkspace: administers ? context : null } };
+}
+
+async function mayReach(a: Call, found: ApiKeyWithOwner): Promise<boolean> {
+  const { workspaceId, visibility } = await keyVisibility(a);
+  const { key } = found;
+  if (workspaceId !== undefined && key.workspaceId !== workspaceId) return false;
+  if (visibility.everyone) return true;
+  if (key.userId !== null && key.userId === visibility.ownUserId) return true;
+  return key.userId !== null && visibility.usersOfWorkspace !== null && found.ownerWorkspaceId === visibility.usersOfWorkspace;
+}
+
+/** GET /api_keys: `userId` 0 is the caller (for a site-wide key: the site-wide keys). */
+export async function listKeys(a: Call, userId: number | undefined, page: { afterId: number; limit: number }): Promise<ApiKey[]> {
+  const { workspaceId, visibility } = await keyVisibility(a);
+  const onlyUser = userId === undefined ? undefined : await keyOwnerFilter(a, userId);
+  return listApiKeys(a.db, { workspaceId, visibility, ...(onlyUser === undefined ? {} : { userId: onlyUser }), ...page });
+}
+
+/** The `user_id` filter of a listing, refused as `user-not-found` for a user outside reach. */
+async function keyOwnerFilter(a: Call, userId: number): Promise<number | null> {
+  if (userId === 0 || userId === a.caller.user?.id) return a.caller.user?.id ?? null;
+  await reachableUser(a, userId);
+  return userId;
+}
+
+export async function findKey(a: Call, id: number): Promise<ApiKey> {
+  const found = await findApiKeyWithOwner(a.db, id);
+  if (found === undefined || !(await mayReach(a, found))) throw errors.apiKeyNotFound();
+  return found.key;
+}
+
+/** The key the request authenticated with (GET/PATCH/DELETE /api_key); a session has none. */
+export async function findCallingKey(a: Call): Promise<ApiKey> {
+  const credential = a.caller.credential;
+  if (credential.kind !== 'api_key') throw errors.apiKeyNotFound();
+  const found = await findApiKeyWithOwner(a.db, credential.keyId);
+  if (found === undefined) throw errors.apiKeyNotFound();
+  return found.key;
+}
+
+export interface NewKeyInput {
+  name: string;
+  /** undefined or 0: the caller; null: a site-wide key; otherwise that user. */
+  userId: number | null | undefined;
+  permissionSet: PermissionSet | undefined;
+  expiresAt: string | null | undefined;
+  workspaceId: number | undefined;
+}
+
+/** POST /api_keys: the new key and its secret, which is never shown again. */
+export async function createKey(a: Call, input: NewKeyInput, confirmIdentity: ConfirmIdentity): Promise<{ key: ApiKey; secret: string }> {
+  const permissionSet = input.permissionSet ?? 'full';
+  const credential = a.caller.credential;
+  // A files_only key must not be able to mint a key with more authority than itself.
+  if (credential.kind === 'api_key' && credential.permissionSet === 'files_only' && permissionSet !== 'files_only') {
+    throw errors.insufficientPermissionForParams('A files_only key may only create files_only keys.');
+  }
+  const expiresAt = futureExpiry(input.expiresAt, a.now);
+  const owner = await newKeyOwner(a, input);
+  if (owner === null && permissionSet !== 'full') throw errors.paramsInvalid({ permission_set: ['must be full for a site-wide key'] });
+
+  await confirmIdentity('action');
+  const secret = newApiKeySecret();
+  const { lookup, hash } = hashSecret(secret);
+  const key = await insertApiKey(a.db, {
+    name: input.name,
+    userId: owner === null ? null : owner.user.id,
+    permissionSet,
+    workspaceId: owner === null ? 0 : owner.workspaceId,
+    lookup,
+    secretHash: hash,
+    expiresAt,
+    now: a.now,
+  });
+  return { key, secret };
+}
+
+/**
+ * Whose key is being created and in which Workspace; null for a site-wide key. Checks authority:
+ * - site-wide (`user_id` null, or the caller is itself a site-wide key): a Site Administrator, in
+ *   Workspace 0 only, because a site-wide key has Site Administrator authority over the whole site;
+ * - the caller itself: anyone, unless the site turned key creation off for non-administrators;
+ * - another user: an administrator of that user (a Site Administrator, or an administrator of
+ *   the Custom Workspace the user belongs to, working in it); else `user-not-found`.
+ * A key of a Custom Workspace user belongs to that Workspace, where its user is confined anyway.
+ */
+async function newKeyOwner(a: Call, input: NewKeyInput): Promise<{ user: User; workspaceId: number } | null> {
+  const self = a.caller.user;
+  const siteWide = input.userId === null || (self === null && (input.userId === undefined || input.userId === 0));
+  if (siteWide) {
+    if (!a.caller.siteAdmin) throw errors.siteAdminRequired();
+    const workspaceId = await membershipWorkspace(a.db, a.caller, a.requestWorkspaceId, input.workspaceId);
+    if (workspaceId !== 0) throw errors.insufficientPermissionForParams('A site-wide key can only be created in Workspace 0.');
+    return null;
+  }
+  const forSelf = self !== null && (input.userId === undefined || input.userId === 0 || input.userId === self.id);
+  const user = forSelf ? self : await reachableUser(a, input.userId as number);
+  const workspaceId = await keyWorkspace(a, user, input.workspaceId);
+  if (forSelf) {
+    const settings = await readSiteSettings(a.db);
+    if (!settings.users_can_create_api_keys && !(await isAdministratorOf(a.db, a.caller, workspaceId))) {
+      throw errors.apiKeyCreationRestricted();
+    }
+  }
+  return { user, workspaceId };
+}
+
+/** The creation Workspace (contract 4.2), pinned to the user's own when it is a Custom Workspace. */
+async function keyWorkspace(a: Call, user: User, requested: number | undefined): Promise<number> {
+  if (user.workspaceId === 0) return membershipWorkspace(a.db, a.caller, a.requestWorkspaceId, requested);
+  if (requested !== undefined && requested !== user.workspaceId) {
+    throw errors.insufficientPermissionForParams(`workspace_id ${requested} is not the Workspace of user ${user.id}.`);
+  }
+  return user.workspaceId;
+}
+
+/** Another user whose keys the caller may manage in this context, or `user-not-found`. */
+async function reachableUser(a: Call, userId: number): Promise<User> {
+  const user = await findUserById(a.db, userId);
+  if (user === undefined) throw errors.userNotFound();
+  const context = a.requestWorkspaceId;
+  if (a.caller.siteAdmin) {
+    // In context 0 a Site Administrator works at the site level; in a Custom Workspace, with
+    // that Workspace's users and the Workspace 0 users who may work there.
+    if (context === 0 || user.workspaceId === context || user.workspaceId === 0) return user;
+    throw errors.userNotFound();
+  }
+  if (context !== 0 && user.workspaceId === context && (await isAdministratorOf(a.db, a.caller, context))) return user;
+  throw errors.userNotFound();
+}
+
+export interface KeyChanges {
+  name?: string;
+  /** null or empty: no expiry. */
+  expiresAt?: string | null;
+}
+
+/** PATCH/PUT /api_keys/<id> and /api_key: name and expiry only; nothing about authority changes. */
+export async function updateKey(a: Call, key: ApiKey, changes: KeyChanges): Promise<ApiKey> {
+  const expiresAt = changes.expiresAt === undefined ? undefined : futureExpiry(changes.expiresAt, a.now);
+  if (changes.name === undefined && expiresAt === undefined) return key;
+  return updateApiKey(a.db, key.id, { ...(changes.name === undefined ? {} : { name: changes.name }), ...(expiresAt === undefined ? {} : { expiresAt }) });
+}
+
+/** DELETE /api_keys/<id> and /api_key: the key stops working at once. */
+export async function revokeKey(a: Call, key: ApiKey, confirmIdentity: ConfirmIdentity): Promise<void> {
+  await confirmIdentity('action');
+  await deleteApiKey(a.db, key.id);
+}
+
+/** An `expires_at` input: null or empty for none; otherwise an ISO-8601 time after now. */
+function futureExpiry(text: string | null | undefined, now: number): number | null {
+  if (text === undefined || text === null || text.trim() === '') return null;
+  const epochMs = parseIsoTimeInput(text);
+  if (epochMs === undefined) throw errors.paramsInvalid({ expires_at: ['must be an ISO-8601 time such as 2026-01-02T03:04:05Z'] });
+  if (epochMs <= now) throw errors.paramsInvalid({ expires_at: ['must be in the future'] });
+  return epochMs;
+}

@@ -1,0 +1,22 @@
+import type { Db } from '../db/database.js';
+import { AtriumError } from '../errors/atrium-error.js';
+import { readSiteSettings } from './site-settings.js';
+
+// argon2 reads the whole password; a bound keeps a hostile body from costing more than a login.
+const MAX_PASSWORD_LENGTH = 1024;
+
+/**
+ * A new password needs only the site's minimum length (NIST 800-63B: no composition rules).
+ * Too short or too long is `processing-failure/model-save-error` on the `password` field.
+ */
+export async function checkNewPassword(db: Db, password: string): Promise<void> {
+  const { password_min_length: minimum } = await readSiteSettings(db);
+  const length = [...password].length;
+  if (length < minimum) throw passwordError(`is too short (minimum is ${minimum} characters)`);
+  if (length > MAX_PASSWORD_LENGTH) throw passwordError(`is too long (maximum is ${MAX_PASSWORD_LENGTH} characters)`);
+}
+
+function passwordError(message: string): AtriumError {
+  const modelErrors = { password: [message] };
+  return new AtriumError('processing-failure/model-save-error', `Password ${message}.`, { modelErrors });
+}

@@ -1,0 +1,61 @@
+import type { Caller } from '../access/index.js';
+import { verifyPasswordOrDummy } from './passwords.js';
+import type { Db } from '../db/database.js';
+import { errors } from '../errors/catalogue.js';
+import { clearReauthenticationFailures, endSession, reserveReauthenticationAttempt } from '../repositories/sessions.js';
+import { passwordHashOfUser } from '../repositories/user-credentials.js';
+
+/** Failed reauthentications a session may have; the next attempt ends it (contract 3.3). */
+export const MAX_REAUTHENTICATION_FAILURES = 5;
+
+const PASSWORD_METHOD = 'password:';
+
+/**
+ * Confirms that the person holding a session is its user before a sensitive change (contract
+ * 3.3), from the `X-<Brand>-Reauthentication` header. A no-op for API-key callers: a key is a
+ * credential made for unattended use and has no password to ask for.
+ *
+ * - header missing: `bad-request/reauthentication-needed-fields` (need `fields`) or
+ *   `not-authorized/reauthentication-needed-action` (need `action`);
+ * - wrong password: `not-authorized/reauthentication-failed`, counted in `sessions.reauth_failures`;
+ * - after MAX_REAUTHENTICATION_FAILURES failures: `rate-limited/reauthentication-rate-limited`, and
+ *   the session is ended, so a stolen session cannot be used to guess its user's password.
+ */
+export async function requireReauthentication(
+  db: Db,
+  caller: Caller,
+  headerValue: string | undefined,
+  need: 'fields' | 'action',
+  now: number,
+): Promise<void> {
+  const credential = caller.credential;
+  if (credential.kind !== 'session') return;
+  if (headerValue === undefined) {
+    throw need === 'fields' ? errors.reauthenticationNeededFields() : errors.reauthenticationNeededAction();
+  }
+  // The attempt is counted before the password is checked, so parallel wrong guesses cannot
+  // get past the limit; a success clears the count again.
+  if (!(await reserveReauthenticationAttempt(db, credential.sessionId, MAX_REAUTHENTICATION_FAILURES))) {
+    await endSession(db, credential.sessionId, now);
+    throw errors.reauthenticationRateLimited();
+  }
+  const hash = caller.user === null ? null : await passwordHashOfUser(db, caller.user.id);
+  if (!(await verifyPasswordOrDummy(hash, passwordOf(headerValue)))) throw errors.reauthenticationFailed();
+  await clearReauthenticationFailures(db, credential.sessionId);
+}
+
+/** Confirms identity for a service when it decides a change needs it (after its own checks). */
+export type ConfirmIdentity = (need: 'fields' | 'action') => Promise<void>;
+
+export function identityConfirmation(db: Db, caller: Caller, headerValue: string | undefined, now: number): ConfirmIdentity {
+  return (need) => requireReauthentication(db, caller, headerValue, need, now);
+}
+
+/**
+ * `password:<PASSWORD>` is the documented form. The files CLI sends the password bare, so a value
+ * without the `password:` prefix is taken whole as the password (a password that itself starts
+ * with `password:` must then be sent in the prefixed form).
+ */
+function passwordOf(headerValue: string): string {
+  return headerValue.startsWith(PASSWORD_METHOD) ? headerValue.slice(PASSWORD_METHOD.length) : headerValue;
+}

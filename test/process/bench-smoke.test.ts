@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { benchOptions } from '../../bench/options.js';
+import { formatReport } from '../../bench/report.js';
+import { runBench } from '../../bench/run-bench.js';
+import { QUICK_SITE } from '../../bench/seed/site-shape.js';
+
+/**
+ * The bench harness end to end on a tiny site with half-second loads: it seeds, starts the servers,
+ * checks every scenario's answer and produces a report. No figure is asserted: benchmarks are not
+ * tests, and this machine's speed is not the suite's business.
+ */
+describe('bench harness smoke run [sqlite]', () => {
+  it('runs every scenario against the seeded site and reports figures', async () => {
+    const quick = benchOptions({ BENCH_QUICK: '1' });
+    const options = {
+      ...quick,
+      databases: ['sqlite' as const],
+      timing: { warmupSeconds: 0, seconds: 0.5 },
+      growthTiming: { warmupSeconds: 0, seconds: 0.5 },
+      site: { ...QUICK_SITE, grants: 1_000 },
+      grantSteps: [1_000],
+      folderSizes: [100],
+    };
+    const report = await runBench(options, () => undefined);
+
+    expect(report.rows.filter((row) => row.error !== undefined)).toEqual([]);
+    const measured = report.rows.filter((row) => row.measurement !== undefined);
+    expect(measured.map((row) => row.scenario)).toEqual(expect.arrayContaining([
+      'baseline: bare Fastify hello (start of run)',
+      'GET /users (API key: authentication + one authority check)',
+      'GET /permissions?user_id=&include_groups=true',
+      'GET /permissions/explain',
+      'POST /sessions',
+    ]));
+    for (const row of measured) {
+      expect(row.measurement?.requests).toBeGreaterThan(0);
+      expect(row.measurement?.cpuMicrosPerRequest).toBeGreaterThan(0);
+    }
+    expect(formatReport(report)).toContain('| target | measured | met |');
+  }, 120_000);
+});
