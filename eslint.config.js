@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { layerRules } from './eslint/layers.js';
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/'] },
@@ -13,6 +14,8 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
+  // No arrow up, no circle: which folder of src/ may import which (eslint/layers.js).
+  ...layerRules(),
   {
     // Plain JavaScript scripts run under Node.js.
     files: ['**/*.mjs', '**/*.js'],

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import type { TestProject } from 'vitest/node';
 import { postgresServerReachable, POSTGRES_TEST_URL } from './postgres-server.js';
 
@@ -22,7 +21,4 @@ export default async function setup(project: TestProject): Promise<void> {
     process.stderr.write(`\nPostgreSQL not reachable at ${POSTGRES_TEST_URL}: running the PostgreSQL suite on PGlite.\n\n`);
   }
   project.provide('postgresMode', reachable ? 'server' : 'pglite');
-  // Process tests run the built server exactly as `npm start` does; build it from the current source
-  // (ATRIUM_TEST_SKIP_BUILD=1 keeps the existing dist/ for quick runs of other tests).
-  if (process.env.ATRIUM_TEST_SKIP_BUILD !== '1') execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
 }

@@ -1,0 +1,74 @@
+// The shape of src/, checked by ESLint (docs/architecture.md draws it). Each folder of src/ is a
+// layer; a layer may import only the layers it lists, and a feature only through its index.ts.
+// Written with ESLint's own no-restricted-imports: the folders are fixed and every import is a
+// relative path, so a pattern per folder depth says exactly where an import lands.
+
+/** Features: each is entered only through its index.ts. */
+export const FEATURES = ['access', 'identity', 'directory', 'grants', 'files'];
+
+/** Front doors: they translate a protocol and call features; nothing below may import them. */
+export const FRONT_DOORS = ['http'];
+
+/** What each layer may import besides itself. app.ts, main.ts and core.ts (src/*.ts) may import anything. */
+export const MAY_IMPORT = {
+  authz: [],
+  errors: [],
+  config: [],
+  db: [],
+  storage: [],
+  lib: ['errors'],
+  repositories: ['authz', 'db', 'lib', 'errors'],
+  access: ['authz', 'db', 'lib', 'errors', 'repositories'],
+  identity: ['access', 'authz', 'config', 'db', 'lib', 'errors', 'repositories'],
+  directory: ['access', 'identity', 'authz', 'db', 'lib', 'errors', 'repositories'],
+  grants: ['access', 'authz', 'db', 'lib', 'errors', 'repositories'],
+  files: ['access', 'authz', 'config', 'db', 'lib', 'errors', 'repositories', 'storage'],
+  http: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],
+};
+
+const DEEPEST = 5;
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The no-restricted-imports patterns for a file of `layer`, `depth` folders below src/. */
+function patternsFor(layer, depth) {
+  const up = `^(\\.\\./){${depth}}`;
+  const allowed = MAY_IMPORT[layer];
+  const others = Object.keys(MAY_IMPORT).filter((name) => name !== layer && !allowed.includes(name));
+  const patterns = [
+    { regex: `^(\\.\\./){${depth + 1},}`, message: 'Imports stay inside src/.' },
+    { regex: `${up}[^/]+$`, message: `${layer}/ may not import the top-level modules (app, main, core): they import it.` },
+  ];
+  if (others.length > 0) {
+    patterns.push({
+      regex: `${up}(${others.map(escape).join('|')})/`,
+      message: `${layer}/ may import only ${allowed.length === 0 ? 'itself' : allowed.join(', ')} (see docs/architecture.md).`,
+    });
+  }
+  const entered = allowed.filter((name) => FEATURES.includes(name));
+  if (entered.length > 0) {
+    patterns.push({
+      regex: `${up}(${entered.map(escape).join('|')})/(?!index\\.js$)`,
+      message: 'A feature is entered only through its index.ts.',
+    });
+  }
+  return patterns;
+}
+
+/** One ESLint config object per layer and folder depth. */
+export function layerRules() {
+  const configs = [];
+  for (const layer of Object.keys(MAY_IMPORT)) {
+    for (let depth = 1; depth <= DEEPEST; depth += 1) {
+      const folders = Array.from({ length: depth - 1 }, () => '*');
+      const patterns = layer === 'authz'
+        ? [{ regex: '^(?!\\./)', message: 'authz/ is the pure engine: it imports nothing outside itself.' }]
+        : patternsFor(layer, depth);
+      configs.push({
+        files: [['src', layer, ...folders, '*.ts'].join('/')],
+        rules: { 'no-restricted-imports': ['error', { patterns }] },
+      });
+    }
+  }
+  return configs;
+}

@@ -1,0 +1,40 @@
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The layer rule of eslint/layers.js, run by ESLint as `npm run lint` runs it, on imports written
+ * into files of the tree: the shape of src/ (docs/architecture.md) holds only while these fail.
+ */
+const eslint = new ESLint();
+
+async function restrictedImports(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+}
+
+describe('the layers of src/', () => {
+  it.each([
+    ['a feature imports a front door', 'src/grants/demo.ts', "import { API_ROOT } from '../http/api-paths.js';\nexport const x = API_ROOT;\n", /may import only/],
+    ['a front door reaches past a feature\'s index', 'src/http/routes/demo.ts', "import { listGrants } from '../../grants/listing.js';\nexport const x = listGrants;\n", /entered only through its index/],
+    ['a front door reads a repository', 'src/http/routes/files/demo.ts', "import { findEntry } from '../../../repositories/entries.js';\nexport const x = findEntry;\n", /may import only/],
+    ['a feature reaches past another feature\'s index', 'src/directory/demo.ts', "import { hashPassword } from '../identity/passwords.js';\nexport const x = hashPassword;\n", /entered only through its index/],
+    ['a lower feature imports a higher one', 'src/access/demo.ts', "import { listUsers } from '../directory/index.js';\nexport const x = listUsers;\n", /may import only/],
+    ['authz imports a helper', 'src/authz/demo.ts', "import { isoTime } from '../lib/time.js';\nexport const x = isoTime;\n", /pure engine/],
+    ['authz imports a package', 'src/authz/demo.ts', "import { randomUUID } from 'node:crypto';\nexport const x = randomUUID;\n", /pure engine/],
+    ['the data layer imports a feature', 'src/repositories/demo.ts', "import { PathAccess } from '../access/index.js';\nexport const x = PathAccess;\n", /may import only/],
+    ['a layer imports the app', 'src/files/demo.ts', "import { buildApp } from '../app.js';\nexport const x = buildApp;\n", /top-level modules/],
+  ])('refuses it when %s', async (_what, filePath, code, message) => {
+    const messages = await restrictedImports(filePath, code);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatch(message);
+  });
+
+  it.each([
+    ['a front door enters a feature by its index', 'src/http/routes/demo.ts', "import { listGrants } from '../../grants/index.js';\nexport const x = listGrants;\n"],
+    ['a feature uses a lower one by its index', 'src/directory/demo.ts', "import { hashPassword } from '../identity/index.js';\nexport const x = hashPassword;\n"],
+    ['a feature uses its own files', 'src/files/demo.ts', "import { MAX_PARTS } from './uploads.js';\nexport const x = MAX_PARTS;\n"],
+    ['authz uses its own files', 'src/authz/demo.ts', "import { decide } from './decide.js';\nexport const x = decide;\n"],
+  ])('allows it when %s', async (_what, filePath, code) => {
+    expect(await restrictedImports(filePath, code)).toEqual([]);
+  });
+});
