@@ -1,20 +1,19 @@
-import type { Caller } from '../access/index.js';
-import type { Db } from '../db/database.js';
+import type { Call } from '../access/index.js';
 import { errors } from '../errors/catalogue.js';
 import type { Group } from '../repositories/groups.js';
 import { findUserById } from '../repositories/user-queries.js';
 
 /**
- * Whether `userId` may join `group` at the hands of `caller` (contract 7): members belong to the
+ * Whether `userId` may join `group` at the hands of the caller (contract 7): members belong to the
  * group's Workspace or to Workspace 0. Putting a Workspace 0 account into a Custom Workspace's
  * group is a cross-Workspace assignment, which only a Site Administrator makes (product document,
  * "Who may do what"); for anyone else such a user is out of reach and answered as not found.
  */
-export async function checkMayJoin(db: Db, caller: Caller, group: Group, userId: number): Promise<void> {
-  const user = await findUserById(db, userId);
+export async function checkMayJoin(a: Call, group: Group, userId: number): Promise<void> {
+  const user = await findUserById(a.db, userId);
   if (user === undefined) throw errors.userNotFound();
   if (user.workspaceId === group.workspaceId) return;
-  if (user.workspaceId === 0 && caller.siteAdmin) return;
-  if (!caller.siteAdmin) throw errors.userNotFound();
+  if (user.workspaceId === 0 && a.caller.siteAdmin) return;
+  if (!a.caller.siteAdmin) throw errors.userNotFound();
   throw errors.modelSaveError({ user_id: ["must belong to the group's Workspace or to Workspace 0"] });
 }

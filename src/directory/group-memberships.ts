@@ -1,13 +1,9 @@
-import type { Caller } from '../access/index.js';
-import type { Db } from '../db/database.js';
+import { findVisibleGroup, groupVisibility, isAdministratorOf, type Call } from '../access/index.js';
 import { errors } from '../errors/catalogue.js';
 import {
   deleteMembership, findMembership, insertMembership, listMemberships, membersOfGroups, setMembershipAdmin, type Group, type GroupMember,
 } from '../repositories/groups.js';
-import { isAdministratorOf } from '../access/index.js';
 import { checkMayJoin } from './group-member-rules.js';
-import { findVisibleGroup, groupVisibility } from '../access/index.js';
-import type { Call } from '../access/index.js';
 
 export async function listGroupMemberships(
   a: Call,
@@ -25,12 +21,12 @@ export async function listGroupMemberships(
  */
 export async function addGroupMember(a: Call, input: { groupId: number; userId: number; admin: boolean }): Promise<GroupMember> {
   const group = await findVisibleGroup(a.db, a.caller, a.requestWorkspaceId, input.groupId);
-  const authority = await authorityOver(a.db, a.caller, group);
+  const authority = await authorityOver(a, group);
   if (authority === 'none') throw errors.groupAdminRequired();
   if (authority === 'group-admin' && input.admin) {
     throw errors.insufficientPermissionForParams('A Group Admin may add members but not make them Group Admins.');
   }
-  await checkMayJoin(a.db, a.caller, group, input.userId);
+  await checkMayJoin(a, group, input.userId);
   const existing = await membersOfGroups(a.db, [group.id]);
   if (existing.some((m) => m.userId === input.userId)) throw errors.modelSaveError({ user_id: ['is already a member of this group'] });
   const id = await insertMembership(a.db, { groupId: group.id, userId: input.userId, admin: input.admin, now: a.now });
@@ -40,7 +36,7 @@ export async function addGroupMember(a: Call, input: { groupId: number; userId: 
 /** PUT/PATCH /group_users/<id>: only administrators of the Workspace change the admin flag. */
 export async function updateGroupMember(a: Call, id: number, input: { admin?: boolean }): Promise<GroupMember> {
   const { membership, group } = await findVisibleMembership(a, id);
-  if ((await authorityOver(a.db, a.caller, group)) !== 'administrator') throw errors.workspaceAdminRequired();
+  if ((await authorityOver(a, group)) !== 'administrator') throw errors.workspaceAdminRequired();
   if (input.admin !== undefined && input.admin !== membership.admin) await setMembershipAdmin(a.db, membership.membershipId, input.admin);
   return (await findMembership(a.db, membership.membershipId)) as GroupMember;
 }
@@ -51,7 +47,7 @@ export async function updateGroupMember(a: Call, id: number, input: { admin?: bo
  */
 export async function removeGroupMember(a: Call, id: number): Promise<void> {
   const { membership, group } = await findVisibleMembership(a, id);
-  const authority = await authorityOver(a.db, a.caller, group);
+  const authority = await authorityOver(a, group);
   if (authority === 'none') throw errors.groupAdminRequired();
   if (authority === 'group-admin' && membership.admin && a.caller.user?.id !== membership.userId) {
     throw errors.insufficientPermissionForParams('A Group Admin may not remove another Group Admin.');
@@ -69,10 +65,10 @@ async function findVisibleMembership(a: Call, id: number): Promise<{ membership:
   }
 }
 
-async function authorityOver(db: Db, caller: Caller, group: Group): Promise<'administrator' | 'group-admin' | 'none'> {
-  if (await isAdministratorOf(db, caller, group.workspaceId)) return 'administrator';
-  const self = caller.user;
+async function authorityOver(a: Call, group: Group): Promise<'administrator' | 'group-admin' | 'none'> {
+  if (await isAdministratorOf(a.db, a.caller, group.workspaceId)) return 'administrator';
+  const self = a.caller.user;
   if (self === null) return 'none';
-  const members = await membersOfGroups(db, [group.id]);
+  const members = await membersOfGroups(a.db, [group.id]);
   return members.some((m) => m.userId === self.id && m.admin) ? 'group-admin' : 'none';
 }

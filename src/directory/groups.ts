@@ -1,15 +1,12 @@
+import { findVisibleGroup, groupVisibility, isAdministratorOf, membershipWorkspace, type Call } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
 import {
   deleteGroupAndGrants, deleteMembership, groupNameTaken, insertGroup, insertMembership, listGroupsInScope, membersOfGroups,
   renameGroup, setMembershipAdmin, type Group, type GroupMember,
 } from '../repositories/groups.js';
-import { isAdministratorOf } from '../access/index.js';
 import { checkMayJoin } from './group-member-rules.js';
-import { findVisibleGroup, groupVisibility } from '../access/index.js';
-import { membershipWorkspace } from '../access/index.js';
 import { checkText } from './user-fields.js';
-import type { Call } from '../access/index.js';
 
 export interface GroupWithMembers {
   group: Group;
@@ -45,7 +42,7 @@ export async function createGroup(a: Call, input: GroupInput & { name: string })
   if (await groupNameTaken(a.db, workspaceId, name)) throw errors.modelSaveError({ name: ['has already been taken'] });
   const members = desiredMembers(input.userIds ?? [], input.adminIds ?? []);
   const draft: Group = { id: 0, workspaceId, name, createdAt: a.now };
-  for (const userId of members.keys()) await checkMayJoin(a.db, a.caller, draft, userId);
+  for (const userId of members.keys()) await checkMayJoin(a, draft, userId);
   const group = await a.db.transaction().execute(async (tx) => {
     const created = await insertGroup(tx, { workspaceId, name, now: a.now });
     for (const [userId, admin] of members) await insertMembership(tx, { groupId: created.id, userId, admin, now: a.now });
@@ -68,7 +65,7 @@ export async function updateGroup(a: Call, id: number, input: GroupInput): Promi
   const current = await membersOfGroups(a.db, [group.id]);
   const target = targetMembership(current, input.userIds, input.adminIds);
   for (const userId of target.keys()) {
-    if (!current.some((m) => m.userId === userId)) await checkMayJoin(a.db, a.caller, group, userId);
+    if (!current.some((m) => m.userId === userId)) await checkMayJoin(a, group, userId);
   }
   await a.db.transaction().execute(async (tx) => {
     if (name !== undefined && name !== group.name) await renameGroup(tx, group.id, name);

@@ -1,8 +1,12 @@
 // Directory: Workspaces, users, groups and memberships, and who may change them. The only
 // entrance to the feature.
 
+export { type GroupMember } from '../repositories/groups.js';
+export { type UserGroupIds } from '../repositories/user-memberships.js';
+export { type User } from '../repositories/users.js';
+export { type Workspace } from '../repositories/workspaces.js';
 export { addGroupMember, listGroupMemberships, removeGroupMember, updateGroupMember } from './group-memberships.js';
 export { createGroup, deleteGroup, getGroup, type GroupWithMembers, listGroups, updateGroup } from './groups.js';
-export { parseIdList } from './user-fields.js';
-export { createUser, deleteUser, listUsers, updateUserFields } from './users.js';
+export { getUser, listUsers, userGroupIds } from './user-reads.js';
+export { createUser, deleteUser, updateUserFields } from './users.js';
 export { createWorkspace, deleteEmptyWorkspace, getVisibleWorkspace, listVisibleWorkspaces, renameVisibleWorkspace } from './workspaces.js';

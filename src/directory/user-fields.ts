@@ -23,12 +23,3 @@ export function checkText(field: string, raw: string): string {
   if (CONTROL_CHARACTERS.test(text)) throw errors.modelSaveError({ [field]: ['may not contain control characters'] });
   return text;
 }
-
-/** `group_ids`-style fields: an array of ids or a comma-separated string (wire notes). */
-export function parseIdList(field: string, value: string | readonly number[] | undefined): number[] | undefined {
-  if (value === undefined) return undefined;
-  const parts = typeof value === 'string' ? value.split(',').map((p) => p.trim()).filter((p) => p !== '') : value.map(String);
-  const ids = parts.map(Number);
-  if (ids.some((id) => !Number.isSafeInteger(id) || id < 1)) throw errors.paramsInvalid({ [field]: ['must be a list of positive integer ids'] });
-  return [...new Set(ids)];
-}

@@ -1,26 +1,13 @@
-import type { Caller } from '../access/index.js';
-import { hashPassword } from '../identity/index.js';
+import { isAdministratorOf, membershipWorkspace, type Call, type Caller } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
+import { checkNewPassword, hashPassword, type ConfirmIdentity } from '../identity/index.js';
 import { findGroupById, insertMembership } from '../repositories/groups.js';
 import { endSessionsOfUser } from '../repositories/sessions.js';
-import {
-  countOtherActiveSiteAdmins, deleteUserRow, listUsersInScope, updateUser, usernameTaken, type UserChanges, type UserFilter,
-} from '../repositories/user-queries.js';
+import { countOtherActiveSiteAdmins, deleteUserRow, updateUser, usernameTaken, type UserChanges } from '../repositories/user-queries.js';
 import { insertUser, type User } from '../repositories/users.js';
-import { isAdministratorOf } from '../access/index.js';
-import { membershipWorkspace } from '../access/index.js';
-import { checkNewPassword } from '../identity/index.js';
 import { checkText, checkUsername } from './user-fields.js';
-import { findVisibleUser, userVisibility } from '../access/index.js';
-import type { Call } from '../access/index.js';
-import type { ConfirmIdentity } from '../identity/index.js';
-
-
-export async function listUsers(a: Call, filter: UserFilter, page: { afterId: number; limit: number }): Promise<readonly User[]> {
-  const visibility = await userVisibility(a.db, a.caller, a.requestWorkspaceId);
-  return listUsersInScope(a.db, visibility.scope, visibility, filter, page);
-}
+import { getUser } from './user-reads.js';
 
 export interface NewUserInput {
   username: string;
@@ -82,7 +69,7 @@ export interface UserUpdateInput {
  * user must not be refused as a privileged change.
  */
 export async function updateUserFields(a: Call, id: number, input: UserUpdateInput, confirmIdentity: ConfirmIdentity): Promise<User> {
-  const target = await findVisibleUser(a.db, a.caller, a.requestWorkspaceId, id);
+  const target = await getUser(a, id);
   const isAdmin = await isAdministratorOf(a.db, a.caller, target.workspaceId);
   const isSelf = a.caller.user?.id === target.id;
   if (!isAdmin && !isSelf) throw errors.workspaceAdminRequired();
@@ -140,7 +127,7 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
 
 /** DELETE /users/<id>: its sessions, keys, direct grants and memberships go with it. */
 export async function deleteUser(a: Call, id: number, confirmIdentity: ConfirmIdentity): Promise<void> {
-  const target = await findVisibleUser(a.db, a.caller, a.requestWorkspaceId, id);
+  const target = await getUser(a, id);
   if (!(await isAdministratorOf(a.db, a.caller, target.workspaceId))) throw errors.workspaceAdminRequired();
   if (target.siteAdmin) await keepOneSiteAdmin(a.db, target.id);
   await confirmIdentity('action');

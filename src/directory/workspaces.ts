@@ -1,5 +1,5 @@
 import { granteeMatches } from '../authz/index.js';
-import type { Caller } from '../access/index.js';
+import type { Call, Caller } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import type { PageRequest } from '../lib/paging.js';
 import { grantWorkspacesFor } from '../repositories/grant-workspaces.js';
@@ -17,16 +17,12 @@ import { checkText } from './user-fields.js';
  * Workspaces it belongs to, administers, or holds a grant in. A Custom Workspace context narrows
  * the list to that Workspace; the context never widens it. Returns up to `limit + 1` rows.
  */
-export async function listVisibleWorkspaces(
-  db: Db,
-  caller: Caller,
-  requestWorkspaceId: number,
-  page: PageRequest<number>,
-): Promise<Workspace[]> {
-  const visible = caller.siteAdmin ? undefined : await workspacesVisibleTo(db, caller);
+export async function listVisibleWorkspaces(a: Call, page: PageRequest<number>): Promise<Workspace[]> {
+  const { caller, requestWorkspaceId } = a;
+  const visible = caller.siteAdmin ? undefined : await workspacesVisibleTo(a.db, caller);
   let onlyIds = visible === undefined ? undefined : [...visible];
   if (requestWorkspaceId !== 0) onlyIds = (onlyIds ?? [requestWorkspaceId]).filter((id) => id === requestWorkspaceId);
-  return listWorkspaces(db, { afterId: page.after ?? -1, limit: page.limit + 1, ...(onlyIds === undefined ? {} : { onlyIds }) });
+  return listWorkspaces(a.db, { afterId: page.after ?? -1, limit: page.limit + 1, ...(onlyIds === undefined ? {} : { onlyIds }) });
 }
 
 async function workspacesVisibleTo(db: Db, caller: Caller): Promise<Set<number>> {
@@ -43,31 +39,31 @@ async function workspacesVisibleTo(db: Db, caller: Caller): Promise<Set<number>>
 }
 
 /** GET /workspaces/<id>: as the list; anything else is `not-found/workspace-not-found`. */
-export async function getVisibleWorkspace(db: Db, caller: Caller, requestWorkspaceId: number, id: number): Promise<Workspace> {
-  if (requestWorkspaceId !== 0 && id !== requestWorkspaceId) throw errors.workspaceNotFound();
-  const workspace = await findWorkspace(db, id);
+export async function getVisibleWorkspace(a: Call, id: number): Promise<Workspace> {
+  if (a.requestWorkspaceId !== 0 && id !== a.requestWorkspaceId) throw errors.workspaceNotFound();
+  const workspace = await findWorkspace(a.db, id);
   if (workspace === undefined) throw errors.workspaceNotFound();
-  if (!caller.siteAdmin && !(await workspacesVisibleTo(db, caller)).has(id)) throw errors.workspaceNotFound();
+  if (!a.caller.siteAdmin && !(await workspacesVisibleTo(a.db, a.caller)).has(id)) throw errors.workspaceNotFound();
   return workspace;
 }
 
 /** POST /workspaces: a Site Administrator creates a Workspace and its root folder `_/Workspaces/N`. */
-export async function createWorkspace(db: Db, caller: Caller, name: string, now: number): Promise<Workspace> {
-  if (!caller.siteAdmin) throw errors.siteAdminRequired();
+export async function createWorkspace(a: Call, name: string): Promise<Workspace> {
+  if (!a.caller.siteAdmin) throw errors.siteAdminRequired();
   const checked = checkWorkspaceName(name);
-  return db.transaction().execute(async (tx) => {
-    const workspace = await insertWorkspace(tx, checked, now);
-    await ensureDirectory(tx, workspaceRootPath(workspace.id), now);
+  return a.db.transaction().execute(async (tx) => {
+    const workspace = await insertWorkspace(tx, checked, a.now);
+    await ensureDirectory(tx, workspaceRootPath(workspace.id), a.now);
     return workspace;
   });
 }
 
-export async function renameVisibleWorkspace(db: Db, caller: Caller, requestWorkspaceId: number, id: number, name: string | undefined): Promise<Workspace> {
-  const workspace = await getVisibleWorkspace(db, caller, requestWorkspaceId, id);
-  if (!caller.siteAdmin) throw errors.siteAdminRequired();
+export async function renameVisibleWorkspace(a: Call, id: number, name: string | undefined): Promise<Workspace> {
+  const workspace = await getVisibleWorkspace(a, id);
+  if (!a.caller.siteAdmin) throw errors.siteAdminRequired();
   if (name === undefined) return workspace;
   const checked = checkWorkspaceName(name);
-  await renameWorkspace(db, id, checked);
+  await renameWorkspace(a.db, id, checked);
   return { ...workspace, name: checked };
 }
 
@@ -76,11 +72,11 @@ export async function renameVisibleWorkspace(db: Db, caller: Caller, requestWork
  * entries below its root) is deleted, with its root folder; anything else is refused rather than
  * deleting data as a side effect.
  */
-export async function deleteEmptyWorkspace(db: Db, caller: Caller, requestWorkspaceId: number, id: number): Promise<void> {
-  await getVisibleWorkspace(db, caller, requestWorkspaceId, id);
-  if (!caller.siteAdmin) throw errors.siteAdminRequired();
+export async function deleteEmptyWorkspace(a: Call, id: number): Promise<void> {
+  await getVisibleWorkspace(a, id);
+  if (!a.caller.siteAdmin) throw errors.siteAdminRequired();
   if (id === 0) throw errors.modelSaveError({ id: ['the Default Workspace cannot be deleted'] });
-  await db.transaction().execute(async (tx) => {
+  await a.db.transaction().execute(async (tx) => {
     const contents = await workspaceContents(tx, id);
     const entries = await countEntriesBelow(tx, workspaceRootPath(id));
     const blocking = Object.entries({ ...contents, entries }).filter(([, n]) => n > 0).map(([what, n]) => `${n} ${what}`);

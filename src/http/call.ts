@@ -10,6 +10,6 @@ export function callOf(request: FastifyRequest, deps: RouteDeps): Call {
 }
 
 /** Confirms the session user's identity from the request's reauthentication header when a service asks (contract 3.3). */
-export function confirmIdentity(request: FastifyRequest, deps: RouteDeps, now: number): ConfirmIdentity {
-  return identityConfirmation(deps.db, request.caller, readHeader(request.headers, deps.headers.reauthentication), now);
+export function confirmIdentity(request: FastifyRequest, deps: RouteDeps, a: Call): ConfirmIdentity {
+  return identityConfirmation(a, readHeader(request.headers, deps.headers.reauthentication));
 }

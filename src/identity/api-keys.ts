@@ -1,18 +1,15 @@
 import { hashSecret, newApiKeySecret } from './secrets.js';
+import { isAdministratorOf, membershipWorkspace, type Call } from '../access/index.js';
 import { errors } from '../errors/catalogue.js';
+import { parseIsoTimeInput } from '../lib/iso-time-input.js';
 import {
   deleteApiKey, findApiKeyWithOwner, insertApiKey, listApiKeys, updateApiKey,
   type ApiKey, type ApiKeyWithOwner, type KeyVisibility, type PermissionSet,
 } from '../repositories/api-keys.js';
 import { findUserById } from '../repositories/user-queries.js';
 import type { User } from '../repositories/users.js';
-import { isAdministratorOf } from '../access/index.js';
-import { parseIsoTimeInput } from '../lib/iso-time-input.js';
-import { membershipWorkspace } from '../access/index.js';
-import type { Call } from '../access/index.js';
 import type { ConfirmIdentity } from './reauthentication.js';
 import { readSiteSettings } from './site-settings.js';
-
 
 /**
  * Which keys the caller may see and manage in its context (contract 7): its own keys; a Site

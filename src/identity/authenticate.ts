@@ -19,7 +19,8 @@ export interface PresentedCredentials {
 /**
  * Resolves the caller from the first credential present, in the contract's order: session id,
  * then API key. Unknown credentials are `invalid-credentials`; an ended or timed-out session
- * is `invalid-session`.
+ * is `invalid-session`. It takes the database and the clock rather than a Call: it is what
+ * produces the caller.
  */
 export async function authenticate(db: Db, clock: Clock, presented: PresentedCredentials): Promise<Caller> {
   if (presented.sessionId !== undefined) return authenticateSession(db, clock, presented.sessionId);

@@ -2,6 +2,7 @@
 // throttling, reauthentication, the site's authentication settings and the first start. The only
 // entrance to the feature.
 
+export { type ApiKey } from '../repositories/api-keys.js';
 export { createKey, findCallingKey, findKey, type KeyChanges, listKeys, revokeKey, updateKey } from './api-keys.js';
 export { authenticate, type PresentedCredentials } from './authenticate.js';
 export { bootstrapFirstStart, type BootstrapResult } from './bootstrap.js';
@@ -10,5 +11,7 @@ export { checkNewPassword } from './password-policy.js';
 export { DUMMY_PASSWORD_HASH, hashPassword } from './passwords.js';
 export { type ConfirmIdentity, identityConfirmation, requireReauthentication } from './reauthentication.js';
 export { hashSecret, newApiKeySecret, newSessionId } from './secrets.js';
-export { logIn, logOut } from './sessions.js';
-export { readSiteSettings, SETTING_RANGES, updateSiteSettings } from './site-settings.js';
+export { logIn, logOut, type NewSession, startSession } from './sessions.js';
+export { type PasswordSignIn, verifyPasswordSignIn } from './sign-in.js';
+export { changeSiteSettings, readSiteSettingsAs } from './site-administration.js';
+export { SETTING_RANGES, type SiteSettings } from './site-settings.js';

@@ -1,6 +1,5 @@
-import type { Caller } from '../access/index.js';
+import type { Call } from '../access/index.js';
 import { verifyPasswordOrDummy } from './passwords.js';
-import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
 import { clearReauthenticationFailures, endSession, reserveReauthenticationAttempt } from '../repositories/sessions.js';
 import { passwordHashOfUser } from '../repositories/user-credentials.js';
@@ -21,13 +20,8 @@ const PASSWORD_METHOD = 'password:';
  * - after MAX_REAUTHENTICATION_FAILURES failures: `rate-limited/reauthentication-rate-limited`, and
  *   the session is ended, so a stolen session cannot be used to guess its user's password.
  */
-export async function requireReauthentication(
-  db: Db,
-  caller: Caller,
-  headerValue: string | undefined,
-  need: 'fields' | 'action',
-  now: number,
-): Promise<void> {
+export async function requireReauthentication(a: Call, headerValue: string | undefined, need: 'fields' | 'action'): Promise<void> {
+  const { db, caller } = a;
   const credential = caller.credential;
   if (credential.kind !== 'session') return;
   if (headerValue === undefined) {
@@ -36,7 +30,7 @@ export async function requireReauthentication(
   // The attempt is counted before the password is checked, so parallel wrong guesses cannot
   // get past the limit; a success clears the count again.
   if (!(await reserveReauthenticationAttempt(db, credential.sessionId, MAX_REAUTHENTICATION_FAILURES))) {
-    await endSession(db, credential.sessionId, now);
+    await endSession(db, credential.sessionId, a.now);
     throw errors.reauthenticationRateLimited();
   }
   const hash = caller.user === null ? null : await passwordHashOfUser(db, caller.user.id);
@@ -47,8 +41,9 @@ export async function requireReauthentication(
 /** Confirms identity for a service when it decides a change needs it (after its own checks). */
 export type ConfirmIdentity = (need: 'fields' | 'action') => Promise<void>;
 
-export function identityConfirmation(db: Db, caller: Caller, headerValue: string | undefined, now: number): ConfirmIdentity {
-  return (need) => requireReauthentication(db, caller, headerValue, need, now);
+/** The confirmation for a call, from the reauthentication header value the request carried. */
+export function identityConfirmation(a: Call, headerValue: string | undefined): ConfirmIdentity {
+  return (need) => requireReauthentication(a, headerValue, need);
 }
 
 /**

@@ -1,21 +1,13 @@
-import { verifyPasswordOrDummy } from './passwords.js';
 import { hashesEqual, hashSecret, newSessionId } from './secrets.js';
 import type { Db } from '../db/database.js';
-import { errors } from '../errors/catalogue.js';
 import type { Clock } from '../lib/time.js';
 import { endSession, findSessionCandidates, insertSession } from '../repositories/sessions.js';
-import { findLoginAccount, recordLastLogin } from '../repositories/user-credentials.js';
-import { usernameKey, type User } from '../repositories/users.js';
-import { clientAddressKey } from './client-address.js';
-import { assertLoginAllowed, recordFailedLogin, recordSuccessfulLogin, type LoginAttempt } from './login-protection.js';
-import { readSiteSettings } from './site-settings.js';
+import { recordLastLogin } from '../repositories/user-credentials.js';
+import type { User } from '../repositories/users.js';
+import { verifyPasswordSignIn, type PasswordSignIn } from './sign-in.js';
 
-export interface LoginInput {
-  username: string;
-  password: string;
-  /** The socket address of the client (request.ip). */
-  clientIp: string;
-}
+// Signing in and out have no caller yet (or none any more), so these take the database and the
+// clock, or the moment, rather than a Call.
 
 export interface NewSession {
   /** The session id: shown once, here; only its hash is stored. */
@@ -25,31 +17,28 @@ export interface NewSession {
 }
 
 /**
- * POST /sessions (contract 3.2). An unknown user, a wrong password and a disabled user get the
- * same error after the same work (an argon2 verification, a failure record), so neither the
- * answer nor its timing tells them apart.
+ * POST /sessions (contract 3.2): a verified password sign-in (sign-in.ts, with its throttling and
+ * its one answer for every failure), then a session. One moment serves both, so the session's
+ * `created_at` and the user's `last_login_at` are the time the login was attempted.
  */
-export async function logIn(db: Db, clock: Clock, input: LoginInput): Promise<NewSession> {
+export async function logIn(db: Db, clock: Clock, input: PasswordSignIn): Promise<NewSession> {
   const now = clock.now();
-  const settings = await readSiteSettings(db);
-  const attempt: LoginAttempt = { usernameKey: usernameKey(input.username), clientKey: clientAddressKey(input.clientIp), now };
-  await assertLoginAllowed(db, settings, attempt);
+  const user = await verifyPasswordSignIn(db, now, input);
+  return startSession(db, now, user);
+}
 
-  const account = await findLoginAccount(db, attempt.usernameKey);
-  const passwordMatches = await verifyPasswordOrDummy(account?.passwordHash, input.password);
-  if (account === undefined || !passwordMatches || account.user.disabled) {
-    await recordFailedLogin(db, settings, attempt);
-    throw errors.invalidUsernameOrPassword();
-  }
-
-  await recordSuccessfulLogin(db, settings, attempt);
+/**
+ * A new session for a user a sign-in has just verified, and its `last_login_at`, in one
+ * transaction. Checks nothing itself: call it only with the answer of verifyPasswordSignIn.
+ */
+export async function startSession(db: Db, now: number, user: User): Promise<NewSession> {
   const id = newSessionId();
   const { lookup, hash } = hashSecret(id);
   await db.transaction().execute(async (tx) => {
-    await insertSession(tx, { userId: account.user.id, lookup, secretHash: hash, now });
-    await recordLastLogin(tx, account.user.id, now);
+    await insertSession(tx, { userId: user.id, lookup, secretHash: hash, now });
+    await recordLastLogin(tx, user.id, now);
   });
-  return { id, user: { ...account.user, lastLoginAt: now }, createdAt: now };
+  return { id, user: { ...user, lastLoginAt: now }, createdAt: now };
 }
 
 /**

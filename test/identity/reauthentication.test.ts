@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Caller } from '../../src/access/index.js';
 import { AtriumError } from '../../src/errors/atrium-error.js';
-import { authenticate } from '../../src/identity/index.js';
-import { requireReauthentication } from '../../src/identity/index.js';
+import { authenticate, requireReauthentication } from '../../src/identity/index.js';
 import { testDatabaseTargets } from '../support/databases.js';
 import { createApiKey, createUser } from '../support/factories.js';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, BOOTSTRAP_KEY, startTestApp, type TestApp } from '../support/test-app.js';
@@ -130,18 +130,19 @@ describe.each(testDatabaseTargets())('reauthentication [$name]', (target) => {
 
   it('answers reauthentication-needed-fields when a field change needs it (the form PATCH /users uses)', async () => {
     const { session } = await userSession();
-    const caller = await authenticate(t.database.db, t.clock, { sessionId: session, apiKey: undefined });
-    const missing = requireReauthentication(t.database.db, caller, undefined, 'fields', t.clock.now());
+    const callAs = (caller: Caller) => ({ db: t.database.db, caller, requestWorkspaceId: caller.homeWorkspaceId, now: t.clock.now() });
+    const a = callAs(await authenticate(t.database.db, t.clock, { sessionId: session, apiKey: undefined }));
+    const missing = requireReauthentication(a, undefined, 'fields');
     await expect(missing).rejects.toBeInstanceOf(AtriumError);
     await expect(missing).rejects.toMatchObject({ type: 'bad-request/reauthentication-needed-fields', family: 'bad-request' });
-    await expect(requireReauthentication(t.database.db, caller, undefined, 'action', t.clock.now()))
+    await expect(requireReauthentication(a, undefined, 'action'))
       .rejects.toMatchObject({ type: 'not-authorized/reauthentication-needed-action', family: 'not-authorized' });
-    await expect(requireReauthentication(t.database.db, caller, 'password:wrong', 'fields', t.clock.now()))
+    await expect(requireReauthentication(a, 'password:wrong', 'fields'))
       .rejects.toMatchObject({ type: 'not-authorized/reauthentication-failed', family: 'not-authorized' });
-    await expect(requireReauthentication(t.database.db, caller, `password:${PASSWORD}`, 'fields', t.clock.now())).resolves.toBeUndefined();
+    await expect(requireReauthentication(a, `password:${PASSWORD}`, 'fields')).resolves.toBeUndefined();
 
-    const keyCaller = await authenticate(t.database.db, t.clock, { sessionId: undefined, apiKey: BOOTSTRAP_KEY });
-    await expect(requireReauthentication(t.database.db, keyCaller, undefined, 'fields', t.clock.now())).resolves.toBeUndefined();
+    const keyCall = callAs(await authenticate(t.database.db, t.clock, { sessionId: undefined, apiKey: BOOTSTRAP_KEY }));
+    await expect(requireReauthentication(keyCall, undefined, 'fields')).resolves.toBeUndefined();
   });
 
   it('reads the header in every configured brand', async () => {

@@ -1,9 +1,8 @@
 import { Type } from 'typebox';
-import { isoTime } from '../../lib/time.js';
-import type { ApiKey } from '../../repositories/api-keys.js';
 import {
-  createKey, findCallingKey, findKey, listKeys, revokeKey, updateKey, type KeyChanges,
+  createKey, findCallingKey, findKey, listKeys, revokeKey, updateKey, type ApiKey, type KeyChanges,
 } from '../../identity/index.js';
+import { isoTime } from '../../lib/time.js';
 import { callOf, confirmIdentity } from '../call.js';
 import type { ApiInstance } from '../fastify-types.js';
 import { idPageQuery, paginationQuery, readPage, sendPage } from '../pagination.js';
@@ -93,7 +92,7 @@ export function apiKeyRoutes(app: ApiInstance, deps: RouteDeps): void {
       permissionSet: body.permission_set,
       expiresAt: body.expires_at,
       workspaceId: body.workspace_id,
-    }, confirmIdentity(request, deps, a.now));
+    }, confirmIdentity(request, deps, a));
     return reply.code(201).send({ ...apiKeyBody(key), key: secret });
   });
 
@@ -115,7 +114,7 @@ export function apiKeyRoutes(app: ApiInstance, deps: RouteDeps): void {
     schema: { summary: 'Revoke an API key', params: IdParams, body: Type.Unknown({ description: 'Ignored.' }), response: { ...NoContent, ...errorResponses } },
   }, async (request, reply) => {
     const a = callOf(request, deps);
-    await revokeKey(a, await findKey(a, request.params.id), confirmIdentity(request, deps, a.now));
+    await revokeKey(a, await findKey(a, request.params.id), confirmIdentity(request, deps, a));
     return reply.code(204).send(null);
   });
 
@@ -140,7 +139,7 @@ export function apiKeyRoutes(app: ApiInstance, deps: RouteDeps): void {
     schema: { summary: 'Revoke the API key this request authenticated with', body: Type.Unknown({ description: 'Ignored.' }), response: { ...NoContent, ...errorResponses } },
   }, async (request, reply) => {
     const a = callOf(request, deps);
-    await revokeKey(a, await findCallingKey(a), confirmIdentity(request, deps, a.now));
+    await revokeKey(a, await findCallingKey(a), confirmIdentity(request, deps, a));
     return reply.code(204).send(null);
   });
 }

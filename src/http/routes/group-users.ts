@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
+import { addGroupMember, listGroupMemberships, removeGroupMember, updateGroupMember, type GroupMember } from '../../directory/index.js';
 import { definedOnly } from '../../lib/defined-only.js';
-import type { GroupMember } from '../../repositories/groups.js';
-import { addGroupMember, listGroupMemberships, removeGroupMember, updateGroupMember } from '../../directory/index.js';
 import { callOf } from '../call.js';
 import type { ApiInstance } from '../fastify-types.js';
 import { idPageQuery, paginationQuery, readPage, sendPage } from '../pagination.js';

@@ -1,14 +1,13 @@
 import { Type } from 'typebox';
-import { definedOnly } from '../../lib/defined-only.js';
 import { createGroup, deleteGroup, getGroup, listGroups, updateGroup, type GroupWithMembers } from '../../directory/index.js';
-import { parseIdList } from '../../directory/index.js';
+import { definedOnly } from '../../lib/defined-only.js';
 import { callOf } from '../call.js';
 import type { ApiInstance } from '../fastify-types.js';
 import { idPageQuery, paginationQuery, readPage, sendPage } from '../pagination.js';
 import type { RouteDeps } from '../route-deps.js';
 import { errorResponses, IdParams } from '../schemas.js';
 import { UPDATE_METHODS } from '../update-methods.js';
-import { IdList } from './user-body.js';
+import { IdList, parseIdList } from './user-body.js';
 
 const GroupBody = Type.Object({
   id: Type.Integer(),

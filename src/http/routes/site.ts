@@ -1,8 +1,6 @@
-import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { errors } from '../../errors/catalogue.js';
-import { readSiteSettings, SETTING_RANGES, updateSiteSettings } from '../../identity/index.js';
-import { confirmIdentity } from '../call.js';
+import { changeSiteSettings, readSiteSettingsAs, SETTING_RANGES } from '../../identity/index.js';
+import { callOf, confirmIdentity } from '../call.js';
 import type { ApiInstance } from '../fastify-types.js';
 import type { RouteDeps } from '../route-deps.js';
 import { errorResponses } from '../schemas.js';
@@ -26,28 +24,19 @@ const SiteBody = Type.Object(SettingFields);
 // Every field optional: a partial update, the same for PUT and PATCH (contract 1.1).
 const SiteChanges = Type.Partial(SiteBody);
 
-function requireSiteAdministrator(request: FastifyRequest): void {
-  if (!request.caller.siteAdmin) throw errors.siteAdminRequired();
-}
-
 /** GET and PATCH/PUT /site: the site settings of contract 8, for Site Administrators only. */
 export function siteRoutes(app: ApiInstance, deps: RouteDeps): void {
   app.get('/site', {
     schema: { summary: 'Show the site settings', querystring: Type.Object({}), response: { 200: SiteBody, ...errorResponses } },
-  }, async (request) => {
-    requireSiteAdministrator(request);
-    return readSiteSettings(deps.db);
-  });
+  }, async (request) => readSiteSettingsAs(callOf(request, deps)));
 
   app.route({
     method: UPDATE_METHODS,
     url: '/site',
     schema: { summary: 'Change site settings (partial update)', body: SiteChanges, response: { 200: SiteBody, ...errorResponses } },
     handler: async (request) => {
-      requireSiteAdministrator(request);
-      // Changing how the site authenticates is sensitive: a session must confirm its password.
-      await confirmIdentity(request, deps, deps.clock.now())('action');
-      return updateSiteSettings(deps.db, request.body);
+      const a = callOf(request, deps);
+      return changeSiteSettings(a, request.body, confirmIdentity(request, deps, a));
     },
   });
 }

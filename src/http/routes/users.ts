@@ -1,16 +1,14 @@
 import { Type } from 'typebox';
+import type { Call } from '../../access/index.js';
+import { createUser, deleteUser, getUser, listUsers, updateUserFields, userGroupIds, type User } from '../../directory/index.js';
 import { definedOnly } from '../../lib/defined-only.js';
-import { groupIdsOfUsers } from '../../repositories/user-memberships.js';
-import { parseIdList } from '../../directory/index.js';
-import { findVisibleUser } from '../../access/index.js';
-import { createUser, deleteUser, listUsers, updateUserFields } from '../../directory/index.js';
 import { callOf, confirmIdentity } from '../call.js';
 import type { ApiInstance } from '../fastify-types.js';
 import { idPageQuery, paginationQuery, readPage, sendPage } from '../pagination.js';
 import type { RouteDeps } from '../route-deps.js';
 import { errorResponses, IdParams } from '../schemas.js';
 import { UPDATE_METHODS } from '../update-methods.js';
-import { IdList, UserBody, userBody } from './user-body.js';
+import { IdList, parseIdList, UserBody, userBody } from './user-body.js';
 
 const UserFields = {
   username: Type.Optional(Type.String({ maxLength: 1024 })),
@@ -36,13 +34,14 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
     const page = readPage<number>('users', request.query, 'number');
     const ids = parseIdList('ids', request.query.ids);
     const filter = request.query.filter ?? {};
-    const users = await listUsers(callOf(request, deps), {
+    const a = callOf(request, deps);
+    const users = await listUsers(a, {
       ...(filter.username === undefined ? {} : { username: filter.username }),
       ...(filter.workspace_id === undefined ? {} : { workspaceId: filter.workspace_id }),
       ...(ids === undefined ? {} : { ids }),
     }, idPageQuery(page));
     const pageRows = sendPage(reply, deps.headers, 'users', users, page.limit, (u) => u.id);
-    const groups = await groupIdsOfUsers(deps.db, pageRows.map((u) => u.id));
+    const groups = await userGroupIds(a, pageRows.map((u) => u.id));
     return pageRows.map((u) => userBody(u, groups.get(u.id)));
   });
 
@@ -60,18 +59,19 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
   }, async (request, reply) => {
     const body = request.body;
     const groupIds = parseIdList('group_ids', body.group_ids);
-    const user = await createUser(callOf(request, deps), {
+    const a = callOf(request, deps);
+    const user = await createUser(a, {
       username: body.username,
       ...definedOnly({ password: body.password, name: body.name, email: body.email, workspaceId: body.workspace_id, siteAdmin: body.site_admin, workspaceAdmin: body.workspace_admin, groupIds }),
     });
-    return reply.code(201).send(await withGroups(deps, user));
+    return reply.code(201).send(await withGroups(a, user));
   });
 
   app.get('/users/:id', {
     schema: { summary: 'Show a user', params: IdParams, response: { 200: UserBody, ...errorResponses } },
   }, async (request) => {
     const a = callOf(request, deps);
-    return withGroups(deps, await findVisibleUser(a.db, a.caller, a.requestWorkspaceId, request.params.id));
+    return withGroups(a, await getUser(a, request.params.id));
   });
 
   app.route({
@@ -89,8 +89,8 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
       const user = await updateUserFields(a, request.params.id, definedOnly({
         username: body.username, password: body.password, name: body.name, email: body.email,
         siteAdmin: body.site_admin, workspaceAdmin: body.workspace_admin, disabled: body.disabled,
-      }), confirmIdentity(request, deps, a.now));
-      return withGroups(deps, user);
+      }), confirmIdentity(request, deps, a));
+      return withGroups(a, user);
     },
   });
 
@@ -98,12 +98,12 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
     schema: { summary: 'Delete a user', params: IdParams, response: { 204: Type.Null(), ...errorResponses } },
   }, async (request, reply) => {
     const a = callOf(request, deps);
-    await deleteUser(a, request.params.id, confirmIdentity(request, deps, a.now));
+    await deleteUser(a, request.params.id, confirmIdentity(request, deps, a));
     return reply.code(204).send(null);
   });
 }
 
-async function withGroups(deps: RouteDeps, user: Parameters<typeof userBody>[0]) {
-  const groups = await groupIdsOfUsers(deps.db, [user.id]);
+async function withGroups(a: Call, user: User) {
+  const groups = await userGroupIds(a, [user.id]);
   return userBody(user, groups.get(user.id));
 }

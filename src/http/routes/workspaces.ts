@@ -1,7 +1,9 @@
 import { Type } from 'typebox';
+import {
+  createWorkspace, deleteEmptyWorkspace, getVisibleWorkspace, listVisibleWorkspaces, renameVisibleWorkspace, type Workspace,
+} from '../../directory/index.js';
 import { isoTime } from '../../lib/time.js';
-import type { Workspace } from '../../repositories/workspaces.js';
-import { createWorkspace, deleteEmptyWorkspace, getVisibleWorkspace, listVisibleWorkspaces, renameVisibleWorkspace } from '../../directory/index.js';
+import { callOf } from '../call.js';
 import type { ApiInstance } from '../fastify-types.js';
 import { paginationQuery, readPage, sendPage } from '../pagination.js';
 import type { RouteDeps } from '../route-deps.js';
@@ -24,7 +26,7 @@ export function workspaceRoutes(app: ApiInstance, deps: RouteDeps): void {
     },
   }, async (request, reply) => {
     const page = readPage<number>('workspaces', request.query, 'number');
-    const rows = await listVisibleWorkspaces(deps.db, request.caller, request.workspaceId, page);
+    const rows = await listVisibleWorkspaces(callOf(request, deps), page);
     return sendPage(reply, deps.headers, 'workspaces', rows, page.limit, (w) => w.id).map(workspaceBody);
   });
 
@@ -35,14 +37,14 @@ export function workspaceRoutes(app: ApiInstance, deps: RouteDeps): void {
       response: { 201: WorkspaceBody, ...errorResponses },
     },
   }, async (request, reply) => {
-    const workspace = await createWorkspace(deps.db, request.caller, request.body.name, deps.clock.now());
+    const workspace = await createWorkspace(callOf(request, deps), request.body.name);
     return reply.code(201).send(workspaceBody(workspace));
   });
 
   app.get('/workspaces/:id', {
     config: { allowFilesOnlyKeys: true },
     schema: { summary: 'Show a Workspace', params: IdParams, response: { 200: WorkspaceBody, ...errorResponses } },
-  }, async (request) => workspaceBody(await getVisibleWorkspace(deps.db, request.caller, request.workspaceId, request.params.id)));
+  }, async (request) => workspaceBody(await getVisibleWorkspace(callOf(request, deps), request.params.id)));
 
   app.route({
     method: UPDATE_METHODS,
@@ -54,13 +56,13 @@ export function workspaceRoutes(app: ApiInstance, deps: RouteDeps): void {
       response: { 200: WorkspaceBody, ...errorResponses },
     },
     handler: async (request) =>
-      workspaceBody(await renameVisibleWorkspace(deps.db, request.caller, request.workspaceId, request.params.id, request.body.name)),
+      workspaceBody(await renameVisibleWorkspace(callOf(request, deps), request.params.id, request.body.name)),
   });
 
   app.delete('/workspaces/:id', {
     schema: { summary: 'Delete an empty Custom Workspace (Site Administrators)', params: IdParams, response: { 204: Type.Null(), ...errorResponses } },
   }, async (request, reply) => {
-    await deleteEmptyWorkspace(deps.db, request.caller, request.workspaceId, request.params.id);
+    await deleteEmptyWorkspace(callOf(request, deps), request.params.id);
     return reply.code(204).send(null);
   });
 }

@@ -1,0 +1,26 @@
+import { findVisibleUser, userVisibility, type Call } from '../access/index.js';
+import { listUsersInScope, type UserFilter } from '../repositories/user-queries.js';
+import { groupIdsOfUsers, type UserGroupIds } from '../repositories/user-memberships.js';
+import type { User } from '../repositories/users.js';
+
+/** GET /users: the users the caller may see in the request's Workspace; up to `limit + 1` rows. */
+export async function listUsers(a: Call, filter: UserFilter, page: { afterId: number; limit: number }): Promise<readonly User[]> {
+  const visibility = await userVisibility(a.db, a.caller, a.requestWorkspaceId);
+  return listUsersInScope(a.db, visibility.scope, visibility, filter, page);
+}
+
+/**
+ * GET /users/<id>: the user when the caller may see it; otherwise `not-found/user-not-found`, the
+ * same answer as for an id that does not exist.
+ */
+export function getUser(a: Call, id: number): Promise<User> {
+  return findVisibleUser(a.db, a.caller, a.requestWorkspaceId, id);
+}
+
+/**
+ * The groups each user belongs to and administers, as a user is shown with them. Only for users
+ * the caller was just given (listed, shown, created or updated): it checks nothing itself.
+ */
+export function userGroupIds(a: Call, userIds: readonly number[]): Promise<ReadonlyMap<number, UserGroupIds>> {
+  return groupIdsOfUsers(a.db, userIds);
+}

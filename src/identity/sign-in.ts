@@ -1,0 +1,48 @@
+import { verifyPasswordOrDummy } from './passwords.js';
+import type { Db } from '../db/database.js';
+import { errors } from '../errors/catalogue.js';
+import { findLoginAccount } from '../repositories/user-credentials.js';
+import { usernameKey, type User } from '../repositories/users.js';
+import { clientAddressKey } from './client-address.js';
+import { assertLoginAllowed, recordFailedLogin, recordSuccessfulLogin, type LoginAttempt } from './login-protection.js';
+import { readSiteSettings } from './site-settings.js';
+
+export interface PasswordSignIn {
+  username: string;
+  password: string;
+  /** The socket address of the client (request.ip); see client-address.ts for how it counts. */
+  clientIp: string;
+}
+
+/**
+ * Verifies a username and password for any door that signs users in with them (POST /sessions
+ * today), under the same login protection and recorded the same way whichever door asks. It
+ * starts nothing: what a verified user gets (a session, a connection) is the door's next call.
+ * It takes the database and the moment rather than a Call: there is no caller before a sign-in.
+ *
+ * In this order:
+ * - the client has failed too often in the last hour: `rate-limited/too-many-login-attempts`
+ *   (Retry-After); the username is locked out: `not-authenticated/locked-out`, even with the right
+ *   password. Both are answered before the password is looked at and are not recorded as failures.
+ * - an unknown username, a user without a password, a wrong password and a disabled user all get
+ *   `not-authenticated/invalid-username-or-password` after the same work (one argon2 verification,
+ *   against a dummy hash when there is no hash, and a failure record that may lock the username
+ *   out), so neither the answer nor its timing tells them apart.
+ * - otherwise the user (its username matched case-insensitively); the username's failure count is
+ *   cleared. `last_login_at` is left alone: a session records it (sessions.ts, startSession).
+ */
+export async function verifyPasswordSignIn(db: Db, now: number, input: PasswordSignIn): Promise<User> {
+  const settings = await readSiteSettings(db);
+  const attempt: LoginAttempt = { usernameKey: usernameKey(input.username), clientKey: clientAddressKey(input.clientIp), now };
+  await assertLoginAllowed(db, settings, attempt);
+
+  const account = await findLoginAccount(db, attempt.usernameKey);
+  const passwordMatches = await verifyPasswordOrDummy(account?.passwordHash, input.password);
+  if (account === undefined || !passwordMatches || account.user.disabled) {
+    await recordFailedLogin(db, settings, attempt);
+    throw errors.invalidUsernameOrPassword();
+  }
+
+  await recordSuccessfulLogin(db, settings, attempt);
+  return account.user;
+}

@@ -1,0 +1,20 @@
+import type { Call } from '../access/index.js';
+import { errors } from '../errors/catalogue.js';
+import type { ConfirmIdentity } from './reauthentication.js';
+import { readSiteSettings, updateSiteSettings, type SiteSettings } from './site-settings.js';
+
+// The site settings of contract 8 are for Site Administrators only, whatever door asks.
+
+/** GET /site. */
+export async function readSiteSettingsAs(a: Call): Promise<SiteSettings> {
+  if (!a.caller.siteAdmin) throw errors.siteAdminRequired();
+  return readSiteSettings(a.db);
+}
+
+/** PATCH/PUT /site: the changes (already within SETTING_RANGES) and the whole set after them. */
+export async function changeSiteSettings(a: Call, changes: Partial<SiteSettings>, confirmIdentity: ConfirmIdentity): Promise<SiteSettings> {
+  if (!a.caller.siteAdmin) throw errors.siteAdminRequired();
+  // Changing how the site authenticates is sensitive: a session must confirm its password.
+  await confirmIdentity('action');
+  return updateSiteSettings(a.db, changes);
+}
