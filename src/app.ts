@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
-import type { Config } from './config/settings.js';
-import type { Database } from './db/database.js';
+import type { Core } from './core.js';
 import { runInRequestScope } from './db/data-version.js';
 import { dataVersionOf } from './db/read-cache.js';
 import { API_ROOT, stripJsonSuffix } from './http/api-paths.js';
@@ -20,22 +19,15 @@ import { healthRoutes } from './http/routes/health.js';
 import { registerApiRoutes } from './http/routes/index.js';
 import { redactTransferToken } from './http/routes/files/transfer-urls.js';
 import { parseQueryString } from './lib/query-string.js';
-import { systemClock, type Clock } from './lib/time.js';
-import { createFileServices } from './files/index.js';
 
-export interface AppOptions {
-  database: Database;
-  config: Pick<Config, 'headerBrands' | 'logLevel' | 'accessLog'> & Partial<Pick<Config, 'trustProxy' | 'dataDir' | 'maxUploadBytes'>>;
-  clock?: Clock;
-}
-
-/** Builds the HTTP application. It never listens and reads no environment: main.ts does both. */
-export async function buildApp(options: AppOptions): Promise<ApiInstance> {
-  const { database, config } = options;
+/**
+ * Builds the REST front door over the core. It never listens and reads no environment: main.ts
+ * does both, and starts the core before the app listens.
+ */
+export async function buildApp(core: Core): Promise<ApiInstance> {
+  const { database, clock, config } = core;
   const headers = brandHeaders(config.headerBrands);
-  const clock = options.clock ?? systemClock;
-  const files = createFileServices(database.db, clock, { dataDir: config.dataDir, maxUploadBytes: config.maxUploadBytes });
-  const deps: RouteDeps = { database, db: database.db, clock, headers, files };
+  const deps: RouteDeps = { database, db: database.db, clock, headers, files: core.files };
 
   const app = Fastify({
     logger: logOptions(config.logLevel, headers),
@@ -43,7 +35,7 @@ export async function buildApp(options: AppOptions): Promise<ApiInstance> {
     // below writes one, and only when asked.
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => randomUUID().replaceAll('-', ''),
-    trustProxy: config.trustProxy ?? false,
+    trustProxy: config.trustProxy,
     rewriteUrl: (request) => stripJsonSuffix(request.url ?? '/'),
     // A URL the router cannot decode (`/folders/%C3`) is answered like any other bad input.
     frameworkErrors: frameworkErrorsFor(headers),

@@ -2,6 +2,7 @@ import { buildApp } from './app.js';
 import { ConfigError } from './config/config-error.js';
 import { loadConfig } from './config/load-config.js';
 import type { Config } from './config/settings.js';
+import { createCore } from './core.js';
 import { openPostgres, openSqlite, type Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { withStartupLock } from './db/startup-lock.js';
@@ -25,7 +26,9 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const app = await buildApp({ database, config });
+  const core = createCore({ database, clock: systemClock, config });
+  await core.start();
+  const app = await buildApp(core);
   closeGracefullyOnSignals(async () => {
     await app.close();
     await database.close();

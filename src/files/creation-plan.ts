@@ -4,16 +4,15 @@ import { errors } from '../errors/catalogue.js';
 import { joinPath, pathKey, workspaceRootPath } from '../lib/paths.js';
 import { ensureDirectory, findEntries, insertDirectory, type Entry } from '../repositories/entries.js';
 import { workspaceExists } from '../repositories/workspaces.js';
-import type { SitePath } from '../access/index.js';
-import type { FileActor } from './file-actor.js';
-import { PathAccess } from '../access/index.js';
+import { PathAccess, type SitePath } from '../access/index.js';
+import type { SessionScope } from './session-scope.js';
 
-/** What creating an entry at a path takes, once the actor is known to be allowed. */
+/** What creating an entry at a path takes, once the caller is known to be allowed. */
 export interface CreationPlan {
   /** Display path of the new entry: existing folders keep their first spelling (contract 1.5). */
   path: string;
   key: string;
-  /** What is at the path now: nothing, or a file the actor may overwrite. */
+  /** What is at the path now: nothing, or a file the caller may overwrite. */
   existing: Entry | undefined;
   /** Folders to create first, shallowest first (display paths). */
   missingParents: string[];
@@ -22,26 +21,26 @@ export interface CreationPlan {
 }
 
 /**
- * Checks that the actor may create an entry of `type` at `site` and says how (contract 5.1, 6):
+ * Checks that the caller may create an entry of `type` at `site` and says how (contract 5.1, 6):
  * - creating needs `write` on the parent folder (or a grant on the path itself);
  * - missing parents are created only with `mkdirParents`, each needing `write` on its own parent;
  * - an existing file may be replaced only by a file, and only with `delete` on it (overwrite);
  *   anything else at the path is `processing-failure/destination-exists`.
- * Where the actor may see nothing the answer is `not-found`. One leak is unavoidable and accepted:
+ * Where the caller may see nothing the answer is `not-found`. One leak is unavoidable and accepted:
  * a caller allowed to write in a folder learns that a name it tries to take is already taken.
  *
  * Read-only: run it again inside the transaction that creates, so the decision holds at commit.
  */
-export async function planCreation(db: Db, actor: FileActor, site: SitePath, options: { type: EntryType; mkdirParents: boolean }): Promise<CreationPlan> {
-  // A path in a Workspace that does not exist lies nowhere (the context's own Workspace always exists).
-  if (site.workspaceId >= 1 && site.workspaceId !== actor.requestWorkspaceId && !(await workspaceExists(db, site.workspaceId))) {
+export async function planCreation(db: Db, scope: SessionScope, site: SitePath, options: { type: EntryType; mkdirParents: boolean }): Promise<CreationPlan> {
+  // A path in a Workspace that does not exist lies nowhere (the request's own Workspace always exists).
+  if (site.workspaceId >= 1 && site.workspaceId !== scope.requestWorkspaceId && !(await workspaceExists(db, site.workspaceId))) {
     throw errors.fileNotFound();
   }
   const baseKey = site.workspaceId >= 1 ? workspaceRootKey(site.workspaceId) : '';
   const keySegments = site.key.split('/');
   const levelKeys = keySegments.map((_, i) => keySegments.slice(0, i + 1).join('/')).slice(depthOf(baseKey));
   const found = await findEntries(db, [baseKey, ...levelKeys].filter((key) => key !== ''));
-  const access = await PathAccess.forPath(db, actor, site.key);
+  const access = await PathAccess.forPath(db, scope, site.key);
   const parents = await resolveParents(access, site, baseKey, found);
   const existing = found.get(site.key);
 
@@ -52,7 +51,7 @@ export async function planCreation(db: Db, actor: FileActor, site: SitePath, opt
   const toCreate = [...parents.missing.map((path) => ({ key: pathKey(path), type: 'directory' as const })), ...(existing === undefined ? [{ key: site.key, type: options.type }] : [])];
   for (const [index, level] of toCreate.entries()) {
     if (mayCreate(level.key, level.type)) continue;
-    // Below a folder this request creates itself, the actor knows the parent: say what is missing.
+    // Below a folder this request creates itself, the caller knows the parent: say what is missing.
     if (index > 0) throw errors.writePermissionRequired();
     throw await refusalBelow(access, level.key);
   }

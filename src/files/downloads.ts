@@ -1,74 +1,78 @@
 import type { Readable } from 'node:stream';
 import type { Capability } from '../authz/index.js';
+import type { SitePath } from '../access/index.js';
 import { errors } from '../errors/catalogue.js';
 import { findEntryById, type Entry } from '../repositories/entries.js';
 import type { ByteRange } from '../storage/blob-storage.js';
-import type { SitePath } from '../access/index.js';
-import type { FileActor } from './file-actor.js';
-import type { FileCore } from './file-core.js';
+import { resolveRange, type RangeRequest } from './byte-range.js';
+import type { FileDeps } from './file-deps.js';
 import { visibleEntry } from './file-lookup.js';
-import type { ParsedTransferToken } from './transfer-signing.js';
+import type { SessionScope } from './session-scope.js';
+
+/** A signed, short-lived link that reaches one upload part or one version of one file. */
+export interface TransferLink {
+  token: string;
+  expiresAt: number;
+}
+
+export interface ReadableFile {
+  entry: Entry;
+  capabilities: Capability[];
+}
 
 /**
- * GET /files/<path> (File.download): a visible file the actor may `read`, and a signed link to its
- * bytes. A folder is `bad-request/cannot-download-directory`; a visible file without `read` is
+ * A visible file the caller may `read` (File.download). A folder is
+ * `bad-request/cannot-download-directory`; a visible file without `read` is
  * `not-authorized/read-permission-required`.
  */
-export async function prepareDownload(ctx: FileCore, actor: FileActor, site: SitePath): Promise<PreparedDownload> {
-  const { entry, access } = await visibleEntry(ctx.db, actor, site);
+export async function readableFile(scope: SessionScope, site: SitePath): Promise<ReadableFile> {
+  const { entry, access } = await visibleEntry(scope, site);
   if (entry.type === 'directory') throw errors.cannotDownloadDirectory();
   const capabilities = access.capabilities(entry.pathKey, 'file');
   if (!capabilities.has('read')) throw errors.readPermissionRequired();
-  return { entry, capabilities: [...capabilities], link: await downloadLinkFor(ctx, entry) };
+  return { entry, capabilities: [...capabilities] };
 }
 
-export interface PreparedDownload {
-  entry: Entry;
-  capabilities: Capability[];
-  link: { token: string; expiresAt: number };
+/** A readable file's bytes (or the part of them asked for), streamed. */
+export async function readFile(scope: SessionScope, site: SitePath, rangeRequest: RangeRequest | undefined): Promise<ReadableFile & OpenedBytes> {
+  const readable = await readableFile(scope, site);
+  return { ...readable, ...(await openBytes(scope.deps, readable.entry, rangeRequest)) };
 }
 
-export async function downloadLinkFor(ctx: FileCore, entry: Entry): Promise<{ token: string; expiresAt: number }> {
-  return ctx.links.sign({ kind: 'download', entryId: entry.id }, entry.storageKey as string);
+export function downloadLinkFor(deps: FileDeps, entry: Entry): Promise<TransferLink> {
+  return deps.links.sign({ kind: 'download', entryId: entry.id }, entry.storageKey as string);
 }
 
-export interface OpenedDownload {
-  entry: Entry;
+export interface OpenedBytes {
   stream: Readable;
   /** The part served, when a satisfiable single range was asked for. */
   range: ByteRange | undefined;
 }
 
-/**
- * GET on a signed download URL: the file version the link was made for, streamed. The link
- * carries its own authority (it was issued to a caller with `read`), so no credential is asked.
- */
-export async function openDownload(ctx: FileCore, parsed: ParsedTransferToken, rangeHeader: string | undefined): Promise<OpenedDownload> {
-  if (parsed.target.kind !== 'download') throw errors.notFound();
-  const entry = await findEntryById(ctx.db, parsed.target.entryId);
-  // Without the row there is no binding to check the signature against: the same plain not-found.
-  if (entry === undefined || entry.type !== 'file' || entry.storageKey === null) throw errors.notFound();
-  await ctx.links.verify(parsed, entry.storageKey);
-  const range = parseRange(rangeHeader, entry.size ?? 0);
-  return { entry, stream: await ctx.storage.read(entry.storageKey, range), range };
+/** What a download through a signed link serves: the file's name, size, times and bytes. */
+export interface OpenedDownload extends OpenedBytes {
+  name: string;
+  size: number;
+  mtime: number;
+  sha256: string | null;
 }
 
 /**
- * One `bytes=` range of a file of `size` bytes (`a-b`, `a-`, `-n`). Anything else (several ranges,
- * other units, nothing satisfiable) is ignored and the whole file served, as RFC 9110 allows.
+ * A signed download link's file version, streamed. The link carries its own authority (it was
+ * issued to a caller with `read`), so no credential is asked.
  */
-export function parseRange(header: string | undefined, size: number): ByteRange | undefined {
-  if (header === undefined || size === 0) return undefined;
-  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (match === null) return undefined;
-  const [, first, last] = match as unknown as [string, string, string];
-  if (first === '' && last === '') return undefined;
-  if (first === '') {
-    const suffix = Math.min(Number(last), size);
-    return suffix === 0 ? undefined : { start: size - suffix, end: size - 1 };
-  }
-  const start = Number(first);
-  const end = last === '' ? size - 1 : Math.min(Number(last), size - 1);
-  if (!Number.isSafeInteger(start) || start >= size || end < start) return undefined;
-  return { start, end };
+export async function openDownload(deps: FileDeps, token: string, rangeRequest: RangeRequest | undefined): Promise<OpenedDownload> {
+  const parsed = deps.links.parse(token);
+  if (parsed.target.kind !== 'download') throw errors.notFound();
+  const entry = await findEntryById(deps.db, parsed.target.entryId);
+  // Without the row there is no binding to check the signature against: the same plain not-found.
+  if (entry === undefined || entry.type !== 'file' || entry.storageKey === null) throw errors.notFound();
+  await deps.links.verify(parsed, entry.storageKey);
+  const name = entry.path.slice(entry.path.lastIndexOf('/') + 1);
+  return { name, size: entry.size ?? 0, mtime: entry.mtime, sha256: entry.sha256, ...(await openBytes(deps, entry, rangeRequest)) };
+}
+
+async function openBytes(deps: FileDeps, entry: Entry, rangeRequest: RangeRequest | undefined): Promise<OpenedBytes> {
+  const range = resolveRange(rangeRequest, entry.size ?? 0);
+  return { stream: await deps.storage.read(entry.storageKey as string, range), range };
 }

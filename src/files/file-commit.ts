@@ -2,7 +2,7 @@ import type { Db } from '../db/database.js';
 import { insertFile, replaceFileContent, type Entry, type FileContent } from '../repositories/entries.js';
 import type { SitePath } from '../access/index.js';
 import { createMissingParents, planCreation } from './creation-plan.js';
-import type { FileActor } from './file-actor.js';
+import type { SessionScope } from './session-scope.js';
 
 const ATTEMPTS = 3;
 
@@ -15,7 +15,7 @@ export interface CommittedFile {
 /**
  * Makes stored contents visible as the file at `site`, atomically: the entry is inserted, or an
  * existing file is pointed at the new blob, in one transaction that first decides again whether
- * the actor may (permissions can change while bytes travel). `inTransaction` runs in the same
+ * the caller may (permissions can change while bytes travel). `inTransaction` runs in the same
  * transaction (ending an upload removes the upload there), so both happen or neither does.
  *
  * Another request may create or replace the same file between the plan and the write; the write
@@ -23,7 +23,7 @@ export interface CommittedFile {
  */
 export async function commitFile(
   db: Db,
-  actor: FileActor,
+  scope: SessionScope,
   site: SitePath,
   content: FileContent,
   options: { mkdirParents: boolean; now: number; inTransaction?: (tx: Db) => Promise<void> },
@@ -32,7 +32,7 @@ export async function commitFile(
     try {
       return await db.transaction().execute(async (tx) => {
         await options.inTransaction?.(tx);
-        const plan = await planCreation(tx, actor, site, { type: 'file', mkdirParents: options.mkdirParents });
+        const plan = await planCreation(tx, scope, site, { type: 'file', mkdirParents: options.mkdirParents });
         await createMissingParents(tx, plan, options.now);
         if (plan.existing === undefined) {
           const entry = await insertFile(tx, plan.path, content, options.now);

@@ -1,31 +1,31 @@
 import { errors } from '../errors/catalogue.js';
 import { hasEntriesBelow } from '../repositories/entries.js';
 import { deleteSubtree } from '../repositories/entry-subtrees.js';
-import type { SitePath } from '../access/index.js';
-import { assertChangeablePath, type FileActor } from './file-actor.js';
-import { discardBlobs, type FileCore } from './file-core.js';
+import { holdsOverSubtree, type SitePath } from '../access/index.js';
+import { discardBlobs } from './file-deps.js';
 import { visibleEntry } from './file-lookup.js';
-import { holdsOverSubtree } from '../access/index.js';
+import { assertChangeablePath, type SessionScope } from './session-scope.js';
 
 /**
  * DELETE /files/<path> (contract 5.1): `delete` on the entry, and for a non-empty folder
  * `recursive=true` and `delete` on everything in it. The rows go in one transaction; the blobs
  * after it commits, so a failure can leave an unreferenced blob but never an entry without one.
  */
-export async function deletePath(ctx: FileCore, actor: FileActor, site: SitePath, recursive: boolean): Promise<void> {
-  assertChangeablePath(actor, site);
-  const { entry, access } = await visibleEntry(ctx.db, actor, site);
+export async function deletePath(scope: SessionScope, site: SitePath, recursive: boolean): Promise<void> {
+  const { db, storage } = scope.deps;
+  assertChangeablePath(scope, site);
+  const { entry, access } = await visibleEntry(scope, site);
   if (!access.can(entry.pathKey, entry.type, 'delete')) throw errors.fullPermissionRequired();
-  if (entry.type === 'directory' && (await hasEntriesBelow(ctx.db, entry.pathKey))) {
+  if (entry.type === 'directory' && (await hasEntriesBelow(db, entry.pathKey))) {
     if (!recursive) throw errors.folderNotEmpty();
-    if (!(await holdsOverSubtree(ctx.db, access, entry, 'delete'))) {
+    if (!(await holdsOverSubtree(db, access, entry, 'delete'))) {
       throw errors.fullPermissionRequired('Full permission on everything inside the folder is needed to delete it.');
     }
   }
-  const storageKeys = await ctx.db.transaction().execute(async (tx) => {
+  const storageKeys = await db.transaction().execute(async (tx) => {
     // Checked again where it counts: something may have been put in the folder meanwhile.
     if (!recursive && entry.type === 'directory' && (await hasEntriesBelow(tx, entry.pathKey))) throw errors.folderNotEmpty();
     return deleteSubtree(tx, entry.pathKey);
   });
-  await discardBlobs(ctx.storage, storageKeys);
+  await discardBlobs(storage, storageKeys);
 }

@@ -1,9 +1,7 @@
-import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
 import { findEntry, type Entry } from '../repositories/entries.js';
-import type { SitePath } from '../access/index.js';
-import type { FileActor } from './file-actor.js';
-import { PathAccess } from '../access/index.js';
+import { PathAccess, type SitePath } from '../access/index.js';
+import type { SessionScope } from './session-scope.js';
 
 export interface VisibleEntryAccess {
   entry: Entry;
@@ -11,15 +9,16 @@ export interface VisibleEntryAccess {
 }
 
 /**
- * The entry at `site` with the actor's access to it, or `not-found/file-not-found` when there is
- * none or the actor may not see it: the same answer either way, so existence cannot be probed.
- * The context root always exists for its context (the site root has no row of its own).
+ * The entry at `site` with the caller's access to it, or `not-found/file-not-found` when there is
+ * none or the caller may not see it: the same answer either way, so existence cannot be probed.
+ * The request Workspace's root always exists for it (the site root has no row of its own).
  */
-export async function visibleEntry(db: Db, actor: FileActor, site: SitePath): Promise<VisibleEntryAccess> {
+export async function visibleEntry(scope: SessionScope, site: SitePath): Promise<VisibleEntryAccess> {
+  const db = scope.deps.db;
   const stored = site.key === '' ? undefined : await findEntry(db, site.key);
-  const entry = stored ?? (site.key === actor.rootKey ? rootEntry(site) : undefined);
+  const entry = stored ?? (site.key === scope.rootKey ? rootEntry(site) : undefined);
   if (entry === undefined) throw errors.fileNotFound();
-  const access = await PathAccess.forPath(db, actor, entry.pathKey);
+  const access = await PathAccess.forPath(db, scope, entry.pathKey);
   if (!(await access.visible(entry.pathKey, entry.type))) throw errors.fileNotFound();
   return { entry, access };
 }

@@ -5,12 +5,12 @@ import { isUniqueViolation } from '../repositories/constraint-errors.js';
 import { findEntry, type Entry } from '../repositories/entries.js';
 import { insertEntries, moveSubtree, subtreeOf } from '../repositories/entry-subtrees.js';
 import { newStorageKey } from '../storage/storage-keys.js';
-import type { SitePath } from '../access/index.js';
+import { holdsOverSubtree, type SitePath } from '../access/index.js';
+import type { Db } from '../db/database.js';
 import { createMissingParents, planCreation, type CreationPlan } from './creation-plan.js';
-import { assertChangeablePath, type FileActor } from './file-actor.js';
-import { discardBlobs, type FileCore } from './file-core.js';
+import { discardBlobs } from './file-deps.js';
 import { visibleEntry } from './file-lookup.js';
-import { holdsOverSubtree } from '../access/index.js';
+import { assertChangeablePath, type SessionScope } from './session-scope.js';
 
 /**
  * POST /file_actions/move/<path> (contract 5.1): `delete` on the source and everything in it,
@@ -18,25 +18,26 @@ import { holdsOverSubtree } from '../access/index.js';
  * `destination-exists` (a move never overwrites). Contents stay in place: only paths change.
  * Grants stay on their paths; they do not travel with a moved folder (docs/files.md).
  */
-export async function moveEntry(ctx: FileCore, actor: FileActor, source: SitePath, destination: SitePath): Promise<void> {
-  assertChangeablePath(actor, source);
-  assertChangeablePath(actor, destination);
-  const { entry, access } = await visibleEntry(ctx.db, actor, source);
-  if (!(await holdsOverSubtree(ctx.db, access, entry, 'delete'))) {
+export async function moveEntry(scope: SessionScope, source: SitePath, destination: SitePath): Promise<void> {
+  const { db, clock } = scope.deps;
+  assertChangeablePath(scope, source);
+  assertChangeablePath(scope, destination);
+  const { entry, access } = await visibleEntry(scope, source);
+  if (!(await holdsOverSubtree(db, access, entry, 'delete'))) {
     throw errors.fullPermissionRequired('Full permission on this (and everything inside it) is needed to move it.');
   }
-  const now = ctx.clock.now();
+  const now = clock.now();
   if (destination.key === entry.pathKey) {
     // Paths compare case-insensitively, so this is the same entry: only its spelling changes.
     const respelled = joinPath(parentPath(entry.path), lastSegment(destination.path));
     if (respelled === entry.path) throw errors.destinationSame();
-    await moveSubtree(ctx.db, { from: { path: entry.path, key: entry.pathKey }, to: { path: respelled, key: entry.pathKey, parentKey: entry.parentKey } }, now);
+    await moveSubtree(db, { from: { path: entry.path, key: entry.pathKey }, to: { path: respelled, key: entry.pathKey, parentKey: entry.parentKey } }, now);
     return;
   }
   if (isStrictAncestor(entry.pathKey, destination.key)) throw errors.destinationInsideSource();
   await translatingConflicts(() =>
-    ctx.db.transaction().execute(async (tx) => {
-      const plan = await freeDestination(tx, actor, destination, entry);
+    db.transaction().execute(async (tx) => {
+      const plan = await freeDestination(tx, scope, destination, entry);
       if ((await findEntry(tx, entry.pathKey))?.id !== entry.id) throw errors.fileNotFound();
       await createMissingParents(tx, plan, now);
       await moveSubtree(tx, { from: { path: entry.path, key: entry.pathKey }, to: { path: plan.path, key: plan.key, parentKey: parentKey(plan.key) ?? '' } }, now);
@@ -49,27 +50,28 @@ export async function moveEntry(ctx: FileCore, actor: FileActor, source: SitePat
  * `write` at the destination. Blobs are copied first (outside any transaction, since that takes
  * time), then every entry is inserted in one transaction; on failure the copies are deleted.
  */
-export async function copyEntry(ctx: FileCore, actor: FileActor, source: SitePath, destination: SitePath): Promise<void> {
-  assertChangeablePath(actor, destination);
-  const { entry, access } = await visibleEntry(ctx.db, actor, source);
-  if (!(await holdsOverSubtree(ctx.db, access, entry, 'read'))) throw errors.readPermissionRequired();
+export async function copyEntry(scope: SessionScope, source: SitePath, destination: SitePath): Promise<void> {
+  const { db, clock, storage } = scope.deps;
+  assertChangeablePath(scope, destination);
+  const { entry, access } = await visibleEntry(scope, source);
+  if (!(await holdsOverSubtree(db, access, entry, 'read'))) throw errors.readPermissionRequired();
   if (destination.key === entry.pathKey) throw errors.destinationSame();
   if (entry.pathKey === '' || isStrictAncestor(entry.pathKey, destination.key)) throw errors.destinationInsideSource();
-  await freeDestination(ctx.db, actor, destination, entry);
+  await freeDestination(db, scope, destination, entry);
 
-  const tree = entry.type === 'file' ? [entry] : await subtreeOf(ctx.db, entry.pathKey);
+  const tree = entry.type === 'file' ? [entry] : await subtreeOf(db, entry.pathKey);
   const copies = new Map<string, string>();
   try {
     for (const item of tree) {
       if (item.storageKey === null) continue;
       const key = newStorageKey();
       copies.set(item.storageKey, key);
-      await ctx.storage.copy(item.storageKey, key);
+      await storage.copy(item.storageKey, key);
     }
-    const now = ctx.clock.now();
+    const now = clock.now();
     await translatingConflicts(() =>
-      ctx.db.transaction().execute(async (tx) => {
-        const plan = await freeDestination(tx, actor, destination, entry);
+      db.transaction().execute(async (tx) => {
+        const plan = await freeDestination(tx, scope, destination, entry);
         await createMissingParents(tx, plan, now);
         await insertEntries(tx, tree.map((item) => ({
           path: plan.path + item.path.slice(entry.path.length),
@@ -85,14 +87,14 @@ export async function copyEntry(ctx: FileCore, actor: FileActor, source: SitePat
       }),
     );
   } catch (error) {
-    await discardBlobs(ctx.storage, copies.values());
+    await discardBlobs(storage, copies.values());
     throw error;
   }
 }
 
 /** The destination's creation plan, refusing any existing entry there (no overwrite). */
-async function freeDestination(db: FileCore['db'], actor: FileActor, destination: SitePath, source: Entry): Promise<CreationPlan> {
-  const plan = await planCreation(db, actor, destination, { type: source.type, mkdirParents: true });
+async function freeDestination(db: Db, scope: SessionScope, destination: SitePath, source: Entry): Promise<CreationPlan> {
+  const plan = await planCreation(db, scope, destination, { type: source.type, mkdirParents: true });
   if (plan.existing !== undefined) throw errors.destinationExists();
   return plan;
 }

@@ -3,18 +3,18 @@ import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
 import { findEntry, type Entry } from '../repositories/entries.js';
 import { listChildren, type ChildFilter, type ChildPosition } from '../repositories/entry-listing.js';
-import { grantsThatCanMatch } from '../repositories/grants.js';
-import type { SitePath } from '../access/index.js';
-import type { FileActor } from './file-actor.js';
-import { PathAccess } from '../access/index.js';
+import { grantsThatCanMatch } from '../repositories/grants/index.js';
+import { PathAccess, type SitePath } from '../access/index.js';
+import type { SessionScope } from './session-scope.js';
 
-/** An entry with the actor's capabilities on it. */
+/** An entry with the caller's capabilities on it. */
 export interface VisibleEntry {
   entry: Entry;
   capabilities: readonly Capability[];
 }
 
-export interface ListingPage {
+/** A page of a folder's visible entries, as stored. */
+export interface VisibleListing {
   entries: VisibleEntry[];
   /** Where the next page starts, when there is one. */
   next: ChildPosition | undefined;
@@ -24,17 +24,18 @@ export interface ListingPage {
  * GET /folders/<path> (contract 6). The folder must be visible (else `not-found`); its listing is
  * - every entry, with `list` on it;
  * - its subfolders, with `write` alone;
- * - otherwise only the entries on the way to the actor's grants below it (the context root
- *   always lists, possibly nothing).
+ * - otherwise only the entries on the way to the caller's grants below it (the request
+ *   Workspace's root always lists, possibly nothing).
  * Each entry's capabilities come from the engine's batch form, the same rule a single check uses,
  * so a listing and a check never disagree. A visible file lists as itself.
  */
-export async function listFolder(db: Db, actor: FileActor, site: SitePath, page: { after: ChildPosition | undefined; limit: number }): Promise<ListingPage> {
-  const isRoot = site.key === actor.rootKey;
+export async function listFolder(scope: SessionScope, site: SitePath, page: { after: ChildPosition | undefined; limit: number }): Promise<VisibleListing> {
+  const db = scope.deps.db;
+  const isRoot = site.key === scope.rootKey;
   const entry = site.key === '' ? undefined : await findEntry(db, site.key);
   if (entry === undefined && !isRoot) throw errors.fileNotFound();
   const type = entry?.type ?? 'directory';
-  const access = await PathAccess.forPath(db, actor, site.key);
+  const access = await PathAccess.forPath(db, scope, site.key);
   if (!(await access.visible(site.key, type))) throw errors.fileNotFound();
   if (entry !== undefined && entry.type === 'file') {
     return { entries: [{ entry, capabilities: [...access.capabilities(entry.pathKey, 'file')] }], next: undefined };
@@ -57,7 +58,7 @@ async function childFilter(access: PathAccess, folderKey: string): Promise<Child
 }
 
 /**
- * The actor's capabilities on each listed child, in one pass of the engine over the grants on the
+ * The caller's capabilities on each listed child, in one pass of the engine over the grants on the
  * folder, its ancestors and the page's children (loaded by path, so bounded by the page size).
  */
 async function withCapabilities(db: Db, access: PathAccess, folderKey: string, children: readonly Readonly<Entry>[]): Promise<VisibleEntry[]> {

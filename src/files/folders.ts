@@ -1,25 +1,25 @@
-import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
 import { findEntry, insertDirectory, type Entry } from '../repositories/entries.js';
-import type { SitePath } from '../access/index.js';
+import { PathAccess, type SitePath } from '../access/index.js';
 import { createMissingParents, planCreation } from './creation-plan.js';
-import { assertChangeablePath, type FileActor } from './file-actor.js';
 import type { VisibleEntry } from './folder-listing.js';
-import { PathAccess } from '../access/index.js';
+import { assertChangeablePath, type SessionScope } from './session-scope.js';
 
 /**
  * POST /folders/<path> (contract 6): `write` on the parent, `mkdir_parents` for missing parents,
  * `processing-failure/destination-exists` when the path is taken (also when another request takes
  * it at the same moment: the unique path key decides).
  */
-export async function createFolder(db: Db, actor: FileActor, site: SitePath, mkdirParents: boolean, now: number): Promise<VisibleEntry> {
-  assertChangeablePath(actor, site);
+export async function createFolder(scope: SessionScope, site: SitePath, mkdirParents: boolean): Promise<VisibleEntry> {
+  const { db, clock } = scope.deps;
+  assertChangeablePath(scope, site);
+  const now = clock.now();
   const entry = await db.transaction().execute(async (tx) => {
-    const plan = await planCreation(tx, actor, site, { type: 'directory', mkdirParents });
+    const plan = await planCreation(tx, scope, site, { type: 'directory', mkdirParents });
     await createMissingParents(tx, plan, now);
     if (!(await insertDirectory(tx, plan.path, now))) throw errors.destinationExists();
     return (await findEntry(tx, plan.key)) as Entry;
   });
-  const access = await PathAccess.forPath(db, actor, entry.pathKey);
+  const access = await PathAccess.forPath(db, scope, entry.pathKey);
   return { entry, capabilities: [...access.capabilities(entry.pathKey, 'directory')] };
 }

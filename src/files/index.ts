@@ -1,13 +1,15 @@
-// Files: folders and file contents. Listing, reading, writing, moving, copying and deleting, each
-// decided by access/. Uploads and signed transfer links too. The only entrance to the feature.
+// Files: folders and file contents, for every front door. A caller works through a FileSession
+// (list, stat, read, write, create folder, move, copy, delete, and the upload protocol), each
+// operation decided by access/; signed transfer links are answered outside any session. The only
+// entrance to the feature.
 
-export { downloadLinkFor, openDownload, parseRange, prepareDownload } from './downloads.js';
-export { actorDecisionKey, type FileActor, fileActorOf, requestPathOf, sitePathFor } from './file-actor.js';
-export { type FileCore } from './file-core.js';
-export { deletePath } from './file-deletion.js';
-export { visibleEntry } from './file-lookup.js';
-export { copyEntry, moveEntry } from './file-moves.js';
-export { createFileServices, type FileServices } from './file-services.js';
-export { listFolder } from './folder-listing.js';
-export { createFolder } from './folders.js';
-export { beginUpload, endUpload, MAX_PARTS, offerPart, type PartOffer, receivePart, uploadById, uploadWhole } from './uploads.js';
+export { type RangeRequest } from './byte-range.js';
+export { type OpenedDownload, type TransferLink } from './downloads.js';
+export { type FileEntry } from './file-entry.js';
+export { createFileOperations, type FileOperations } from './file-operations.js';
+export { type FileSession, type ListingPage } from './file-session.js';
+export { type UploadOffer } from './upload-offer.js';
+export { type ReceivedPart } from './upload-parts.js';
+export { MAX_PARTS } from './uploads.js';
+export { type ChildPosition } from '../repositories/entry-listing.js';
+export { type ByteRange } from '../storage/blob-storage.js';

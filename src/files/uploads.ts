@@ -1,17 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import type { Readable } from 'node:stream';
-import { errors } from '../errors/catalogue.js';
-import { isForeignKeyViolation } from '../repositories/constraint-errors.js';
-import type { Entry, FileContent } from '../repositories/entries.js';
-import {
-  expiredUploadIds, findUploadById, findUploadByRef, insertUpload, partsOf, putPart, takeUpload, type Upload, type UploadOwner,
-} from '../repositories/uploads.js';
 import type { SitePath } from '../access/index.js';
+import { errors } from '../errors/catalogue.js';
+import type { Entry, FileContent } from '../repositories/entries.js';
+import { expiredUploadIds, findUploadByRef, insertUpload, partsOf, takeUpload, type Upload, type UploadOwner } from '../repositories/uploads.js';
 import { planCreation } from './creation-plan.js';
 import { commitFile } from './file-commit.js';
-import { assertChangeablePath, type FileActor } from './file-actor.js';
-import { discardBlobs, type FileCore } from './file-core.js';
-import { assertDeclaredLength, concatenatedBlobs, storeBody } from './stored-content.js';
+import { discardBlobs, type FileDeps } from './file-deps.js';
+import { assertChangeablePath, type SessionScope } from './session-scope.js';
+import { concatenatedBlobs, storeBody } from './stored-content.js';
 
 /** How long an upload may stay open before it is abandoned and its parts deleted. */
 const UPLOAD_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -28,21 +24,22 @@ export interface PartOffer {
 }
 
 /**
- * Begins an upload (POST /files/<path> with action=put, docs/files.md): decides now whether the
- * actor may create or overwrite the file, so that no bytes are sent in vain, and records the
- * upload. Nothing is visible until the upload ends.
+ * Begins an upload (docs/files.md): decides now whether the caller may create or overwrite the
+ * file, so that no bytes are sent in vain, and records the upload. Nothing is visible until the
+ * upload ends.
  */
-export async function beginUpload(ctx: FileCore, actor: FileActor, site: SitePath, mkdirParents: boolean): Promise<PartOffer> {
-  assertChangeablePath(actor, site);
-  const plan = await planCreation(ctx.db, actor, site, { type: 'file', mkdirParents });
-  await purgeExpiredUploads(ctx);
-  const now = ctx.clock.now();
-  const upload = await insertUpload(ctx.db, {
+export async function beginUpload(scope: SessionScope, site: SitePath, mkdirParents: boolean): Promise<PartOffer> {
+  const { db, clock } = scope.deps;
+  assertChangeablePath(scope, site);
+  const plan = await planCreation(db, scope, site, { type: 'file', mkdirParents });
+  await purgeExpiredUploads(scope.deps);
+  const now = clock.now();
+  const upload = await insertUpload(db, {
     ref: randomBytes(16).toString('hex'),
     path: plan.path,
     pathKey: site.key,
-    requestWorkspaceId: actor.requestWorkspaceId,
-    owner: ownerOf(actor),
+    requestWorkspaceId: scope.requestWorkspaceId,
+    owner: ownerOf(scope),
     mkdirParents,
     createdAt: now,
     expiresAt: now + UPLOAD_LIFETIME_MS,
@@ -50,58 +47,35 @@ export async function beginUpload(ctx: FileCore, actor: FileActor, site: SitePat
   return { upload, partNumber: 1, fileExists: plan.existing !== undefined };
 }
 
-/** POST /files/<path> with action=put, ref and part: where to send that part. */
-export async function offerPart(ctx: FileCore, actor: FileActor, site: SitePath, ref: string, partNumber: number): Promise<PartOffer> {
-  const upload = await ownUpload(ctx, actor, site, ref);
+/** Where to send part `partNumber` of the caller's upload `ref` of this path. */
+export async function offerPart(scope: SessionScope, site: SitePath, ref: string, partNumber: number): Promise<PartOffer> {
+  const upload = await ownUpload(scope, site, ref);
   return { upload, partNumber, fileExists: false };
 }
 
 /**
- * PUT to a signed upload URL: streams one part into storage. The URL was checked by the caller
- * (it names this upload and part). A part sent twice replaces the earlier copy. Parts together
- * may not exceed the upload limit.
+ * Ends an upload: its parts, in order, become the file, atomically, if the caller may still
+ * create or overwrite it. A single part becomes the file's contents as it is; several are joined
+ * into a new blob first (streamed, never held in memory). The upload and its parts are removed in
+ * the same transaction that makes the file visible.
  */
-export async function receivePart(ctx: FileCore, upload: Upload, partNumber: number, body: Readable | undefined, contentLength: number | undefined): Promise<FileContent> {
-  if (upload.expiresAt <= ctx.clock.now()) throw errors.fileUploadNotFound();
-  const others = (await partsOf(ctx.db, upload.id)).filter((part) => part.partNumber !== partNumber);
-  const remaining = Math.max(0, ctx.maxUploadBytes - others.reduce((sum, part) => sum + part.size, 0));
-  assertDeclaredLength(contentLength, remaining, ctx.maxUploadBytes);
-  const content = await storeBody(ctx.storage, body, { maxBytes: remaining, limitForMessage: ctx.maxUploadBytes });
-  let replaced: string | undefined;
-  try {
-    replaced = await putPart(ctx.db, upload.id, { partNumber, ...content });
-  } catch (error) {
-    await discardBlobs(ctx.storage, [content.storageKey]);
-    // The upload ended or expired while this part was on its way.
-    if (isForeignKeyViolation(error)) throw errors.fileUploadNotFound();
-    throw error;
-  }
-  if (replaced !== undefined) await discardBlobs(ctx.storage, [replaced]);
-  return content;
-}
-
-/**
- * Ends an upload (action=end): its parts, in order, become the file, atomically, if the actor may
- * still create or overwrite it. A single part becomes the file's contents as it is; several are
- * joined into a new blob first (streamed, never held in memory). The upload and its parts are
- * removed in the same transaction that makes the file visible.
- */
-export async function endUpload(ctx: FileCore, actor: FileActor, site: SitePath, ref: string): Promise<Entry> {
-  const upload = await ownUpload(ctx, actor, site, ref);
-  const parts = await partsOf(ctx.db, upload.id);
+export async function endUpload(scope: SessionScope, site: SitePath, ref: string): Promise<Entry> {
+  const { db, clock, storage, maxUploadBytes } = scope.deps;
+  const upload = await ownUpload(scope, site, ref);
+  const parts = await partsOf(db, upload.id);
   parts.forEach((part, index) => {
     if (part.partNumber !== index + 1) throw errors.uploadPartGap(index + 1);
   });
   const single = parts.length === 1 ? parts[0] : undefined;
-  const content: FileContent = single ?? await storeBody(ctx.storage, concatenatedBlobs(ctx.storage, parts.map((part) => part.storageKey)), {
-    maxBytes: ctx.maxUploadBytes,
-    limitForMessage: ctx.maxUploadBytes,
+  const content: FileContent = single ?? await storeBody(storage, concatenatedBlobs(storage, parts.map((part) => part.storageKey)), {
+    maxBytes: maxUploadBytes,
+    limitForMessage: maxUploadBytes,
   });
   let partKeys: string[] = [];
   try {
-    const { entry, replacedStorageKey } = await commitFile(ctx.db, actor, site, content, {
+    const { entry, replacedStorageKey } = await commitFile(db, scope, site, content, {
       mkdirParents: upload.mkdirParents,
-      now: ctx.clock.now(),
+      now: clock.now(),
       inTransaction: async (tx) => {
         const taken = await takeUpload(tx, upload.id);
         if (taken === undefined) throw errors.fileUploadNotFound();
@@ -111,53 +85,23 @@ export async function endUpload(ctx: FileCore, actor: FileActor, site: SitePath,
         partKeys = taken;
       },
     });
-    await discardBlobs(ctx.storage, [...partKeys.filter((key) => key !== content.storageKey), ...(replacedStorageKey === undefined ? [] : [replacedStorageKey])]);
+    await discardBlobs(storage, [...partKeys.filter((key) => key !== content.storageKey), ...(replacedStorageKey === undefined ? [] : [replacedStorageKey])]);
     return entry;
   } catch (error) {
     // A joined blob is this request's own; a single part still belongs to the upload.
-    if (single === undefined) await discardBlobs(ctx.storage, [content.storageKey]);
+    if (single === undefined) await discardBlobs(storage, [content.storageKey]);
     throw error;
   }
 }
 
 /**
- * PUT /files/<path> with the raw body: the whole upload in one request (`curl -T`). The actor's
- * right is decided before a byte is read, and again when the file is made visible.
- */
-export async function uploadWhole(
-  ctx: FileCore,
-  actor: FileActor,
-  site: SitePath,
-  body: Readable | undefined,
-  options: { mkdirParents: boolean; contentLength: number | undefined },
-): Promise<{ entry: Entry; replaced: boolean }> {
-  assertChangeablePath(actor, site);
-  await planCreation(ctx.db, actor, site, { type: 'file', mkdirParents: options.mkdirParents });
-  assertDeclaredLength(options.contentLength, ctx.maxUploadBytes, ctx.maxUploadBytes);
-  const content = await storeBody(ctx.storage, body, { maxBytes: ctx.maxUploadBytes, limitForMessage: ctx.maxUploadBytes });
-  try {
-    const { entry, replacedStorageKey } = await commitFile(ctx.db, actor, site, content, { mkdirParents: options.mkdirParents, now: ctx.clock.now() });
-    if (replacedStorageKey !== undefined) await discardBlobs(ctx.storage, [replacedStorageKey]);
-    return { entry, replaced: replacedStorageKey !== undefined };
-  } catch (error) {
-    await discardBlobs(ctx.storage, [content.storageKey]);
-    throw error;
-  }
-}
-
-/** The upload a signed URL names, if it still exists. */
-export async function uploadById(ctx: FileCore, id: number): Promise<Upload | undefined> {
-  return findUploadById(ctx.db, id);
-}
-
-/**
- * The actor's own open upload of `ref` for this very path; anything else (unknown, expired,
+ * The caller's own open upload of `ref` for this very path; anything else (unknown, expired,
  * another caller's, another path) is `not-found/file-upload-not-found`, one answer for all.
  */
-async function ownUpload(ctx: FileCore, actor: FileActor, site: SitePath, ref: string): Promise<Upload> {
-  const upload = await findUploadByRef(ctx.db, ref);
-  if (upload === undefined || upload.pathKey !== site.key || upload.expiresAt <= ctx.clock.now()) throw errors.fileUploadNotFound();
-  const owner = ownerOf(actor);
+async function ownUpload(scope: SessionScope, site: SitePath, ref: string): Promise<Upload> {
+  const upload = await findUploadByRef(scope.deps.db, ref);
+  if (upload === undefined || upload.pathKey !== site.key || upload.expiresAt <= scope.deps.clock.now()) throw errors.fileUploadNotFound();
+  const owner = ownerOf(scope);
   if (upload.owner.userId !== owner.userId || upload.owner.apiKeyId !== owner.apiKeyId) throw errors.fileUploadNotFound();
   return upload;
 }
@@ -167,19 +111,19 @@ function sameMembers(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && b.every((key) => set.has(key));
 }
 
-function ownerOf(actor: FileActor): UploadOwner {
-  const user = actor.caller.user;
+function ownerOf(scope: SessionScope): UploadOwner {
+  const user = scope.caller.user;
   if (user !== null) return { userId: user.id, apiKeyId: null };
-  const credential = actor.caller.credential;
+  const credential = scope.caller.credential;
   // Only an API key can lack a user (a site-wide key).
   if (credential.kind !== 'api_key') throw new Error('a session without a user');
   return { userId: null, apiKeyId: credential.keyId };
 }
 
 /** Removes a few abandoned uploads and their parts' blobs (run as uploads begin). */
-export async function purgeExpiredUploads(ctx: FileCore): Promise<void> {
-  for (const id of await expiredUploadIds(ctx.db, ctx.clock.now(), PURGE_BATCH)) {
-    const keys = await ctx.db.transaction().execute((tx) => takeUpload(tx, id));
-    if (keys !== undefined) await discardBlobs(ctx.storage, keys);
+async function purgeExpiredUploads(deps: FileDeps): Promise<void> {
+  for (const id of await expiredUploadIds(deps.db, deps.clock.now(), PURGE_BATCH)) {
+    const keys = await deps.db.transaction().execute((tx) => takeUpload(tx, id));
+    if (keys !== undefined) await discardBlobs(deps.storage, keys);
   }
 }

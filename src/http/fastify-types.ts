@@ -10,15 +10,21 @@ declare module 'fastify' {
     /** Answers without a credential (health, POST and DELETE /sessions, the OpenAPI document). */
     public?: boolean;
     /**
-     * `files_only` keys may call this route: file and folder operations, and listing Workspaces
-     * (which only says where the caller's folders are). Every other route is administrative.
+     * A file or folder route: its file session applies the credential gate (access/), as it does
+     * for every front door, so the authentication hook leaves the gate to it.
+     */
+    fileOperation?: boolean;
+    /**
+     * Not a file operation, yet open to `files_only` keys: listing Workspaces (which only says
+     * where the caller's folders are) and the calling key itself (`file-context` for the gate).
+     * Every other route is administrative.
      */
     allowFilesOnlyKeys?: boolean;
   }
   interface FastifyRequest {
     /** Set by the authentication hook on every non-public API route. */
     caller: Caller;
-    /** The request context: the Workspace this request operates on (contract 4.1). */
+    /** The request's Workspace: the Workspace this request operates on (contract 4.1). */
     workspaceId: number;
   }
 }

@@ -1,14 +1,14 @@
 import type { Database, Db } from '../db/database.js';
 import type { Clock } from '../lib/time.js';
-import type { FileServices } from '../files/index.js';
+import type { FileOperations } from '../files/index.js';
 import type { BrandHeaders } from './brand-headers.js';
 
-/** What route modules need from the app: the database, the clock, the header names and file services. */
+/** What route modules need from the app: the database, the clock, the header names and the file operations. */
 export interface RouteDeps {
   database: Database;
   db: Db;
   clock: Clock;
   headers: BrandHeaders;
-  /** File contents and transfer links (the folder and file routes). */
-  files: FileServices;
+  /** Every file operation (the folder and file routes). */
+  files: FileOperations;
 }

@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
 import { testDatabaseTargets } from '../support/databases.js';
-import { BOOTSTRAP_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { BOOTSTRAP_KEY, buildAppOn, startTestApp, type TestApp } from '../support/test-app.js';
 import { downloadText, enc, expectError, grantAsSite, listedPaths, memberOf, newWorkspace, seed, type Member } from './files-support.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -172,7 +171,7 @@ describe.each(testDatabaseTargets())('the upload protocol of the Files.com SDKs 
   });
 
   it('signs links that another node on the same database and storage accepts', async () => {
-    const other = await buildApp({
+    const other = await buildAppOn({
       database: t.database,
       config: { headerBrands: ['Service'], logLevel: 'silent', accessLog: false, dataDir: t.dataDir },
       clock: t.clock,

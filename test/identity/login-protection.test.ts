@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
+import { buildAppOn as buildApp } from '../support/test-app.js';
 import { clientAddressKey } from '../../src/identity/index.js';
 import { testDatabaseTargets } from '../support/databases.js';
 import { createUser, unique } from '../support/factories.js';

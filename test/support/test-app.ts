@@ -2,10 +2,13 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../src/app.js';
+import { DEFAULT_MAX_UPLOAD_BYTES } from '../../src/config/load-config.js';
+import { createCore, type Core, type CoreConfig } from '../../src/core.js';
 import type { Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import type { ApiInstance } from '../../src/http/fastify-types.js';
 import { bootstrapFirstStart } from '../../src/identity/index.js';
+import type { Clock } from '../../src/lib/time.js';
 import type { TestDatabaseTarget } from './databases.js';
 import { ApiClient } from './http-client.js';
 import { TestClock } from './test-clock.js';
@@ -16,6 +19,8 @@ export const ADMIN_PASSWORD = 'correct horse battery staple';
 
 export interface TestApp {
   app: ApiInstance;
+  /** What the app is built over: the file operations of its front door, for tests that call them directly. */
+  core: Core;
   database: Database;
   /** PostgreSQL URL of this test's schema (undefined on SQLite and PGlite). */
   databaseUrl: string | undefined;
@@ -50,15 +55,18 @@ export async function startTestApp(target: TestDatabaseTarget, options: TestAppO
   });
   const brands = options.brands ?? ['Service'];
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'atrium-test-'));
-  const app = await buildApp({
+  const core = createCore({
     database,
-    config: { headerBrands: brands, logLevel: 'silent', accessLog: false, trustProxy: options.trustProxy ?? false, dataDir, maxUploadBytes: options.maxUploadBytes },
     clock,
+    config: { headerBrands: brands, logLevel: 'silent', accessLog: false, trustProxy: options.trustProxy ?? false, dataDir, maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES },
   });
+  await core.start();
+  const app = await buildApp(core);
   options.extend?.(app);
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
     app,
+    core,
     database,
     databaseUrl: url,
     clock,
@@ -76,4 +84,21 @@ export async function startTestApp(target: TestDatabaseTarget, options: TestAppO
       }
     },
   };
+}
+
+/**
+ * Another node over a test's database (an app that does not listen until told to), its core made
+ * as main.ts makes it. Without a data directory it gets an empty one of its own, removed on close.
+ */
+export async function buildAppOn(parts: { database: Database; clock: Clock; config: Pick<CoreConfig, 'headerBrands' | 'logLevel' | 'accessLog'> & Partial<CoreConfig> }): Promise<ApiInstance> {
+  const ownDataDir = parts.config.dataDir === undefined ? await fs.mkdtemp(path.join(os.tmpdir(), 'atrium-node-')) : undefined;
+  const core = createCore({
+    database: parts.database,
+    clock: parts.clock,
+    config: { trustProxy: false, maxUploadBytes: DEFAULT_MAX_UPLOAD_BYTES, ...parts.config, dataDir: parts.config.dataDir ?? (ownDataDir as string) },
+  });
+  await core.start();
+  const app = await buildApp(core);
+  if (ownDataDir !== undefined) app.addHook('onClose', () => fs.rm(ownDataDir, { recursive: true, force: true }));
+  return app;
 }

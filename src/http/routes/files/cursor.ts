@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { errors } from '../../../errors/catalogue.js';
 import { decodeCursor, encodeCursor } from '../../../lib/cursor.js';
-import type { ChildPosition } from '../../../repositories/entry-listing.js';
+import type { ChildPosition } from '../../../files/index.js';
 
 /**
  * Listing cursors name their folder (by a hash, so a cursor stays short whatever the path) and

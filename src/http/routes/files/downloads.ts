@@ -1,10 +1,9 @@
 import { Type } from 'typebox';
-import { openDownload } from '../../../files/index.js';
 import type { ApiInstance } from '../../fastify-types.js';
 import type { RouteDeps } from '../../route-deps.js';
 import { errorResponses } from '../../schemas.js';
 import { sendStream } from './file-bytes.js';
-import { fileCoreOf } from './file-routes-core.js';
+import { rangeRequestOf } from './range-header.js';
 import { TokenParams } from './schemas.js';
 import { DOWNLOADS_PATH } from './transfer-urls.js';
 
@@ -13,7 +12,6 @@ import { DOWNLOADS_PATH } from './transfer-urls.js';
  * (no credential: the SDKs fetch it without one); the token reaches one version of one file.
  */
 export function downloadRoutes(app: ApiInstance, deps: RouteDeps): void {
-  const ctx = fileCoreOf(deps);
   app.get(`${DOWNLOADS_PATH}/:token`, {
     config: { public: true },
     schema: {
@@ -22,7 +20,7 @@ export function downloadRoutes(app: ApiInstance, deps: RouteDeps): void {
       response: { 200: Type.String({ format: 'binary' }), 206: Type.String({ format: 'binary' }), ...errorResponses },
     },
   }, async (request, reply) => {
-    const { entry, stream, range } = await openDownload(ctx, ctx.links.parse(request.params.token), request.headers.range);
-    return sendStream(reply, entry, stream, range);
+    const opened = await deps.files.openDownload(request.params.token, rangeRequestOf(request.headers.range));
+    return sendStream(reply, opened, opened.stream, opened.range);
   });
 }

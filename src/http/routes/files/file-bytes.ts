@@ -1,14 +1,13 @@
 import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import type { Entry } from '../../../repositories/entries.js';
-import { parseRange } from '../../../files/index.js';
-import type { FileCore } from '../../../files/index.js';
-import type { ByteRange } from '../../../storage/blob-storage.js';
+import type { ByteRange } from '../../../files/index.js';
 
-/** Streams a file's bytes (or one range of them) as the response. */
-export async function sendFileBytes(reply: FastifyReply, ctx: FileCore, entry: Entry, rangeHeader: string | undefined): Promise<FastifyReply> {
-  const range = parseRange(rangeHeader, entry.size ?? 0);
-  return sendStream(reply, entry, await ctx.storage.read(entry.storageKey as string, range), range);
+/** What a download's headers say about the file. */
+export interface ServedFile {
+  name: string;
+  size: number | null;
+  mtime: number;
+  sha256: string | null;
 }
 
 /**
@@ -16,16 +15,15 @@ export async function sendFileBytes(reply: FastifyReply, ctx: FileCore, entry: E
  * so a download never sits in memory. The bytes are whatever a user uploaded, so they are served
  * as an opaque attachment that browsers must not sniff or render in the server's origin.
  */
-export function sendStream(reply: FastifyReply, entry: Entry, stream: Readable, range: ByteRange | undefined): FastifyReply {
-  const size = entry.size ?? 0;
-  const name = entry.path.slice(entry.path.lastIndexOf('/') + 1);
+export function sendStream(reply: FastifyReply, file: ServedFile, stream: Readable, range: ByteRange | undefined): FastifyReply {
+  const size = file.size ?? 0;
   reply
     .header('Content-Type', 'application/octet-stream')
-    .header('Content-Disposition', contentDisposition(name))
+    .header('Content-Disposition', contentDisposition(file.name))
     .header('X-Content-Type-Options', 'nosniff')
     .header('Accept-Ranges', 'bytes')
-    .header('Last-Modified', new Date(entry.mtime).toUTCString());
-  if (entry.sha256 !== null) reply.header('ETag', `"${entry.sha256}"`);
+    .header('Last-Modified', new Date(file.mtime).toUTCString());
+  if (file.sha256 !== null) reply.header('ETag', `"${file.sha256}"`);
   if (range === undefined) {
     reply.code(200).header('Content-Length', String(size));
   } else {

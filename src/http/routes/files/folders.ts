@@ -1,13 +1,12 @@
 import { Type } from 'typebox';
-import { createFolder } from '../../../files/index.js';
 import type { ApiInstance } from '../../fastify-types.js';
 import type { RouteDeps } from '../../route-deps.js';
 import { DEFAULT_PER_PAGE, setCursorHeaders } from '../../pagination.js';
 import { errorResponses } from '../../schemas.js';
 import { decodeFolderCursor, encodeFolderCursor } from './cursor.js';
 import { entryBody } from './entry-body.js';
+import { sessionAndPath } from './file-session.js';
 import { renderedListing } from './listing-response.js';
-import { actorAndPath } from './file-routes-core.js';
 import { CreateFolderBody, CreateFolderQuery, EntryBody, flagValue, missingBodyAsEmpty, ListingQuery, PathParams } from './schemas.js';
 
 /**
@@ -17,7 +16,7 @@ import { CreateFolderBody, CreateFolderQuery, EntryBody, flagValue, missingBodyA
 export function folderRoutes(app: ApiInstance, deps: RouteDeps): void {
   for (const url of ['/folders', '/folders/*']) {
     app.get(url, {
-      config: { allowFilesOnlyKeys: true },
+      config: { fileOperation: true },
       schema: {
         params: PathParams,
         summary: 'List a folder: folders first, each entry with the caller\'s permission letters',
@@ -25,12 +24,13 @@ export function folderRoutes(app: ApiInstance, deps: RouteDeps): void {
         response: { 200: Type.Array(EntryBody), ...errorResponses },
       },
     }, async (request, reply) => {
-      const { actor, site } = await actorAndPath(request, deps, 'folders');
+      const { session, path } = await sessionAndPath(request, deps, 'folders');
+      const folderKey = session.locate(path).key;
       const limit = request.query.per_page ?? DEFAULT_PER_PAGE;
-      const page = await renderedListing(deps.db, actor, site, { after: decodeFolderCursor(site.key, request.query.cursor), limit });
+      const page = await renderedListing(deps.db, session, path, { after: decodeFolderCursor(folderKey, request.query.cursor), limit });
       if (page.next !== undefined) {
         // Sent only when another page exists: clients follow it until it is absent.
-        setCursorHeaders(reply, deps.headers, encodeFolderCursor(site.key, page.next));
+        setCursorHeaders(reply, deps.headers, encodeFolderCursor(folderKey, page.next));
       }
       // Already JSON in the response schema's shape (built by entryBody): Fastify sends a string
       // with a JSON content type as it is, which the schema's types cannot express.
@@ -38,7 +38,7 @@ export function folderRoutes(app: ApiInstance, deps: RouteDeps): void {
     });
 
     app.post(url, {
-      config: { allowFilesOnlyKeys: true },
+      config: { fileOperation: true },
       preValidation: missingBodyAsEmpty,
       schema: {
         params: PathParams,
@@ -48,10 +48,9 @@ export function folderRoutes(app: ApiInstance, deps: RouteDeps): void {
         response: { 201: EntryBody, ...errorResponses },
       },
     }, async (request, reply) => {
-      const { actor, site } = await actorAndPath(request, deps, 'folders');
+      const { session, path } = await sessionAndPath(request, deps, 'folders');
       const mkdirParents = flagValue(request.body.mkdir_parents ?? request.query.mkdir_parents, false);
-      const { entry, capabilities } = await createFolder(deps.db, actor, site, mkdirParents, deps.clock.now());
-      return reply.code(201).send(entryBody(actor, entry, capabilities));
+      return reply.code(201).send(entryBody(await session.createFolder(path, { mkdirParents })));
     });
   }
 }

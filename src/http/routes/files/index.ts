@@ -7,8 +7,9 @@ import { folderRoutes } from './folders.js';
 import { uploadRoutes } from './uploads.js';
 
 /**
- * Folders and files (contract 6, docs/files.md). Every route takes files_only keys; the signed
- * transfer URLs are public and carry their own authority.
+ * Folders and files (contract 6, docs/files.md): each route translates one call on the caller's
+ * file session (files/), which decides, and renders its answer. Every route takes files_only
+ * keys; the signed transfer URLs are public and carry their own authority.
  */
 export function filesAndFoldersRoutes(app: ApiInstance, deps: RouteDeps): void {
   folderRoutes(app, deps);
@@ -16,5 +17,4 @@ export function filesAndFoldersRoutes(app: ApiInstance, deps: RouteDeps): void {
   fileActionRoutes(app, deps);
   uploadRoutes(app, deps);
   downloadRoutes(app, deps);
-  app.addHook('onReady', () => deps.files.startUp());
 }

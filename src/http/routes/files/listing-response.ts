@@ -1,9 +1,6 @@
 import type { Db } from '../../../db/database.js';
 import { cachedRead } from '../../../db/read-cache.js';
-import type { ChildPosition } from '../../../repositories/entry-listing.js';
-import type { SitePath } from '../../../access/index.js';
-import { actorDecisionKey, type FileActor } from '../../../files/index.js';
-import { listFolder } from '../../../files/index.js';
+import type { ChildPosition, FileSession } from '../../../files/index.js';
 import { entryBody } from './entry-body.js';
 
 /** A listing page as sent: the JSON array of entries, and where the next page starts. */
@@ -21,16 +18,15 @@ const MAX_KEPT_JSON = 16 * 1024 * 1024;
  * team listing the same folder, costs a version check and a lookup, not a walk of the grants and
  * a serialisation. Any write anywhere moves the version, so nothing is ever served stale.
  */
-export function renderedListing(db: Db, actor: FileActor, site: SitePath, page: { after: ChildPosition | undefined; limit: number }): Promise<RenderedListing> {
-  const key = [actorDecisionKey(actor), site.key, page.after?.type ?? '', page.after?.pathKey ?? '', page.limit].join('\u0000');
+export function renderedListing(db: Db, session: FileSession, path: string, page: { after: ChildPosition | undefined; limit: number }): Promise<RenderedListing> {
+  const key = [session.decisionKey, session.locate(path).key, page.after?.type ?? '', page.after?.pathKey ?? '', page.limit].join('\u0000');
   return cachedRead(
     db,
     'folder-listing-json',
     key,
     async () => {
-      const listed = await listFolder(db, actor, site, page);
-      const bodies = listed.entries.map(({ entry, capabilities }) => entryBody(actor, entry, capabilities));
-      return Object.freeze({ json: JSON.stringify(bodies), next: listed.next });
+      const listed = await session.list(path, page);
+      return Object.freeze({ json: JSON.stringify(listed.entries.map(entryBody)), next: listed.next });
     },
     { weigh: (rendered) => rendered.json.length, maxWeight: MAX_KEPT_JSON },
   );

@@ -1,8 +1,6 @@
 import type { FastifyRequest } from 'fastify';
+import { MAX_PARTS, type UploadOffer } from '../../../files/index.js';
 import { isoTime } from '../../../lib/time.js';
-import { requestPathOf, type FileActor } from '../../../files/index.js';
-import type { FileCore } from '../../../files/index.js';
-import { MAX_PARTS, type PartOffer } from '../../../files/index.js';
 import { uploadUri } from './transfer-urls.js';
 
 /**
@@ -16,22 +14,20 @@ export const PART_SIZE = 32 * 1024 * 1024;
  * order (`parallel_parts: false`), which keeps the SDK from buffering every part at once; Atrium
  * itself accepts parts in any order and retried ones.
  */
-export async function uploadPartBody(request: FastifyRequest, ctx: FileCore, actor: FileActor, offer: PartOffer) {
-  const { upload, partNumber } = offer;
-  const link = await ctx.links.sign({ kind: 'upload', uploadId: upload.id, part: partNumber }, upload.ref);
+export function uploadPartBody(request: FastifyRequest, offer: UploadOffer) {
   return {
-    ref: upload.ref,
-    path: requestPathOf(actor, upload.path),
+    ref: offer.ref,
+    path: offer.path,
     action: 'put/write',
-    upload_uri: uploadUri(request, link.token),
+    upload_uri: uploadUri(request, offer.token),
     http_method: 'PUT',
-    part_number: partNumber,
+    part_number: offer.partNumber,
     partsize: PART_SIZE,
     next_partsize: PART_SIZE,
     parallel_parts: false,
     retry_parts: true,
     available_parts: MAX_PARTS,
-    expires: isoTime(Math.min(link.expiresAt, upload.expiresAt)),
+    expires: isoTime(offer.expiresAt),
     ask_about_overwrites: offer.fileExists,
     headers: {},
     parameters: {},

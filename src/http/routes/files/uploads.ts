@@ -1,15 +1,12 @@
 import type { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
-import { errors } from '../../../errors/catalogue.js';
 import { AtriumError } from '../../../errors/atrium-error.js';
-import { receivePart, uploadById, uploadWhole } from '../../../files/index.js';
-import { capabilitiesOn } from '../../../access/index.js';
 import type { ApiInstance } from '../../fastify-types.js';
 import type { RouteDeps } from '../../route-deps.js';
 import { errorResponses } from '../../schemas.js';
 import { entryBody } from './entry-body.js';
-import { actorAndPath, fileCoreOf } from './file-routes-core.js';
+import { sessionAndPath } from './file-session.js';
 import { EntryBody, flagValue, ReceivedPartBody, TokenParams, UploadWholeQuery, PathParams } from './schemas.js';
 import { UPLOADS_PATH } from './transfer-urls.js';
 
@@ -23,7 +20,6 @@ export function uploadRoutes(app: ApiInstance, deps: RouteDeps): void {
     const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
-    const ctx = fileCoreOf(deps);
 
     // The signed part URL of the upload protocol: public (the SDKs send parts without a
     // credential); the token reaches exactly one part of one upload.
@@ -35,20 +31,14 @@ export function uploadRoutes(app: ApiInstance, deps: RouteDeps): void {
         response: { 200: ReceivedPartBody, ...errorResponses },
       },
     }, async (request, reply) => closingOnRefusal(reply, async () => {
-      const parsed = ctx.links.parse(request.params.token);
-      if (parsed.target.kind !== 'upload') throw errors.notFound();
-      const upload = await uploadById(ctx, parsed.target.uploadId);
-      // Without the upload there is nothing to check the signature against: a plain not-found.
-      if (upload === undefined) throw errors.notFound();
-      await ctx.links.verify(parsed, upload.ref);
-      const part = await receivePart(ctx, upload, parsed.target.part, request.body as Readable | undefined, declaredLength(request.headers['content-length']));
-      return { part_number: parsed.target.part, size: part.size, sha256: part.sha256 };
+      const part = await deps.files.receivePart(request.params.token, request.body as Readable | undefined, declaredLength(request.headers['content-length']));
+      return { part_number: part.partNumber, size: part.size, sha256: part.sha256 };
     }));
 
     // The whole file in one authenticated request (`curl -T file .../files/folder/`).
     for (const url of ['/files', '/files/*']) {
       scope.put(url, {
-        config: { allowFilesOnlyKeys: true },
+        config: { fileOperation: true },
         schema: {
           params: PathParams,
           summary: 'Upload a whole file in one request; the body is the bytes (missing folders are created unless mkdir_parents=false)',
@@ -56,12 +46,12 @@ export function uploadRoutes(app: ApiInstance, deps: RouteDeps): void {
           response: { 201: EntryBody, ...errorResponses },
         },
       }, async (request, reply) => closingOnRefusal(reply, async () => {
-        const { actor, site } = await actorAndPath(request, deps, 'files');
-        const { entry } = await uploadWhole(ctx, actor, site, request.body as Readable | undefined, {
+        const { session, path } = await sessionAndPath(request, deps, 'files');
+        const { entry } = await session.write(path, request.body as Readable | undefined, {
           mkdirParents: flagValue(request.query.mkdir_parents, true),
-          contentLength: declaredLength(request.headers['content-length']),
+          declaredLength: declaredLength(request.headers['content-length']),
         });
-        return reply.code(201).send(entryBody(actor, entry, await capabilitiesOn(deps.db, actor, entry.pathKey, 'file')));
+        return reply.code(201).send(entryBody(entry));
       }));
     }
   });

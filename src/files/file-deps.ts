@@ -3,8 +3,8 @@ import type { Clock } from '../lib/time.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
 import type { TransferLinks } from './transfer-signing.js';
 
-/** What file operations need besides the actor: the database, the clock, the blob store, the links. */
-export interface FileCore {
+/** What file operations are made of: the database, the clock, the blob store, the signed links, the upload limit. */
+export interface FileDeps {
   readonly db: Db;
   readonly clock: Clock;
   readonly storage: BlobStorage;

@@ -1,0 +1,45 @@
+import path from 'node:path';
+import type { Config } from './config/settings.js';
+import type { Database } from './db/database.js';
+import { createFileOperations, type FileOperations } from './files/index.js';
+import type { Clock } from './lib/time.js';
+import type { BlobStorage } from './storage/blob-storage.js';
+import { LocalDiskStorage } from './storage/local-disk-storage.js';
+
+/** A crash's leftovers in the temporary directory are removed once this old. */
+const STALE_TEMPORARY_MS = 60 * 60 * 1000;
+
+/** The settings the core's parts and the front doors read (main.ts reads the rest: where to listen, which database, the first start). */
+export type CoreConfig = Pick<Config, 'dataDir' | 'maxUploadBytes' | 'headerBrands' | 'logLevel' | 'accessLog' | 'trustProxy'>;
+
+/**
+ * What every front door shares, built once by main.ts: the database, the clock, the settings,
+ * file storage, and the feature operations made from them. A front door (app.ts for REST) takes
+ * the core and translates its protocol into calls on it.
+ */
+export interface Core {
+  readonly database: Database;
+  readonly clock: Clock;
+  readonly config: CoreConfig;
+  /** File contents, under `<dataDir>/files`. */
+  readonly storage: BlobStorage;
+  readonly files: FileOperations;
+  /** Clears what a previous run may have left half-written; run once, before any front door opens. */
+  start(): Promise<void>;
+}
+
+export function createCore(parts: { database: Database; clock: Clock; config: CoreConfig }): Core {
+  const { database, clock, config } = parts;
+  const storage = new LocalDiskStorage(path.join(config.dataDir, 'files'));
+  return {
+    database,
+    clock,
+    config,
+    storage,
+    files: createFileOperations({ db: database.db, clock, storage, maxUploadBytes: config.maxUploadBytes }),
+    async start() {
+      // File times are the file system's, so they are compared with the real clock.
+      await storage.removeStaleTemporaryFiles(Date.now(), STALE_TEMPORARY_MS);
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import type { Capability, EntryType } from '../authz/index.js';
+import type { Entry } from '../repositories/entries.js';
+import { requestPathIn, type SessionScope } from './session-scope.js';
+
+/**
+ * A folder or file as a session answers it, the same for every front door: where the request
+ * Workspace shows it, what it is, and what the caller may do with it.
+ */
+export interface FileEntry {
+  /** The path as the request Workspace shows it: relative to its root in a Custom Workspace, '' for the root. */
+  readonly path: string;
+  /** The last segment of the path, in its first spelling. */
+  readonly name: string;
+  readonly type: EntryType;
+  /** Bytes of a file; null for a folder. */
+  readonly size: number | null;
+  readonly mtime: number;
+  readonly createdAt: number;
+  /** Hex SHA-256 of a file's bytes; null for a folder. */
+  readonly sha256: string | null;
+  /** The caller's capabilities on the entry. */
+  readonly capabilities: readonly Capability[];
+}
+
+export function fileEntryOf(scope: SessionScope, entry: Entry, capabilities: Iterable<Capability>): FileEntry {
+  const path = requestPathIn(scope, entry.path);
+  return {
+    path,
+    name: path.slice(path.lastIndexOf('/') + 1),
+    type: entry.type,
+    size: entry.type === 'file' ? entry.size : null,
+    mtime: entry.mtime,
+    createdAt: entry.createdAt,
+    sha256: entry.sha256,
+    capabilities: [...capabilities],
+  };
+}

@@ -1,0 +1,41 @@
+import type { Readable } from 'node:stream';
+import { assertCredentialReaches, type Caller } from '../access/index.js';
+import type { Db } from '../db/database.js';
+import type { Clock } from '../lib/time.js';
+import type { BlobStorage } from '../storage/blob-storage.js';
+import type { RangeRequest } from './byte-range.js';
+import { openDownload, type OpenedDownload } from './downloads.js';
+import type { FileDeps } from './file-deps.js';
+import { FileSession } from './file-session.js';
+import { openScope } from './session-scope.js';
+import { TransferLinks } from './transfer-signing.js';
+import { receivePart, type ReceivedPart } from './upload-parts.js';
+
+/**
+ * Every file operation, for every front door (REST today; the web console, WebDAV and SFTP to
+ * come), built once from the core. A caller works through a session; the signed transfer links
+ * carry their own authority, so what they reach is answered here, outside any session.
+ */
+export interface FileOperations {
+  /**
+   * The caller's session in the request's Workspace (as access/ resolved it), past the credential
+   * gate: every credential that reaches file operations may open one.
+   */
+  session(caller: Caller, requestWorkspaceId: number): Promise<FileSession>;
+  /** Stores one part of an upload sent to the signed link a session offered for it. */
+  receivePart(token: string, body: Readable | undefined, declaredLength: number | undefined): Promise<ReceivedPart>;
+  /** The bytes of the file version a signed download link names (or the part of them asked for). */
+  openDownload(token: string, range: RangeRequest | undefined): Promise<OpenedDownload>;
+}
+
+export function createFileOperations(parts: { db: Db; clock: Clock; storage: BlobStorage; maxUploadBytes: number }): FileOperations {
+  const deps: FileDeps = { ...parts, links: new TransferLinks(parts.db, parts.clock) };
+  return {
+    async session(caller, requestWorkspaceId) {
+      assertCredentialReaches(caller, 'file');
+      return new FileSession(await openScope(deps, caller, requestWorkspaceId));
+    },
+    receivePart: (token, body, declaredLength) => receivePart(deps, token, body, declaredLength),
+    openDownload: (token, range) => openDownload(deps, token, range),
+  };
+}

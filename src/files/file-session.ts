@@ -1,0 +1,120 @@
+import type { Readable } from 'node:stream';
+import { capabilitiesOn, type SitePath } from '../access/index.js';
+import type { Entry } from '../repositories/entries.js';
+import type { ChildPosition } from '../repositories/entry-listing.js';
+import type { RangeRequest } from './byte-range.js';
+import { downloadLinkFor, readableFile, readFile, type OpenedBytes, type TransferLink } from './downloads.js';
+import { fileEntryOf, type FileEntry } from './file-entry.js';
+import { deletePath } from './file-deletion.js';
+import { visibleEntry } from './file-lookup.js';
+import { copyEntry, moveEntry } from './file-moves.js';
+import { listFolder } from './folder-listing.js';
+import { createFolder } from './folders.js';
+import { decisionKeyOf, sitePathIn, type SessionScope } from './session-scope.js';
+import { uploadOfferOf, type UploadOffer } from './upload-offer.js';
+import { beginUpload, endUpload, offerPart } from './uploads.js';
+import { writeWholeFile } from './whole-upload.js';
+
+export interface ListingPage {
+  entries: FileEntry[];
+  /** Where the next page starts, when there is one. */
+  next: ChildPosition | undefined;
+}
+
+/**
+ * One caller's file operations in one Workspace, whichever front door it came through (opened by
+ * FileOperations.session, past the credential gate). Paths are strings as the client wrote them in
+ * the request Workspace; every answer shows paths as that Workspace sees them, with the caller's
+ * capabilities. Each operation decides, from current data, whether the caller may; a refusal is
+ * an AtriumError, which each front door renders in its own protocol.
+ */
+export class FileSession {
+  constructor(private readonly scope: SessionScope) {}
+
+  /**
+   * Everything the session's answers depend on besides the data: two sessions with the same key
+   * get the same answers from the same data, so a front door may cache answers under it.
+   */
+  get decisionKey(): string {
+    return decisionKeyOf(this.scope);
+  }
+
+  /** The site path a client's path names in the request Workspace (`bad-request/invalid-path` if none). */
+  locate(path: string): SitePath {
+    return sitePathIn(this.scope, path);
+  }
+
+  /** A folder's entries, a page at a time, folders first (a visible file lists as itself). */
+  async list(path: string, page: { after: ChildPosition | undefined; limit: number }): Promise<ListingPage> {
+    const listed = await listFolder(this.scope, this.locate(path), page);
+    return { entries: listed.entries.map(({ entry, capabilities }) => fileEntryOf(this.scope, entry, capabilities)), next: listed.next };
+  }
+
+  async stat(path: string): Promise<FileEntry> {
+    const { entry, access } = await visibleEntry(this.scope, this.locate(path));
+    return fileEntryOf(this.scope, entry, access.capabilities(entry.pathKey, entry.type));
+  }
+
+  /** stat, with a download link when the entry is a file the caller may read. */
+  async statWithDownloadLink(path: string): Promise<{ entry: FileEntry; downloadLink: TransferLink | undefined }> {
+    const { entry, access } = await visibleEntry(this.scope, this.locate(path));
+    const capabilities = access.capabilities(entry.pathKey, entry.type);
+    const downloadLink = entry.type === 'file' && capabilities.has('read') ? await downloadLinkFor(this.scope.deps, entry) : undefined;
+    return { entry: fileEntryOf(this.scope, entry, capabilities), downloadLink };
+  }
+
+  /** A signed link to a file's bytes (FileOperations.openDownload), for a file the caller may read. */
+  async downloadLink(path: string): Promise<{ entry: FileEntry; link: TransferLink }> {
+    const { entry, capabilities } = await readableFile(this.scope, this.locate(path));
+    return { entry: fileEntryOf(this.scope, entry, capabilities), link: await downloadLinkFor(this.scope.deps, entry) };
+  }
+
+  /** A file's bytes, or the part of them asked for, for a file the caller may read. */
+  async read(path: string, range?: RangeRequest): Promise<{ entry: FileEntry } & OpenedBytes> {
+    const { entry, capabilities, stream, range: served } = await readFile(this.scope, this.locate(path), range);
+    return { entry: fileEntryOf(this.scope, entry, capabilities), stream, range: served };
+  }
+
+  /** A whole file from a stream, created or replacing one; missing folders too with `mkdirParents`. */
+  async write(path: string, body: Readable | undefined, options: { mkdirParents: boolean; declaredLength?: number }): Promise<{ entry: FileEntry; replaced: boolean }> {
+    const { entry, replaced } = await writeWholeFile(this.scope, this.locate(path), body, { mkdirParents: options.mkdirParents, declaredLength: options.declaredLength });
+    return { entry: await this.fileEntry(entry), replaced };
+  }
+
+  async createFolder(path: string, options: { mkdirParents: boolean }): Promise<FileEntry> {
+    const { entry, capabilities } = await createFolder(this.scope, this.locate(path), options.mkdirParents);
+    return fileEntryOf(this.scope, entry, capabilities);
+  }
+
+  async move(from: string, to: string): Promise<void> {
+    await moveEntry(this.scope, this.locate(from), this.locate(to));
+  }
+
+  async copy(from: string, to: string): Promise<void> {
+    await copyEntry(this.scope, this.locate(from), this.locate(to));
+  }
+
+  async delete(path: string, options: { recursive: boolean }): Promise<void> {
+    await deletePath(this.scope, this.locate(path), options.recursive);
+  }
+
+  /** Begins a multi-part upload of a file, offering its first part (docs/files.md). */
+  async beginUpload(path: string, options: { mkdirParents: boolean }): Promise<UploadOffer> {
+    return uploadOfferOf(this.scope, await beginUpload(this.scope, this.locate(path), options.mkdirParents));
+  }
+
+  /** Offers part `partNumber` of the caller's upload `ref` of this path. */
+  async offerPart(path: string, ref: string, partNumber: number): Promise<UploadOffer> {
+    return uploadOfferOf(this.scope, await offerPart(this.scope, this.locate(path), ref, partNumber));
+  }
+
+  /** Ends the caller's upload `ref`: its parts become the file. */
+  async endUpload(path: string, ref: string): Promise<FileEntry> {
+    return this.fileEntry(await endUpload(this.scope, this.locate(path), ref));
+  }
+
+  /** A file just written, with the caller's capabilities on it as they are now. */
+  private async fileEntry(entry: Entry): Promise<FileEntry> {
+    return fileEntryOf(this.scope, entry, await capabilitiesOn(this.scope.deps.db, this.scope, entry.pathKey, 'file'));
+  }
+}

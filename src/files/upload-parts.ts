@@ -1,0 +1,46 @@
+import type { Readable } from 'node:stream';
+import { errors } from '../errors/catalogue.js';
+import { isForeignKeyViolation } from '../repositories/constraint-errors.js';
+import { findUploadById, partsOf, putPart } from '../repositories/uploads.js';
+import { discardBlobs, type FileDeps } from './file-deps.js';
+import { assertDeclaredLength, storeBody } from './stored-content.js';
+
+/** A part as stored: its number, size and SHA-256. */
+export interface ReceivedPart {
+  partNumber: number;
+  size: number;
+  sha256: string;
+}
+
+/**
+ * Streams one part of an upload into storage, through the signed link offered for it. The link
+ * carries its own authority: it reaches exactly this part of this upload, so no credential is
+ * asked. A part sent twice replaces the earlier copy. Parts together may not exceed the upload
+ * limit.
+ */
+export async function receivePart(deps: FileDeps, token: string, body: Readable | undefined, declaredLength: number | undefined): Promise<ReceivedPart> {
+  const parsed = deps.links.parse(token);
+  if (parsed.target.kind !== 'upload') throw errors.notFound();
+  const upload = await findUploadById(deps.db, parsed.target.uploadId);
+  // Without the upload there is nothing to check the signature against: a plain not-found.
+  if (upload === undefined) throw errors.notFound();
+  await deps.links.verify(parsed, upload.ref);
+  const partNumber = parsed.target.part;
+
+  if (upload.expiresAt <= deps.clock.now()) throw errors.fileUploadNotFound();
+  const others = (await partsOf(deps.db, upload.id)).filter((part) => part.partNumber !== partNumber);
+  const remaining = Math.max(0, deps.maxUploadBytes - others.reduce((sum, part) => sum + part.size, 0));
+  assertDeclaredLength(declaredLength, remaining, deps.maxUploadBytes);
+  const content = await storeBody(deps.storage, body, { maxBytes: remaining, limitForMessage: deps.maxUploadBytes });
+  let replaced: string | undefined;
+  try {
+    replaced = await putPart(deps.db, upload.id, { partNumber, ...content });
+  } catch (error) {
+    await discardBlobs(deps.storage, [content.storageKey]);
+    // The upload ended or expired while this part was on its way.
+    if (isForeignKeyViolation(error)) throw errors.fileUploadNotFound();
+    throw error;
+  }
+  if (replaced !== undefined) await discardBlobs(deps.storage, [replaced]);
+  return { partNumber, size: content.size, sha256: content.sha256 };
+}

@@ -1,0 +1,33 @@
+import type { Readable } from 'node:stream';
+import type { SitePath } from '../access/index.js';
+import type { Entry } from '../repositories/entries.js';
+import { planCreation } from './creation-plan.js';
+import { commitFile } from './file-commit.js';
+import { discardBlobs } from './file-deps.js';
+import { assertChangeablePath, type SessionScope } from './session-scope.js';
+import { assertDeclaredLength, storeBody } from './stored-content.js';
+
+/**
+ * A whole file in one streamed write (REST: PUT /files/<path> with the raw body, `curl -T`). The
+ * caller's right is decided before a byte is read, and again when the file is made visible.
+ */
+export async function writeWholeFile(
+  scope: SessionScope,
+  site: SitePath,
+  body: Readable | undefined,
+  options: { mkdirParents: boolean; declaredLength: number | undefined },
+): Promise<{ entry: Entry; replaced: boolean }> {
+  const { db, clock, storage, maxUploadBytes } = scope.deps;
+  assertChangeablePath(scope, site);
+  await planCreation(db, scope, site, { type: 'file', mkdirParents: options.mkdirParents });
+  assertDeclaredLength(options.declaredLength, maxUploadBytes, maxUploadBytes);
+  const content = await storeBody(storage, body, { maxBytes: maxUploadBytes, limitForMessage: maxUploadBytes });
+  try {
+    const { entry, replacedStorageKey } = await commitFile(db, scope, site, content, { mkdirParents: options.mkdirParents, now: clock.now() });
+    if (replacedStorageKey !== undefined) await discardBlobs(storage, [replacedStorageKey]);
+    return { entry, replaced: replacedStorageKey !== undefined };
+  } catch (error) {
+    await discardBlobs(storage, [content.storageKey]);
+    throw error;
+  }
+}
