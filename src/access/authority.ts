@@ -1,9 +1,9 @@
-import { decide, workspaceRootKey, type Decision, type Subject, type Target } from '../authz/index.js';
+import { workspaceRootKey, type Subject } from '../authz/index.js';
 import type { Caller } from './caller.js';
 import type { Db } from '../db/database.js';
-import { grantsThatCanMatch } from '../repositories/grants.js';
 import { groupIdsOfUser } from '../repositories/memberships.js';
 import type { User } from '../repositories/users.js';
+import { decideOnPath } from './path-grants.js';
 
 /**
  * Loads what a decision about a caller needs, from current data on every request: nothing about a
@@ -30,21 +30,6 @@ export function subjectOfCaller(db: Db, caller: Caller): Promise<Subject> {
   return caller.user === null ? Promise.resolve(SITE_WIDE_KEY_SUBJECT) : subjectOf(db, caller.user);
 }
 
-/** A path key and every ancestor up to the site root (''): the paths whose grants can cover it. */
-export function selfAndAncestorKeys(pathKey: string): string[] {
-  const keys = [''];
-  if (pathKey === '') return keys;
-  const segments = pathKey.split('/');
-  for (let i = 1; i <= segments.length; i += 1) keys.push(segments.slice(0, i).join('/'));
-  return keys;
-}
-
-/** The engine's full decision for a user on a path, from the grants that can matter. */
-export async function decideFor(db: Db, subject: Subject, target: Target): Promise<Decision> {
-  const grants = await grantsThatCanMatch(db, subject.userId, [...subject.groupIds], selfAndAncestorKeys(target.pathKey));
-  return decide(subject, target, grants);
-}
-
 /**
  * "Administrator of context N" (contract 2): a Site Administrator (a site_admin user or a site-wide
  * key), or for N >= 1 a Workspace Administrator of N, by the user's own flag or by an admin,
@@ -56,6 +41,6 @@ export async function isAdministratorOf(db: Db, caller: Caller, workspaceId: num
   if (user === null || workspaceId === 0) return false;
   if (user.workspaceAdmin && user.workspaceId === workspaceId) return true;
   const subject = await subjectOf(db, user);
-  const decision = await decideFor(db, subject, { pathKey: workspaceRootKey(workspaceId), type: 'directory' });
+  const { decision } = await decideOnPath(db, subject, { pathKey: workspaceRootKey(workspaceId), type: 'directory' });
   return decision.workspaceAdmin;
 }

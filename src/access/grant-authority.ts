@@ -1,9 +1,9 @@
-import { decide, workspaceOfPath } from '../authz/index.js';
+import { workspaceOfPath } from '../authz/index.js';
 import type { Caller } from './caller.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
-import { grantsThatCanMatch } from '../repositories/grants.js';
-import { selfAndAncestorKeys, subjectOf } from './authority.js';
+import { subjectOf } from './authority.js';
+import { decideOnPath } from './path-grants.js';
 import type { SitePath } from './request-paths.js';
 
 /**
@@ -27,8 +27,7 @@ export async function assertMayManageGrantsOn(db: Db, caller: Caller, site: Site
   const user = caller.user;
   if (user === null) throw errors.folderAdminPermissionRequired();
   const subject = await subjectOf(db, user);
-  const grants = await grantsThatCanMatch(db, subject.userId, [...subject.groupIds], selfAndAncestorKeys(site.key));
-  const decision = decide(subject, { pathKey: site.key, type: 'directory' }, grants);
+  const { decision, grants } = await decideOnPath(db, subject, { pathKey: site.key, type: 'directory' });
   if (decision.workspaceAdmin) return;
   const byId = new Map(grants.map((grant) => [grant.id, grant]));
   const folderAdminHere = decision.reasons.some((reason) => {

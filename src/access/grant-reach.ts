@@ -9,16 +9,17 @@ import {
 } from '../authz/index.js';
 import type { Caller } from './caller.js';
 import type { Db } from '../db/database.js';
-import type { GranteeGroup } from '../repositories/permission-grantees.js';
 import {
-  adminGrantsThatCanMatch,
+  adminGrantsNaming,
   allOfGrantsNamingAny,
+  granteesThatCanMatch,
   toEngineGrant,
+  type GranteeGroup,
   type GranteeSet,
+  type GrantRecord,
   type ListVisibility,
-  type PermissionRecord,
   type Subtree,
-} from '../repositories/permissions.js';
+} from '../repositories/grants/index.js';
 import type { User } from '../repositories/users.js';
 import { subjectOf } from './authority.js';
 
@@ -47,7 +48,7 @@ export async function permissionReachOf(db: Db, caller: Caller): Promise<Permiss
   const groupIds = [...subject.groupIds];
   // The ALL-of grants naming its groups are read once: for its admin grants and its own grants.
   const allOf = await allOfGrantsNamingAny(db, groupIds);
-  const adminGrants = await adminGrantsThatCanMatch(db, user.id, groupIds, { allOfGrantIds: allOf.map((record) => record.id) });
+  const adminGrants = await adminGrantsNaming(db, { userId: user.id, groupIds, allOfGrantIds: allOf.map((record) => record.id) });
   return reachFrom(caller, subject, adminGrants, granteeSetFrom(subject, allOf));
 }
 
@@ -58,7 +59,7 @@ export async function permissionReachOf(db: Db, caller: Caller): Promise<Permiss
  * is an ancestor of everything in it), and a part of the whole reach elsewhere. Explain uses it,
  * so that its cost follows the grants on one path, never the caller's grants across the site.
  */
-export async function reachOverPath(db: Db, caller: Caller, records: readonly PermissionRecord[]): Promise<PermissionReach> {
+export async function reachOverPath(db: Db, caller: Caller, records: readonly GrantRecord[]): Promise<PermissionReach> {
   const user = caller.user;
   if (user === null) return siteWideKeyReach(caller);
   const subject = await subjectOf(db, user);
@@ -78,7 +79,8 @@ export async function mayListUserGrants(db: Db, caller: Caller, requestWorkspace
   if (requestWorkspaceId !== 0 && user.workspaceId !== requestWorkspaceId) return false;
   const subject = await subjectOf(db, self);
   if (workspaceAdministeredByFlag(subject) === user.workspaceId) return true;
-  const adminGrants = await adminGrantsThatCanMatch(db, self.id, [...subject.groupIds], { inWorkspace: user.workspaceId });
+  const candidates = await granteesThatCanMatch(db, self.id, [...subject.groupIds]);
+  const adminGrants = await adminGrantsNaming(db, candidates, { inWorkspace: user.workspaceId });
   return mayListUser(reachFrom(caller, subject, adminGrants, noGrantee), requestWorkspaceId, user);
 }
 
@@ -87,7 +89,7 @@ function siteWideKeyReach(caller: Caller): PermissionReach {
 }
 
 /** The reach given by the caller's flag and by those of `adminRecords` (admin grants) that match it. */
-function reachFrom(caller: Caller, subject: Subject, adminRecords: readonly PermissionRecord[], own: GranteeSet): PermissionReach {
+function reachFrom(caller: Caller, subject: Subject, adminRecords: readonly GrantRecord[], own: GranteeSet): PermissionReach {
   const administered = new Set<number>();
   const subtrees: Subtree[] = [];
   const byFlag = workspaceAdministeredByFlag(subject);
@@ -118,7 +120,7 @@ export async function granteeSetOf(db: Db, subject: Subject): Promise<GranteeSet
 }
 
 /** granteeSetOf from the ALL-of grants naming the subject's groups, already loaded. */
-function granteeSetFrom(subject: Subject, allOfNamingItsGroups: readonly PermissionRecord[]): GranteeSet {
+function granteeSetFrom(subject: Subject, allOfNamingItsGroups: readonly GrantRecord[]): GranteeSet {
   return {
     userId: subject.userId,
     groupIds: [...subject.groupIds],
@@ -168,7 +170,7 @@ export function listVisibility(reach: PermissionReach, requestWorkspaceId: numbe
 }
 
 /** Whether the caller may see one grant (its context is checked separately). */
-export function canSeeGrant(reach: PermissionReach, record: PermissionRecord): boolean {
+export function canSeeGrant(reach: PermissionReach, record: GrantRecord): boolean {
   return overseesPath(reach, record.workspaceId, record.pathKey) || isOwn(reach.own, record);
 }
 
@@ -183,7 +185,7 @@ export function overseesPath(reach: PermissionReach, workspaceId: number, pathKe
   );
 }
 
-function isOwn(own: GranteeSet, record: PermissionRecord): boolean {
+function isOwn(own: GranteeSet, record: GrantRecord): boolean {
   const grantee = record.grantee;
   switch (grantee.kind) {
     case 'user':

@@ -2,14 +2,16 @@
 // which Workspace a request works in and which paths it can name; administrator checks; who sees
 // which users, groups and grants; what a caller may do on a path. The only entrance to the feature.
 
-export { isAdministratorOf, selfAndAncestorKeys, subjectOf, subjectOfCaller } from './authority.js';
+export { isAdministratorOf, subjectOf, subjectOfCaller } from './authority.js';
 export { type Call } from './call.js';
 export { type Caller, callerFromApiKey, callerFromSession } from './caller.js';
+export { assertCredentialReaches, credentialReaches, type OperationKind } from './credential-gate.js';
 export { assertMayManageGrantsOn } from './grant-authority.js';
 export { canSeeGrant, granteeSetOf, listVisibility, mayListGroup, mayListUser, mayListUserGrants, overseesPath, permissionReachOf, reachOverPath } from './grant-reach.js';
 export { findVisibleGroup, groupVisibility } from './group-visibility.js';
 export { membershipWorkspace } from './membership-workspace.js';
 export { capabilitiesOn, PathAccess, permissionLetters } from './path-access.js';
+export { selfAndAncestorKeys } from './path-grants.js';
 export { grantableSitePath, isInRequestWorkspace, isReservedSitePath, type SitePath, toRequestPath, toSitePath } from './request-paths.js';
 export { resolveRequestWorkspace } from './request-workspace.js';
 export { holdsOverSubtree } from './subtree-access.js';

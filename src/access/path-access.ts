@@ -1,8 +1,7 @@
 import { decide, hasGrantBelow, matchGrantee, parentKey, type Capability, type EntryType, type Grant, type Subject } from '../authz/index.js';
 import type { Db } from '../db/database.js';
-import { grantsThatCanMatch } from '../repositories/grants.js';
-import { grantsBelowThatCanMatch } from '../repositories/grants-below.js';
-import { selfAndAncestorKeys } from './authority.js';
+import { grantsBelowThatCanMatch } from '../repositories/grants/index.js';
+import { grantsOverPath } from './path-grants.js';
 
 /** Who looks at paths, as far as access needs to know: the engine's subject and the root of its Workspace. */
 export interface PathViewer {
@@ -28,10 +27,7 @@ export class PathAccess {
 
   /** Ready to answer about `key` and any of its ancestors. */
   static async forPath(db: Db, viewer: PathViewer, key: string): Promise<PathAccess> {
-    const subject = viewer.subject;
-    // A Site Administrator has everything everywhere: no grant can add to that.
-    const grants = subject.siteAdmin ? [] : await grantsThatCanMatch(db, subject.userId, [...subject.groupIds], selfAndAncestorKeys(key));
-    return new PathAccess(db, viewer, grants);
+    return new PathAccess(db, viewer, await grantsOverPath(db, viewer.subject, key));
   }
 
   /** The viewer's capabilities on `key` (the loaded path or one of its ancestors). */

@@ -2,7 +2,7 @@ import { granteeMatches } from '../authz/index.js';
 import type { Call, Caller } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import type { PageRequest } from '../lib/paging.js';
-import { grantWorkspacesFor } from '../repositories/grant-workspaces.js';
+import { grantWorkspacesFor } from '../repositories/grants/index.js';
 import { errors } from '../errors/catalogue.js';
 import { workspaceRootPath } from '../lib/paths.js';
 import { countEntriesBelow, deleteEntry, ensureDirectory } from '../repositories/entries.js';

@@ -1,12 +1,12 @@
 import { decide, type Decision, type EntryType, type Subject } from '../authz/index.js';
-import type { Caller } from '../access/index.js';
-import type { Db } from '../db/database.js';
+import {
+  canSeeGrant, isInRequestWorkspace, mayListUserGrants, overseesPath, reachOverPath, selfAndAncestorKeys, subjectOf, subjectOfCaller, toSitePath,
+  type Call, type SitePath,
+} from '../access/index.js';
 import { errors } from '../errors/catalogue.js';
-import { entryTypeAt, permissionsOnPaths, toEngineGrant, type PermissionRecord } from '../repositories/permissions.js';
+import { entryTypeAt } from '../repositories/entries.js';
+import { grantsOnPaths, toEngineGrant, type GrantRecord } from '../repositories/grants/index.js';
 import { findUserById } from '../repositories/user-queries.js';
-import { selfAndAncestorKeys, subjectOf, subjectOfCaller } from '../access/index.js';
-import { isInRequestWorkspace, toSitePath, type SitePath } from '../access/index.js';
-import { canSeeGrant, mayListUserGrants, overseesPath, reachOverPath } from '../access/index.js';
 
 export interface ExplainRequest {
   path: string;
@@ -26,7 +26,7 @@ export interface Explanation {
   /** null when a site-wide key explains itself: it has no user. */
   userId: number | null;
   decision: Decision;
-  grants: ReadonlyMap<number, { record: PermissionRecord; visible: boolean }>;
+  grants: ReadonlyMap<number, { record: GrantRecord; visible: boolean }>;
 }
 
 /**
@@ -36,12 +36,13 @@ export interface Explanation {
  * every grant on the path and its ancestors, so that near misses (grants that did not apply, and
  * why) can be shown. A path with no entry is explained as a file unless `type` says otherwise.
  */
-export async function explainAccess(db: Db, caller: Caller, requestWorkspaceId: number, request: ExplainRequest): Promise<Explanation> {
-  const { subject, userId } = await subjectToExplain(db, caller, requestWorkspaceId, request.userId);
+export async function explainAccess(call: Call, request: ExplainRequest): Promise<Explanation> {
+  const { db, caller, requestWorkspaceId } = call;
+  const { subject, userId } = await subjectToExplain(call, request.userId);
   const site = toSitePath(requestWorkspaceId, request.path);
   // Every grant on the path and its ancestors: the decision's input, and all the caller's
   // authority that matters here (reachOverPath), so the cost follows this path's grants only.
-  const records = await permissionsOnPaths(db, selfAndAncestorKeys(site.key));
+  const records = await grantsOnPaths(db, selfAndAncestorKeys(site.key));
   const reach = await reachOverPath(db, caller, records);
   // About another user, only where the caller oversees the path: a Folder Admin may list a
   // colleague's grants in its subtree, and must not learn the colleague's access anywhere else.
@@ -55,12 +56,7 @@ export async function explainAccess(db: Db, caller: Caller, requestWorkspaceId: 
   return { site, type, userId, decision, grants };
 }
 
-async function subjectToExplain(
-  db: Db,
-  caller: Caller,
-  requestWorkspaceId: number,
-  requestedUserId: number | undefined,
-): Promise<{ subject: Subject; userId: number | null }> {
+async function subjectToExplain({ db, caller, requestWorkspaceId }: Call, requestedUserId: number | undefined): Promise<{ subject: Subject; userId: number | null }> {
   const self = caller.user;
   if (requestedUserId === undefined && self === null) return { subject: await subjectOfCaller(db, caller), userId: null };
   if (self !== null && (requestedUserId === undefined || requestedUserId === self.id)) {

@@ -1,6 +1,11 @@
 // Grants: folder permission grants. Create, replace, delete, list and explain them. The only
 // entrance to the feature.
 
-export { createPermission, deletePermission } from './create-and-delete.js';
-export { explainAccess, type Explanation } from './explain.js';
-export { listPermissionsFor } from './listing.js';
+export { type Call } from '../access/index.js';
+export { type CreatedGrant, type CreateGrantInput, createGrant } from './create-grant.js';
+export { deleteGrant } from './delete-grant.js';
+export { explainAccess, type ExplainRequest, type Explanation } from './explain.js';
+export { granteeNames, type GranteeNames } from './grantee-names.js';
+export { type GrantListFilter, listGrants } from './listing.js';
+export { type GrantRecord } from '../repositories/grants/index.js';
+export { grantPathInRequest } from './request-path.js';

@@ -1,16 +1,16 @@
 import { coverageOf, type EntryType } from '../authz/index.js';
-import type { Caller } from '../access/index.js';
+import {
+  granteeSetOf, isInRequestWorkspace, listVisibility, mayListGroup, mayListUser, permissionReachOf, selfAndAncestorKeys, subjectOf, toSitePath,
+  type Call,
+} from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
 import type { PageRequest } from '../lib/paging.js';
-import { findGranteeGroups } from '../repositories/permission-grantees.js';
+import { entryTypeAt } from '../repositories/entries.js';
+import { findGranteeGroups, grantPage, type GranteeSet, type GrantRecord } from '../repositories/grants/index.js';
 import { findUserById } from '../repositories/user-queries.js';
-import { entryTypeAt, listPermissions, type GranteeSet, type PermissionRecord } from '../repositories/permissions.js';
-import { selfAndAncestorKeys, subjectOf } from '../access/index.js';
-import { isInRequestWorkspace, toSitePath } from '../access/index.js';
-import { granteeSetOf, listVisibility, mayListGroup, mayListUser, permissionReachOf } from '../access/index.js';
 
-export interface PermissionListFilter {
+export interface GrantListFilter {
   userId?: number;
   groupId?: number;
   path?: string;
@@ -26,13 +26,8 @@ export interface PermissionListFilter {
  *   reach is `not-found/group-not-found`.
  * - `path`: grants on the path and on its ancestors (within the context) that cover it.
  */
-export async function listPermissionsFor(
-  db: Db,
-  caller: Caller,
-  requestWorkspaceId: number,
-  filter: PermissionListFilter,
-  page: PageRequest<number>,
-): Promise<PermissionRecord[]> {
+export async function listGrants(call: Call, filter: GrantListFilter, page: PageRequest<number>): Promise<GrantRecord[]> {
+  const { db, caller, requestWorkspaceId } = call;
   const reach = await permissionReachOf(db, caller);
   let grantees: GranteeSet | undefined;
   if (filter.userId !== undefined) {
@@ -46,7 +41,7 @@ export async function listPermissionsFor(
     const group = (await findGranteeGroups(db, [filter.groupId]))[0];
     if (group === undefined || !mayListGroup(reach, requestWorkspaceId, group)) throw errors.groupNotFound();
   }
-  return listPermissions(db, {
+  return grantPage(db, {
     workspaceId: requestWorkspaceId === 0 ? null : requestWorkspaceId,
     visibility: listVisibility(reach, requestWorkspaceId),
     ...(grantees === undefined ? {} : { grantees }),

@@ -155,3 +155,12 @@ export async function replaceFileContent(db: Db, id: number, expectedStorageKey:
     .executeTakeFirst();
   return row === undefined ? undefined : toEntry(row);
 }
+
+/** The display spelling of a path already in use by its entry, if an entry lies there. */
+export async function entrySpelling(db: Db, key: string): Promise<string | undefined> {
+  return (await findEntry(db, key))?.path;
+}
+
+export async function entryTypeAt(db: Db, key: string): Promise<EntryType | undefined> {
+  return (await findEntry(db, key))?.type;
+}

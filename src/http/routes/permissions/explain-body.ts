@@ -1,10 +1,7 @@
 import type { Static } from 'typebox';
 import type { GrantVia, NearMiss, NearMissReason, Reason } from '../../../authz/index.js';
-import type { Db } from '../../../db/database.js';
-import type { PermissionRecord } from '../../../repositories/permissions.js';
-import { toRequestPath } from '../../../access/index.js';
-import type { Explanation } from '../../../grants/index.js';
-import { namesFor, permissionJson, type GranteeNames } from './permission-body.js';
+import { granteeNames, grantPathInRequest, type Call, type Explanation, type GranteeNames, type GrantRecord } from '../../../grants/index.js';
+import { permissionJson } from './permission-body.js';
 import type { ExplainBody } from './schemas.js';
 
 type ExplainJson = Static<typeof ExplainBody>;
@@ -17,9 +14,9 @@ type NearMissJson = ExplainJson['near_misses'][number];
  * `hidden_grant` and those fields are null. Near misses are listed only for grants the caller may
  * see, since each one describes somebody's grant.
  */
-export async function explainJson(db: Db, explanation: Explanation, requestWorkspaceId: number): Promise<ExplainJson> {
+export async function explainJson(call: Call, explanation: Explanation): Promise<ExplainJson> {
   const { decision, grants } = explanation;
-  const visibleRecord = (id: number): PermissionRecord | undefined => {
+  const visibleRecord = (id: number): GrantRecord | undefined => {
     const entry = grants.get(id);
     return entry?.visible === true ? entry.record : undefined;
   };
@@ -35,10 +32,10 @@ export async function explainJson(db: Db, explanation: Explanation, requestWorks
     }
   }
   const shownRecords = [...grants.values()].filter((g) => g.visible).map((g) => g.record);
-  const names = await namesFor(db, shownRecords, { userIds, groupIds });
+  const names = await granteeNames(call, shownRecords, { userIds, groupIds });
 
   return {
-    path: toRequestPath(requestWorkspaceId, explanation.site.path) ?? explanation.site.path,
+    path: grantPathInRequest(call, explanation.site.path),
     type: explanation.type,
     workspace_id: decision.workspaceId,
     user_id: explanation.userId,
@@ -46,17 +43,12 @@ export async function explainJson(db: Db, explanation: Explanation, requestWorks
     workspace_admin: decision.workspaceAdmin,
     folder_admin: decision.folderAdmin,
     capabilities: [...decision.capabilities],
-    reasons: decision.reasons.map((reason) => reasonJson(reason, visibleRecord, requestWorkspaceId, names)),
-    near_misses: nearMisses.map((miss) => nearMissJson(miss, visibleRecord(miss.permissionId) as PermissionRecord, requestWorkspaceId, names)),
+    reasons: decision.reasons.map((reason) => reasonJson(call, reason, visibleRecord, names)),
+    near_misses: nearMisses.map((miss) => nearMissJson(call, miss, visibleRecord(miss.permissionId) as GrantRecord, names)),
   };
 }
 
-function reasonJson(
-  reason: Reason,
-  visibleRecord: (id: number) => PermissionRecord | undefined,
-  requestWorkspaceId: number,
-  names: GranteeNames,
-): ReasonJson {
+function reasonJson(call: Call, reason: Reason, visibleRecord: (id: number) => GrantRecord | undefined, names: GranteeNames): ReasonJson {
   const base: ReasonJson = {
     kind: reason.kind,
     capability: reason.kind === 'capability' ? reason.capability : null,
@@ -85,7 +77,7 @@ function reasonJson(
     ...base,
     source: source.kind === 'role' ? 'workspace_admin_grant' : 'grant',
     permission_id: record.id,
-    path: toRequestPath(requestWorkspaceId, record.path) ?? record.path,
+    path: grantPathInRequest(call, record.path),
     permission: record.level,
     recursive: record.recursive,
     workspace_id: workspaceId ?? record.workspaceId,
@@ -102,8 +94,8 @@ function viaJson(via: GrantVia, names: GranteeNames): Pick<ReasonJson, 'via' | '
   return { via: 'groups', group_id: null, group_name: null, group_ids: ids, group_names: ids.map((id) => names.groups.get(id) ?? '') };
 }
 
-function nearMissJson(miss: NearMiss, record: PermissionRecord, requestWorkspaceId: number, names: GranteeNames): NearMissJson {
-  return { ...permissionJson(record, requestWorkspaceId, names), reasons: miss.reasons.map((reason) => nearMissReasonJson(reason, names)) };
+function nearMissJson(call: Call, miss: NearMiss, record: GrantRecord, names: GranteeNames): NearMissJson {
+  return { ...permissionJson(call, record, names), reasons: miss.reasons.map((reason) => nearMissReasonJson(reason, names)) };
 }
 
 function nearMissReasonJson(reason: NearMissReason, names: GranteeNames): NearMissJson['reasons'][number] {

@@ -1,13 +1,12 @@
 import { Type } from 'typebox';
-import { createPermission, deletePermission } from '../../../grants/index.js';
-import { explainAccess } from '../../../grants/index.js';
-import { listPermissionsFor } from '../../../grants/index.js';
+import { createGrant, deleteGrant, explainAccess, granteeNames, listGrants } from '../../../grants/index.js';
+import { callOf } from '../../call.js';
 import type { ApiInstance } from '../../fastify-types.js';
 import { readPage, sendPage } from '../../pagination.js';
 import type { RouteDeps } from '../../route-deps.js';
 import { errorResponses, IdParams } from '../../schemas.js';
 import { explainJson } from './explain-body.js';
-import { namesFor, permissionJson, permissionsJson } from './permission-body.js';
+import { permissionJson, permissionsJson } from './permission-body.js';
 import { CreatedPermissionBody, CreatePermissionBody, ExplainBody, ExplainQuery, ListPermissionsQuery, PermissionBody } from './schemas.js';
 
 /** Folder permissions (contract 5): create, list, delete and explain grants. Administrative: no files_only keys. */
@@ -24,14 +23,15 @@ export function permissionRoutes(app: ApiInstance, deps: RouteDeps): void {
     const userId = query.user_id ?? query.filter?.user_id;
     const groupId = query.group_id ?? query.filter?.group_id;
     const path = query.path ?? query.filter?.path;
-    const rows = await listPermissionsFor(deps.db, request.caller, request.workspaceId, {
+    const call = callOf(request, deps);
+    const rows = await listGrants(call, {
       ...(userId === undefined ? {} : { userId }),
       ...(groupId === undefined ? {} : { groupId }),
       ...(path === undefined ? {} : { path }),
       includeGroups: query.include_groups === true,
     }, page);
     const pageRows = sendPage(reply, deps.headers, 'permissions', rows, page.limit, (row) => row.id);
-    return permissionsJson(deps.db, pageRows, request.workspaceId);
+    return permissionsJson(call, pageRows);
   });
 
   app.post('/permissions', {
@@ -41,9 +41,10 @@ export function permissionRoutes(app: ApiInstance, deps: RouteDeps): void {
       response: { 201: CreatedPermissionBody, ...errorResponses },
     },
   }, async (request, reply) => {
-    const { permission, replacedIds } = await createPermission(deps.db, deps.clock, request.caller, request.workspaceId, request.body);
-    const names = await namesFor(deps.db, [permission]);
-    return reply.code(201).send({ ...permissionJson(permission, request.workspaceId, names), replaced_permission_ids: replacedIds });
+    const call = callOf(request, deps);
+    const { grant, replacedIds } = await createGrant(call, request.body);
+    const names = await granteeNames(call, [grant]);
+    return reply.code(201).send({ ...permissionJson(call, grant, names), replaced_permission_ids: replacedIds });
   });
 
   app.get('/permissions/explain', {
@@ -54,12 +55,13 @@ export function permissionRoutes(app: ApiInstance, deps: RouteDeps): void {
     },
   }, async (request) => {
     const { path, user_id: userId, type } = request.query;
-    const explanation = await explainAccess(deps.db, request.caller, request.workspaceId, {
+    const call = callOf(request, deps);
+    const explanation = await explainAccess(call, {
       path,
       ...(userId === undefined ? {} : { userId }),
       ...(type === undefined ? {} : { type }),
     });
-    return explainJson(deps.db, explanation, request.workspaceId);
+    return explainJson(call, explanation);
   });
 
   // Clients repeat the id in a JSON body ({"id": 9}); it is ignored. 204 with no body and no
@@ -71,7 +73,7 @@ export function permissionRoutes(app: ApiInstance, deps: RouteDeps): void {
       response: { 204: Type.Null(), ...errorResponses },
     },
   }, async (request, reply) => {
-    await deletePermission(deps.db, request.caller, request.workspaceId, request.params.id);
+    await deleteGrant(callOf(request, deps), request.params.id);
     return reply.code(204).send(null);
   });
 }

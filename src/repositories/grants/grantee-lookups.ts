@@ -1,6 +1,6 @@
-import type { Db } from '../db/database.js';
-import { groupNameKey } from './groups.js';
-import { toUser, usernameKey, type User } from './users.js';
+import type { Db } from '../../db/database.js';
+import { groupNameKey } from '../groups.js';
+import { toUser, usernameKey, type User } from '../users.js';
 
 /** A group as a grant sees it: who it is and which Workspace it belongs to. */
 export interface GranteeGroup {

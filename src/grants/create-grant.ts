@@ -1,34 +1,23 @@
 import { replacedGrantIds, type Level } from '../authz/index.js';
-import type { Caller } from '../access/index.js';
+import { assertMayManageGrantsOn, grantableSitePath, type Call, type SitePath } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
-import type { Clock } from '../lib/time.js';
-import { findGranteeGroups } from '../repositories/permission-grantees.js';
-import { findUserById } from '../repositories/user-queries.js';
+import { entrySpelling } from '../repositories/entries.js';
 import {
-  deletePermissions,
-  existingSpelling,
-  findPermission,
-  granteeGrantsAtOrBelow,
-  insertPermission,
-  toEngineGrant,
-  type PermissionRecord,
-} from '../repositories/permissions.js';
+  deleteGrants, granteeGrantsAtOrBelow, grantSpellingOf, insertGrant, toEngineGrant, type GrantRecord,
+} from '../repositories/grants/index.js';
 import { workspaceExists } from '../repositories/workspaces.js';
-import { grantableSitePath, isInRequestWorkspace, type SitePath } from '../access/index.js';
-import { assertMayManageGrantsOn } from '../access/index.js';
 import { parseGranteeInput, resolveGrantee, type GranteeFields } from './grantees.js';
-import { canSeeGrant, permissionReachOf } from '../access/index.js';
 
-export interface CreatePermissionInput extends GranteeFields {
+export interface CreateGrantInput extends GranteeFields {
   path: string;
   permission: Level;
   recursive?: boolean;
   workspace_id?: number;
 }
 
-export interface CreatedPermission {
-  permission: PermissionRecord;
+export interface CreatedGrant {
+  grant: GrantRecord;
   replacedIds: number[];
 }
 
@@ -39,13 +28,8 @@ export interface CreatedPermission {
  * about which users or groups exist. The insert and the replacement of the grants it subsumes are
  * one transaction.
  */
-export async function createPermission(
-  db: Db,
-  clock: Clock,
-  caller: Caller,
-  requestWorkspaceId: number,
-  input: CreatePermissionInput,
-): Promise<CreatedPermission> {
+export async function createGrant(call: Call, input: CreateGrantInput): Promise<CreatedGrant> {
+  const { db, caller, requestWorkspaceId } = call;
   const granteeInput = parseGranteeInput(input);
   const site = grantableSitePath(requestWorkspaceId, input.path);
   assertMembershipField(input.workspace_id, requestWorkspaceId, site);
@@ -58,20 +42,25 @@ export async function createPermission(
   const path = (await existingSpelling(db, site.key)) ?? site.path;
 
   return db.transaction().execute(async (tx) => {
-    const created = await insertPermission(tx, {
+    const created = await insertGrant(tx, {
       workspaceId: site.workspaceId,
       path,
       pathKey: site.key,
       grantee,
       level: input.permission,
       recursive,
-      now: clock.now(),
+      now: call.now,
     });
     const candidates = await granteeGrantsAtOrBelow(tx, grantee, site.key, recursive);
     const replacedIds = replacedGrantIds(toEngineGrant(created), candidates.map(toEngineGrant));
-    await deletePermissions(tx, replacedIds);
-    return { permission: created, replacedIds };
+    await deleteGrants(tx, replacedIds);
+    return { grant: created, replacedIds };
   });
+}
+
+/** The display spelling already in use for a path: its entry's, or an existing grant's. */
+async function existingSpelling(db: Db, pathKey: string): Promise<string | undefined> {
+  return (await entrySpelling(db, pathKey)) ?? (await grantSpellingOf(db, pathKey));
 }
 
 // Workspace ids are 32-bit integers in the database; a larger one (`_/Workspaces/99999999999`) names
@@ -96,40 +85,5 @@ function assertMembershipField(workspaceId: number | undefined, requestWorkspace
   }
   if (workspaceId !== site.workspaceId) {
     throw errors.insufficientPermissionForParams(`workspace_id ${workspaceId} does not match Workspace ${site.workspaceId}, where the path lies.`);
-  }
-}
-
-/**
- * DELETE /permissions/<id>. A grant the caller may not see, or one outside the request context,
- * is `not-found/permission-not-found` exactly like an unknown id. One it may see but not manage
- * is refused: whoever could create that grant now may delete it, so the caller needs authority
- * over its path (see assertMayManageGrantsOn) and, unless Site Administrator, the grantee must
- * belong to the path's Workspace: a cross-Workspace grant (a Workspace 0 user or group on a
- * Custom Workspace folder) is the Site Administrator's to remove, even for the Workspace
- * Administrator it empowers. Deleting never restores grants this one replaced.
- */
-export async function deletePermission(db: Db, caller: Caller, requestWorkspaceId: number, id: number): Promise<void> {
-  const record = await findPermission(db, id);
-  if (record === undefined || !isInRequestWorkspace(requestWorkspaceId, record.pathKey)) throw errors.permissionNotFound();
-  const reach = await permissionReachOf(db, caller);
-  if (!canSeeGrant(reach, record)) throw errors.permissionNotFound();
-  if (!caller.siteAdmin) {
-    await assertMayManageGrantsOn(db, caller, { path: record.path, key: record.pathKey, workspaceId: record.workspaceId });
-    if (!(await granteeBelongsTo(db, record, record.workspaceId))) throw errors.siteAdminRequired();
-  }
-  await deletePermissions(db, [record.id]);
-}
-
-async function granteeBelongsTo(db: Db, record: PermissionRecord, workspaceId: number): Promise<boolean> {
-  const grantee = record.grantee;
-  switch (grantee.kind) {
-    case 'user':
-      return (await findUserById(db, grantee.userId))?.workspaceId === workspaceId;
-    case 'group':
-      return (await findGranteeGroups(db, [grantee.groupId]))[0]?.workspaceId === workspaceId;
-    case 'groups': {
-      const groups = await findGranteeGroups(db, grantee.groupIds);
-      return groups.length > 0 && groups.every((group) => group.workspaceId === workspaceId);
-    }
   }
 }

@@ -1,0 +1,29 @@
+import { decide, type Decision, type Grant, type Subject, type Target } from '../authz/index.js';
+import type { Db } from '../db/database.js';
+import { grantsThatCanMatch } from '../repositories/grants/index.js';
+
+/** A path key and every ancestor up to the site root (''): the paths whose grants can cover it. */
+export function selfAndAncestorKeys(pathKey: string): string[] {
+  const keys = [''];
+  if (pathKey === '') return keys;
+  const segments = pathKey.split('/');
+  for (let i = 1; i <= segments.length; i += 1) keys.push(segments.slice(0, i).join('/'));
+  return keys;
+}
+
+/**
+ * The subject's grants on a path and on every ancestor of it that can match the subject: all that
+ * a decision on the path, or on any of its ancestors, depends on. Read from current data (cached
+ * only until it changes). A Site Administrator has everything everywhere: no grant can add to
+ * that, so none are loaded.
+ */
+export async function grantsOverPath(db: Db, subject: Subject, pathKey: string): Promise<readonly Grant[]> {
+  if (subject.siteAdmin) return [];
+  return grantsThatCanMatch(db, subject.userId, [...subject.groupIds], selfAndAncestorKeys(pathKey));
+}
+
+/** The engine's decision for the subject on a path, and the grants it was made from. */
+export async function decideOnPath(db: Db, subject: Subject, target: Target): Promise<{ decision: Decision; grants: readonly Grant[] }> {
+  const grants = await grantsOverPath(db, subject, target.pathKey);
+  return { decision: decide(subject, target, grants), grants };
+}

@@ -1,0 +1,41 @@
+import { assertMayManageGrantsOn, canSeeGrant, isInRequestWorkspace, permissionReachOf, type Call } from '../access/index.js';
+import type { Db } from '../db/database.js';
+import { errors } from '../errors/catalogue.js';
+import { deleteGrants, findGrant, findGranteeGroups, type GrantRecord } from '../repositories/grants/index.js';
+import { findUserById } from '../repositories/user-queries.js';
+
+/**
+ * DELETE /permissions/<id>. A grant the caller may not see, or one outside the request context,
+ * is `not-found/permission-not-found` exactly like an unknown id. One it may see but not manage
+ * is refused: whoever could create that grant now may delete it, so the caller needs authority
+ * over its path (see assertMayManageGrantsOn) and, unless Site Administrator, the grantee must
+ * belong to the path's Workspace: a cross-Workspace grant (a Workspace 0 user or group on a
+ * Custom Workspace folder) is the Site Administrator's to remove, even for the Workspace
+ * Administrator it empowers. Deleting never restores grants this one replaced.
+ */
+export async function deleteGrant(call: Call, id: number): Promise<void> {
+  const { db, caller } = call;
+  const record = await findGrant(db, id);
+  if (record === undefined || !isInRequestWorkspace(call.requestWorkspaceId, record.pathKey)) throw errors.permissionNotFound();
+  const reach = await permissionReachOf(db, caller);
+  if (!canSeeGrant(reach, record)) throw errors.permissionNotFound();
+  if (!caller.siteAdmin) {
+    await assertMayManageGrantsOn(db, caller, { path: record.path, key: record.pathKey, workspaceId: record.workspaceId });
+    if (!(await granteeBelongsTo(db, record, record.workspaceId))) throw errors.siteAdminRequired();
+  }
+  await deleteGrants(db, [record.id]);
+}
+
+async function granteeBelongsTo(db: Db, record: GrantRecord, workspaceId: number): Promise<boolean> {
+  const grantee = record.grantee;
+  switch (grantee.kind) {
+    case 'user':
+      return (await findUserById(db, grantee.userId))?.workspaceId === workspaceId;
+    case 'group':
+      return (await findGranteeGroups(db, [grantee.groupId]))[0]?.workspaceId === workspaceId;
+    case 'groups': {
+      const groups = await findGranteeGroups(db, grantee.groupIds);
+      return groups.length > 0 && groups.every((group) => group.workspaceId === workspaceId);
+    }
+  }
+}

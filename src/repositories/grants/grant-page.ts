@@ -1,0 +1,67 @@
+import type { Expression, SqlBool } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { GRANT_COLUMNS, toGrantRecords, type GrantRecord } from './grant-record.js';
+import { atOrBelow, inWorkspaceByOtherIndexes } from './grant-conditions.js';
+import { granteeBranches, grantNamesAnyOf, type GrantsEb, type GranteeSet } from './grantee-set.js';
+
+/** A subtree of Folder Admin authority: the grants on `key` (and below it when recursive) in `workspaceId`. */
+export interface Subtree {
+  key: string;
+  recursive: boolean;
+  workspaceId: number;
+}
+
+/** What a caller may list, beyond the Workspaces it administers in full. */
+export interface ListVisibility {
+  workspaceIds: readonly number[];
+  subtrees: readonly Subtree[];
+  own: GranteeSet;
+}
+
+export interface GrantPageQuery {
+  /** Only grants whose path lies in this Workspace (request context N), or in any (context 0). */
+  workspaceId: number | null;
+  /** 'all': everything in `workspaceId` (an administrator of the context). */
+  visibility: 'all' | ListVisibility;
+  grantees?: GranteeSet;
+  groupId?: number;
+  /** Grants on any of `anyKeys`, or recursive ones on `recursiveKeys`. */
+  covering?: { anyKeys: readonly string[]; recursiveKeys: readonly string[] };
+  afterId: number;
+  limit: number;
+}
+
+/** One page of grants by id. Every filter is a WHERE clause, so the database does the paging. */
+export async function grantPage(db: Db, query: GrantPageQuery): Promise<GrantRecord[]> {
+  let select = db.selectFrom('permissions').select(GRANT_COLUMNS).where('id', '>', query.afterId);
+  const { visibility, grantees, covering } = query;
+  const narrowed = visibility !== 'all' || grantees !== undefined || query.groupId !== undefined || covering !== undefined;
+  if (query.workspaceId !== null) {
+    select = narrowed ? select.where(inWorkspaceByOtherIndexes(query.workspaceId)) : select.where('workspace_id', '=', query.workspaceId);
+  }
+  if (visibility !== 'all') select = select.where((eb) => visibleWhere(eb, visibility));
+  if (grantees !== undefined) select = select.where(grantNamesAnyOf(grantees));
+  if (query.groupId !== undefined) select = select.where('group_id', '=', query.groupId);
+  if (covering !== undefined) select = select.where((eb) => coveringWhere(eb, covering));
+  return toGrantRecords(db, await select.orderBy('id').limit(query.limit).execute());
+}
+
+function visibleWhere(eb: GrantsEb, visibility: ListVisibility): Expression<SqlBool> {
+  const branches: Expression<SqlBool>[] = [];
+  if (visibility.workspaceIds.length > 0) branches.push(eb('workspace_id', 'in', visibility.workspaceIds));
+  for (const subtree of visibility.subtrees) {
+    const onPath = subtree.recursive ? atOrBelow(eb, subtree.key) : eb('path_key', '=', subtree.key);
+    branches.push(eb.and([eb('workspace_id', '=', subtree.workspaceId), onPath]));
+  }
+  branches.push(...granteeBranches(eb, visibility.own));
+  return eb.or(branches);
+}
+
+function coveringWhere(eb: GrantsEb, covering: NonNullable<GrantPageQuery['covering']>): Expression<SqlBool> {
+  const branches: Expression<SqlBool>[] = [];
+  if (covering.anyKeys.length > 0) branches.push(eb('path_key', 'in', covering.anyKeys));
+  if (covering.recursiveKeys.length > 0) {
+    branches.push(eb.and([eb('path_key', 'in', covering.recursiveKeys), eb('recursive', '=', true)]));
+  }
+  return eb.or(branches);
+}

@@ -1,0 +1,52 @@
+import type { Grantee, Level } from '../../authz/index.js';
+import type { Db } from '../../db/database.js';
+import { GRANT_COLUMNS, toGrantRecords, type GrantRecord } from './grant-record.js';
+
+export async function findGrant(db: Db, id: number): Promise<GrantRecord | undefined> {
+  const row = await db.selectFrom('permissions').select(GRANT_COLUMNS).where('id', '=', id).executeTakeFirst();
+  return row === undefined ? undefined : (await toGrantRecords(db, [row]))[0];
+}
+
+export interface NewGrant {
+  workspaceId: number;
+  path: string;
+  pathKey: string;
+  grantee: Grantee;
+  level: Level;
+  recursive: boolean;
+  now: number;
+}
+
+export async function insertGrant(db: Db, grant: NewGrant): Promise<GrantRecord> {
+  const row = await db
+    .insertInto('permissions')
+    .values({
+      workspace_id: grant.workspaceId,
+      path: grant.path,
+      path_key: grant.pathKey,
+      user_id: grant.grantee.kind === 'user' ? grant.grantee.userId : null,
+      group_id: grant.grantee.kind === 'group' ? grant.grantee.groupId : null,
+      permission: grant.level,
+      recursive: grant.recursive,
+      created_at: grant.now,
+    })
+    .returning(GRANT_COLUMNS)
+    .executeTakeFirstOrThrow();
+  if (grant.grantee.kind === 'groups') {
+    const groupIds = [...new Set(grant.grantee.groupIds)];
+    await db.insertInto('permission_groups').values(groupIds.map((groupId) => ({ permission_id: row.id, group_id: groupId }))).execute();
+  }
+  return (await toGrantRecords(db, [row]))[0] as GrantRecord;
+}
+
+export async function deleteGrants(db: Db, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  // permission_groups rows go with their grant (on delete cascade).
+  await db.deleteFrom('permissions').where('id', 'in', ids).execute();
+}
+
+/** The display spelling of an existing grant's path, its first grant's, if any grant lies on it. */
+export async function grantSpellingOf(db: Db, pathKey: string): Promise<string | undefined> {
+  const grant = await db.selectFrom('permissions').select('path').where('path_key', '=', pathKey).orderBy('id').limit(1).executeTakeFirst();
+  return grant?.path;
+}

@@ -1,0 +1,46 @@
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { Tables } from '../../db/tables.js';
+import { allOfGrantIdsNamingAny } from './all-of-grants.js';
+
+export type GrantsEb = ExpressionBuilder<Tables, 'permissions'>;
+
+/** Grants that name a grantee: a user id, any of some group ids, or some ALL-of grant ids. */
+export interface GranteeSet {
+  userId: number | null;
+  groupIds: readonly number[];
+  allOfGrantIds: readonly number[];
+}
+
+/**
+ * The condition "the grant names someone in `set`", the one way every query asks which grants can
+ * match a user: a single OR over one branch per grantee kind, each served by its own index
+ * (permissions_user, permissions_group, the primary key). SQLite runs it as a multi-index OR and
+ * PostgreSQL as a BitmapOr over those indexes, so neither walks the site's grants. Measured on the
+ * bench's site against a query per branch, it was faster at every call site on SQLite and wherever
+ * a path narrows the rows on PostgreSQL, and level with it elsewhere (where the three queries run in
+ * parallel on pooled connections), with one statement on one connection instead of three.
+ * The ALL-of branch is a list of ids read beforehand (allOfGrantIdsNamingAny), never a subquery:
+ * PostgreSQL can only filter rows by a subquery inside an OR, and then scans every grant whenever
+ * no path condition narrows the rows first.
+ */
+export function grantNamesAnyOf(set: GranteeSet) {
+  return (eb: GrantsEb): Expression<SqlBool> => eb.or(granteeBranches(eb, set));
+}
+
+/** The branches of grantNamesAnyOf, for a condition that adds branches of its own. An empty set has none. */
+export function granteeBranches(eb: GrantsEb, set: GranteeSet): Expression<SqlBool>[] {
+  const branches: Expression<SqlBool>[] = [];
+  if (set.userId !== null) branches.push(eb('user_id', '=', set.userId));
+  if (set.groupIds.length > 0) branches.push(eb('group_id', 'in', set.groupIds));
+  if (set.allOfGrantIds.length > 0) branches.push(eb('id', 'in', set.allOfGrantIds));
+  return branches;
+}
+
+/**
+ * The grantees whose grants can match a user: itself, its groups, and every ALL-of grant naming
+ * one of its groups (the engine decides whether the user holds all of them).
+ */
+export async function granteesThatCanMatch(db: Db, userId: number, groupIds: readonly number[]): Promise<GranteeSet> {
+  return { userId, groupIds, allOfGrantIds: await allOfGrantIdsNamingAny(db, groupIds) };
+}
