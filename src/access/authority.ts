@@ -2,7 +2,7 @@ import { workspaceRootKey, type Subject } from '../authz/index.js';
 import type { Caller } from './caller.js';
 import type { Db } from '../db/database.js';
 import { groupIdsOfUser } from '../repositories/memberships.js';
-import type { User } from '../repositories/users.js';
+import { type User } from '../repositories/users.js';
 import { decideOnPath } from './path-grants.js';
 
 /**

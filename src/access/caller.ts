@@ -1,5 +1,5 @@
 import type { PermissionSet } from '../repositories/api-keys.js';
-import type { User } from '../repositories/users.js';
+import { type User } from '../repositories/users.js';
 
 export type Credential =
   | { kind: 'session'; sessionId: number; reauthFailures: number }

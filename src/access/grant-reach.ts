@@ -20,7 +20,7 @@ import {
   type ListVisibility,
   type Subtree,
 } from '../repositories/grants/index.js';
-import type { User } from '../repositories/users.js';
+import { type User } from '../repositories/users.js';
 import { subjectOf } from './authority.js';
 
 /**

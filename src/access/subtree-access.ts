@@ -5,13 +5,13 @@ import { subtreeOf } from '../repositories/entry-subtrees.js';
 import type { PathAccess } from './path-access.js';
 
 /**
- * Whether the actor holds `capability` on an entry and on everything below it: deleting or moving
+ * Whether the viewer holds `capability` on an entry and on everything below it: deleting or moving
  * a folder acts on all of it, and copying one reads all of it, so a non-recursive grant on the
  * folder (which covers only its direct files) must not stand in for its subfolders.
  *
  * Grants only add, so first the cheap answer: what a descendant at any depth receives from grants
  * on the folder and above it. When that falls short, each entry is decided on its own, with the
- * actor's grants below the folder as well.
+ * viewer's grants below the folder as well.
  */
 export async function holdsOverSubtree(db: Db, access: PathAccess, entry: Entry, capability: Capability): Promise<boolean> {
   if (!access.can(entry.pathKey, entry.type, capability)) return false;

@@ -2,10 +2,9 @@ import type { Caller } from './caller.js';
 import type { Db } from '../db/database.js';
 import { cachedRead } from '../db/read-cache.js';
 import { errors } from '../errors/catalogue.js';
-import { groupsAdministeredBy, membersOfGroups } from '../repositories/groups.js';
+import { groupsAdministeredBy, membersOfGroups } from '../repositories/memberships.js';
+import { findUserById, type User } from '../repositories/users.js';
 import { inScope, type Scope } from '../repositories/scope.js';
-import { findUserById } from '../repositories/user-queries.js';
-import type { User } from '../repositories/users.js';
 import { isAdministratorOf } from './authority.js';
 import { listScope } from './list-scope.js';
 

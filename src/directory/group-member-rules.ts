@@ -1,7 +1,7 @@
 import type { Call } from '../access/index.js';
 import { errors } from '../errors/catalogue.js';
-import type { Group } from '../repositories/groups.js';
-import { findUserById } from '../repositories/user-queries.js';
+import { type Group } from '../repositories/groups.js';
+import { findUserById } from '../repositories/users.js';
 
 /**
  * Whether `userId` may join `group` at the hands of the caller (contract 7): members belong to the

@@ -1,8 +1,7 @@
 import { findVisibleGroup, groupVisibility, isAdministratorOf, type Call } from '../access/index.js';
 import { errors } from '../errors/catalogue.js';
-import {
-  deleteMembership, findMembership, insertMembership, listMemberships, membersOfGroups, setMembershipAdmin, type Group, type GroupMember,
-} from '../repositories/groups.js';
+import { type Group } from '../repositories/groups.js';
+import { deleteMembership, findMembership, type GroupMember, insertMembership, listMemberships, membersOfGroups, setMembershipAdmin } from '../repositories/memberships.js';
 import { checkMayJoin } from './group-member-rules.js';
 
 export async function listGroupMemberships(

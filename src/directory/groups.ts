@@ -1,10 +1,8 @@
 import { findVisibleGroup, groupVisibility, isAdministratorOf, membershipWorkspace, type Call } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
-import {
-  deleteGroupAndGrants, deleteMembership, groupNameTaken, insertGroup, insertMembership, listGroupsInScope, membersOfGroups,
-  renameGroup, setMembershipAdmin, type Group, type GroupMember,
-} from '../repositories/groups.js';
+import { deleteGroupAndGrants, type Group, groupNameTaken, insertGroup, listGroupsInScope, renameGroup } from '../repositories/groups.js';
+import { deleteMembership, type GroupMember, insertMembership, membersOfGroups, setMembershipAdmin } from '../repositories/memberships.js';
 import { checkMayJoin } from './group-member-rules.js';
 import { checkText } from './user-fields.js';
 

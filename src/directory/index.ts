@@ -1,8 +1,7 @@
 // Directory: Workspaces, users, groups and memberships, and who may change them. The only
 // entrance to the feature.
 
-export { type GroupMember } from '../repositories/groups.js';
-export { type UserGroupIds } from '../repositories/user-memberships.js';
+export { type GroupMember, type UserGroupIds } from '../repositories/memberships.js';
 export { type User } from '../repositories/users.js';
 export { type Workspace } from '../repositories/workspaces.js';
 export { addGroupMember, listGroupMemberships, removeGroupMember, updateGroupMember } from './group-memberships.js';

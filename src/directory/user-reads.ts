@@ -1,7 +1,7 @@
 import { findVisibleUser, userVisibility, type Call } from '../access/index.js';
-import { listUsersInScope, type UserFilter } from '../repositories/user-queries.js';
-import { groupIdsOfUsers, type UserGroupIds } from '../repositories/user-memberships.js';
-import type { User } from '../repositories/users.js';
+import { groupIdsOfUsers, type UserGroupIds } from '../repositories/memberships.js';
+import { listUsersInScope, type UserFilter } from '../repositories/user-listing.js';
+import { type User } from '../repositories/users.js';
 
 /** GET /users: the users the caller may see in the request's Workspace; up to `limit + 1` rows. */
 export async function listUsers(a: Call, filter: UserFilter, page: { afterId: number; limit: number }): Promise<readonly User[]> {

@@ -2,10 +2,10 @@ import { isAdministratorOf, membershipWorkspace, type Call, type Caller } from '
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
 import { checkNewPassword, hashPassword, type ConfirmIdentity } from '../identity/index.js';
-import { findGroupById, insertMembership } from '../repositories/groups.js';
+import { findGroupById } from '../repositories/groups.js';
+import { insertMembership } from '../repositories/memberships.js';
+import { countOtherActiveSiteAdmins, deleteUserRow, insertUser, updateUser, type User, type UserChanges, usernameTaken } from '../repositories/users.js';
 import { endSessionsOfUser } from '../repositories/sessions.js';
-import { countOtherActiveSiteAdmins, deleteUserRow, updateUser, usernameTaken, type UserChanges } from '../repositories/user-queries.js';
-import { insertUser, type User } from '../repositories/users.js';
 import { checkText, checkUsername } from './user-fields.js';
 import { getUser } from './user-reads.js';
 

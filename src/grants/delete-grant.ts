@@ -2,7 +2,7 @@ import { assertMayManageGrantsOn, canSeeGrant, isInRequestWorkspace, permissionR
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
 import { deleteGrants, findGrant, findGranteeGroups, type GrantRecord } from '../repositories/grants/index.js';
-import { findUserById } from '../repositories/user-queries.js';
+import { findUserById } from '../repositories/users.js';
 
 /**
  * DELETE /permissions/<id>. A grant the caller may not see, or one outside the request context,

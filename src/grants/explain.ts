@@ -6,7 +6,7 @@ import {
 import { errors } from '../errors/catalogue.js';
 import { entryTypeAt } from '../repositories/entries.js';
 import { grantsOnPaths, toEngineGrant, type GrantRecord } from '../repositories/grants/index.js';
-import { findUserById } from '../repositories/user-queries.js';
+import { findUserById } from '../repositories/users.js';
 
 export interface ExplainRequest {
   path: string;

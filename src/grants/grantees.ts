@@ -2,7 +2,7 @@ import type { Grantee } from '../authz/index.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
 import { findGranteeGroupByName, findGranteeGroups, findGranteeUserByUsername, type GranteeGroup } from '../repositories/grants/index.js';
-import { findUserById } from '../repositories/user-queries.js';
+import { findUserById } from '../repositories/users.js';
 
 /** The one grantee a create request names, as the client named it. */
 export type GranteeInput =

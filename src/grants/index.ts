@@ -1,5 +1,5 @@
-// Grants: folder permission grants. Create, replace, delete, list and explain them. The only
-// entrance to the feature.
+// Grants: folder permission grants. Create, replace, delete, list and explain them; every call
+// takes a Call (access/call.ts) first. The only entrance to the feature.
 
 export { type Call } from '../access/index.js';
 export { type CreatedGrant, type CreateGrantInput, createGrant } from './create-grant.js';

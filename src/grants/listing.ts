@@ -8,7 +8,7 @@ import { errors } from '../errors/catalogue.js';
 import type { PageRequest } from '../lib/paging.js';
 import { entryTypeAt } from '../repositories/entries.js';
 import { findGranteeGroups, grantPage, type GranteeSet, type GrantRecord } from '../repositories/grants/index.js';
-import { findUserById } from '../repositories/user-queries.js';
+import { findUserById } from '../repositories/users.js';
 
 export interface GrantListFilter {
   userId?: number;

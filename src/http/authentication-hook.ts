@@ -17,7 +17,8 @@ export function authenticationHook(db: Db, clock: Clock, headers: BrandHeaders) 
     if (config.public === true) return;
     const caller = await authenticate(db, clock, readCredentials(request.headers, headers));
     request.caller = caller;
-    request.workspaceId = await resolveRequestWorkspace(db, caller, readHeader(request.headers, headers.workspace));
-    if (config.fileOperation !== true) assertCredentialReaches(caller, config.allowFilesOnlyKeys === true ? 'file-context' : 'administration');
+    request.requestWorkspaceId = await resolveRequestWorkspace(db, caller, readHeader(request.headers, headers.workspace));
+    const operation = config.operation ?? 'administration';
+    if (operation !== 'file') assertCredentialReaches(caller, operation);
   };
 }

@@ -6,8 +6,7 @@ import {
   deleteApiKey, findApiKeyWithOwner, insertApiKey, listApiKeys, updateApiKey,
   type ApiKey, type ApiKeyWithOwner, type KeyVisibility, type PermissionSet,
 } from '../repositories/api-keys.js';
-import { findUserById } from '../repositories/user-queries.js';
-import type { User } from '../repositories/users.js';
+import { findUserById, type User } from '../repositories/users.js';
 import type { ConfirmIdentity } from './reauthentication.js';
 import { readSiteSettings } from './site-settings.js';
 
@@ -19,11 +18,11 @@ import { readSiteSettings } from './site-settings.js';
  * "forbidden", so no probe learns which keys exist.
  */
 async function keyVisibility(a: Call): Promise<{ workspaceId: number | undefined; visibility: KeyVisibility }> {
-  const { caller, requestWorkspaceId: context } = a;
-  const workspaceId = caller.siteAdmin && context === 0 ? undefined : context;
+  const { caller, requestWorkspaceId } = a;
+  const workspaceId = caller.siteAdmin && requestWorkspaceId === 0 ? undefined : requestWorkspaceId;
   if (caller.siteAdmin) return { workspaceId, visibility: { everyone: true } };
-  const administers = context !== 0 && (await isAdministratorOf(a.db, caller, context));
-  return { workspaceId, visibility: { everyone: false, ownUserId: caller.user?.id ?? null, usersOfWorkspace: administers ? context : null } };
+  const administers = requestWorkspaceId !== 0 && (await isAdministratorOf(a.db, caller, requestWorkspaceId));
+  return { workspaceId, visibility: { everyone: false, ownUserId: caller.user?.id ?? null, usersOfWorkspace: administers ? requestWorkspaceId : null } };
 }
 
 async function mayReach(a: Call, found: ApiKeyWithOwner): Promise<boolean> {
@@ -144,14 +143,14 @@ async function keyWorkspace(a: Call, user: User, requested: number | undefined):
 async function reachableUser(a: Call, userId: number): Promise<User> {
   const user = await findUserById(a.db, userId);
   if (user === undefined) throw errors.userNotFound();
-  const context = a.requestWorkspaceId;
+  const { requestWorkspaceId } = a;
   if (a.caller.siteAdmin) {
     // In context 0 a Site Administrator works at the site level; in a Custom Workspace, with
     // that Workspace's users and the Workspace 0 users who may work there.
-    if (context === 0 || user.workspaceId === context || user.workspaceId === 0) return user;
+    if (requestWorkspaceId === 0 || user.workspaceId === requestWorkspaceId || user.workspaceId === 0) return user;
     throw errors.userNotFound();
   }
-  if (context !== 0 && user.workspaceId === context && (await isAdministratorOf(a.db, a.caller, context))) return user;
+  if (requestWorkspaceId !== 0 && user.workspaceId === requestWorkspaceId && (await isAdministratorOf(a.db, a.caller, requestWorkspaceId))) return user;
   throw errors.userNotFound();
 }
 

@@ -3,7 +3,7 @@ import type { Db } from '../db/database.js';
 import type { Clock } from '../lib/time.js';
 import { endSession, findSessionCandidates, insertSession } from '../repositories/sessions.js';
 import { recordLastLogin } from '../repositories/user-credentials.js';
-import type { User } from '../repositories/users.js';
+import { type User } from '../repositories/users.js';
 import { verifyPasswordSignIn, type PasswordSignIn } from './sign-in.js';
 
 // Signing in and out have no caller yet (or none any more), so these take the database and the

@@ -2,7 +2,7 @@ import { verifyPasswordOrDummy } from './passwords.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
 import { findLoginAccount } from '../repositories/user-credentials.js';
-import { usernameKey, type User } from '../repositories/users.js';
+import { type User, usernameKey } from '../repositories/users.js';
 import { clientAddressKey } from './client-address.js';
 import { assertLoginAllowed, recordFailedLogin, recordSuccessfulLogin, type LoginAttempt } from './login-protection.js';
 import { readSiteSettings } from './site-settings.js';

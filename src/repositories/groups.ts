@@ -8,15 +8,6 @@ export interface Group {
   createdAt: number;
 }
 
-export interface GroupMember {
-  membershipId: number;
-  groupId: number;
-  userId: number;
-  admin: boolean;
-  username: string;
-  groupName: string;
-}
-
 export function groupNameKey(name: string): string {
   return name.normalize('NFC').toLowerCase();
 }
@@ -75,87 +66,4 @@ export async function deleteGroupAndGrants(db: Db, id: number): Promise<void> {
     .where('id', 'in', (eb) => eb.selectFrom('permission_groups').select('permission_id').where('group_id', '=', id))
     .execute();
   await db.deleteFrom('groups').where('id', '=', id).execute();
-}
-
-/** Members of the given groups, with names, ordered by membership id. */
-export async function membersOfGroups(db: Db, groupIds: readonly number[]): Promise<GroupMember[]> {
-  if (groupIds.length === 0) return [];
-  const rows = await memberships(db)
-    .where('gu.group_id', 'in', groupIds)
-    .orderBy('gu.id')
-    .execute();
-  return rows.map(toMember);
-}
-
-export async function findMembership(db: Db, id: number): Promise<GroupMember | undefined> {
-  const row = await memberships(db)
-    .where('gu.id', '=', id)
-    .executeTakeFirst();
-  return row === undefined ? undefined : toMember(row);
-}
-
-/**
- * Memberships of the groups in `scope` (all of them when `everyone`, else only of `alsoGroupIds`),
- * optionally narrowed to one group and/or user; one page by membership id.
- */
-export async function listMemberships(
-  db: Db,
-  scope: Scope,
-  visibility: { everyone: boolean; alsoIds: readonly number[] },
-  filter: { groupId?: number; userId?: number },
-  page: { afterId: number; limit: number },
-): Promise<GroupMember[]> {
-  if (!visibility.everyone && visibility.alsoIds.length === 0) return [];
-  let query = memberships(db)
-    .where('gu.id', '>', page.afterId)
-    .orderBy('gu.id')
-    .limit(page.limit);
-  if (scope.kind === 'workspace') query = query.where('g.workspace_id', '=', scope.workspaceId);
-  if (!visibility.everyone) query = query.where('gu.group_id', 'in', visibility.alsoIds);
-  if (filter.groupId !== undefined) query = query.where('gu.group_id', '=', filter.groupId);
-  if (filter.userId !== undefined) query = query.where('gu.user_id', '=', filter.userId);
-  return (await query.execute()).map(toMember);
-}
-
-export async function insertMembership(db: Db, m: { groupId: number; userId: number; admin: boolean; now: number }): Promise<number> {
-  const row = await db
-    .insertInto('group_users')
-    .values({ group_id: m.groupId, user_id: m.userId, admin: m.admin, created_at: m.now })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
-
-export async function setMembershipAdmin(db: Db, id: number, admin: boolean): Promise<void> {
-  await db.updateTable('group_users').set({ admin }).where('id', '=', id).execute();
-}
-
-export async function deleteMembership(db: Db, id: number): Promise<void> {
-  await db.deleteFrom('group_users').where('id', '=', id).execute();
-}
-
-/** Ids of the groups in which the user is a Group Admin. */
-export async function groupsAdministeredBy(db: Db, userId: number): Promise<number[]> {
-  const rows = await db.selectFrom('group_users').select('group_id').where('user_id', '=', userId).where('admin', '=', true).execute();
-  return rows.map((r) => r.group_id);
-}
-
-/** Memberships with the member's and the group's names, as every membership answer shows them. */
-function memberships(db: Db) {
-  return db
-    .selectFrom('group_users as gu')
-    .innerJoin('users as u', 'u.id', 'gu.user_id')
-    .innerJoin('groups as g', 'g.id', 'gu.group_id')
-    .select(['gu.id', 'gu.group_id', 'gu.user_id', 'gu.admin', 'u.username', 'g.name as group_name']);
-}
-
-function toMember(row: { id: number; group_id: number; user_id: number; admin: boolean | number; username: string; group_name: string }): GroupMember {
-  return {
-    membershipId: row.id,
-    groupId: row.group_id,
-    userId: row.user_id,
-    admin: Boolean(row.admin),
-    username: row.username,
-    groupName: row.group_name,
-  };
 }

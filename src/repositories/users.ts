@@ -36,6 +36,34 @@ export function toUser(row: Selectable<UsersTable>): User {
   };
 }
 
+export async function findUserById(db: Db, id: number): Promise<User | undefined> {
+  const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  return row === undefined ? undefined : toUser(row);
+}
+
+export async function usernameTaken(db: Db, username: string, exceptUserId?: number): Promise<boolean> {
+  let query = db.selectFrom('users').select('id').where('username_key', '=', usernameKey(username));
+  if (exceptUserId !== undefined) query = query.where('id', '!=', exceptUserId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+export async function countUsers(db: Db): Promise<number> {
+  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Active Site Administrators other than `exceptUserId`: the last one may not be removed. */
+export async function countOtherActiveSiteAdmins(db: Db, exceptUserId: number): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('site_admin', '=', true)
+    .where('disabled', '=', false)
+    .where('id', '!=', exceptUserId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export interface NewUser {
   workspaceId: number;
   username: string;
@@ -68,9 +96,36 @@ export async function insertUser(db: Db, user: NewUser): Promise<User> {
   return toUser(row);
 }
 
-export async function countUsers(db: Db): Promise<number> {
-  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return Number(row.n);
+export interface UserChanges {
+  username?: string;
+  name?: string;
+  email?: string;
+  passwordHash?: string;
+  siteAdmin?: boolean;
+  workspaceAdmin?: boolean;
+  disabled?: boolean;
+}
+
+export async function updateUser(db: Db, id: number, changes: UserChanges, now: number): Promise<User> {
+  const row = await db
+    .updateTable('users')
+    .set({
+      ...(changes.username === undefined ? {} : { username: changes.username, username_key: usernameKey(changes.username) }),
+      ...(changes.name === undefined ? {} : { name: changes.name }),
+      ...(changes.email === undefined ? {} : { email: changes.email }),
+      ...(changes.passwordHash === undefined ? {} : { password_hash: changes.passwordHash, password_set_at: now }),
+      ...(changes.siteAdmin === undefined ? {} : { site_admin: changes.siteAdmin }),
+      ...(changes.workspaceAdmin === undefined ? {} : { workspace_admin: changes.workspaceAdmin }),
+      ...(changes.disabled === undefined ? {} : { disabled: changes.disabled }),
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toUser(row);
+}
+
+export async function deleteUserRow(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('users').where('id', '=', id).execute();
 }
 
 /** The user's columns under a `u_` prefix, for queries that join `users as u` to a credential. */

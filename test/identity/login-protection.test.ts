@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildAppOn as buildApp } from '../support/test-app.js';
+import { buildAppOn } from '../support/test-app.js';
 import { clientAddressKey } from '../../src/identity/index.js';
 import { testDatabaseTargets } from '../support/databases.js';
 import { createUser, unique } from '../support/factories.js';
@@ -117,7 +117,7 @@ describe.each(testDatabaseTargets())('login protection [$name]', (target) => {
   it('holds across restarts and nodes: another app on the same database sees the lockout', async () => {
     const user = await createUser(t.database.db, { password: PASSWORD });
     await failTimes(user.username, 5);
-    const otherNode = await buildApp({ database: t.database, config: { headerBrands: ['Service'], logLevel: 'silent', accessLog: false }, clock: t.clock });
+    const otherNode = await buildAppOn({ database: t.database, config: { headerBrands: ['Service'], logLevel: 'silent', accessLog: false }, clock: t.clock });
     try {
       const response = await otherNode.inject({ method: 'POST', url: '/api/rest/v1/sessions', payload: { username: user.username, password: PASSWORD } });
       expect(response.statusCode).toBe(401);

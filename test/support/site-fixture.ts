@@ -1,4 +1,4 @@
-import type { User } from '../../src/repositories/users.js';
+import { type User } from '../../src/repositories/users.js';
 import { addMember, createApiKey, createGroup, createUser, createWorkspace, unique } from './factories.js';
 import type { TestApp } from './test-app.js';
 

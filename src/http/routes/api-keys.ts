@@ -119,7 +119,7 @@ export function apiKeyRoutes(app: ApiInstance, deps: RouteDeps): void {
   });
 
   app.get('/api_key', {
-    config: { allowFilesOnlyKeys: true },
+    config: { operation: 'file-context' },
     schema: { summary: 'Show the API key this request authenticated with', querystring: Type.Object({}), response: { 200: ApiKeyBody, ...errorResponses } },
   }, async (request) => apiKeyBody(await findCallingKey(callOf(request, deps))));
 
@@ -135,7 +135,7 @@ export function apiKeyRoutes(app: ApiInstance, deps: RouteDeps): void {
 
   app.delete('/api_key', {
     // A key, files_only included, may always retire itself: that only ever reduces authority.
-    config: { allowFilesOnlyKeys: true },
+    config: { operation: 'file-context' },
     schema: { summary: 'Revoke the API key this request authenticated with', body: Type.Unknown({ description: 'Ignored.' }), response: { ...NoContent, ...errorResponses } },
   }, async (request, reply) => {
     const a = callOf(request, deps);

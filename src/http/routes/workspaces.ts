@@ -18,7 +18,7 @@ export function workspaceBody(workspace: Workspace) {
 
 export function workspaceRoutes(app: ApiInstance, deps: RouteDeps): void {
   app.get('/workspaces', {
-    config: { allowFilesOnlyKeys: true },
+    config: { operation: 'file-context' },
     schema: {
       summary: 'List the Workspaces the caller may see',
       querystring: Type.Object(paginationQuery),
@@ -42,7 +42,7 @@ export function workspaceRoutes(app: ApiInstance, deps: RouteDeps): void {
   });
 
   app.get('/workspaces/:id', {
-    config: { allowFilesOnlyKeys: true },
+    config: { operation: 'file-context' },
     schema: { summary: 'Show a Workspace', params: IdParams, response: { 200: WorkspaceBody, ...errorResponses } },
   }, async (request) => workspaceBody(await getVisibleWorkspace(callOf(request, deps), request.params.id)));
 

@@ -12,7 +12,7 @@ import { uploadPartBody } from './upload-part-body.js';
 export function fileActionRoutes(app: ApiInstance, deps: RouteDeps): void {
   for (const url of ['/file_actions/metadata', '/file_actions/metadata/*']) {
     app.get(url, {
-      config: { fileOperation: true },
+      config: { operation: 'file' },
       schema: {
         params: PathParams,
         querystring: MetadataQuery,
@@ -29,7 +29,7 @@ export function fileActionRoutes(app: ApiInstance, deps: RouteDeps): void {
 
   for (const action of ['move', 'copy'] as const) {
     app.post(`/file_actions/${action}/*`, {
-      config: { fileOperation: true },
+      config: { operation: 'file' },
       schema: {
         params: PathParams,
         summary: action === 'move'
@@ -48,7 +48,7 @@ export function fileActionRoutes(app: ApiInstance, deps: RouteDeps): void {
 
   // File.beginUpload: the same as POST /files/<path> with action=put, answered as a list of parts.
   app.post('/file_actions/begin_upload/*', {
-    config: { fileOperation: true },
+    config: { operation: 'file' },
     preValidation: missingBodyAsEmpty,
     schema: {
       params: PathParams,

@@ -18,7 +18,7 @@ import { uploadPartBody } from './upload-part-body.js';
 export function fileRoutes(app: ApiInstance, deps: RouteDeps): void {
   for (const url of ['/files', '/files/*']) {
     app.get(url, {
-      config: { fileOperation: true },
+      config: { operation: 'file' },
       schema: {
         params: PathParams,
         summary: 'A file with a signed, short-lived download_uri (action=redirect: 302 to it; action=stream: the bytes)',
@@ -39,7 +39,7 @@ export function fileRoutes(app: ApiInstance, deps: RouteDeps): void {
 
     // The SDK repeats the path (and sometimes `recursive`) in a JSON body; the query wins.
     app.delete(url, {
-      config: { fileOperation: true },
+      config: { operation: 'file' },
       preValidation: missingBodyAsEmpty,
       schema: {
         params: PathParams,
@@ -55,7 +55,7 @@ export function fileRoutes(app: ApiInstance, deps: RouteDeps): void {
     });
 
     app.post(url, {
-      config: { fileOperation: true },
+      config: { operation: 'file' },
       preValidation: missingBodyAsEmpty,
       schema: {
         params: PathParams,

@@ -16,7 +16,7 @@ import { CreateFolderBody, CreateFolderQuery, EntryBody, flagValue, missingBodyA
 export function folderRoutes(app: ApiInstance, deps: RouteDeps): void {
   for (const url of ['/folders', '/folders/*']) {
     app.get(url, {
-      config: { fileOperation: true },
+      config: { operation: 'file' },
       schema: {
         params: PathParams,
         summary: 'List a folder: folders first, each entry with the caller\'s permission letters',
@@ -38,7 +38,7 @@ export function folderRoutes(app: ApiInstance, deps: RouteDeps): void {
     });
 
     app.post(url, {
-      config: { fileOperation: true },
+      config: { operation: 'file' },
       preValidation: missingBodyAsEmpty,
       schema: {
         params: PathParams,

@@ -38,7 +38,7 @@ export function uploadRoutes(app: ApiInstance, deps: RouteDeps): void {
     // The whole file in one authenticated request (`curl -T file .../files/folder/`).
     for (const url of ['/files', '/files/*']) {
       scope.put(url, {
-        config: { fileOperation: true },
+        config: { operation: 'file' },
         schema: {
           params: PathParams,
           summary: 'Upload a whole file in one request; the body is the bytes (missing folders are created unless mkdir_parents=false)',
