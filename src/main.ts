@@ -1,5 +1,6 @@
 import { buildApp } from './app.js';
 import { ConfigError } from './config/config-error.js';
+import { createOwnerOnlyFromNowOn, prepareDataDir, SQLITE_FILE } from './config/data-dir.js';
 import { loadConfig } from './config/load-config.js';
 import type { Config } from './config/settings.js';
 import { createCore } from './core.js';
@@ -14,6 +15,8 @@ const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env, process.argv.slice(2));
+  createOwnerOnlyFromNowOn();
+  for (const warning of prepareDataDir(config.dataDir)) process.stderr.write(`atrium: warning: ${warning}\n`);
   const database = openDatabase(config);
   let bootstrap: BootstrapResult;
   try {
@@ -39,7 +42,7 @@ async function main(): Promise<void> {
 
 function openDatabase(config: Config): Database {
   if (config.databaseUrl !== undefined) return openPostgres(config.databaseUrl);
-  return openSqlite(path.join(config.dataDir, 'atrium.sqlite'));
+  return openSqlite(path.join(config.dataDir, SQLITE_FILE));
 }
 
 /** Printed once, to the terminal and not through the logger, so no log file keeps these secrets. */

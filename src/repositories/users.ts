@@ -107,21 +107,20 @@ export interface UserChanges {
 }
 
 export async function updateUser(db: Db, id: number, changes: UserChanges, now: number): Promise<User> {
-  const row = await db
-    .updateTable('users')
-    .set({
-      ...(changes.username === undefined ? {} : { username: changes.username, username_key: usernameKey(changes.username) }),
-      ...(changes.name === undefined ? {} : { name: changes.name }),
-      ...(changes.email === undefined ? {} : { email: changes.email }),
-      ...(changes.passwordHash === undefined ? {} : { password_hash: changes.passwordHash, password_set_at: now }),
-      ...(changes.siteAdmin === undefined ? {} : { site_admin: changes.siteAdmin }),
-      ...(changes.workspaceAdmin === undefined ? {} : { workspace_admin: changes.workspaceAdmin }),
-      ...(changes.disabled === undefined ? {} : { disabled: changes.disabled }),
-    })
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  return toUser(row);
+  const values = {
+    ...(changes.username === undefined ? {} : { username: changes.username, username_key: usernameKey(changes.username) }),
+    ...(changes.name === undefined ? {} : { name: changes.name }),
+    ...(changes.email === undefined ? {} : { email: changes.email }),
+    ...(changes.passwordHash === undefined ? {} : { password_hash: changes.passwordHash, password_set_at: now }),
+    ...(changes.siteAdmin === undefined ? {} : { site_admin: changes.siteAdmin }),
+    ...(changes.workspaceAdmin === undefined ? {} : { workspace_admin: changes.workspaceAdmin }),
+    ...(changes.disabled === undefined ? {} : { disabled: changes.disabled }),
+  };
+  // Nothing to change is an UPDATE without SET, which SQL cannot say: the row is answered as it is.
+  const query = Object.keys(values).length === 0
+    ? db.selectFrom('users').selectAll().where('id', '=', id)
+    : db.updateTable('users').set(values).where('id', '=', id).returningAll();
+  return toUser(await query.executeTakeFirstOrThrow());
 }
 
 export async function deleteUserRow(db: Db, id: number): Promise<void> {

@@ -1,4 +1,3 @@
-import type { Grantee, Level } from '../../authz/index.js';
 import type { Db } from '../../db/database.js';
 import { GRANT_COLUMNS, toGrantRecords, type GrantRecord } from './grant-record.js';
 
@@ -7,15 +6,8 @@ export async function findGrant(db: Db, id: number): Promise<GrantRecord | undef
   return row === undefined ? undefined : (await toGrantRecords(db, [row]))[0];
 }
 
-export interface NewGrant {
-  workspaceId: number;
-  path: string;
-  pathKey: string;
-  grantee: Grantee;
-  level: Level;
-  recursive: boolean;
-  now: number;
-}
+/** A grant to store: a record before it has an id, made at `now`. */
+export type NewGrant = Omit<GrantRecord, 'id' | 'createdAt'> & { now: number };
 
 export async function insertGrant(db: Db, grant: NewGrant): Promise<GrantRecord> {
   const row = await db

@@ -1,0 +1,39 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** The embedded database's file in the data directory. */
+export const SQLITE_FILE = 'atrium.sqlite';
+
+/**
+ * Everything this process creates from now on (the data directory, the database and its journal,
+ * file contents, temporary files) is readable by its owner alone: the database holds every
+ * password and key hash. The mask is process-wide, so no file can be missed by a forgotten mode.
+ */
+export function createOwnerOnlyFromNowOn(): void {
+  process.umask(0o077);
+}
+
+/**
+ * Creates the data directory owner-only when it is missing. An existing directory, or database,
+ * that other local accounts may read is left as it is (an administrator may have a reason) and
+ * named in the warnings returned, one line each.
+ */
+export function prepareDataDir(dataDir: string): string[] {
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const warnings: string[] = [];
+  for (const file of [dataDir, path.join(dataDir, SQLITE_FILE)]) {
+    const mode = modeOf(file);
+    if (mode !== undefined && (mode & 0o077) !== 0) {
+      warnings.push(`${file} is readable by other local accounts (mode ${mode.toString(8).padStart(4, '0')}); run: chmod -R go-rwx ${dataDir}`);
+    }
+  }
+  return warnings;
+}
+
+function modeOf(file: string): number | undefined {
+  try {
+    return fs.statSync(file).mode & 0o777;
+  } catch {
+    return undefined;
+  }
+}
