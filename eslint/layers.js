@@ -7,7 +7,7 @@
 export const FEATURES = ['access', 'identity', 'directory', 'grants', 'files'];
 
 /** Front doors: they translate a protocol and call features; nothing below may import them. */
-export const FRONT_DOORS = ['http'];
+export const FRONT_DOORS = ['http', 'cli'];
 
 /** What each layer may import besides itself. app.ts, main.ts and core.ts (src/*.ts) may import anything. */
 export const MAY_IMPORT = {
@@ -24,6 +24,7 @@ export const MAY_IMPORT = {
   grants: ['access', 'authz', 'db', 'lib', 'errors', 'repositories'],
   files: ['access', 'authz', 'config', 'db', 'lib', 'errors', 'repositories', 'storage'],
   http: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],
+  cli: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],
 };
 
 const DEEPEST = 5;

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
@@ -14,17 +13,28 @@ import { frameworkErrorsFor } from './http/framework-errors.js';
 import { registerJsonBodyParser } from './http/json-body-parser.js';
 import { registerValidators } from './http/validators.js';
 import { logOptions } from './http/log-options.js';
+import { registerMetrics, type MetricsExposure } from './http/metrics/register-metrics.js';
+import { requestIdFor } from './http/request-id.js';
 import type { RouteDeps } from './http/route-deps.js';
 import { healthRoutes } from './http/routes/health.js';
 import { registerApiRoutes } from './http/routes/index.js';
-import { redactTransferToken } from './http/routes/files/transfer-urls.js';
+import { PUBLIC_URL, redactTransferToken } from './http/routes/files/transfer-urls.js';
+import type { TlsCredentials } from './http/tls/tls-credentials.js';
 import { parseQueryString } from './lib/query-string.js';
+
+/** How the front door is reached: over HTTPS with these credentials, and at this public URL. */
+export interface FrontDoorListener {
+  tls?: TlsCredentials;
+  publicUrl?: string | undefined;
+  /** Request timing and, with a token, `GET /metrics` on this port (main.ts decides). */
+  metrics?: MetricsExposure | undefined;
+}
 
 /**
  * Builds the REST front door over the core. It never listens and reads no environment: main.ts
  * does both, and starts the core before the app listens.
  */
-export async function buildApp(core: Core): Promise<ApiInstance> {
+export async function buildApp(core: Core, listener: FrontDoorListener = {}): Promise<ApiInstance> {
   const { database, clock, config } = core;
   const headers = brandHeaders(config.headerBrands);
   const deps: RouteDeps = { database, db: database.db, clock, headers, files: core.files };
@@ -34,13 +44,16 @@ export async function buildApp(core: Core): Promise<ApiInstance> {
     // Fastify's two lines per request cost as much CPU as the request itself; the access log
     // below writes one, and only when asked.
     logController: new LogController({ disableRequestLogging: true }),
-    genReqId: () => randomUUID().replaceAll('-', ''),
+    genReqId: requestIdFor,
     trustProxy: config.trustProxy,
     rewriteUrl: (request) => stripJsonSuffix(request.url ?? '/'),
     // A URL the router cannot decode (`/folders/%C3`) is answered like any other bad input.
     frameworkErrors: frameworkErrorsFor(headers),
     routerOptions: { ignoreTrailingSlash: true, querystringParser: (query) => parseQueryString(query) },
-  } satisfies FastifyServerOptions).withTypeProvider<TypeBoxTypeProvider>();
+    // HTTPS changes only the listener, not a route, so the instance keeps its HTTP/1.1 type.
+    ...(listener.tls === undefined ? {} : { https: listener.tls }),
+  } as FastifyServerOptions).withTypeProvider<TypeBoxTypeProvider>();
+  app.decorate(PUBLIC_URL, listener.publicUrl);
 
   // Cached reads check once per request whether other processes changed the data (db/data-version.ts).
   if (dataVersionOf(database.db) !== undefined) {
@@ -52,6 +65,13 @@ export async function buildApp(core: Core): Promise<ApiInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
+  if (listener.tls !== undefined) {
+    // Once a browser has reached Atrium over HTTPS, it never tries plain HTTP again for a year.
+    app.addHook('onRequest', async (_request, reply) => {
+      reply.header('Strict-Transport-Security', 'max-age=31536000');
+    });
+  }
+  if (listener.metrics !== undefined) registerMetrics(app, listener.metrics);
   if (config.accessLog) {
     app.addHook('onResponse', async (request, reply) => {
       request.log.info({ method: request.method, url: redactTransferToken(request.url.split('?')[0] as string), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');

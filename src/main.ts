@@ -9,12 +9,24 @@ import { migrateToLatest } from './db/migrate.js';
 import { withStartupLock } from './db/startup-lock.js';
 import { systemClock } from './lib/time.js';
 import { bootstrapFirstStart, type BootstrapResult } from './identity/index.js';
+import { applyConnectionSettings } from './http/connection-limits.js';
+import { metricsExposureFor } from './http/metrics/register-metrics.js';
+import { startMetricsListener } from './http/metrics/metrics-listener.js';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import type { Server as TlsServer } from 'node:tls';
+import { reloadCertificateOnHangup } from './http/tls/certificate-reload.js';
+import { createHttpsRedirectServer, listenForRedirects } from './http/tls/https-redirect.js';
+import { readTlsCredentials, type TlsFiles } from './http/tls/tls-credentials.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env, process.argv.slice(2));
+  // Checked before anything opens, so a bad certificate stops start-up at once.
+  const tlsFiles = tlsFilesOf(config);
+  const tls = tlsFiles === undefined ? undefined : readTlsCredentials(tlsFiles);
   createOwnerOnlyFromNowOn();
   for (const warning of prepareDataDir(config.dataDir)) process.stderr.write(`atrium: warning: ${warning}\n`);
   const database = openDatabase(config);
@@ -31,13 +43,41 @@ async function main(): Promise<void> {
 
   const core = createCore({ database, clock: systemClock, config });
   await core.start();
-  const app = await buildApp(core);
+  const metrics = metricsExposureFor(config, database);
+  const app = await buildApp(core, { tls, publicUrl: config.publicUrl, metrics });
+  applyConnectionSettings(app.server, config);
+  let redirects: Server | undefined;
+  let metricsServer: Server | undefined;
   closeGracefullyOnSignals(async () => {
+    redirects?.close();
+    metricsServer?.close();
     await app.close();
     await database.close();
   }, (message) => app.log.info(message));
   await app.listen({ host: config.host, port: config.port });
+  if (tlsFiles !== undefined) {
+    // With tls, Fastify made a node:https server; the app's type still says HTTP (see app.ts).
+    reloadCertificateOnHangup(app.server as unknown as TlsServer, tlsFiles, app.log);
+    if (config.httpRedirectPort !== undefined) redirects = await startRedirects(config, (app.server.address() as AddressInfo).port, app.log);
+  }
+  if (metrics !== undefined && config.metricsPort !== undefined) {
+    metricsServer = await startMetricsListener(metrics.metrics, config.metricsPort, config.metricsToken, app.log);
+  }
   if (bootstrap.generated !== undefined) printGeneratedCredentials(bootstrap.generated);
+}
+
+function tlsFilesOf(config: Config): TlsFiles | undefined {
+  if (config.tlsCertFile === undefined || config.tlsKeyFile === undefined) return undefined;
+  return { certFile: config.tlsCertFile, keyFile: config.tlsKeyFile };
+}
+
+/** The optional plain HTTP port (ATRIUM_HTTP_REDIRECT_PORT) that only points clients to HTTPS. */
+async function startRedirects(config: Config, httpsPort: number, log: { info(message: string): void }): Promise<Server> {
+  const fallbackHost = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const server = createHttpsRedirectServer({ httpsPort, publicUrl: config.publicUrl, fallbackHost });
+  const address = await listenForRedirects(server, config.host, config.httpRedirectPort as number);
+  log.info(`HTTP redirect to HTTPS listening at http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`);
+  return server;
 }
 
 function openDatabase(config: Config): Database {

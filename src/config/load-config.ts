@@ -36,8 +36,19 @@ export function loadConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Con
     accessLog: parseBoolean('ATRIUM_ACCESS_LOG', text('accessLog'), true),
     trustProxy: parseTrustProxy(text('trustProxy')),
     maxUploadBytes: parseByteSize('ATRIUM_MAX_UPLOAD_BYTES', text('maxUploadBytes'), DEFAULT_MAX_UPLOAD_BYTES),
+    tlsCertFile: optionalPath(text('tlsCertFile')),
+    tlsKeyFile: optionalPath(text('tlsKeyFile')),
+    httpRedirectPort: parseOptionalPort('ATRIUM_HTTP_REDIRECT_PORT', text('httpRedirectPort')),
+    publicUrl: parsePublicUrl(text('publicUrl')),
+    metricsToken: parseMetricsToken(text('metricsToken')),
+    metricsPort: parseOptionalPort('ATRIUM_METRICS_PORT', text('metricsPort')),
+    maxConnections: parseCount('ATRIUM_MAX_CONNECTIONS', text('maxConnections'), 10_000),
+    maxConnectionsPerClient: parseCount('ATRIUM_MAX_CONNECTIONS_PER_CLIENT', text('maxConnectionsPerClient'), 256),
+    idleTimeoutMs: parseDuration('ATRIUM_IDLE_TIMEOUT', text('idleTimeoutMs'), 60_000),
+    keepAliveTimeoutMs: parseDuration('ATRIUM_KEEP_ALIVE_TIMEOUT', text('keepAliveTimeoutMs'), 72_000),
   };
   checkBootstrap(config);
+  checkTls(config);
   return config;
 }
 
@@ -146,4 +157,76 @@ function checkBootstrap(config: Config): void {
   if (config.bootstrapApiKey !== undefined && config.bootstrapApiKey.length < MIN_BOOTSTRAP_KEY_LENGTH) {
     throw new ConfigError('ATRIUM_BOOTSTRAP_API_KEY', `must be at least ${MIN_BOOTSTRAP_KEY_LENGTH} characters`);
   }
+}
+
+function optionalPath(value: string | undefined): string | undefined {
+  return value === undefined ? undefined : path.resolve(value);
+}
+
+function parseOptionalPort(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new ConfigError(name, `"${value}" is not a port number (0 to 65535)`);
+  return port;
+}
+
+/** The base of every transfer link: scheme, host and an optional path, and nothing a link could not carry. */
+function parsePublicUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError('ATRIUM_PUBLIC_URL', `"${value}" is not a URL (expected https://host[:port][/path])`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError('ATRIUM_PUBLIC_URL', `unsupported scheme "${url.protocol}" (expected http:// or https://)`);
+  }
+  if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '' || value.includes('?') || value.includes('#')) {
+    throw new ConfigError('ATRIUM_PUBLIC_URL', 'must be a scheme, host and optional path, without a query, fragment or credentials');
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** HTTPS needs both files; the redirect listener only makes sense beside an HTTPS one. */
+function checkTls(config: Config): void {
+  if ((config.tlsCertFile === undefined) !== (config.tlsKeyFile === undefined)) {
+    const missing = config.tlsCertFile === undefined ? 'ATRIUM_TLS_CERT_FILE' : 'ATRIUM_TLS_KEY_FILE';
+    throw new ConfigError(missing, 'must be set together with its pair (ATRIUM_TLS_CERT_FILE and ATRIUM_TLS_KEY_FILE)');
+  }
+  if (config.httpRedirectPort !== undefined && config.tlsCertFile === undefined) {
+    throw new ConfigError('ATRIUM_HTTP_REDIRECT_PORT', 'needs HTTPS (ATRIUM_TLS_CERT_FILE and ATRIUM_TLS_KEY_FILE)');
+  }
+  if (config.httpRedirectPort !== undefined && config.httpRedirectPort !== 0 && config.httpRedirectPort === config.port) {
+    throw new ConfigError('ATRIUM_HTTP_REDIRECT_PORT', `must differ from ATRIUM_PORT (${config.port})`);
+  }
+}
+
+const MIN_METRICS_TOKEN_LENGTH = 16;
+
+/** A short token would be guessed; the value itself is never repeated in the message. */
+function parseMetricsToken(value: string | undefined): string | undefined {
+  if (value !== undefined && value.length < MIN_METRICS_TOKEN_LENGTH) {
+    throw new ConfigError('ATRIUM_METRICS_TOKEN', `must be at least ${MIN_METRICS_TOKEN_LENGTH} characters`);
+  }
+  return value;
+}
+
+/** A whole number of things, 0 meaning no limit. */
+function parseCount(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const count = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(count)) throw new ConfigError(name, `"${value}" is not a whole number (0 for no limit)`);
+  return count;
+}
+
+const DURATION_UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000 };
+
+/** `500ms`, `30s`, `2m`, or a bare number of seconds; always more than zero. */
+function parseDuration(name: string, value: string | undefined, fallbackMs: number): number {
+  if (value === undefined) return fallbackMs;
+  const match = /^(\d+)\s*(ms|s|m)?$/i.exec(value);
+  const ms = match === null ? NaN : Number(match[1]) * (DURATION_UNITS[(match[2] ?? 's').toLowerCase()] as number);
+  if (!Number.isSafeInteger(ms) || ms < 1) throw new ConfigError(name, `"${value}" is not a duration (for example 500ms, 30s or 2m)`);
+  return ms;
 }

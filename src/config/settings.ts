@@ -18,6 +18,24 @@ export interface Config {
   trustProxy: boolean | string[];
   /** The largest file an upload may store, in bytes. */
   maxUploadBytes: number;
+  /** PEM certificate (chain allowed) and key: both set serves HTTPS instead of HTTP. */
+  tlsCertFile: string | undefined;
+  tlsKeyFile: string | undefined;
+  /** Under HTTPS, a plain HTTP port that only redirects to the HTTPS URL. */
+  httpRedirectPort: number | undefined;
+  /** The scheme, host and optional path clients reach Atrium at (no trailing slash), for transfer links. */
+  publicUrl: string | undefined;
+  /** Bearer token that opens GET /metrics on the public port; `undefined` keeps it closed there. */
+  metricsToken: string | undefined;
+  /** A separate metrics listener on 127.0.0.1 only. */
+  metricsPort: number | undefined;
+  /** Open connections in all, and from one client address; 0 means no limit. */
+  maxConnections: number;
+  maxConnectionsPerClient: number;
+  /** A connection that sends and receives nothing for this long (headers, body or between requests) is closed. */
+  idleTimeoutMs: number;
+  /** How long an idle keep-alive connection is kept between requests. */
+  keepAliveTimeoutMs: number;
 }
 
 export interface SettingSpec {
@@ -40,5 +58,15 @@ export const SETTINGS: readonly SettingSpec[] = [
   { key: 'logLevel', env: 'ATRIUM_LOG_LEVEL', flag: 'log-level', defaultText: 'info', meaning: 'fatal, error, warn, info, debug, trace or silent' },
   { key: 'trustProxy', env: 'ATRIUM_TRUST_PROXY', flag: 'trust-proxy', defaultText: 'false', meaning: 'believe X-Forwarded-For from these proxies: `true` (any), or comma-separated addresses/CIDRs of the load balancers' },
   { key: 'maxUploadBytes', env: 'ATRIUM_MAX_UPLOAD_BYTES', flag: 'max-upload-bytes', defaultText: '5G', meaning: 'largest file an upload may store: bytes, or with a K, M, G or T suffix (powers of 1024)' },
+  { key: 'tlsCertFile', env: 'ATRIUM_TLS_CERT_FILE', flag: 'tls-cert-file', defaultText: 'none (plain HTTP)', meaning: 'PEM certificate, chain allowed; with the key, Atrium serves HTTPS (TLS 1.2+) and re-reads both on SIGHUP' },
+  { key: 'tlsKeyFile', env: 'ATRIUM_TLS_KEY_FILE', flag: 'tls-key-file', defaultText: 'none', meaning: "PEM private key of that certificate" },
+  { key: 'httpRedirectPort', env: 'ATRIUM_HTTP_REDIRECT_PORT', flag: 'http-redirect-port', defaultText: 'none', meaning: 'under HTTPS, a plain HTTP port that redirects every request to the HTTPS URL' },
+  { key: 'publicUrl', env: 'ATRIUM_PUBLIC_URL', flag: 'public-url', defaultText: "the request's scheme and host", meaning: 'the `http(s)://host[:port][/path]` clients reach Atrium at, used in upload and download links' },
+  { key: 'metricsToken', env: 'ATRIUM_METRICS_TOKEN', flag: 'metrics-token', defaultText: 'none (metrics off)', meaning: 'serves `GET /metrics` (Prometheus) to `Authorization: Bearer <token>`, 16+ characters; prefer the variable, a flag shows in the process list' },
+  { key: 'metricsPort', env: 'ATRIUM_METRICS_PORT', flag: 'metrics-port', defaultText: 'none (metrics off)', meaning: 'serves `GET /metrics` on its own listener bound to 127.0.0.1 only (with the token too, when one is set)' },
+  { key: 'maxConnections', env: 'ATRIUM_MAX_CONNECTIONS', flag: 'max-connections', defaultText: '10000', meaning: 'open connections in all; more are refused (0: no limit)' },
+  { key: 'maxConnectionsPerClient', env: 'ATRIUM_MAX_CONNECTIONS_PER_CLIENT', flag: 'max-connections-per-client', defaultText: '256', meaning: 'open connections from one client address (behind a load balancer, that is the balancer: raise it or use 0, no limit)' },
+  { key: 'idleTimeoutMs', env: 'ATRIUM_IDLE_TIMEOUT', flag: 'idle-timeout', defaultText: '60s', meaning: 'a connection that moves no byte for this long (stalled headers or body, or a silent client) is closed; `500ms`, `30s`, `2m`' },
+  { key: 'keepAliveTimeoutMs', env: 'ATRIUM_KEEP_ALIVE_TIMEOUT', flag: 'keep-alive-timeout', defaultText: '72s', meaning: 'how long an idle keep-alive connection waits for its next request; keep it above the load balancer\'s idle timeout' },
   { key: 'accessLog', env: 'ATRIUM_ACCESS_LOG', flag: 'access-log', defaultText: 'true', meaning: 'one log line per request (`false` halves logging cost)' },
 ];

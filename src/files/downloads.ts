@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type { Capability } from '../authz/index.js';
 import type { SitePath } from '../access/index.js';
 import { errors } from '../errors/catalogue.js';
+import { activity } from '../lib/activity.js';
 import { findEntryById, type Entry } from '../repositories/entries.js';
 import type { ByteRange } from '../storage/blob-storage.js';
 import { resolveRange, type RangeRequest } from './byte-range.js';
@@ -74,5 +75,9 @@ export async function openDownload(deps: FileDeps, token: string, rangeRequest: 
 
 async function openBytes(deps: FileDeps, entry: Entry, rangeRequest: RangeRequest | undefined): Promise<OpenedBytes> {
   const range = resolveRange(rangeRequest, entry.size ?? 0);
-  return { stream: await deps.storage.read(entry.storageKey as string, range), range };
+  const stream = await deps.storage.read(entry.storageKey as string, range);
+  // Counted when the last byte has been read, so an abandoned download does not count whole.
+  const length = range === undefined ? entry.size ?? 0 : range.end - range.start + 1;
+  stream.once('end', () => activity.emit('bytes-downloaded', length));
+  return { stream, range };
 }

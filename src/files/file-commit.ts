@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import { activity } from '../lib/activity.js';
 import { insertFile, replaceFileContent, type Entry, type FileContent } from '../repositories/entries.js';
 import type { SitePath } from '../access/index.js';
 import { createMissingParents, planCreation } from './creation-plan.js';
@@ -30,7 +31,7 @@ export async function commitFile(
 ): Promise<CommittedFile> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await db.transaction().execute(async (tx) => {
+      const committed = await db.transaction().execute(async (tx) => {
         await options.inTransaction?.(tx);
         const plan = await planCreation(tx, scope, site, { type: 'file', mkdirParents: options.mkdirParents });
         await createMissingParents(tx, plan, options.now);
@@ -44,6 +45,8 @@ export async function commitFile(
         if (entry === undefined) throw new RaceLost();
         return { entry, replacedStorageKey: previous };
       });
+      activity.emit('bytes-uploaded', content.size);
+      return committed;
     } catch (error) {
       // Thrown inside the transaction so that it rolls back whole, upload removal included.
       if (!(error instanceof RaceLost) || attempt >= ATTEMPTS) throw error;

@@ -1,5 +1,6 @@
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
+import { activity } from '../lib/activity.js';
 import {
   clientFailuresSince, countUsernameFailuresSince, findLockout, insertLoginFailure, pruneAllLoginRecords, pruneFailuresOf, setLockout,
 } from '../repositories/login-attempts.js';
@@ -49,6 +50,7 @@ export async function recordFailedLogin(db: Db, settings: SiteSettings, attempt:
   const failures = await countUsernameFailuresSince(db, attempt.usernameKey, await countingStart(db, settings, attempt));
   if (failures >= settings.user_lockout_tries) {
     await setLockout(db, attempt.usernameKey, attempt.now + settings.user_lockout_lock_period_minutes * MINUTE_MS);
+    activity.emit('lockout-started');
   }
 }
 

@@ -1,6 +1,7 @@
 import { verifyPasswordOrDummy } from './passwords.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
+import { activity } from '../lib/activity.js';
 import { findLoginAccount } from '../repositories/user-credentials.js';
 import { type User, usernameKey } from '../repositories/users.js';
 import { clientAddressKey } from './client-address.js';
@@ -40,9 +41,11 @@ export async function verifyPasswordSignIn(db: Db, now: number, input: PasswordS
   const passwordMatches = await verifyPasswordOrDummy(account?.passwordHash, input.password);
   if (account === undefined || !passwordMatches || account.user.disabled) {
     await recordFailedLogin(db, settings, attempt);
+    activity.emit('login-failed');
     throw errors.invalidUsernameOrPassword();
   }
 
   await recordSuccessfulLogin(db, settings, attempt);
+  activity.emit('login-succeeded');
   return account.user;
 }

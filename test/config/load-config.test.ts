@@ -47,6 +47,13 @@ describe('loadConfig', () => {
       ATRIUM_ACCESS_LOG: 'false',
       ATRIUM_TRUST_PROXY: '10.0.0.0/8, 192.168.1.5',
       ATRIUM_MAX_UPLOAD_BYTES: '512M',
+      ATRIUM_PUBLIC_URL: 'https://files.example.org/atrium/',
+      ATRIUM_METRICS_TOKEN: 'm'.repeat(24),
+      ATRIUM_METRICS_PORT: '9464',
+      ATRIUM_MAX_CONNECTIONS: '500',
+      ATRIUM_MAX_CONNECTIONS_PER_CLIENT: '20',
+      ATRIUM_IDLE_TIMEOUT: '30s',
+      ATRIUM_KEEP_ALIVE_TIMEOUT: '500ms',
     });
     expect(config).toEqual({
       host: '0.0.0.0',
@@ -61,6 +68,16 @@ describe('loadConfig', () => {
       accessLog: false,
       trustProxy: ['10.0.0.0/8', '192.168.1.5'],
       maxUploadBytes: 512 * 1024 ** 2,
+      tlsCertFile: undefined,
+      tlsKeyFile: undefined,
+      httpRedirectPort: undefined,
+      publicUrl: 'https://files.example.org/atrium',
+      metricsToken: 'm'.repeat(24),
+      metricsPort: 9464,
+      maxConnections: 500,
+      maxConnectionsPerClient: 20,
+      idleTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 500,
     });
   });
 

@@ -7,11 +7,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { httpsRequest, startHttpsServer } from '../support/https-server-process.js';
 import { startServer, type ServerProcess } from '../support/server-process.js';
+import { makeTestCertificateAuthority, type TestCertificateAuthority } from '../support/tls-certificates.js';
 
 const KEY = 'files-sdk-bootstrap-key-0123456789abcdef-0123';
 const MiB = 1024 * 1024;
-const TLS = path.resolve('test/fixtures/tls');
 
 // The official SDK is CommonJS without types: loaded as it is published.
 const require = createRequire(import.meta.url);
@@ -19,28 +20,6 @@ const Files = require('files.com/lib/Files.js');
 const File = require('files.com/lib/models/File.js');
 const Folder = require('files.com/lib/models/Folder.js');
 const { LogLevel } = require('files.com/lib/Logger.js');
-
-/**
- * A TLS terminator in front of Atrium, as in a real deployment: the SDK fetches a download_uri
- * with `https.get`, so its links must be https. It forwards X-Forwarded-Proto and -Host, which
- * Atrium believes because it trusts this proxy (ATRIUM_TRUST_PROXY).
- */
-async function startTlsProxy(targetPort: number): Promise<{ url: string; close(): Promise<void> }> {
-  const server = https.createServer({ key: fs.readFileSync(path.join(TLS, 'localhost-key.pem')), cert: fs.readFileSync(path.join(TLS, 'localhost-cert.pem')) }, (request, response) => {
-    const upstream = http.request({
-      host: '127.0.0.1', port: targetPort, method: request.method, path: request.url,
-      headers: { ...request.headers, 'x-forwarded-proto': 'https', 'x-forwarded-host': request.headers.host ?? '' },
-    }, (answer) => {
-      response.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(response);
-    });
-    upstream.on('error', () => response.destroy());
-    request.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  return { url: `https://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
 
 /** Resident memory of a process, from /proc (Linux), in bytes. */
 function residentBytes(pid: number): number | undefined {
@@ -53,7 +32,7 @@ function residentBytes(pid: number): number | undefined {
   }
 }
 
-/** Size and SHA-256 of what a URL serves, streamed (https through the proxy, trusted above). */
+/** Size and SHA-256 of what a URL serves, streamed (https trusting the test CA, set below). */
 function sha256Of(url: string): Promise<{ size: number; sha256: string }> {
   return new Promise((resolve, reject) => {
     (url.startsWith('https:') ? https : http).get(url, (response) => {
@@ -83,26 +62,32 @@ function generated(size: number): { stream: Readable; digest: () => string } {
   return { stream, digest: () => hash.digest('hex') };
 }
 
-describe('the official Files.com SDK (files.com 1.2.314) against a running Atrium', () => {
+/**
+ * The SDK fetches a download_uri with `https.get`, so its links must be https: Atrium serves HTTPS
+ * itself, with a server certificate from a CA this test makes, which the SDK's agent trusts.
+ */
+describe('the official Files.com SDK (files.com 1.2.314) against a running Atrium over HTTPS', () => {
   let server: ServerProcess;
-  let proxy: { url: string; close(): Promise<void> };
+  let authority: TestCertificateAuthority;
   let memberKey: string;
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-sdk-'));
   const admin = (method: string, url: string, body?: unknown) =>
-    fetch(`${server.baseUrl}/api/rest/v1${url}`, {
-      method, headers: { 'X-FilesAPI-Key': KEY, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    httpsRequest(`${server.baseUrl}/api/rest/v1${url}`, {
+      ca: authority.ca, method, headers: { 'X-FilesAPI-Key': KEY, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    }).then(async (r) => ({ status: r.status, body: await r.json().catch(() => undefined) as any }));
+    }).then((r) => ({ status: r.status, body: r.body === '' ? undefined : JSON.parse(r.body) }));
 
   beforeAll(async () => {
-    server = await startServer({
+    authority = makeTestCertificateAuthority(path.join(work, 'pki'));
+    const certificate = authority.issue('atrium');
+    server = await startHttpsServer({
       ATRIUM_DATA_DIR: path.join(work, 'data'),
       ATRIUM_BOOTSTRAP_API_KEY: KEY,
       ATRIUM_HEADER_BRANDS: 'Service,Files',
-      ATRIUM_TRUST_PROXY: '127.0.0.1',
-    });
-    proxy = await startTlsProxy(server.port);
-    https.globalAgent.options.ca = fs.readFileSync(path.join(TLS, 'localhost-cert.pem'));
+      ATRIUM_TLS_CERT_FILE: certificate.chainFile,
+      ATRIUM_TLS_KEY_FILE: certificate.keyFile,
+    }, authority.ca);
+    https.globalAgent.options.ca = authority.ca;
     // A member with its own key and a grant on one folder: the SDK acts as that member.
     const user = await admin('POST', '/users', { username: 'sdk-member' });
     expect(user.status).toBe(201);
@@ -112,7 +97,7 @@ describe('the official Files.com SDK (files.com 1.2.314) against a running Atriu
     expect((await admin('POST', '/folders/sdk')).status).toBe(201);
     expect((await admin('POST', '/folders/elsewhere')).status).toBe(201);
     expect((await admin('POST', '/permissions', { path: 'sdk', user_id: user.body.id, permission: 'full' })).status).toBe(201);
-    Files.setBaseUrl(proxy.url);
+    Files.setBaseUrl(server.baseUrl);
     Files.setApiKey(memberKey);
     Files.setLogLevel(LogLevel.NONE);
   });
@@ -125,7 +110,6 @@ describe('the official Files.com SDK (files.com 1.2.314) against a running Atriu
     expect(log).not.toMatch(/\/(downloads|uploads)\/[ud]\./);
     expect(log).not.toContain(memberKey);
     expect(log).not.toContain(KEY);
-    await proxy?.close();
     await server?.stop();
     fs.rmSync(work, { recursive: true, force: true });
   });
@@ -143,7 +127,7 @@ describe('the official Files.com SDK (files.com 1.2.314) against a running Atriu
     expect((await Folder.listFor('/')).map((f: any) => f.path)).toEqual(['sdk']);
 
     const found = await File.find('sdk/made by sdk/hello.txt');
-    expect(found.download_uri.startsWith(`${proxy.url}/api/rest/v1/downloads/`)).toBe(true);
+    expect(found.download_uri.startsWith(`${server.baseUrl}/api/rest/v1/downloads/`)).toBe(true);
     expect(await found.downloadToString()).toBe('hello from the Files.com SDK\n');
     const downloaded = await found.download();
     const copy = path.join(work, 'hello-copy.txt');

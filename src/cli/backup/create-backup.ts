@@ -1,0 +1,57 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { create } from 'tar';
+import { SQLITE_FILE } from '../../config/data-dir.js';
+import type { Config } from '../../config/settings.js';
+import { CliError } from '../failure.js';
+import { DATABASE_ENTRY, FORMAT_VERSION, MANIFEST, objectsDirOf, OBJECTS_ENTRY, type Manifest } from './backup-layout.js';
+import { linkObjects } from './object-links.js';
+import { snapshotSqlite } from './sqlite-snapshot.js';
+
+export interface BackupSummary {
+  dialect: Manifest['dialect'];
+  objects: number;
+}
+
+/**
+ * Writes one tar archive of the site while the server runs: the SQLite database as of one moment
+ * and every blob it can refer to. Blobs are linked before and after the database snapshot: a blob
+ * the snapshot names was written before it (uploads store the bytes before they commit the row),
+ * so the first pass holds it, or the second does if it arrived in between. With PostgreSQL the
+ * archive holds the file contents; the database is dumped with pg_dump just before (see
+ * docs/deployment.md). The archive is written beside `file` and renamed into place when complete.
+ */
+export async function createBackup(config: Config, file: string): Promise<BackupSummary> {
+  const target = path.resolve(file);
+  if (await exists(target)) throw new CliError(`${target} already exists; a backup never overwrites a file`);
+  const dialect: Manifest['dialect'] = config.databaseUrl === undefined ? 'sqlite' : 'postgres';
+  if (dialect === 'sqlite' && !(await exists(path.join(config.dataDir, SQLITE_FILE)))) {
+    throw new CliError(`${config.dataDir} holds no Atrium database (check ATRIUM_DATA_DIR)`);
+  }
+  // In the data dir, so that blobs can be hard-linked (same file system) instead of copied.
+  await fs.mkdir(config.dataDir, { recursive: true });
+  const staging = await fs.mkdtemp(path.join(config.dataDir, '.backup-'));
+  const partial = `${target}.partial`;
+  try {
+    const stagedObjects = path.join(staging, ...OBJECTS_ENTRY.split('/'));
+    const liveObjects = objectsDirOf(config.dataDir);
+    await fs.mkdir(stagedObjects, { recursive: true });
+    let objects = await linkObjects(liveObjects, stagedObjects);
+    if (dialect === 'sqlite') await snapshotSqlite(path.join(config.dataDir, SQLITE_FILE), path.join(staging, DATABASE_ENTRY));
+    objects += await linkObjects(liveObjects, stagedObjects);
+    const manifest: Manifest = { format: FORMAT_VERSION, dialect, createdAt: new Date().toISOString() };
+    await fs.writeFile(path.join(staging, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+
+    const entries = [MANIFEST, ...(dialect === 'sqlite' ? [DATABASE_ENTRY] : []), OBJECTS_ENTRY];
+    await create({ file: partial, cwd: staging, portable: true }, entries);
+    await fs.rename(partial, target);
+    return { dialect, objects };
+  } finally {
+    await fs.rm(partial, { force: true });
+    await fs.rm(staging, { recursive: true, force: true });
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  return fs.access(file).then(() => true, () => false);
+}

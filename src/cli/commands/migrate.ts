@@ -1,0 +1,19 @@
+import type { Command } from 'commander';
+import { migrateToLatest } from '../../db/migrate.js';
+import { withStartupLock } from '../../db/startup-lock.js';
+import { withSiteDatabase } from '../site-database.js';
+import { configOf } from '../settings-options.js';
+
+/**
+ * `atrium migrate`: brings the schema to this version's latest, under the same lock servers take
+ * at start-up, so it may run while nodes start. A server also migrates when it starts; this lets
+ * an operator do it beforehand, or prepare a database for the other commands.
+ */
+export function addMigrateCommand(program: Command): void {
+  program.command('migrate')
+    .description("bring the database's schema to this version's latest")
+    .action(async (_options: unknown, command: Command) => {
+      await withSiteDatabase(configOf(command), (database) => withStartupLock(database, () => migrateToLatest(database)));
+      process.stdout.write('the database schema is up to date\n');
+    });
+}

@@ -1,0 +1,51 @@
+import { performance } from 'node:perf_hooks';
+import { Gauge, type Registry } from 'prom-client';
+import type { Database } from '../../db/database.js';
+
+/** Gauges read from the database when Prometheus scrapes, and only then. */
+export function registerDatabaseGauges(registry: Registry, database: Database): void {
+  new Gauge({
+    name: 'atrium_sessions_active',
+    help: 'Sessions not ended, counted in the database at scrape time.',
+    registers: [registry],
+    async collect() {
+      // One count per scrape rather than a count kept in memory: with several nodes on one
+      // database, only the database knows every session.
+      const row = await database.db.selectFrom('sessions').select((eb) => eb.fn.countAll<number | string>().as('count')).where('ended_at', 'is', null).executeTakeFirst();
+      this.set(Number(row?.count ?? 0));
+    },
+  });
+
+  // Per-query timing and pool use would need a hook inside db/; a ping at scrape time is the cheap
+  // stand-in: whether the database answers, and how long one round trip takes from this node.
+  // Both gauges are collected at once in a scrape and share that scrape's one ping.
+  let pingInFlight: Promise<{ up: boolean; seconds: number }> | undefined;
+  const pingOnce = () => {
+    pingInFlight ??= timedPing(database).finally(() => {
+      pingInFlight = undefined;
+    });
+    return pingInFlight;
+  };
+  new Gauge({
+    name: 'atrium_database_up',
+    help: 'Whether the database answered a ping at scrape time (1) or not (0).',
+    registers: [registry],
+    async collect() {
+      this.set((await pingOnce()).up ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'atrium_database_ping_seconds',
+    help: 'Round-trip time of one ping to the database at scrape time.',
+    registers: [registry],
+    async collect() {
+      this.set((await pingOnce()).seconds);
+    },
+  });
+}
+
+async function timedPing(database: Database): Promise<{ up: boolean; seconds: number }> {
+  const started = performance.now();
+  const up = await database.ping().catch(() => false);
+  return { up, seconds: (performance.now() - started) / 1000 };
+}

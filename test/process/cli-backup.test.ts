@@ -1,0 +1,161 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { adminQuery, POSTGRES_TEST_URL } from '../support/postgres-server.js';
+import { startServer, type ServerProcess } from '../support/server-process.js';
+import { cliOk, runCli } from './cli-process.js';
+
+const KEY = 'cli-backup-bootstrap-key-0123456789abcdef012';
+const serverMode = inject('postgresMode') === 'server';
+
+describe('atrium backup and restore (SQLite), while the server works', () => {
+  const running: ServerProcess[] = [];
+  let dir = '';
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((s) => s.stop('SIGKILL')));
+    if (dir !== '') fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const api = async (server: ServerProcess, method: string, url: string, body?: unknown) => {
+    const headers: Record<string, string> = { 'X-ServiceAPI-Key': KEY };
+    if (body !== undefined && !(body instanceof Uint8Array)) headers['content-type'] = 'application/json';
+    const payload = body === undefined ? {} : { body: body instanceof Uint8Array ? body : JSON.stringify(body) };
+    const response = await fetch(`${server.baseUrl}/api/rest/v1${url}`, { method, headers, ...payload });
+    const text = await response.text();
+    return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
+  };
+  const download = async (server: ServerProcess, file: string): Promise<Buffer> => {
+    const meta = await api(server, 'GET', `/files/${file}`);
+    expect(meta.status).toBe(200);
+    return Buffer.from(await (await fetch(meta.body.download_uri as string)).arrayBuffer());
+  };
+
+  it('restores a consistent copy taken during uploads and grant changes into a new data dir', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-backup-'));
+    const live = { ATRIUM_DATA_DIR: path.join(dir, 'live') };
+    const server = await startServer({ ...live, ATRIUM_BOOTSTRAP_API_KEY: KEY, ATRIUM_ACCESS_LOG: 'false' });
+    running.push(server);
+    const user = await api(server, 'POST', '/users', { username: 'reader' });
+    expect(user.status).toBe(201);
+
+    // Writers that upload a file and grant on a folder, one after the other, until told to stop.
+    const uploaded = new Map<string, Buffer>();
+    const granted = new Map<number, string>();
+    let done = 0;
+    let stop = false;
+    const writer = (async () => {
+      for (let i = 0; !stop; i += 1) {
+        const bytes = randomBytes(1024 + i);
+        const put = await api(server, 'PUT', `/files/load/f-${i}.bin`, bytes);
+        expect(put.status).toBe(201);
+        uploaded.set(`f-${i}.bin`, bytes);
+        const grant = await api(server, 'POST', '/permissions', { path: `load/g-${i}`, user_id: user.body.id, permission: 'readonly', recursive: true });
+        expect(grant.status).toBe(201);
+        granted.set(grant.body.id as number, `load/g-${i}`);
+        done += 1;
+      }
+    })();
+    const untilDone = async (count: number) => {
+      while (done < count) await new Promise((resolve) => setTimeout(resolve, 10));
+    };
+
+    await untilDone(5);
+    const filesBefore = new Set(uploaded.keys());
+    const grantsBefore = new Set(granted.keys());
+    const archive = path.join(dir, 'site.tar');
+    const backup = await runCli(live, ['backup', archive]);
+    const afterBackup = done;
+    // The writers went on through the backup and after it.
+    await untilDone(afterBackup + 3);
+    stop = true;
+    await writer;
+    expect(backup.code, backup.stderr).toBe(0);
+    expect(backup.stdout).toMatch(/^backup written to .*site\.tar \(sqlite database and \d+ stored files?\)\n$/);
+    expect(fs.statSync(archive).mode & 0o777).toBe(0o600);
+
+    // A backup never overwrites, and a restore never goes into a data dir in use.
+    expect(await runCli(live, ['backup', archive])).toMatchObject({ code: 1, stderr: expect.stringContaining('already exists') });
+    const intoLive = await runCli(live, ['restore', archive]);
+    expect(intoLive).toMatchObject({ code: 1, stderr: expect.stringContaining('is not empty') });
+
+    const restored = { ATRIUM_DATA_DIR: path.join(dir, 'restored') };
+    expect(await cliOk(restored, ['restore', archive])).toMatch(/^restored the backup of \S+ into .*restored\n$/);
+    const copy = await startServer({ ...restored, ATRIUM_ACCESS_LOG: 'false' });
+    running.push(copy);
+
+    // Files: everything uploaded before the backup began, and every file there has its exact bytes.
+    const listing = await api(copy, 'GET', '/folders/load?per_page=10000');
+    expect(listing.status).toBe(200);
+    const files = (listing.body as { path: string; type: string }[]).filter((e) => e.type === 'file').map((e) => path.basename(e.path));
+    for (const name of filesBefore) expect(files).toContain(name);
+    for (const name of files) expect((await download(copy, `load/${name}`)).equals(uploaded.get(name) as Buffer), name).toBe(true);
+
+    // Grants: every grant made before the backup began, each on its folder; none that was never made.
+    const grants = await api(copy, 'GET', `/permissions?per_page=10000&user_id=${user.body.id}`);
+    expect(grants.status).toBe(200);
+    const restoredGrants = grants.body as { id: number; path: string; permission: string }[];
+    for (const id of grantsBefore) expect(restoredGrants.map((g) => g.id)).toContain(id);
+    for (const grant of restoredGrants) expect({ id: grant.id, path: grant.path, permission: grant.permission }).toEqual({ id: grant.id, path: granted.get(grant.id), permission: 'readonly' });
+
+    // The copy is a working site of its own: a change there leaves the original alone.
+    expect((await api(copy, 'PUT', '/files/load/only-in-copy.txt', new TextEncoder().encode('copy'))).status).toBe(201);
+    expect((await api(server, 'GET', '/files/load/only-in-copy.txt')).status).toBe(404);
+  });
+
+  it('refuses an archive that is not an Atrium backup and leaves the data dir empty', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-backup-'));
+    const notBackup = path.join(dir, 'other.tar');
+    fs.writeFileSync(notBackup, 'not a tar archive at all');
+    const target = { ATRIUM_DATA_DIR: path.join(dir, 'restored') };
+    const result = await runCli(target, ['restore', notBackup]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`atrium: ${notBackup} is not an Atrium backup: TAR_BAD_ARCHIVE: Unrecognized archive format\n`);
+    expect(fs.readdirSync(target.ATRIUM_DATA_DIR)).toEqual([]);
+    expect((await runCli(target, ['restore', path.join(dir, 'missing.tar')])).stderr).toContain('does not exist');
+  });
+});
+
+describe.skipIf(!serverMode)('atrium backup and restore with PostgreSQL [postgres]', () => {
+  const schema = `atrium_backup_${randomBytes(4).toString('hex')}`;
+  const url = `${POSTGRES_TEST_URL}${POSTGRES_TEST_URL.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}`;
+  let server: ServerProcess | undefined;
+  let dir = '';
+  afterEach(async () => {
+    await server?.stop('SIGKILL');
+    await adminQuery(`drop schema if exists ${schema} cascade`);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('archives the file contents, says the database is for pg_dump, and restores them only for a PostgreSQL configuration', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-backup-pg-'));
+    await adminQuery(`create schema ${schema}`);
+    const live = { ATRIUM_DATABASE_URL: url, ATRIUM_DATA_DIR: path.join(dir, 'live') };
+    server = await startServer({ ...live, ATRIUM_BOOTSTRAP_API_KEY: KEY, ATRIUM_ACCESS_LOG: 'false' });
+    const bytes = randomBytes(4096);
+    const put = await fetch(`${server.baseUrl}/api/rest/v1/files/report.bin`, { method: 'PUT', headers: { 'X-ServiceAPI-Key': KEY }, body: bytes });
+    expect(put.status).toBe(201);
+
+    const archive = path.join(dir, 'files.tar');
+    const backup = await runCli(live, ['backup', archive]);
+    expect(backup.code, backup.stderr).toBe(0);
+    expect(backup.stdout).toMatch(/\(postgres database not included; 1 stored file\)\n$/);
+    expect(backup.stderr).toContain('dump the database with pg_dump');
+
+    const asSqlite = { ATRIUM_DATA_DIR: path.join(dir, 'as-sqlite') };
+    const refused = await runCli(asSqlite, ['restore', archive]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('is a backup of a postgres site, but the configuration selects sqlite');
+    expect(fs.readdirSync(asSqlite.ATRIUM_DATA_DIR)).toEqual([]);
+
+    const restored = { ATRIUM_DATABASE_URL: url, ATRIUM_DATA_DIR: path.join(dir, 'restored') };
+    const result = await runCli(restored, ['restore', archive]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('restore the database from its pg_dump with pg_restore');
+    const objects = path.join(restored.ATRIUM_DATA_DIR, 'files', 'objects');
+    const stored = fs.readdirSync(objects).flatMap((prefix) => fs.readdirSync(path.join(objects, prefix)).map((key) => path.join(objects, prefix, key)));
+    expect(stored.map((file) => fs.readFileSync(file).equals(bytes))).toEqual([true]);
+    expect(fs.existsSync(path.join(restored.ATRIUM_DATA_DIR, 'atrium.sqlite'))).toBe(false);
+  });
+});

@@ -1,0 +1,254 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { adminQuery, POSTGRES_TEST_URL } from '../support/postgres-server.js';
+import { startServer, type ServerProcess } from '../support/server-process.js';
+import { cliOk, runCli } from './cli-process.js';
+
+const KEY = 'cli-test-bootstrap-key-0123456789abcdef0123';
+const PASSWORD = 'a long enough password';
+const serverMode = inject('postgresMode') === 'server';
+if (!serverMode) process.stderr.write('\nSKIPPED: the CLI tests on PostgreSQL need a PostgreSQL server (none reachable).\n\n');
+
+interface Target {
+  name: string;
+  skip: boolean;
+  /** The settings both the server and the CLI are given. */
+  setUp(): Promise<Record<string, string>>;
+  tearDown(): Promise<void>;
+}
+
+const sqliteTarget = (): Target => {
+  let dir = '';
+  return {
+    name: 'SQLite',
+    skip: false,
+    async setUp() {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-cli-'));
+      return { ATRIUM_DATA_DIR: path.join(dir, 'data') };
+    },
+    async tearDown() { fs.rmSync(dir, { recursive: true, force: true }); },
+  };
+};
+
+const postgresTarget = (): Target => {
+  const schema = `atrium_cli_${randomBytes(4).toString('hex')}`;
+  return {
+    name: 'PostgreSQL [postgres]',
+    skip: !serverMode,
+    async setUp() {
+      await adminQuery(`create schema ${schema}`);
+      const url = `${POSTGRES_TEST_URL}${POSTGRES_TEST_URL.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}`;
+      return { ATRIUM_DATABASE_URL: url, ATRIUM_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-cli-pg-')) };
+    },
+    async tearDown() { await adminQuery(`drop schema if exists ${schema} cascade`); },
+  };
+};
+
+describe.each([sqliteTarget(), postgresTarget()])('the administration CLI as a process on $name', (target) => {
+  let env: Record<string, string> = {};
+  let server: ServerProcess | undefined;
+
+  const api = async (method: string, url: string, options: { key?: string; session?: string; body?: unknown } = {}) => {
+    const headers: Record<string, string> = {};
+    if (options.key !== undefined) headers['X-ServiceAPI-Key'] = options.key;
+    if (options.session !== undefined) headers['X-ServiceAPI-Auth'] = options.session;
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetch(`${server?.baseUrl}/api/rest/v1${url}`, { method, headers, ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }) });
+    const text = await response.text();
+    return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
+  };
+  const logIn = (username: string, password: string) => api('POST', '/sessions', { body: { username, password } });
+  const userNamed = async (username: string) => {
+    const listed = await api('GET', `/users?filter[username]=${encodeURIComponent(username)}`, { key: KEY });
+    expect(listed.status).toBe(200);
+    return (listed.body as { id: number; username: string; disabled: boolean; site_admin: boolean }[]).find((u) => u.username === username);
+  };
+
+  beforeAll(async () => {
+    if (target.skip) return;
+    env = await target.setUp();
+    // The CLI prepares an empty database itself; the server then starts on it and, finding no
+    // user and no key, creates the configured bootstrap key.
+    const migrated = await runCli(env, ['migrate']);
+    expect(migrated).toMatchObject({ code: 0, stdout: 'the database schema is up to date\n' });
+    server = await startServer({ ...env, ATRIUM_BOOTSTRAP_API_KEY: KEY, ATRIUM_ACCESS_LOG: 'false' });
+  });
+  afterAll(async () => {
+    if (target.skip) return;
+    await server?.stop('SIGKILL');
+    await target.tearDown();
+  });
+
+  it.skipIf(target.skip)('migrate is idempotent on a migrated database, with the server running', async () => {
+    expect(await runCli(env, ['migrate'])).toMatchObject({ code: 0, stdout: 'the database schema is up to date\n' });
+  });
+
+  it.skipIf(target.skip)('creates a user whose password, read from stdin, signs in over HTTP', async () => {
+    const out = await cliOk(env, ['user', 'create', 'alice', '--password-stdin', '--name', 'Alice A'], `${PASSWORD}\n`);
+    expect(out).toMatch(/^created user alice \(id \d+, Workspace 0\)\n$/);
+    const session = await logIn('alice', PASSWORD);
+    expect(session.status).toBe(201);
+    expect((await api('GET', '/users', { session: session.body.id as string })).status).toBe(200);
+    expect(await userNamed('alice')).toMatchObject({ username: 'alice', disabled: false, site_admin: false });
+  });
+
+  it.skipIf(target.skip)('applies the password policy and the username rules of the directory', async () => {
+    const short = await runCli(env, ['user', 'create', 'shorty', '--password-stdin'], 'short\n');
+    expect(short.code).toBe(1);
+    expect(short.stderr).toContain('atrium: processing-failure/model-save-error');
+    expect(short.stderr).toMatch(/password: is too short/);
+    expect(await userNamed('shorty')).toBeUndefined();
+
+    await cliOk(env, ['user', 'create', 'taken'], '');
+    const again = await runCli(env, ['user', 'create', 'TAKEN'], '');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('username: has already been taken');
+  });
+
+  it.skipIf(target.skip)('sets a password from the environment: the old one stops working, the new one signs in', async () => {
+    await cliOk(env, ['user', 'create', 'carol', '--password-stdin'], `${PASSWORD}\n`);
+    const newPassword = 'another long enough password';
+    const out = await cliOk({ ...env, ATRIUM_USER_PASSWORD: newPassword }, ['user', 'set-password', 'carol']);
+    expect(out).toBe('password of carol changed\n');
+    expect((await logIn('carol', PASSWORD)).status).toBe(401);
+    expect((await logIn('carol', newPassword)).status).toBe(201);
+
+    const none = await runCli(env, ['user', 'set-password', 'carol']);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('no password given');
+    const unknown = await runCli(env, ['user', 'set-password', 'nobody', '--password-stdin'], `${PASSWORD}\n`);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('atrium: not-found/user-not-found');
+  });
+
+  it.skipIf(target.skip)('disables a user: its session and sign-in are refused; lists users with their state', async () => {
+    await cliOk(env, ['user', 'create', 'dave', '--password-stdin'], `${PASSWORD}\n`);
+    const session = (await logIn('dave', PASSWORD)).body.id as string;
+    expect(await cliOk(env, ['user', 'disable', 'dave'])).toBe('user dave disabled\n');
+    expect((await api('GET', '/users', { session })).status).toBe(401);
+    expect((await logIn('dave', PASSWORD)).status).toBe(401);
+    expect(await userNamed('dave')).toMatchObject({ disabled: true });
+
+    const lines = (await cliOk(env, ['user', 'list'])).trim().split('\n');
+    expect(lines[0]).toBe('ID\tUSERNAME\tWORKSPACE\tROLE\tSTATE\tLAST LOGIN');
+    expect(lines.find((line) => line.split('\t')[1] === 'dave')).toMatch(/\tdave\t0\tuser\tdisabled\t/);
+    expect(lines.find((line) => line.split('\t')[1] === 'alice')).toMatch(/\talice\t0\tuser\tactive\t\d{4}-/);
+
+    expect(await cliOk(env, ['user', 'enable', 'dave'])).toBe('user dave enabled\n');
+    expect((await logIn('dave', PASSWORD)).status).toBe(201);
+  });
+
+  it.skipIf(target.skip)('keeps the last active Site Administrator, as the REST API does', async () => {
+    await cliOk(env, ['user', 'create', 'root', '--site-admin', '--password-stdin'], `${PASSWORD}\n`);
+    expect(await userNamed('root')).toMatchObject({ site_admin: true });
+    const refused = await runCli(env, ['user', 'disable', 'root']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('the last active Site Administrator cannot be removed, disabled or demoted');
+    expect(await userNamed('root')).toMatchObject({ disabled: false });
+  });
+
+  it.skipIf(target.skip)('creates a key for a user and prints its secret once; the key works over HTTP', async () => {
+    await cliOk(env, ['user', 'create', 'erin'], '');
+    const result = await runCli(env, ['key', 'create', '--user', 'erin', '--name', 'backup job']);
+    expect(result.code).toBe(0);
+    const secret = result.stdout.trim();
+    expect(result.stdout).toBe(`${secret}\n`);
+    expect(result.stderr).toMatch(/^created key \d+ for erin; its secret is shown only now:\n$/);
+    const own = await api('GET', '/api_key', { key: secret });
+    expect(own.status).toBe(200);
+    expect(own.body).toMatchObject({ name: 'backup job', user_id: (await userNamed('erin'))?.id, permission_set: 'full' });
+    expect(JSON.stringify(own.body)).not.toContain(secret);
+
+    const filesOnly = await runCli(env, ['key', 'create', '--user', 'erin', '--permission-set', 'files_only']);
+    expect(filesOnly.code).toBe(0);
+    expect((await api('GET', '/api_key', { key: filesOnly.stdout.trim() })).body).toMatchObject({ permission_set: 'files_only' });
+    const past = await runCli(env, ['key', 'create', '--user', 'erin', '--expires-at', '2001-01-01T00:00:00Z']);
+    expect(past.code).toBe(1);
+    expect(past.stderr).toContain('expires_at: must be in the future');
+  });
+
+  it.skipIf(target.skip)('explains a user\'s access from current grants, and refuses an unknown user', async () => {
+    await cliOk(env, ['user', 'create', 'frank'], '');
+    const frank = await userNamed('frank');
+    const grant = await api('POST', '/permissions', { key: KEY, body: { path: 'Reports', user_id: frank?.id, permission: 'readonly', recursive: true } });
+    expect(grant.status).toBe(201);
+
+    const text = await cliOk(env, ['explain', '--user', 'frank', '--path', 'Reports/q1.txt']);
+    expect(text).toContain('frank on Reports/q1.txt (file, Workspace 0)');
+    expect(text).toMatch(/capabilities: .*read/);
+    expect(text).toContain(`read from grant ${grant.body.id} (readonly on Reports)`);
+    const json = JSON.parse(await cliOk(env, ['explain', '--user', 'frank', '--path', 'Reports/q1.txt', '--json']));
+    expect(json).toMatchObject({ user_id: frank?.id, workspace_id: 0, site_admin: false });
+    expect(json.capabilities).toContain('read');
+    expect(json.capabilities).not.toContain('write');
+
+    expect((await api('DELETE', `/permissions/${grant.body.id}`, { key: KEY })).status).toBe(204);
+    const after = JSON.parse(await cliOk(env, ['explain', '--user', 'frank', '--path', 'Reports/q1.txt', '--json']));
+    expect(after.capabilities).toEqual([]);
+
+    const unknown = await runCli(env, ['explain', '--user', 'nobody', '--path', 'Reports']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('atrium: not-found/user-not-found');
+  });
+
+  it.skipIf(target.skip)('prints usage and exits 2 on arguments it cannot use', async () => {
+    const cases: [string[], RegExp][] = [
+      [['user', 'create'], /missing required argument 'username'[\s\S]*Usage: atrium user create/],
+      [['user', 'frobnicate'], /unknown command 'frobnicate'[\s\S]*Usage: atrium user/],
+      [['explain', '--user', 'frank'], /required option '--path <path>' not specified[\s\S]*Usage: atrium explain/],
+      [['key', 'create', '--user', 'erin', '--workspace', 'three'], /option '--workspace <id>' argument 'three' is invalid. expected a whole number/],
+      [['key', 'create', '--user', 'erin', '--permission-set', 'root'], /Allowed choices are full, files_only/],
+      [['user', 'create', 'x', '--password', 'secret-on-the-command-line'], /unknown option '--password'/],
+      [['nonsense'], /unknown command 'nonsense'[\s\S]*Usage: atrium/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await runCli(env, args);
+      expect({ args, code: result.code }).toEqual({ args, code: 2 });
+      expect(result.stderr).toMatch(message);
+      expect(result.stdout).toBe('');
+    }
+    expect(await userNamed('x')).toBeUndefined();
+    expect(await runCli(env, ['--help'])).toMatchObject({ code: 0, stdout: expect.stringContaining('Usage: atrium') });
+  });
+});
+
+describe('atrium config check', () => {
+  it('prints every setting the server would use, secrets masked, and exits 0', async () => {
+    const result = await runCli({
+      ATRIUM_PORT: '9090',
+      ATRIUM_DATA_DIR: '/srv/atrium',
+      ATRIUM_DATABASE_URL: 'postgres://atrium:db-password-123@127.0.0.1:5432/atrium',
+      ATRIUM_ADMIN_USERNAME: 'admin',
+      ATRIUM_ADMIN_PASSWORD: 'admin-password-456',
+      ATRIUM_BOOTSTRAP_API_KEY: 'bootstrap-secret-0123456789abcdef0123456789',
+    }, ['config', 'check', '--max-upload-bytes', '1G']);
+    expect(result.code).toBe(0);
+    const shown = new Map(result.stdout.trim().split('\n').slice(0, -1).map((line) => {
+      const [name, ...value] = line.split(/\s+/);
+      return [name, value.join(' ')];
+    }));
+    expect(shown.get('ATRIUM_PORT')).toBe('9090');
+    expect(shown.get('ATRIUM_HOST')).toBe('127.0.0.1');
+    expect(shown.get('ATRIUM_DATA_DIR')).toBe('/srv/atrium');
+    expect(shown.get('ATRIUM_MAX_UPLOAD_BYTES')).toBe(String(1024 ** 3));
+    expect(shown.get('ATRIUM_DATABASE_URL')).toBe('postgres://atrium:********@127.0.0.1:5432/atrium');
+    expect(shown.get('ATRIUM_ADMIN_PASSWORD')).toBe('******** (set)');
+    expect(shown.get('ATRIUM_BOOTSTRAP_API_KEY')).toBe('******** (set)');
+    expect(shown.get('ATRIUM_TLS_CERT_FILE')).toBe('(not set)');
+    expect(result.stdout.trim().split('\n').at(-1)).toBe('configuration is valid');
+    for (const secret of ['db-password-123', 'admin-password-456', 'bootstrap-secret']) expect(result.stdout + result.stderr).not.toContain(secret);
+  });
+
+  it.each([
+    [{ ATRIUM_PORT: 'eighty' }, [], 'atrium: configuration error: ATRIUM_PORT: "eighty" is not a port number (0 to 65535)'],
+    [{}, ['--log-level', 'loud'], 'atrium: configuration error: ATRIUM_LOG_LEVEL: "loud" is not one of fatal, error, warn, info, debug, trace, silent'],
+    [{ ATRIUM_ADMIN_USERNAME: 'admin' }, [], 'atrium: configuration error: ATRIUM_ADMIN_PASSWORD: must be set together with its pair (ATRIUM_ADMIN_USERNAME and ATRIUM_ADMIN_PASSWORD)'],
+    [{ ATRIUM_DATABASE_URL: 'mysql://db/atrium' }, [], 'atrium: configuration error: ATRIUM_DATABASE_URL: unsupported scheme "mysql:" (only postgres:// is supported; leave it unset for the embedded database)'],
+  ])('refuses a bad setting with the server\'s own line and exits 1 (%j %j)', async (settings, flags, line) => {
+    const result = await runCli(settings as Record<string, string>, ['config', 'check', ...flags]);
+    expect(result).toEqual({ code: 1, stdout: '', stderr: `${line}\n` });
+  });
+});

@@ -1,0 +1,155 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
+import { adminQuery, POSTGRES_TEST_URL } from '../support/postgres-server.js';
+import { startServer, type ServerProcess } from '../support/server-process.js';
+import { parsePrometheusText, sampleValue, type Sample } from './prometheus-text.js';
+
+const KEY = 'metrics-test-bootstrap-key-0123456789abcdef';
+const TOKEN = randomBytes(24).toString('hex');
+const ADMIN = { username: 'metrics-admin', password: 'metrics admin password 1' };
+const API = '/api/rest/v1';
+const serverMode = inject('postgresMode') === 'server';
+
+/** Where each server's data lives: SQLite in a fresh data directory, or a fresh PostgreSQL schema. */
+const databases: { name: string; env: () => Promise<Record<string, string>> }[] = [
+  { name: 'sqlite', env: async () => ({ ATRIUM_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-metrics-')) }) },
+  ...(serverMode
+    ? [{
+        name: 'postgres',
+        env: async () => {
+          const schema = `atrium_metrics_${randomBytes(4).toString('hex')}`;
+          schemas.push(schema);
+          await adminQuery(`create schema ${schema}`);
+          const url = new URL(POSTGRES_TEST_URL);
+          url.searchParams.set('options', `-c search_path=${schema}`);
+          return { ATRIUM_DATABASE_URL: url.toString(), ATRIUM_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-metrics-')) };
+        },
+      }]
+    : []),
+];
+const schemas: string[] = [];
+
+describe.each(databases)('metrics [$name]', (database) => {
+  const running: ServerProcess[] = [];
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((s) => s.stop('SIGKILL')));
+  });
+  afterAll(async () => {
+    for (const schema of schemas.splice(0)) await adminQuery(`drop schema if exists ${schema} cascade`);
+  });
+
+  const start = async (extra: Record<string, string>) => {
+    const server = await startServer({
+      ...(await database.env()),
+      ATRIUM_BOOTSTRAP_API_KEY: KEY,
+      ATRIUM_ADMIN_USERNAME: ADMIN.username,
+      ATRIUM_ADMIN_PASSWORD: ADMIN.password,
+      ...extra,
+    });
+    running.push(server);
+    return server;
+  };
+  const scrape = async (url: string, token: string | undefined = TOKEN): Promise<Sample[]> => {
+    const response = await fetch(url, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    return parsePrometheusText(await response.text());
+  };
+  const signIn = (server: ServerProcess, password: string) =>
+    fetch(`${server.baseUrl}${API}/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: ADMIN.username, password }) });
+
+  it('is off unless asked for: no /metrics on the public port', async () => {
+    const server = await start({});
+    const response = await fetch(`${server.baseUrl}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(response.status).toBe(404);
+    expect(server.output()).not.toMatch(/Metrics listening/);
+  });
+
+  it('with a token, refuses a missing or wrong one and counts requests, sign-ins, lockouts, sessions and bytes', async () => {
+    const server = await start({ ATRIUM_METRICS_TOKEN: TOKEN });
+    const metricsUrl = `${server.baseUrl}/metrics`;
+
+    for (const authorization of [undefined, 'Bearer wrong-token', `Bearer ${TOKEN}x`, `Basic ${TOKEN}`, TOKEN]) {
+      const refused = await fetch(metricsUrl, { headers: authorization === undefined ? {} : { authorization } });
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toBe('Bearer');
+      expect(await refused.json()).toMatchObject({ type: 'not-authenticated/authentication-required', 'http-code': 401 });
+    }
+
+    const before = await scrape(metricsUrl);
+    expect(sampleValue(before, 'atrium_logins_total', { outcome: 'succeeded' })).toBe(0);
+    expect(sampleValue(before, 'atrium_sessions_active')).toBe(0);
+    expect(before.some((s) => s.name === 'process_cpu_user_seconds_total')).toBe(true);
+    expect(before.some((s) => s.name === 'nodejs_eventloop_lag_seconds')).toBe(true);
+    expect(sampleValue(before, 'atrium_database_up')).toBe(1);
+    expect(sampleValue(before, 'atrium_database_ping_seconds')).toBeGreaterThan(0);
+
+    // Requests are labelled by route pattern: the raw path (a file name) never reaches the metrics.
+    const content = 'forty-two bytes of a file, give or take.!!';
+    const put = await fetch(`${server.baseUrl}${API}/files/secret-name-${'x'.repeat(8)}.txt`, { method: 'PUT', headers: { 'X-ServiceAPI-Key': KEY }, body: content });
+    expect(put.status).toBe(201);
+    const meta = await fetch(`${server.baseUrl}${API}/files/secret-name-${'x'.repeat(8)}.txt`, { headers: { 'X-ServiceAPI-Key': KEY } });
+    expect(meta.status).toBe(200);
+    const download = await fetch(((await meta.json()) as { download_uri: string }).download_uri);
+    expect(await download.text()).toBe(content);
+    expect((await fetch(`${server.baseUrl}/no/such/route`)).status).toBe(404);
+
+    expect((await signIn(server, ADMIN.password)).status).toBe(201);
+    expect((await signIn(server, 'not the password')).status).toBe(401);
+
+    const after = await scrape(metricsUrl);
+    const requests = after.filter((s) => s.name === 'atrium_http_request_duration_seconds_count');
+    expect(requests.some((s) => s.labels.route?.includes('secret-name'))).toBe(false);
+    expect(requests.map((s) => s.labels)).toEqual(expect.arrayContaining([
+      { method: 'PUT', route: `${API}/files/*`, status: '201' },
+      { method: 'GET', route: `${API}/files/*`, status: '200' },
+      { method: 'GET', route: 'unmatched', status: '404' },
+      { method: 'POST', route: `${API}/sessions`, status: '201' },
+      { method: 'POST', route: `${API}/sessions`, status: '401' },
+      { method: 'GET', route: '/metrics', status: '401' },
+    ]));
+    expect(sampleValue(after, 'atrium_http_request_duration_seconds_count', { method: 'GET', route: '/metrics', status: '401' })).toBe(5);
+    expect(sampleValue(after, 'atrium_http_request_duration_seconds_bucket', { method: 'POST', route: `${API}/sessions`, status: '201', le: '+Inf' })).toBe(1);
+    expect(sampleValue(after, 'atrium_logins_total', { outcome: 'succeeded' })).toBe(1);
+    expect(sampleValue(after, 'atrium_logins_total', { outcome: 'failed' })).toBe(1);
+    expect(sampleValue(after, 'atrium_sessions_active')).toBe(1);
+    expect(sampleValue(after, 'atrium_uploaded_bytes_total')).toBe(content.length);
+    expect(sampleValue(after, 'atrium_downloaded_bytes_total')).toBe(content.length);
+    expect(sampleValue(after, 'atrium_lockouts_total')).toBe(0);
+
+    // The site's default locks a username after 5 failures within the window: one more than counted so far.
+    for (let attempt = 0; attempt < 4; attempt += 1) expect((await signIn(server, 'still not the password')).status).toBe(401);
+    const lockedOut = await signIn(server, ADMIN.password);
+    expect(await lockedOut.json()).toMatchObject({ type: 'not-authenticated/locked-out' });
+    const locked = await scrape(metricsUrl);
+    expect(sampleValue(locked, 'atrium_lockouts_total')).toBe(1);
+    expect(sampleValue(locked, 'atrium_logins_total', { outcome: 'failed' })).toBe(5);
+  });
+
+  it('with a metrics port, serves them on 127.0.0.1 only and never on the public port', async () => {
+    const server = await start({ ATRIUM_METRICS_PORT: '0' });
+    const port = Number(/Metrics listening at http:\/\/127\.0\.0\.1:(\d+)\/metrics/.exec(server.output())?.[1]);
+    expect(port).toBeGreaterThan(0);
+    expect((await fetch(`${server.baseUrl}/metrics`)).status).toBe(404);
+    expect((await fetch(`http://127.0.0.1:${port}/other`)).status).toBe(404);
+    expect((await fetch(`${server.baseUrl}/health`)).status).toBe(200);
+    const samples = await scrape(`http://127.0.0.1:${port}/metrics`, undefined);
+    expect(sampleValue(samples, 'atrium_http_request_duration_seconds_count', { method: 'GET', route: '/health', status: '200' })).toBeGreaterThanOrEqual(2);
+    const external = Object.values(os.networkInterfaces()).flat().find((address) => address?.family === 'IPv4' && !address.internal);
+    if (external !== undefined) {
+      const refused = await fetch(`http://${external.address}:${port}/metrics`).then(() => 'answered', () => 'refused');
+      expect(refused).toBe('refused');
+    }
+  });
+
+  it('with both a port and a token, asks the token on the metrics port too', async () => {
+    const server = await start({ ATRIUM_METRICS_PORT: '0', ATRIUM_METRICS_TOKEN: TOKEN });
+    const port = Number(/Metrics listening at http:\/\/127\.0\.0\.1:(\d+)\/metrics/.exec(server.output())?.[1]);
+    expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(401);
+    expect((await fetch(`${server.baseUrl}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(404);
+    await scrape(`http://127.0.0.1:${port}/metrics`);
+  });
+});
