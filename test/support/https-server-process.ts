@@ -1,6 +1,6 @@
 import https from 'node:https';
 import type { PeerCertificate, TLSSocket } from 'node:tls';
-import { runServer, type ServerProcess } from './server-process.js';
+import { startServer, type ServerProcess } from './server-process.js';
 
 export interface HttpsResponse {
   status: number;
@@ -30,31 +30,9 @@ export function httpsRequest(url: string, options: { ca: Buffer; method?: string
  * Starts the built server with ATRIUM_TLS_* set, on a port the kernel picks, and waits until it
  * says where it listens and /health answers there over HTTPS (trusting only `ca`).
  */
-export async function startHttpsServer(env: Record<string, string>, ca: Buffer): Promise<ServerProcess> {
-  const { child, output, exited } = runServer({ ATRIUM_HOST: '127.0.0.1', ATRIUM_PORT: '0', ATRIUM_LOG_LEVEL: 'info', ...env });
-  let exitCode: number | null | undefined;
-  void exited.then((code) => { exitCode = code; });
-  const deadline = Date.now() + 20_000;
-  let port = 0;
-  for (;;) {
-    if (exitCode !== undefined) throw new Error(`server exited with ${exitCode}: ${output()}`);
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not become healthy: ${output()}`);
-    }
-    port ||= Number(/Server listening at https:\/\/127\.0\.0\.1:(\d+)/.exec(output())?.[1] ?? 0);
-    if (port !== 0 && (await httpsRequest(`https://127.0.0.1:${port}/health`, { ca }).then((r) => r.status === 200, () => false))) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return {
-    child,
-    port,
-    baseUrl: `https://127.0.0.1:${port}`,
-    output,
-    async stop(signal: NodeJS.Signals = 'SIGTERM') {
-      if (exitCode !== undefined) return exitCode;
-      child.kill(signal);
-      return exited;
-    },
-  };
+export function startHttpsServer(env: Record<string, string>, ca: Buffer): Promise<ServerProcess> {
+  return startServer(env, {
+    scheme: 'https',
+    healthy: (port) => httpsRequest(`https://127.0.0.1:${port}/health`, { ca }).then((r) => r.status === 200, () => false),
+  });
 }
