@@ -21,7 +21,20 @@ export interface Database {
   readonly url: string | undefined;
   ping(): Promise<boolean>;
   close(): Promise<void>;
+  /** The PostgreSQL pool's connections now; undefined for SQLite, which has one connection. */
+  poolUse(): PoolUse | undefined;
+  /** Calls `listener` after every statement with how long it took, for whoever measures (metrics). */
+  onQuery(listener: QueryListener): void;
 }
+
+export interface PoolUse {
+  total: number;
+  idle: number;
+  /** Requests waiting for a connection: the pool is too small, or the database too slow. */
+  waiting: number;
+}
+
+export type QueryListener = (durationMs: number, failed: boolean) => void;
 
 // PostgreSQL returns bigint (int8) as a string; Atrium's int8 columns hold epoch milliseconds
 // and sizes, well inside Number's exact range.
@@ -63,13 +76,20 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
     client.on('error', () => undefined);
   });
   const version = postgresDataVersion(pool);
-  const database = fromDialect(new PostgresDialect({ pool: countingPool(pool, version) }), 'postgres', url);
+  const poolUse = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+  const database = fromDialect(new PostgresDialect({ pool: countingPool(pool, version) }), 'postgres', url, poolUse);
   registerDataVersion(database.db, version);
   return database;
 }
 
-export function fromDialect(dialect: Dialect, name: DialectName, url: string | undefined): Database {
-  const db = new Kysely<Tables>({ dialect });
+export function fromDialect(dialect: Dialect, name: DialectName, url: string | undefined, poolUse: () => PoolUse | undefined = () => undefined): Database {
+  const listeners: QueryListener[] = [];
+  const db = new Kysely<Tables>({
+    dialect,
+    log: (event) => {
+      for (const listener of listeners) listener(event.queryDurationMillis, event.level === 'error');
+    },
+  });
   return {
     db,
     dialect: name,
@@ -80,5 +100,9 @@ export function fromDialect(dialect: Dialect, name: DialectName, url: string | u
       return Promise.race([probe, timeout]);
     },
     close: () => db.destroy(),
+    poolUse,
+    onQuery: (listener) => {
+      listeners.push(listener);
+    },
   };
 }

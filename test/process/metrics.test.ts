@@ -119,6 +119,18 @@ describe.each(databases)('metrics [$name]', (database) => {
     expect(sampleValue(after, 'atrium_uploaded_bytes_total')).toBe(content.length);
     expect(sampleValue(after, 'atrium_downloaded_bytes_total')).toBe(content.length);
     expect(sampleValue(after, 'atrium_lockouts_total')).toBe(0);
+    // Every statement is timed: the upload, the sign-ins and the scrape's own count ran some.
+    const statements = (samples: readonly Sample[]) => sampleValue(samples, 'atrium_database_query_duration_seconds_count', { outcome: 'ok' });
+    expect(statements(after)).toBeGreaterThan(statements(before));
+    const pool = after.filter((s) => s.name === 'atrium_database_pool_connections');
+    if (database.name === 'postgres') {
+      expect(pool.map((s) => s.labels.state).sort()).toEqual(['idle', 'in_use', 'waiting']);
+      expect(pool.every((s) => s.value >= 0)).toBe(true);
+      expect(sampleValue(after, 'atrium_database_pool_connections', { state: 'idle' }) + sampleValue(after, 'atrium_database_pool_connections', { state: 'in_use' })).toBeGreaterThan(0);
+    } else {
+      // One SQLite connection: no pool to report.
+      expect(pool).toEqual([]);
+    }
 
     // The site's default locks a username after 5 failures within the window: one more than counted so far.
     for (let attempt = 0; attempt < 4; attempt += 1) expect((await signIn(server, 'still not the password')).status).toBe(401);

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { Gauge, type Registry } from 'prom-client';
+import { Gauge, Histogram, type Registry } from 'prom-client';
 import type { Database } from '../../db/database.js';
 
 /** Gauges read from the database when Prometheus scrapes, and only then. */
@@ -16,9 +16,30 @@ export function registerDatabaseGauges(registry: Registry, database: Database): 
     },
   });
 
-  // Per-query timing and pool use would need a hook inside db/; a ping at scrape time is the cheap
-  // stand-in: whether the database answers, and how long one round trip takes from this node.
-  // Both gauges are collected at once in a scrape and share that scrape's one ping.
+  const queries = new Histogram({
+    name: 'atrium_database_query_duration_seconds',
+    help: 'Time each database statement took, and whether it failed.',
+    labelNames: ['outcome'],
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
+    registers: [registry],
+  });
+  database.onQuery((durationMs, failed) => queries.observe({ outcome: failed ? 'error' : 'ok' }, durationMs / 1000));
+  new Gauge({
+    name: 'atrium_database_pool_connections',
+    help: 'PostgreSQL pool connections by state (in use, idle) and requests waiting for one; absent on SQLite.',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const use = database.poolUse();
+      if (use === undefined) return;
+      this.set({ state: 'in_use' }, use.total - use.idle);
+      this.set({ state: 'idle' }, use.idle);
+      this.set({ state: 'waiting' }, use.waiting);
+    },
+  });
+
+  // Whether the database answers, and how long one round trip takes from this node, at scrape
+  // time. Both gauges are collected at once in a scrape and share that scrape's one ping.
   let pingInFlight: Promise<{ up: boolean; seconds: number }> | undefined;
   const pingOnce = () => {
     pingInFlight ??= timedPing(database).finally(() => {
