@@ -166,6 +166,8 @@ describe.each(testDatabaseTargets())('delegating Workspace administration [$name
     const peer = await createUser(db(), { workspaceId: ws });
     const rootGrant = await grantAsSite(t, { path: `_/Workspaces/${ws}`, group_id: group, permission: 'admin' });
     for (const member of members) expect((await tryDelegate(t, member, { workspace: ws, path: 'p', granteeId: peer.id })).status).toBe(201);
+    // GET /workspaces lists the Workspaces a member holds a grant in, through its group too (contract 7).
+    for (const member of members) expect(await workspacesOf(member.key)).toEqual([0, ws]);
 
     const deleted = await t.api.delete(`/permissions/${rootGrant}`, { key: BOOTSTRAP_KEY });
     expect(deleted.status).toBe(204);
@@ -175,6 +177,19 @@ describe.each(testDatabaseTargets())('delegating Workspace administration [$name
       expect((await t.api.get(`/permissions?user_id=${member.id}&include_groups=true`, { key: member.key })).body).toEqual([]);
       expect(await workspacesOf(member.key)).toEqual([0]);
     }
+  });
+
+  it('lists a Workspace for an ALL-of grant only to members of every group it names', async () => {
+    const ws = await createWorkspace(db());
+    const [first, second] = [await createGroup(db()), await createGroup(db())];
+    const inBoth = await memberOf(t);
+    const inOne = await memberOf(t);
+    await addMember(db(), first, inBoth.id);
+    await addMember(db(), second, inBoth.id);
+    await addMember(db(), first, inOne.id);
+    await grantAsSite(t, { path: `_/Workspaces/${ws}/shared`, group_ids: [first, second], permission: 'readonly' });
+    expect(await workspacesOf(inBoth.key)).toEqual([0, ws]);
+    expect(await workspacesOf(inOne.key)).toEqual([0]);
   });
 
   it('rule 6: removing a member ends what it had through the group; direct and other-group grants stay', async () => {
