@@ -62,15 +62,12 @@ export async function buildApp(core: Core, listener: FrontDoorListener = {}): Pr
   registerJsonBodyParser(app);
   registerValidators(app);
   registerErrorRendering(app, headers);
+  // Once a browser has reached Atrium over HTTPS, it never tries plain HTTP again for a year.
+  const hsts = listener.tls !== undefined;
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    if (hsts) reply.header('Strict-Transport-Security', 'max-age=31536000');
   });
-  if (listener.tls !== undefined) {
-    // Once a browser has reached Atrium over HTTPS, it never tries plain HTTP again for a year.
-    app.addHook('onRequest', async (_request, reply) => {
-      reply.header('Strict-Transport-Security', 'max-age=31536000');
-    });
-  }
   if (listener.metrics !== undefined) registerMetrics(app, listener.metrics);
   if (config.accessLog) {
     app.addHook('onResponse', async (request, reply) => {

@@ -1,23 +1,23 @@
 import { buildApp } from './app.js';
 import { ConfigError } from './config/config-error.js';
-import { createOwnerOnlyFromNowOn, prepareDataDir, SQLITE_FILE } from './config/data-dir.js';
+import { createOwnerOnlyFromNowOn, prepareDataDir } from './db/data-dir.js';
 import { loadConfig } from './config/load-config.js';
 import type { Config } from './config/settings.js';
 import { createCore } from './core.js';
-import { openPostgres, openSqlite, type Database } from './db/database.js';
+import { openConfiguredDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { withStartupLock } from './db/startup-lock.js';
 import { systemClock } from './lib/time.js';
 import { bootstrapFirstStart, type BootstrapResult } from './identity/index.js';
 import { applyConnectionSettings } from './http/connection-limits.js';
-import { metricsExposureFor } from './http/metrics/register-metrics.js';
+import { metricsAreOn, metricsExposureFor } from './http/metrics/register-metrics.js';
 import { startMetricsListener } from './http/metrics/metrics-listener.js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import type { Server as TlsServer } from 'node:tls';
 import { reloadCertificateOnHangup } from './http/tls/certificate-reload.js';
-import { createHttpsRedirectServer, listenForRedirects } from './http/tls/https-redirect.js';
+import { createHttpsRedirectServer } from './http/tls/https-redirect.js';
+import { listenOn } from './http/listen.js';
 import { readTlsCredentials, type TlsFiles } from './http/tls/tls-credentials.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -29,7 +29,8 @@ async function main(): Promise<void> {
   const tls = tlsFiles === undefined ? undefined : readTlsCredentials(tlsFiles);
   createOwnerOnlyFromNowOn();
   for (const warning of prepareDataDir(config.dataDir)) process.stderr.write(`atrium: warning: ${warning}\n`);
-  const database = openDatabase(config);
+  // Statements are timed only for metrics, which are off unless asked for.
+  const database = openConfiguredDatabase(config, { timeQueries: metricsAreOn(config) });
   let bootstrap: BootstrapResult;
   try {
     bootstrap = await withStartupLock(database, async () => {
@@ -75,15 +76,11 @@ function tlsFilesOf(config: Config): TlsFiles | undefined {
 async function startRedirects(config: Config, httpsPort: number, log: { info(message: string): void }): Promise<Server> {
   const fallbackHost = config.host.includes(':') ? `[${config.host}]` : config.host;
   const server = createHttpsRedirectServer({ httpsPort, publicUrl: config.publicUrl, fallbackHost });
-  const address = await listenForRedirects(server, config.host, config.httpRedirectPort as number);
+  const address = await listenOn(server, config.host, config.httpRedirectPort as number);
   log.info(`HTTP redirect to HTTPS listening at http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`);
   return server;
 }
 
-function openDatabase(config: Config): Database {
-  if (config.databaseUrl !== undefined) return openPostgres(config.databaseUrl);
-  return openSqlite(path.join(config.dataDir, SQLITE_FILE));
-}
 
 /** Printed once, to the terminal and not through the logger, so no log file keeps these secrets. */
 function printGeneratedCredentials(generated: NonNullable<BootstrapResult['generated']>): void {

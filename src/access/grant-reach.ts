@@ -129,7 +129,7 @@ function granteeSetFrom(subject: Subject, allOfNamingItsGroups: readonly GrantRe
 }
 
 /** Administrator of the whole request context: every grant in it is visible. */
-export function administersContext(reach: PermissionReach, requestWorkspaceId: number): boolean {
+function administersContext(reach: PermissionReach, requestWorkspaceId: number): boolean {
   return reach.siteAdmin || (requestWorkspaceId >= 1 && reach.administeredWorkspaceIds.has(requestWorkspaceId));
 }
 

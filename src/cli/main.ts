@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { CommanderError } from 'commander';
-import { createOwnerOnlyFromNowOn } from '../config/data-dir.js';
+import { createOwnerOnlyFromNowOn } from '../db/data-dir.js';
 import { describeFailure } from './failure.js';
 import { buildProgram, usageExitCode } from './program.js';
 

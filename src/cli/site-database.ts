@@ -1,17 +1,16 @@
-import path from 'node:path';
-import { prepareDataDir, SQLITE_FILE } from '../config/data-dir.js';
+import { prepareDataDir } from '../db/data-dir.js';
 import type { Config } from '../config/settings.js';
-import { openPostgres, openSqlite, type Database } from '../db/database.js';
+import { openConfiguredDatabase, type Database } from '../db/database.js';
 
 /**
  * Opens the database the server uses, beside a running server: SQLite in WAL mode lets one
  * writer and many readers share the file (a busy writer is waited for), and PostgreSQL is shared
  * anyway. A small pool is enough for one command.
  */
-export function openSiteDatabase(config: Config): Database {
-  if (config.databaseUrl !== undefined) return openPostgres(config.databaseUrl, { max: 2 });
-  for (const warning of prepareDataDir(config.dataDir)) process.stderr.write(`atrium: warning: ${warning}\n`);
-  return openSqlite(path.join(config.dataDir, SQLITE_FILE));
+function openSiteDatabase(config: Config): Database {
+  // Only the embedded database lives in the data dir; a command on PostgreSQL leaves it alone.
+  if (config.databaseUrl === undefined) for (const warning of prepareDataDir(config.dataDir)) process.stderr.write(`atrium: warning: ${warning}\n`);
+  return openConfiguredDatabase(config, { max: 2 });
 }
 
 /** Runs `work` on the open database and always closes it, so the process can exit. */

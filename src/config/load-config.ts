@@ -25,7 +25,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Con
 
   const config: Config = {
     host: text('host') ?? '127.0.0.1',
-    port: parsePort(text('port')),
+    port: parsePort('ATRIUM_PORT', text('port'), 8080),
     dataDir: path.resolve(text('dataDir') ?? './data'),
     databaseUrl: parseDatabaseUrl(text('databaseUrl')),
     headerBrands: parseBrands(text('headerBrands')),
@@ -38,10 +38,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Con
     maxUploadBytes: parseByteSize('ATRIUM_MAX_UPLOAD_BYTES', text('maxUploadBytes'), DEFAULT_MAX_UPLOAD_BYTES),
     tlsCertFile: optionalPath(text('tlsCertFile')),
     tlsKeyFile: optionalPath(text('tlsKeyFile')),
-    httpRedirectPort: parseOptionalPort('ATRIUM_HTTP_REDIRECT_PORT', text('httpRedirectPort')),
+    httpRedirectPort: parsePort('ATRIUM_HTTP_REDIRECT_PORT', text('httpRedirectPort'), undefined),
     publicUrl: parsePublicUrl(text('publicUrl')),
     metricsToken: parseMetricsToken(text('metricsToken')),
-    metricsPort: parseOptionalPort('ATRIUM_METRICS_PORT', text('metricsPort')),
+    metricsPort: parsePort('ATRIUM_METRICS_PORT', text('metricsPort'), undefined),
     maxConnections: parseCount('ATRIUM_MAX_CONNECTIONS', text('maxConnections'), 10_000),
     maxConnectionsPerClient: parseCount('ATRIUM_MAX_CONNECTIONS_PER_CLIENT', text('maxConnectionsPerClient'), 256),
     idleTimeoutMs: parseDuration('ATRIUM_IDLE_TIMEOUT', text('idleTimeoutMs'), 60_000),
@@ -72,12 +72,10 @@ function readRawSettings(env: NodeJS.ProcessEnv, argv: readonly string[]): Map<k
   return raw;
 }
 
-function parsePort(value: string | undefined): number {
-  if (value === undefined) return 8080;
+function parsePort<F extends number | undefined>(name: string, value: string | undefined, fallback: F): number | F {
+  if (value === undefined) return fallback;
   const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65535) {
-    throw new ConfigError('ATRIUM_PORT', `"${value}" is not a port number (0 to 65535)`);
-  }
+  if (!/^\d+$/.test(value) || port > 65535) throw new ConfigError(name, `"${value}" is not a port number (0 to 65535)`);
   return port;
 }
 
@@ -163,12 +161,6 @@ function optionalPath(value: string | undefined): string | undefined {
   return value === undefined ? undefined : path.resolve(value);
 }
 
-function parseOptionalPort(name: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65535) throw new ConfigError(name, `"${value}" is not a port number (0 to 65535)`);
-  return port;
-}
 
 /** The base of every transfer link: scheme, host and an optional path, and nothing a link could not carry. */
 function parsePublicUrl(value: string | undefined): string | undefined {

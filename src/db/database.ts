@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type Dialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Dialect, type LogEvent } from 'kysely';
 import pg from 'pg';
+import { SQLITE_FILE } from './data-dir.js';
 import type { DialectName } from './dialect.js';
 import { countingPool } from './counting-pool.js';
 import { postgresDataVersion, sqliteDataVersion } from './data-version.js';
@@ -23,7 +24,7 @@ export interface Database {
   close(): Promise<void>;
   /** The PostgreSQL pool's connections now; undefined for SQLite, which has one connection. */
   poolUse(): PoolUse | undefined;
-  /** Calls `listener` after every statement with how long it took, for whoever measures (metrics). */
+  /** Calls `listener` after every statement with how long it took, when opened with `timeQueries`. */
   onQuery(listener: QueryListener): void;
 }
 
@@ -46,7 +47,21 @@ const PING_TIMEOUT_MS = 2_000;
 const CONNECT_TIMEOUT_MS = 3_000;
 const QUERY_TIMEOUT_MS = 5_000;
 
-export function openSqlite(file: string): Database {
+/** How a database is opened. */
+export interface OpenOptions {
+  /** PostgreSQL pool size (10 by default). */
+  max?: number;
+  /** Time every statement for onQuery listeners (metrics); off, statements run untimed. */
+  timeQueries?: boolean;
+}
+
+/** The database the settings name: PostgreSQL at `databaseUrl`, else the embedded file in `dataDir`. */
+export function openConfiguredDatabase(settings: { databaseUrl: string | undefined; dataDir: string }, options: OpenOptions = {}): Database {
+  if (settings.databaseUrl !== undefined) return openPostgres(settings.databaseUrl, options);
+  return openSqlite(path.join(settings.dataDir, SQLITE_FILE), options);
+}
+
+export function openSqlite(file: string, options: OpenOptions = {}): Database {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new BetterSqlite3(file);
   sqlite.pragma('journal_mode = WAL');
@@ -54,12 +69,12 @@ export function openSqlite(file: string): Database {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const version = sqliteDataVersion(sqlite);
-  const database = fromDialect(new SqliteDialect({ database: withStatementCache(sqlite, version) }), 'sqlite', undefined);
+  const database = fromDialect(new SqliteDialect({ database: withStatementCache(sqlite, version) }), 'sqlite', undefined, { timeQueries: options.timeQueries });
   registerDataVersion(database.db, version);
   return database;
 }
 
-export function openPostgres(url: string, options: { max?: number } = {}): Database {
+export function openPostgres(url: string, options: OpenOptions = {}): Database {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 10,
@@ -77,19 +92,24 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
   });
   const version = postgresDataVersion(pool);
   const poolUse = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
-  const database = fromDialect(new PostgresDialect({ pool: countingPool(pool, version) }), 'postgres', url, poolUse);
+  const database = fromDialect(new PostgresDialect({ pool: countingPool(pool, version) }), 'postgres', url, { poolUse, timeQueries: options.timeQueries });
   registerDataVersion(database.db, version);
   return database;
 }
 
-export function fromDialect(dialect: Dialect, name: DialectName, url: string | undefined, poolUse: () => PoolUse | undefined = () => undefined): Database {
+export function fromDialect(
+  dialect: Dialect,
+  name: DialectName,
+  url: string | undefined,
+  options: { poolUse?: () => PoolUse; timeQueries?: boolean } = {},
+): Database {
   const listeners: QueryListener[] = [];
-  const db = new Kysely<Tables>({
-    dialect,
-    log: (event) => {
-      for (const listener of listeners) listener(event.queryDurationMillis, event.level === 'error');
-    },
-  });
+  // Kysely times every statement once it has a log function, so it gets one only when asked.
+  const log = (event: LogEvent) => {
+    for (const listener of listeners) listener(event.queryDurationMillis, event.level === 'error');
+  };
+  const db = new Kysely<Tables>({ dialect, ...(options.timeQueries === true ? { log } : {}) });
+  const poolUse = options.poolUse ?? (() => undefined);
   return {
     db,
     dialect: name,

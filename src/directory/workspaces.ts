@@ -1,4 +1,3 @@
-import { granteeMatches } from '../authz/index.js';
 import type { Call, Caller } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import type { PageRequest } from '../lib/paging.js';
@@ -9,7 +8,7 @@ import { countEntriesBelow, deleteEntry, ensureDirectory } from '../repositories
 import {
   deleteWorkspaceRow, findWorkspace, insertWorkspace, listWorkspaces, renameWorkspace, workspaceContents, type Workspace,
 } from '../repositories/workspaces.js';
-import { subjectOf } from '../access/index.js';
+import { granteeSetOf, subjectOf } from '../access/index.js';
 import { checkText } from './user-fields.js';
 
 /**
@@ -28,14 +27,10 @@ export async function listVisibleWorkspaces(a: Call, page: PageRequest<number>):
 async function workspacesVisibleTo(db: Db, caller: Caller): Promise<Set<number>> {
   const user = caller.user;
   if (user === null) return new Set();
-  const subject = await subjectOf(db, user);
-  const { matched, allOf } = await grantWorkspacesFor(db, user.id, [...subject.groupIds]);
-  for (const grant of allOf) {
-    if (granteeMatches(subject, { kind: 'groups', groupIds: grant.groupIds })) matched.add(grant.workspaceId);
-  }
+  const visible = await grantWorkspacesFor(db, await granteeSetOf(db, await subjectOf(db, user)));
   // A Workspace administered through a root grant is among those with grants.
-  matched.add(user.workspaceId);
-  return matched;
+  visible.add(user.workspaceId);
+  return visible;
 }
 
 /** GET /workspaces/<id>: as the list; anything else is `not-found/workspace-not-found`. */

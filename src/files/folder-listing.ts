@@ -1,10 +1,10 @@
 import { childKey, childNamesTowardGrants, childNameToward, decideChildren, type Capability, type Grant } from '../authz/index.js';
 import type { Db } from '../db/database.js';
-import { errors } from '../errors/catalogue.js';
-import { findEntry, type Entry } from '../repositories/entries.js';
+import type { Entry } from '../repositories/entries.js';
 import { listChildren, type ChildFilter, type ChildPosition } from '../repositories/entry-listing.js';
 import { grantsThatCanMatch } from '../repositories/grants/index.js';
-import { PathAccess, type SitePath } from '../access/index.js';
+import type { PathAccess, SitePath } from '../access/index.js';
+import { visibleEntry } from './file-lookup.js';
 import type { SessionScope } from './session-scope.js';
 
 /** An entry with the caller's capabilities on it. */
@@ -31,13 +31,8 @@ export interface VisibleListing {
  */
 export async function listFolder(scope: SessionScope, site: SitePath, page: { after: ChildPosition | undefined; limit: number }): Promise<VisibleListing> {
   const db = scope.deps.db;
-  const isRoot = site.key === scope.rootKey;
-  const entry = site.key === '' ? undefined : await findEntry(db, site.key);
-  if (entry === undefined && !isRoot) throw errors.fileNotFound();
-  const type = entry?.type ?? 'directory';
-  const access = await PathAccess.forPath(db, scope, site.key);
-  if (!(await access.visible(site.key, type))) throw errors.fileNotFound();
-  if (entry !== undefined && entry.type === 'file') {
+  const { entry, access } = await visibleEntry(scope, site);
+  if (entry.type === 'file') {
     return { entries: [{ entry, capabilities: [...access.capabilities(entry.pathKey, 'file')] }], next: undefined };
   }
 

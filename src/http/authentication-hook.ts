@@ -8,8 +8,8 @@ import { readCredentials } from './credentials.js';
 
 /**
  * Runs before every non-public API route: who is calling, which Workspace the request operates
- * on, and whether the credential reaches the route's kind of operation (access/ decides; a file
- * route's file session asks it itself). It decides no authority; features do, from current data.
+ * on, and whether the credential reaches the route's kind of operation (access/ decides). It
+ * decides no authority; features do, from current data.
  */
 export function authenticationHook(db: Db, clock: Clock, headers: BrandHeaders) {
   return async function authenticateRequest(request: FastifyRequest): Promise<void> {
@@ -18,7 +18,6 @@ export function authenticationHook(db: Db, clock: Clock, headers: BrandHeaders) 
     const caller = await authenticate(db, clock, readCredentials(request.headers, headers));
     request.caller = caller;
     request.requestWorkspaceId = await resolveRequestWorkspace(db, caller, readHeader(request.headers, headers.workspace));
-    const operation = config.operation ?? 'administration';
-    if (operation !== 'file') assertCredentialReaches(caller, operation);
+    assertCredentialReaches(caller, config.operation ?? 'administration');
   };
 }

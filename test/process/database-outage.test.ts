@@ -1,32 +1,22 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { adminQuery, POSTGRES_TEST_URL } from '../support/postgres-server.js';
-import { startServer, type ServerProcess } from '../support/server-process.js';
-import { TcpProxy } from '../support/tcp-proxy.js';
+import { startNodeBehindProxy, type NodeBehindProxy } from '../support/node-behind-proxy.js';
+import type { ServerProcess } from '../support/server-process.js';
+import type { TcpProxy } from '../support/tcp-proxy.js';
 
 const KEY = 'outage-test-bootstrap-key-0123456789abcdef';
 const serverMode = inject('postgresMode') === 'server';
 if (!serverMode) process.stderr.write('\nSKIPPED: database outage tests need a PostgreSQL server (none reachable).\n\n');
 
 describe.skipIf(!serverMode)('a node when PostgreSQL goes away and comes back [postgres]', () => {
-  const schema = `atrium_outage_${randomBytes(4).toString('hex')}`;
-  const target = new URL(POSTGRES_TEST_URL);
-  const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
   let node: ServerProcess;
+  let proxy: TcpProxy;
+  let started: NodeBehindProxy | undefined;
 
   beforeAll(async () => {
-    await adminQuery(`create schema ${schema}`);
-    await proxy.start();
-    const viaProxy = new URL(POSTGRES_TEST_URL);
-    viaProxy.port = String(proxy.port);
-    viaProxy.searchParams.set('options', `-c search_path=${schema}`);
-    node = await startServer({ ATRIUM_DATABASE_URL: viaProxy.toString(), ATRIUM_BOOTSTRAP_API_KEY: KEY, ATRIUM_DATA_DIR: '/tmp/atrium-unused' });
+    started = await startNodeBehindProxy('outage', { ATRIUM_BOOTSTRAP_API_KEY: KEY });
+    ({ node, proxy } = started);
   });
-  afterAll(async () => {
-    await node?.stop('SIGKILL');
-    await proxy.stop();
-    await adminQuery(`drop schema if exists ${schema} cascade`);
-  });
+  afterAll(() => started?.close());
 
   const listWorkspaces = async () => {
     const started = Date.now();

@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { adminQuery, POSTGRES_TEST_URL } from '../support/postgres-server.js';
 import { startServer, type ServerProcess } from '../support/server-process.js';
-import { TcpProxy } from '../support/tcp-proxy.js';
+import { startNodeBehindProxy, type NodeBehindProxy } from '../support/node-behind-proxy.js';
+import type { TcpProxy } from '../support/tcp-proxy.js';
 
 const KEY = 'request-id-test-bootstrap-key-0123456789abcdef';
 const serverMode = inject('postgresMode') === 'server';
@@ -42,24 +41,15 @@ describe('request ids in a server process (SQLite)', () => {
 });
 
 describe.skipIf(!serverMode)('request ids when PostgreSQL is unreachable [postgres]', () => {
-  const schema = `atrium_reqid_${randomBytes(4).toString('hex')}`;
-  const target = new URL(POSTGRES_TEST_URL);
-  const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
   let node: ServerProcess;
+  let proxy: TcpProxy;
+  let started: NodeBehindProxy | undefined;
 
   beforeAll(async () => {
-    await adminQuery(`create schema ${schema}`);
-    await proxy.start();
-    const viaProxy = new URL(POSTGRES_TEST_URL);
-    viaProxy.port = String(proxy.port);
-    viaProxy.searchParams.set('options', `-c search_path=${schema}`);
-    node = await startServer({ ATRIUM_DATABASE_URL: viaProxy.toString(), ATRIUM_BOOTSTRAP_API_KEY: KEY, ATRIUM_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-request-id-')) });
+    started = await startNodeBehindProxy('reqid', { ATRIUM_BOOTSTRAP_API_KEY: KEY });
+    ({ node, proxy } = started);
   });
-  afterAll(async () => {
-    await node?.stop('SIGKILL');
-    await proxy.stop();
-    await adminQuery(`drop schema if exists ${schema} cascade`);
-  });
+  afterAll(() => started?.close());
 
   it('answers 503 with the request id in the header, the body and the log line', async () => {
     await proxy.refuse();

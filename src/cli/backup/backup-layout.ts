@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { SQLITE_FILE } from '../../config/data-dir.js';
+import { SQLITE_FILE } from '../../db/data-dir.js';
 
 /**
  * What a backup archive holds, as paths inside it, which are the same paths as in a data dir:

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { create } from 'tar';
-import { SQLITE_FILE } from '../../config/data-dir.js';
+import { SQLITE_FILE } from '../../db/data-dir.js';
 import type { Config } from '../../config/settings.js';
 import { CliError } from '../failure.js';
 import { DATABASE_ENTRY, FORMAT_VERSION, MANIFEST, objectsDirOf, OBJECTS_ENTRY, type Manifest } from './backup-layout.js';

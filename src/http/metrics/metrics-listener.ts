@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOn } from '../listen.js';
 import type { AppMetrics } from './app-metrics.js';
 import { bearerMatches } from './metrics-access.js';
 
@@ -29,10 +29,7 @@ export async function startMetricsListener(
       () => response.writeHead(500, { 'Content-Type': 'text/plain' }).end('Metrics could not be collected.\n'),
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen({ host: '127.0.0.1', port }, () => resolve());
-  });
-  log.info(`Metrics listening at http://127.0.0.1:${(server.address() as AddressInfo).port}/metrics`);
+  const address = await listenOn(server, '127.0.0.1', port);
+  log.info(`Metrics listening at http://127.0.0.1:${address.port}/metrics`);
   return server;
 }

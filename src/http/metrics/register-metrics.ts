@@ -37,11 +37,16 @@ export function registerMetrics(app: FastifyInstance, exposure: MetricsExposure)
   });
 }
 
+/** Metrics are served when a token or a port for them is set. */
+export function metricsAreOn(config: Pick<Config, 'metricsToken' | 'metricsPort'>): boolean {
+  return config.metricsToken !== undefined || config.metricsPort !== undefined;
+}
+
 /**
  * Metrics cost nothing unless asked for (undefined: no hook, no route). With a separate port they
  * are served there only, never on the public port.
  */
 export function metricsExposureFor(config: Pick<Config, 'metricsToken' | 'metricsPort'>, database: Database): MetricsExposure | undefined {
-  if (config.metricsToken === undefined && config.metricsPort === undefined) return undefined;
+  if (!metricsAreOn(config)) return undefined;
   return { metrics: createAppMetrics(database), publicToken: config.metricsPort === undefined ? config.metricsToken : undefined };
 }

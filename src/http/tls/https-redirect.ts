@@ -1,5 +1,4 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 const HOST_NAME = /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/;
 
@@ -29,15 +28,4 @@ function httpsBase(hostHeader: string | undefined, target: RedirectTarget): stri
   if (target.publicUrl?.startsWith('https://') === true) return target.publicUrl;
   const hostName = HOST_NAME.exec(hostHeader ?? '')?.[1] ?? target.fallbackHost;
   return target.httpsPort === 443 ? `https://${hostName}` : `https://${hostName}:${target.httpsPort}`;
-}
-
-export async function listenForRedirects(server: http.Server, host: string, port: number): Promise<AddressInfo> {
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  return server.address() as AddressInfo;
 }

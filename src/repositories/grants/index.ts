@@ -6,7 +6,7 @@ export { adminGrantsNaming } from './admin-grants.js';
 export { allOfGrantsNamingAny } from './all-of-grants.js';
 export { type GrantRecord, toEngineGrant } from './grant-record.js';
 export { grantPage, type GrantPageQuery, type ListVisibility, type Subtree } from './grant-page.js';
-export { grantWorkspacesFor, type GrantWorkspaces } from './grant-workspaces.js';
+export { grantWorkspacesFor } from './grant-workspaces.js';
 export { deleteGrants, findGrant, grantSpellingOf, insertGrant, type NewGrant } from './grant-writes.js';
 export { granteeGrantsAtOrBelow } from './grantee-grants.js';
 export {
