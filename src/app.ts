@@ -19,6 +19,7 @@ import type { RouteDeps } from './http/route-deps.js';
 import { healthRoutes } from './http/routes/health.js';
 import { registerApiRoutes } from './http/routes/index.js';
 import { PUBLIC_URL, redactTransferToken } from './http/routes/files/transfer-urls.js';
+import { closeHttp2SessionsOnClose } from './http/tls/http2-sessions.js';
 import type { TlsCredentials } from './http/tls/tls-credentials.js';
 import { parseQueryString } from './lib/query-string.js';
 
@@ -26,6 +27,11 @@ import { parseQueryString } from './lib/query-string.js';
 export interface FrontDoorListener {
   tls?: TlsCredentials;
   publicUrl?: string | undefined;
+  /**
+   * An HTTP/2 connection that carries no frame for this long is closed, as an HTTP/1.1 one that
+   * moves no byte (stalled, or idle between requests) is.
+   */
+  idleTimeoutMs?: number;
   /** Request timing and, with a token, `GET /metrics` on this port (main.ts decides). */
   metrics?: MetricsExposure | undefined;
 }
@@ -50,10 +56,12 @@ export async function buildApp(core: Core, listener: FrontDoorListener = {}): Pr
     // A URL the router cannot decode (`/folders/%C3`) is answered like any other bad input.
     frameworkErrors: frameworkErrorsFor(headers),
     routerOptions: { ignoreTrailingSlash: true, querystringParser: (query) => parseQueryString(query) },
-    // HTTPS changes only the listener, not a route, so the instance keeps its HTTP/1.1 type.
-    ...(listener.tls === undefined ? {} : { https: listener.tls }),
+    // HTTPS offers HTTP/2 by ALPN beside HTTP/1.1. It changes only the listener, not a route, so
+    // the instance keeps its HTTP/1.1 type.
+    ...(listener.tls === undefined ? {} : { http2: true, http2SessionTimeout: listener.idleTimeoutMs ?? 60_000, https: { ...listener.tls, allowHTTP1: true } }),
   } as FastifyServerOptions).withTypeProvider<TypeBoxTypeProvider>();
   app.decorate(PUBLIC_URL, listener.publicUrl);
+  if (listener.tls !== undefined) closeHttp2SessionsOnClose(app);
 
   // Cached reads check once per request whether other processes changed the data (db/data-version.ts).
   if (dataVersionOf(database.db) !== undefined) {

@@ -45,7 +45,7 @@ async function main(): Promise<void> {
   const core = createCore({ database, clock: systemClock, config });
   await core.start();
   const metrics = metricsExposureFor(config, database);
-  const app = await buildApp(core, { tls, publicUrl: config.publicUrl, metrics });
+  const app = await buildApp(core, { tls, publicUrl: config.publicUrl, metrics, idleTimeoutMs: Math.min(config.idleTimeoutMs, config.keepAliveTimeoutMs) });
   applyConnectionSettings(app.server, config);
   let redirects: Server | undefined;
   let metricsServer: Server | undefined;
@@ -76,6 +76,8 @@ function tlsFilesOf(config: Config): TlsFiles | undefined {
 async function startRedirects(config: Config, httpsPort: number, log: { info(message: string): void }): Promise<Server> {
   const fallbackHost = config.host.includes(':') ? `[${config.host}]` : config.host;
   const server = createHttpsRedirectServer({ httpsPort, publicUrl: config.publicUrl, fallbackHost });
+  // Plain HTTP is as open to stalled and piled-up connections as the main port.
+  applyConnectionSettings(server, config);
   const address = await listenOn(server, config.host, config.httpRedirectPort as number);
   log.info(`HTTP redirect to HTTPS listening at http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`);
   return server;

@@ -18,6 +18,11 @@ export async function storeBody(
   const storageKey = newStorageKey();
   try {
     const written = await storage.write(storageKey, body ?? Readable.from([]), { maxBytes: limits.maxBytes });
+    // An HTTP/2 stream the client reset ends like a finished one; only its flag tells them apart.
+    if (endedEarly(body)) {
+      await storage.delete(storageKey).catch(() => undefined);
+      throw errors.uploadIncomplete();
+    }
     return { storageKey, ...written };
   } catch (error) {
     if (error instanceof BlobTooLargeError) throw errors.uploadTooLarge(limits.limitForMessage);
@@ -26,9 +31,14 @@ export async function storeBody(
   }
 }
 
-/** A request body that did not arrive whole (IncomingMessage marks a complete one). */
+/**
+ * A request body that did not arrive whole: an HTTP/1.1 message not marked complete, or an HTTP/2
+ * request whose stream was aborted (its `complete` is true then too).
+ */
 function endedEarly(body: Readable | undefined): boolean {
-  return body !== undefined && (body as Readable & { complete?: boolean }).complete === false;
+  if (body === undefined) return false;
+  const request = body as Readable & { complete?: boolean; aborted?: boolean };
+  return request.complete === false || request.aborted === true;
 }
 
 /** Refuses a body whose declared length is already over the limit, before reading any of it. */

@@ -18,8 +18,13 @@ export interface ConnectionSettings {
  * - the connection caps keep one client, or everyone, from holding every socket.
  */
 export function applyConnectionSettings(server: Server, settings: ConnectionSettings): void {
+  // Under HTTPS the server is node:http2's, serving HTTP/1.1 beside HTTP/2; the properties below
+  // are the ones its HTTP/1.1 connections read, and setTimeout reaches its HTTP/2 sessions' sockets.
   server.setTimeout(settings.idleTimeoutMs);
   server.keepAliveTimeout = settings.keepAliveTimeoutMs;
+  // No cap on a whole request: a slow but moving 5 GiB upload must finish (the idle timeout closes
+  // a stalled one). The HTTP/2 server would otherwise cut HTTP/1.1 requests at 5 minutes.
+  server.requestTimeout = 0;
   // Node's own headersTimeout counts from the first byte and is checked against the keep-alive
   // timeout; kept above it so only the idle timeout decides about slow headers.
   server.headersTimeout = Math.max(server.headersTimeout, settings.keepAliveTimeoutMs + 1000);

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -102,6 +103,24 @@ describe('atrium backup and restore (SQLite), while the server works', () => {
     // The copy is a working site of its own: a change there leaves the original alone.
     expect((await api(copy, 'PUT', '/files/load/only-in-copy.txt', new TextEncoder().encode('copy'))).status).toBe(201);
     expect((await api(server, 'GET', '/files/load/only-in-copy.txt')).status).toBe(404);
+  });
+
+  it('clears the staging folder a killed backup left in the data dir, and keeps a running one\'s', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-backup-'));
+    const live = { ATRIUM_DATA_DIR: path.join(dir, 'live') };
+    const server = await startServer({ ...live, ATRIUM_BOOTSTRAP_API_KEY: KEY, ATRIUM_ACCESS_LOG: 'false' });
+    running.push(server);
+    // A process that has exited stands for the backup that was killed; this test's own for one still running.
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString();
+    const abandoned = path.join(live.ATRIUM_DATA_DIR, '.backup-killed');
+    const inUse = path.join(live.ATRIUM_DATA_DIR, '.backup-running');
+    for (const [folder, pid] of [[abandoned, gone], [inUse, String(process.pid)]] as const) {
+      fs.mkdirSync(path.join(folder, 'objects'), { recursive: true });
+      fs.writeFileSync(path.join(folder, 'owner.pid'), pid);
+    }
+    await cliOk(live, ['backup', path.join(dir, 'site.tar')]);
+    const left = fs.readdirSync(live.ATRIUM_DATA_DIR).filter((name) => name.startsWith('.backup-'));
+    expect(left).toEqual(['.backup-running']);
   });
 
   it('refuses an archive that is not an Atrium backup and leaves the data dir empty', async () => {

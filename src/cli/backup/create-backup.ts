@@ -7,6 +7,7 @@ import { CliError } from '../failure.js';
 import { DATABASE_ENTRY, FORMAT_VERSION, MANIFEST, objectsDirOf, OBJECTS_ENTRY, type Manifest } from './backup-layout.js';
 import { linkObjects } from './object-links.js';
 import { snapshotSqlite } from './sqlite-snapshot.js';
+import { makeStagingFolder } from './stale-staging.js';
 
 export interface BackupSummary {
   dialect: Manifest['dialect'];
@@ -30,7 +31,7 @@ export async function createBackup(config: Config, file: string): Promise<Backup
   }
   // In the data dir, so that blobs can be hard-linked (same file system) instead of copied.
   await fs.mkdir(config.dataDir, { recursive: true });
-  const staging = await fs.mkdtemp(path.join(config.dataDir, '.backup-'));
+  const staging = await makeStagingFolder(config.dataDir);
   const partial = `${target}.partial`;
   try {
     const stagedObjects = path.join(staging, ...OBJECTS_ENTRY.split('/'));

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AtriumError } from '../../../errors/atrium-error.js';
 import type { ApiInstance } from '../../fastify-types.js';
 import type { RouteDeps } from '../../route-deps.js';
@@ -31,7 +31,7 @@ export function uploadRoutes(app: ApiInstance, deps: RouteDeps): void {
         response: { 200: ReceivedPartBody, ...errorResponses },
       },
     }, async (request, reply) => closingOnRefusal(reply, async () => {
-      const part = await deps.files.receivePart(request.params.token, request.body as Readable | undefined, declaredLength(request.headers['content-length']));
+      const part = await deps.files.receivePart(request.params.token, bodyOf(request), declaredLength(request.headers['content-length']));
       return { part_number: part.partNumber, size: part.size, sha256: part.sha256 };
     }));
 
@@ -47,7 +47,7 @@ export function uploadRoutes(app: ApiInstance, deps: RouteDeps): void {
         },
       }, async (request, reply) => closingOnRefusal(reply, async () => {
         const { session, path } = await sessionAndPath(request, deps, 'files');
-        const { entry } = await session.write(path, request.body as Readable | undefined, {
+        const { entry } = await session.write(path, bodyOf(request), {
           mkdirParents: flagValue(request.query.mkdir_parents, true),
           declaredLength: declaredLength(request.headers['content-length']),
         });
@@ -55,6 +55,15 @@ export function uploadRoutes(app: ApiInstance, deps: RouteDeps): void {
       }));
     }
   });
+}
+
+/**
+ * The bytes of an upload. Fastify hands a body to the parser only when the request announces one;
+ * under HTTP/2 a body may come with no Content-Length and no content type, and is then read
+ * straight from the request stream (which is simply empty when there is no body).
+ */
+function bodyOf(request: FastifyRequest): Readable {
+  return (request.body as Readable | undefined) ?? request.raw;
 }
 
 function declaredLength(header: string | undefined): number | undefined {
@@ -72,7 +81,8 @@ async function closingOnRefusal<T>(reply: FastifyReply, run: () => Promise<T>): 
   try {
     return await run();
   } catch (error) {
-    if (error instanceof AtriumError) reply.header('Connection', 'close');
+    // HTTP/2 has no Connection header: there the answer ends only the stream, not the connection.
+    if (error instanceof AtriumError && reply.request.raw.httpVersionMajor === 1) reply.header('Connection', 'close');
     throw error;
   }
 }
