@@ -32,3 +32,26 @@ export async function cliOk(env: Record<string, string>, args: string[], input =
   if (result.code !== 0) throw new Error(`atrium ${args.join(' ')} exited ${result.code}: ${result.stderr}`);
   return result.stdout;
 }
+
+/**
+ * The CLI run in a terminal (a pseudo-terminal made by util-linux `script`), as a person runs it:
+ * each time the screen shows one more match of `prompt` (a global pattern), the next answer is typed. What the terminal showed
+ * is returned, so a test can check that a typed password was not echoed.
+ */
+export function runCliInTerminal(env: Record<string, string>, args: string[], prompt: RegExp, answers: string[]): Promise<{ code: number | null; screen: string }> {
+  const command = [process.execPath, CLI, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
+  const child = spawn('script', ['-qec', command, '/dev/null'], { env: { PATH: process.env.PATH ?? '', TERM: 'dumb', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let screen = '';
+  let answered = 0;
+  const onOutput = (chunk: Buffer) => {
+    screen += chunk.toString();
+    const prompts = (screen.match(prompt) ?? []).length;
+    while (answered < prompts && answered < answers.length) child.stdin.write(`${answers[answered++]}\r`);
+  };
+  child.stdout.on('data', onOutput);
+  child.stderr.on('data', onOutput);
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, screen }));
+  });
+}

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { adminQuery, POSTGRES_TEST_URL } from '../support/postgres-server.js';
 import { startServer, type ServerProcess } from '../support/server-process.js';
-import { cliOk, runCli } from './cli-process.js';
+import { cliOk, runCli, runCliInTerminal } from './cli-process.js';
 
 const KEY = 'cli-test-bootstrap-key-0123456789abcdef0123';
 const PASSWORD = 'a long enough password';
@@ -122,6 +122,22 @@ describe.each([sqliteTarget(), postgresTarget()])('the administration CLI as a p
     const unknown = await runCli(env, ['user', 'set-password', 'nobody', '--password-stdin'], `${PASSWORD}\n`);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('atrium: not-found/user-not-found');
+  });
+
+  it.skipIf(target.skip)('asks for a new password twice in a terminal, without echoing it, and refuses two that differ', async () => {
+    await cliOk(env, ['user', 'create', 'erin', '--password-stdin'], `${PASSWORD}\n`);
+    const typed = 'typed at the terminal prompt';
+    const prompts = /New password: |Repeat it: /g;
+    const changed = await runCliInTerminal(env, ['user', 'set-password', 'erin'], prompts, [typed, typed]);
+    expect(changed.code).toBe(0);
+    expect(changed.screen).toContain('password of erin changed');
+    expect(changed.screen).not.toContain(typed);
+    expect((await logIn('erin', typed)).status).toBe(201);
+
+    const differing = await runCliInTerminal(env, ['user', 'set-password', 'erin'], prompts, ['one long enough password', 'another long password']);
+    expect(differing.code).toBe(1);
+    expect(differing.screen).toContain('the two passwords differ');
+    expect((await logIn('erin', typed)).status).toBe(201);
   });
 
   it.skipIf(target.skip)('disables a user: its session and sign-in are refused; lists users with their state', async () => {
