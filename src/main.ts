@@ -65,6 +65,10 @@ async function main(): Promise<void> {
     metricsServer = await startMetricsListener(metrics.metrics, config.metricsPort, config.metricsToken, app.log);
   }
   if (bootstrap.generated !== undefined) printGeneratedCredentials(bootstrap.generated);
+  if (bootstrap.ignoredSettings !== undefined) {
+    app.log.warn(`${bootstrap.ignoredSettings.join(', ')} ignored: bootstrap settings apply only to an empty database. `
+      + 'To reset a password, run `npx atrium user set-password <username>` (see "Lost the administrator password?" in README.md)');
+  }
 }
 
 function tlsFilesOf(config: Config): TlsFiles | undefined {
@@ -84,9 +88,12 @@ async function startRedirects(config: Config, httpsPort: number, log: { info(mes
 }
 
 
-/** Printed once, to the terminal and not through the logger, so no log file keeps these secrets. */
+/**
+ * Printed once, to standard error and not through the logger: standard output carries the JSON log
+ * lines a collector parses and keeps, and these secrets belong in neither.
+ */
 function printGeneratedCredentials(generated: NonNullable<BootstrapResult['generated']>): void {
-  process.stdout.write(
+  process.stderr.write(
     [
       '',
       'Atrium created its first Site Administrator. These secrets are shown only now:',

@@ -18,7 +18,19 @@ export interface BootstrapInput {
 export interface BootstrapResult {
   created: boolean;
   generated?: { username: string; password: string; apiKey: string };
+  /**
+   * The bootstrap settings that were given but not used because the database already had a user
+   * or a key, so start-up can say so: a silent no-op looks like a password reset that worked.
+   */
+  ignoredSettings?: string[];
 }
+
+/** The settings that only a first start reads, with the names an operator sets them by. */
+const BOOTSTRAP_SETTINGS: ReadonlyArray<readonly [keyof BootstrapInput, string]> = [
+  ['adminUsername', 'ATRIUM_ADMIN_USERNAME'],
+  ['adminPassword', 'ATRIUM_ADMIN_PASSWORD'],
+  ['bootstrapApiKey', 'ATRIUM_BOOTSTRAP_API_KEY'],
+];
 
 const GENERATED_ADMIN_USERNAME = 'admin';
 
@@ -29,7 +41,10 @@ const GENERATED_ADMIN_USERNAME = 'admin';
  */
 export async function bootstrapFirstStart(db: Db, clock: Clock, input: BootstrapInput): Promise<BootstrapResult> {
   const hasKeys = (await db.selectFrom('api_keys').select('id').limit(1).executeTakeFirst()) !== undefined;
-  if ((await countUsers(db)) > 0 || hasKeys) return { created: false };
+  if ((await countUsers(db)) > 0 || hasKeys) {
+    const ignored = BOOTSTRAP_SETTINGS.filter(([key]) => input[key] !== undefined).map(([, name]) => name);
+    return ignored.length === 0 ? { created: false } : { created: false, ignoredSettings: ignored };
+  }
 
   const now = clock.now();
   const configured = input.adminUsername !== undefined || input.bootstrapApiKey !== undefined;

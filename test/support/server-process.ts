@@ -8,20 +8,25 @@ export interface ServerProcess {
   port: number;
   baseUrl: string;
   output(): string;
+  /** Each stream alone: standard output carries the JSON log lines, standard error the rest. */
+  stdout(): string;
+  stderr(): string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Runs the built server (`dist/main.js`) as its own process, as `npm start` does. */
-export function runServer(env: Record<string, string>, args: string[] = []): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [MAIN, ...args], {
+/** Runs the built server (`dist/main.js`, or another copy of it) as its own process, as `npm start` does. */
+export function runServer(env: Record<string, string>, args: string[] = [], main = MAIN): { child: ChildProcess; output: () => string; stdout: () => string; stderr: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [main, ...args], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-  child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); stdout += chunk.toString(); });
+  child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); stderr += chunk.toString(); });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
+  return { child, output: () => output, stdout: () => stdout, stderr: () => stderr, exited };
 }
 
 /** How to tell that a server listening on a port is healthy, over HTTP or HTTPS. */
@@ -40,8 +45,8 @@ const PLAIN_HTTP: Listener = {
  * /health answers there. Reading the port from the server's own log line (rather than picking a
  * free port beforehand) means a test can never talk to another test's server.
  */
-export async function startServer(env: Record<string, string>, listener: Listener = PLAIN_HTTP): Promise<ServerProcess> {
-  const { child, output, exited } = runServer({ ATRIUM_HOST: '127.0.0.1', ATRIUM_PORT: '0', ATRIUM_LOG_LEVEL: 'info', ...env });
+export async function startServer(env: Record<string, string>, listener: Listener = PLAIN_HTTP, main = MAIN): Promise<ServerProcess> {
+  const { child, output, stdout, stderr, exited } = runServer({ ATRIUM_HOST: '127.0.0.1', ATRIUM_PORT: '0', ATRIUM_LOG_LEVEL: 'info', ...env }, [], main);
   let exitCode: number | null | undefined;
   void exited.then((code) => { exitCode = code; });
   const deadline = Date.now() + 20_000;
@@ -62,6 +67,8 @@ export async function startServer(env: Record<string, string>, listener: Listene
     port,
     baseUrl: `${listener.scheme}://127.0.0.1:${port}`,
     output,
+    stdout,
+    stderr,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (exitCode !== undefined) return exitCode;
       child.kill(signal);
