@@ -1,8 +1,9 @@
 import { isIPv6 } from 'node:net';
 
 /**
- * The key the per-client login limit counts under, from the socket's address (Fastify's
- * `request.ip`; X-Forwarded-For is not trusted, see docs/authentication.md). An IPv4 address
+ * The key the per-client login limit counts under, from the client's address (Fastify's
+ * `request.ip`: the socket's peer, or X-Forwarded-For when that peer is one of the
+ * ATRIUM_TRUST_PROXY addresses, see docs/authentication.md). An IPv4 address
  * counts as itself, also when it arrives IPv4-mapped (`::ffff:10.0.0.1`). An IPv6 address counts
  * by its /64 network: one host usually holds a whole /64, and counting single addresses would
  * give it 2^64 fresh allowances.
