@@ -12,7 +12,7 @@ import { workspaceExists } from '../repositories/workspaces.js';
 export async function membershipWorkspace(db: Db, caller: Caller, requestWorkspaceId: number, requested: number | undefined): Promise<number> {
   if (requested === undefined || requested === requestWorkspaceId) return requestWorkspaceId;
   if (requestWorkspaceId !== 0 || !caller.siteAdmin) {
-    throw errors.insufficientPermissionForParams(`workspace_id ${requested} does not match the selected Workspace ${requestWorkspaceId}.`);
+    throw errors.insufficientPermissionForParams(`workspace_id ${requested} does not match the selected Workspace ${requestWorkspaceId}.`, { header: 'workspace' });
   }
   if (!(await workspaceExists(db, requested))) throw errors.workspaceNotFound();
   return requested;

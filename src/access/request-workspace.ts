@@ -10,12 +10,12 @@ import { workspaceExists } from '../repositories/workspaces.js';
 export async function resolveRequestWorkspace(db: Db, caller: Caller, header: string | undefined): Promise<number> {
   if (header === undefined) return caller.homeWorkspaceId;
   if (!/^\d{1,9}$/.test(header)) {
-    throw errors.invalidWorkspaceIdHeader('The Workspace header must be a non-negative integer Workspace id.');
+    throw errors.invalidWorkspaceIdHeader('A Workspace id is a whole number, 0 or more.');
   }
   const selected = Number(header);
   if (selected === caller.homeWorkspaceId) return selected;
   if (!maySelectOtherWorkspaces(caller)) {
-    throw errors.invalidWorkspaceIdHeader('This credential is confined to its own Workspace and cannot select another.');
+    throw errors.invalidWorkspaceIdHeader(`This credential is confined to its own Workspace (${caller.homeWorkspaceId}) and cannot select Workspace ${selected}.`);
   }
   if (!(await workspaceExists(db, selected))) throw errors.invalidWorkspaceIdHeader(`Workspace ${selected} does not exist.`);
   return selected;

@@ -93,8 +93,11 @@ function parseDatabaseUrl(value: string | undefined): string | undefined {
   return value;
 }
 
+// Both brands out of the box, so the Files.com SDKs work unchanged beside clients written for Atrium.
+export const DEFAULT_HEADER_BRANDS: readonly string[] = ['Service', 'Files'];
+
 function parseBrands(value: string | undefined): string[] {
-  if (value === undefined) return ['Service'];
+  if (value === undefined) return [...DEFAULT_HEADER_BRANDS];
   const brands = value.split(',').map((b) => b.trim()).filter((b) => b !== '');
   const bad = brands.find((b) => !BRAND_PATTERN.test(b));
   if (brands.length === 0 || bad !== undefined) {

@@ -51,7 +51,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   { key: 'port', env: 'ATRIUM_PORT', flag: 'port', defaultText: '8080', meaning: 'listen port' },
   { key: 'dataDir', env: 'ATRIUM_DATA_DIR', flag: 'data-dir', defaultText: './data', meaning: 'embedded database and file contents' },
   { key: 'databaseUrl', env: 'ATRIUM_DATABASE_URL', flag: 'database-url', defaultText: 'SQLite file in the data dir', meaning: '`postgres://...` selects PostgreSQL' },
-  { key: 'headerBrands', env: 'ATRIUM_HEADER_BRANDS', flag: 'header-brands', defaultText: 'Service', meaning: 'brands accepted in header names (`Service,Files` accepts both)' },
+  { key: 'headerBrands', env: 'ATRIUM_HEADER_BRANDS', flag: 'header-brands', defaultText: 'Service,Files', meaning: 'brands accepted in header names (`Service` alone refuses the Files.com SDKs\' `X-FilesAPI-Key`)' },
   { key: 'adminUsername', env: 'ATRIUM_ADMIN_USERNAME', flag: 'admin-username', defaultText: 'none', meaning: 'first Site Administrator, on first start' },
   { key: 'adminPassword', env: 'ATRIUM_ADMIN_PASSWORD', flag: 'admin-password', defaultText: 'none', meaning: "that administrator's password" },
   { key: 'bootstrapApiKey', env: 'ATRIUM_BOOTSTRAP_API_KEY', flag: 'bootstrap-api-key', defaultText: 'none', meaning: 'on first start, a site-wide `full` key with exactly this secret (32+ characters)' },

@@ -24,6 +24,11 @@ export interface ErrorDetails {
   data?: Record<string, unknown>;
   /** When trying again makes sense (rate limits), in seconds. */
   retryAfterSeconds?: number;
+  /**
+   * The request header the error is about, by what it carries. The message reads well without it;
+   * a front door that reads headers adds their names as its clients spell them.
+   */
+  header?: 'credentials' | 'workspace' | 'reauthentication';
 }
 
 /**

@@ -1,4 +1,4 @@
-import { AtriumError, type ModelErrors } from './atrium-error.js';
+import { AtriumError, type ErrorDetails, type ModelErrors } from './atrium-error.js';
 
 /**
  * Named constructors for every error type Atrium answers with, so a type string is spelled once.
@@ -12,24 +12,30 @@ export const errors = {
     new AtriumError('bad-request/request-params-invalid', describe('Parameters are invalid', modelErrors), { modelErrors }),
   invalidPath: (message: string) => new AtriumError('bad-request/invalid-path', message),
   invalidCursor: () => new AtriumError('bad-request/invalid-cursor', 'The cursor is malformed or belongs to another listing.'),
-  invalidWorkspaceIdHeader: (message: string) => new AtriumError('bad-request/invalid-workspace-id-header', message),
-  unsupportedMediaType: (contentType: string) =>
-    new AtriumError('bad-request/unsupported-media-type', `Content-Type "${contentType}" is not supported; send application/json.`),
-  bodyTooLarge: () => new AtriumError('bad-request/request-body-too-large', 'The request body is too large.'),
-  methodNotAllowed: (method: string) => new AtriumError('bad-request/method-not-allowed', `Method ${method} is not allowed here.`),
+  invalidWorkspaceIdHeader: (message: string) => new AtriumError('bad-request/invalid-workspace-id-header', message, { header: 'workspace' }),
+  unsupportedMediaType: (contentType: string | undefined) =>
+    new AtriumError(
+      'bad-request/unsupported-media-type',
+      `${contentType === undefined ? 'The request body has no Content-Type' : `Content-Type "${contentType}" is not accepted`}: ` +
+        'send the body as JSON with Content-Type: application/json (form and multipart bodies are not read).',
+    ),
+  bodyTooLarge: () => new AtriumError('bad-request/request-body-too-large', 'The request body is larger than the 1 MiB a JSON request may carry; file contents go through an upload (POST /file_actions/begin_upload/<path>).'),
+  methodNotAllowed: (method: string) => new AtriumError('bad-request/method-not-allowed', `Method ${method} is not allowed on this resource.`),
 
-  authenticationRequired: () =>
-    new AtriumError('not-authenticated/authentication-required', 'Authentication required: send an API key or a session id.'),
+  authenticationRequired: () => new AtriumError('not-authenticated/authentication-required', 'Authentication required.', { header: 'credentials' }),
+  /** Credentials were sent, but only in headers this server does not read (another header brand). */
+  credentialsInUnreadHeaders: (message: string) => new AtriumError('not-authenticated/authentication-required', message),
   invalidCredentials: () =>
-    new AtriumError('not-authenticated/invalid-credentials', 'The API key or session id could not be validated.'),
+    new AtriumError('not-authenticated/invalid-credentials', 'The API key or session id is not valid: it is unknown, expired, or has been deleted.'),
   invalidSession: () =>
-    new AtriumError('not-authenticated/invalid-session', 'The session has ended or timed out; create a new session.'),
+    new AtriumError('not-authenticated/invalid-session', 'The session has ended or timed out; log in again (POST /sessions).'),
 
   siteAdminRequired: () => new AtriumError('not-authorized/site-admin-required', 'Only a Site Administrator may do this.'),
-  insufficientPermissionForParams: (message: string) =>
-    new AtriumError('not-authorized/insufficient-permission-for-params', message),
+  /** `about` names the request header the refusal comes from, when it does (see ErrorDetails.header). */
+  insufficientPermissionForParams: (message: string, about: Pick<ErrorDetails, 'header'> = {}) =>
+    new AtriumError('not-authorized/insufficient-permission-for-params', message, about),
   apiKeyIsFilesOnly: () =>
-    new AtriumError('not-authorized/api-key-is-files-only', 'A files_only API key reaches file and folder operations only.'),
+    new AtriumError('not-authorized/api-key-is-files-only', 'This API key is files_only: it may only be used for file and folder operations.'),
 
   notFound: (message = 'Not found.') => new AtriumError('not-found', message),
   workspaceNotFound: () => new AtriumError('not-found/workspace-not-found', 'Workspace not found.'),
@@ -56,11 +62,11 @@ export const errors = {
   tooManyLoginAttempts: (retryAfterSeconds: number) =>
     new AtriumError('rate-limited/too-many-login-attempts', 'Too many failed logins from this address. Try again later.', { retryAfterSeconds }),
   reauthenticationNeededFields: () =>
-    new AtriumError('bad-request/reauthentication-needed-fields', 'Changing these fields needs the X-<Brand>-Reauthentication header: password:<your password>.'),
+    new AtriumError('bad-request/reauthentication-needed-fields', 'Changing these fields needs your password again (reauthentication).', { header: 'reauthentication' }),
   reauthenticationNeededAction: () =>
-    new AtriumError('not-authorized/reauthentication-needed-action', 'This action needs the X-<Brand>-Reauthentication header: password:<your password>.'),
+    new AtriumError('not-authorized/reauthentication-needed-action', 'This action needs your password again (reauthentication).', { header: 'reauthentication' }),
   reauthenticationFailed: () =>
-    new AtriumError('not-authorized/reauthentication-failed', 'The reauthentication password is not valid.'),
+    new AtriumError('not-authorized/reauthentication-failed', 'The reauthentication password is not valid.', { header: 'reauthentication' }),
   reauthenticationRateLimited: () =>
     new AtriumError('rate-limited/reauthentication-rate-limited', 'Too many failed reauthentications: the session has been ended. Log in again.', { retryAfterSeconds: 0 }),
   apiKeyNotFound: () => new AtriumError('not-found/api-key-not-found', 'API key not found.'),

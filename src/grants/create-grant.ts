@@ -81,9 +81,9 @@ async function pathWorkspaceExists(db: Db, workspaceId: number): Promise<boolean
 function assertMembershipField(workspaceId: number | undefined, requestWorkspaceId: number, site: SitePath): void {
   if (workspaceId === undefined) return;
   if (requestWorkspaceId !== 0 && workspaceId !== requestWorkspaceId) {
-    throw errors.insufficientPermissionForParams(`workspace_id ${workspaceId} does not match the selected Workspace ${requestWorkspaceId}.`);
+    throw errors.insufficientPermissionForParams(`workspace_id ${workspaceId} does not match the selected Workspace ${requestWorkspaceId}.`, { header: 'workspace' });
   }
   if (workspaceId !== site.workspaceId) {
-    throw errors.insufficientPermissionForParams(`workspace_id ${workspaceId} does not match Workspace ${site.workspaceId}, where the path lies.`);
+    throw errors.insufficientPermissionForParams(`workspace_id ${workspaceId} does not match Workspace ${site.workspaceId}, where the path lies.`, { header: 'workspace' });
   }
 }

@@ -4,9 +4,9 @@ import {
   type Call, type SitePath,
 } from '../access/index.js';
 import { errors } from '../errors/catalogue.js';
-import { entryTypeAt } from '../repositories/entries.js';
 import { grantsOnPaths, toEngineGrant, type GrantRecord } from '../repositories/grants/index.js';
 import { findUserById } from '../repositories/users.js';
+import { visibleEntryType } from './path-existence.js';
 
 export interface ExplainRequest {
   path: string;
@@ -26,6 +26,8 @@ export interface Explanation {
   /** null when a site-wide key explains itself: it has no user. */
   userId: number | null;
   decision: Decision;
+  /** Whether something stands at the path, as far as the caller may see (hidden counts as absent). */
+  pathExists: boolean;
   grants: ReadonlyMap<number, { record: GrantRecord; visible: boolean }>;
 }
 
@@ -34,7 +36,8 @@ export interface Explanation {
  * that may list that user's grants may ask, and about another user only on a path it oversees;
  * anyone else gets `not-found/user-not-found`, as for an id that does not exist. The decision uses
  * every grant on the path and its ancestors, so that near misses (grants that did not apply, and
- * why) can be shown. A path with no entry is explained as a file unless `type` says otherwise.
+ * why) can be shown. A path with no entry, or one the caller may not see, is explained as a file
+ * unless `type` says otherwise, and is reported as not existing: the two look the same.
  */
 export async function explainAccess(call: Call, request: ExplainRequest): Promise<Explanation> {
   const { db, caller, requestWorkspaceId } = call;
@@ -48,12 +51,13 @@ export async function explainAccess(call: Call, request: ExplainRequest): Promis
   // colleague's grants in its subtree, and must not learn the colleague's access anywhere else.
   const aboutSomeoneElse = userId !== null && userId !== caller.user?.id;
   if (aboutSomeoneElse && !overseesPath(reach, site.workspaceId, site.key)) throw errors.userNotFound();
-  const type = request.type ?? (await entryTypeAt(db, site.key)) ?? 'file';
+  const seenType = await visibleEntryType(call, site);
+  const type = request.type ?? seenType ?? 'file';
   const decision = decide(subject, { pathKey: site.key, type }, records.map(toEngineGrant));
   const grants = new Map(
     records.map((record) => [record.id, { record, visible: isInRequestWorkspace(requestWorkspaceId, record.pathKey) && canSeeGrant(reach, record) }]),
   );
-  return { site, type, userId, decision, grants };
+  return { site, type, userId, decision, pathExists: seenType !== undefined, grants };
 }
 
 async function subjectToExplain({ db, caller, requestWorkspaceId }: Call, requestedUserId: number | undefined): Promise<{ subject: Subject; userId: number | null }> {

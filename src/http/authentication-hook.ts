@@ -5,6 +5,8 @@ import { authenticate } from '../identity/index.js';
 import { assertCredentialReaches, resolveRequestWorkspace } from '../access/index.js';
 import { readHeader, type BrandHeaders } from './brand-headers.js';
 import { readCredentials } from './credentials.js';
+import { assertCredentialHeadersRead } from './unread-credential-headers.js';
+import { assertWorkspaceHeaderSpelling } from './workspace-header-spelling.js';
 
 /**
  * Runs before every non-public API route: who is calling, which Workspace the request operates
@@ -15,8 +17,11 @@ export function authenticationHook(db: Db, clock: Clock, headers: BrandHeaders) 
   return async function authenticateRequest(request: FastifyRequest): Promise<void> {
     const config = request.routeOptions.config;
     if (config.public === true) return;
-    const caller = await authenticate(db, clock, readCredentials(request.headers, headers));
+    const credentials = readCredentials(request.headers, headers);
+    assertCredentialHeadersRead(request.headers, headers, credentials);
+    const caller = await authenticate(db, clock, credentials);
     request.caller = caller;
+    assertWorkspaceHeaderSpelling(request.headers, headers);
     request.requestWorkspaceId = await resolveRequestWorkspace(db, caller, readHeader(request.headers, headers.workspace));
     assertCredentialReaches(caller, config.operation ?? 'administration');
   };

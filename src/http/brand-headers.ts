@@ -5,6 +5,8 @@ import type { IncomingHttpHeaders } from 'node:http';
  * are read in the first configured brand that is present; response headers are sent in all of them.
  */
 export interface BrandHeaders {
+  /** The configured brands, first one first (ATRIUM_HEADER_BRANDS). */
+  brands: readonly string[];
   apiKey: string[];
   session: string[];
   workspace: string[];
@@ -17,6 +19,7 @@ export interface BrandHeaders {
 export function brandHeaders(brands: readonly string[]): BrandHeaders {
   const each = (make: (brand: string) => string) => brands.map(make);
   return {
+    brands: [...brands],
     apiKey: each((b) => `X-${b}API-Key`),
     session: each((b) => `X-${b}API-Auth`),
     workspace: each((b) => `X-${b}-Workspace-Id`),
@@ -35,4 +38,10 @@ export function readHeader(headers: IncomingHttpHeaders, names: readonly string[
     if (text !== undefined && text !== '') return text;
   }
   return undefined;
+}
+
+/** `A`, `A or B`, `A, B or C`: header names as a message names them. */
+export function orList(items: readonly string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} or ${items[items.length - 1] as string}`;
 }

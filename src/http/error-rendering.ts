@@ -4,6 +4,7 @@ import { AtriumError, titleForType, type ErrorDetails } from '../errors/atrium-e
 import { errors } from '../errors/catalogue.js';
 import { statusForType } from './error-status.js';
 import type { BrandHeaders } from './brand-headers.js';
+import { headerHint } from './header-hints.js';
 import { validationToApiError } from './validation-errors.js';
 
 /**
@@ -13,7 +14,7 @@ import { validationToApiError } from './validation-errors.js';
  */
 export function registerErrorRendering(app: FastifyInstance, headers: BrandHeaders): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const apiError = toApiError(error);
+    const apiError = toApiError(error, request);
     if (apiError === undefined) {
       request.log.error({ err: error }, 'unexpected error');
       return sendError(reply, request, headers, 'internal-server-error', 500, 'An internal error occurred.', {});
@@ -33,14 +34,15 @@ export function sendApiError(reply: FastifyReply, request: FastifyRequest, heade
   return sendError(reply, request, headers, error.type, statusForType(error.type), error.message, error.extra);
 }
 
-function toApiError(error: FastifyError): AtriumError | undefined {
+function toApiError(error: FastifyError, request: FastifyRequest): AtriumError | undefined {
   if (error instanceof AtriumError) return error;
   if (isDatabaseUnavailable(error)) return errors.serviceUnavailable();
   if (error.validation !== undefined) return validationToApiError(error.validation, error.validationContext);
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return errors.unsupportedMediaType(request.headers['content-type']);
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return errors.unsupportedMediaType(String(error.message.match(/: (.*)$/)?.[1] ?? 'unknown'));
+      return errors.invalidBody('The body is not as long as its Content-Length header says.');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return errors.bodyTooLarge();
   }
@@ -62,8 +64,9 @@ function sendError(
 ) {
   for (const name of headers.errorClass) reply.header(name, type);
   if (extra.retryAfterSeconds !== undefined) reply.header('Retry-After', String(extra.retryAfterSeconds));
+  const hint = headerHint(extra.header, headers);
   const body: Record<string, unknown> = {
-    error: message,
+    error: hint === undefined ? message : `${message} ${hint}`,
     'http-code': status,
     instance: request.id,
     title: type === 'internal-server-error' ? 'Internal Server Error' : titleForType(type),

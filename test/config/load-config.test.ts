@@ -23,7 +23,7 @@ describe('loadConfig', () => {
       port: 8080,
       dataDir: path.resolve('./data'),
       databaseUrl: undefined,
-      headerBrands: ['Service'],
+      headerBrands: ['Service', 'Files'],
       adminUsername: undefined,
       bootstrapApiKey: undefined,
       logLevel: 'info',

@@ -196,8 +196,9 @@ describe.each([sqliteTarget(), postgresTarget()])('the administration CLI as a p
     expect(text).toContain('frank on Reports/q1.txt (file, Workspace 0)');
     expect(text).toMatch(/capabilities: .*read/);
     expect(text).toContain(`read from grant ${grant.body.id} (readonly on Reports)`);
+    expect(text).toContain('nothing stands at this path (yet)');
     const json = JSON.parse(await cliOk(env, ['explain', '--user', 'frank', '--path', 'Reports/q1.txt', '--json']));
-    expect(json).toMatchObject({ user_id: frank?.id, workspace_id: 0, site_admin: false });
+    expect(json).toMatchObject({ user_id: frank?.id, workspace_id: 0, site_admin: false, path_exists: false });
     expect(json.capabilities).toContain('read');
     expect(json.capabilities).not.toContain('write');
 

@@ -30,6 +30,7 @@ function explanationJson(explanation: Explanation): object {
   return {
     path: explanation.site.path,
     type: explanation.type,
+    path_exists: explanation.pathExists,
     workspace_id: decision.workspaceId,
     user_id: explanation.userId,
     site_admin: decision.siteAdmin,
@@ -46,6 +47,7 @@ function explanationText(username: string, explanation: Explanation): string {
   const roles = [decision.siteAdmin && 'Site Administrator', decision.workspaceAdmin && 'Workspace Administrator', decision.folderAdmin && 'Folder Administrator'].filter(Boolean);
   const lines = [
     `${username} on ${explanation.site.path || '/'} (${explanation.type}, Workspace ${decision.workspaceId})`,
+    ...(explanation.pathExists ? [] : ['  nothing stands at this path (yet)']),
     `  capabilities: ${decision.capabilities.length === 0 ? 'none' : decision.capabilities.join(', ')}`,
     `  roles: ${roles.length === 0 ? 'none' : roles.join(', ')}`,
     ...decision.reasons.map((reason) => `  because: ${reasonText(reason, explanation)}`),

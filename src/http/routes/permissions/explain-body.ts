@@ -37,6 +37,7 @@ export async function explainJson(call: Call, explanation: Explanation): Promise
   return {
     path: grantPathInRequest(call, explanation.site.path),
     type: explanation.type,
+    path_exists: explanation.pathExists,
     workspace_id: decision.workspaceId,
     user_id: explanation.userId,
     site_admin: decision.siteAdmin,

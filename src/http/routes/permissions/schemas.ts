@@ -108,6 +108,7 @@ const NearMissBody = Type.Object({
 export const ExplainBody = Type.Object({
   path: Type.String(),
   type: Type.Enum(['file', 'directory']),
+  path_exists: Type.Boolean({ description: 'Whether a file or folder stands at the path, as far as the caller may see: one the caller may not see is reported as absent.' }),
   workspace_id: Type.Integer(),
   user_id: NullableInteger,
   site_admin: Type.Boolean(),
