@@ -22,6 +22,11 @@ export default tseslint.config(
     languageOptions: { globals: globals.node },
   },
   {
+    // The web console runs in the browser.
+    files: ['web/**/*.{ts,tsx}'],
+    languageOptions: { globals: globals.browser },
+  },
+  {
     // Measurement scripts report on the terminal.
     files: ['scripts/**'],
     rules: { 'no-console': 'off' },

@@ -6,6 +6,7 @@ import { runInRequestScope } from './db/data-version.js';
 import { dataVersionOf } from './db/read-cache.js';
 import { API_ROOT, stripJsonSuffix } from './http/api-paths.js';
 import { authenticationHook } from './http/authentication-hook.js';
+import { registerConsole } from './http/console/register-console.js';
 import { brandHeaders } from './http/brand-headers.js';
 import { registerErrorRendering } from './http/error-rendering.js';
 import type { ApiInstance } from './http/fastify-types.js';
@@ -103,6 +104,8 @@ export async function buildApp(core: Core, listener: FrontDoorListener = {}): Pr
     api.addHook('onRequest', authenticationHook(deps.db, deps.clock, headers));
     registerApiRoutes(api, deps);
   }, { prefix: API_ROOT });
+  // The web console at `/`, when it has been built (npm run build).
+  await registerConsole(app, config.headerBrands[0] as string);
 
   return app;
 }

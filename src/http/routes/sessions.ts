@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { isoTime } from '../../lib/time.js';
 import { logIn, logOut } from '../../identity/index.js';
 import { readHeader } from '../brand-headers.js';
+import { clearedSessionCookie, consoleSessionId, isConsoleRequest, sessionCookie } from '../console/session-cookie.js';
 import type { ApiInstance } from '../fastify-types.js';
 import type { RouteDeps } from '../route-deps.js';
 import { errorResponses } from '../schemas.js';
@@ -32,8 +33,11 @@ export function sessionRoutes(app: ApiInstance, deps: RouteDeps): void {
     },
   }, async (request, reply) => {
     const session = await logIn(deps.db, deps.clock, { username: request.body.username, password: request.body.password, clientIp: request.ip });
+    // The console gets its session as an HttpOnly cookie, and no id its scripts could leak.
+    const inCookie = isConsoleRequest(request.headers);
+    if (inCookie) reply.header('set-cookie', sessionCookie(session.id, request.protocol === 'https'));
     return reply.code(201).send({
-      id: session.id,
+      id: inCookie ? '' : session.id,
       user_id: session.user.id,
       username: session.user.username,
       workspace_id: session.user.workspaceId,
@@ -50,8 +54,9 @@ export function sessionRoutes(app: ApiInstance, deps: RouteDeps): void {
       body: Type.Unknown({ description: 'Ignored.' }),
       response: { 200: Type.Array(Type.Unknown(), { maxItems: 0 }), ...errorResponses },
     },
-  }, async (request) => {
-    await logOut(deps.db, deps.clock, readHeader(request.headers, deps.headers.session));
+  }, async (request, reply) => {
+    await logOut(deps.db, deps.clock, readHeader(request.headers, deps.headers.session) ?? consoleSessionId(request.headers));
+    if (isConsoleRequest(request.headers)) reply.header('set-cookie', clearedSessionCookie(request.protocol === 'https'));
     return [];
   });
 }

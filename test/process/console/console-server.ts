@@ -1,0 +1,59 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { adminQuery, POSTGRES_TEST_URL } from '../../support/postgres-server.js';
+import { startServer, type ServerProcess } from '../../support/server-process.js';
+
+export const ADMIN = { username: 'first-admin', password: 'a sufficiently long password' };
+/** The site-wide key the server is started with. */
+export const KEY_FOR_TESTS = 'console-test-bootstrap-key-0123456789abcdef-01';
+const KEY = KEY_FOR_TESTS;
+
+export interface ConsoleServer {
+  server: ServerProcess;
+  baseUrl: string;
+  /** A request to the REST API as the site-wide bootstrap key; the JSON body, or throws. */
+  admin(method: string, url: string, body?: unknown, workspaceId?: number): Promise<any>;
+  stop(): Promise<void>;
+}
+
+/** The built server (with its console) on a fresh SQLite or PostgreSQL database. */
+export async function startConsoleServer(database: 'sqlite' | 'postgres'): Promise<ConsoleServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-console-'));
+  const schema = `atrium_console_${randomBytes(4).toString('hex')}`;
+  const env: Record<string, string> = {
+    ATRIUM_DATA_DIR: dataDir,
+    ATRIUM_ADMIN_USERNAME: ADMIN.username,
+    ATRIUM_ADMIN_PASSWORD: ADMIN.password,
+    ATRIUM_BOOTSTRAP_API_KEY: KEY,
+  };
+  if (database === 'postgres') {
+    await adminQuery(`create schema ${schema}`);
+    env.ATRIUM_DATABASE_URL = `${POSTGRES_TEST_URL}${POSTGRES_TEST_URL.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}`;
+  }
+  const server = await startServer(env);
+  return {
+    server,
+    baseUrl: server.baseUrl,
+    async admin(method, url, body, workspaceId) {
+      const response = await fetch(`${server.baseUrl}/api/rest/v1${url}`, {
+        method,
+        headers: {
+          'X-ServiceAPI-Key': KEY,
+          ...(workspaceId === undefined ? {} : { 'X-Service-Workspace-Id': String(workspaceId) }),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await response.text();
+      if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text}`);
+      return text === '' ? undefined : JSON.parse(text);
+    },
+    async stop() {
+      await server.stop('SIGKILL');
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (database === 'postgres') await adminQuery(`drop schema if exists ${schema} cascade`);
+    },
+  };
+}

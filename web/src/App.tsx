@@ -1,0 +1,33 @@
+import { Center, Loader } from '@mantine/core';
+import { lazy, Suspense } from 'react';
+import { Navigate, Route, Routes } from 'react-router';
+import { Shell } from './layout/Shell';
+import { FilesPage } from './pages/FilesPage';
+import { SignInPage } from './pages/SignInPage';
+import { RequireSession } from './session/RequireSession';
+
+// Screens beyond the first are loaded when first opened, so the first screen comes up fast.
+const AccountPage = lazy(() => import('./pages/AccountPage').then((m) => ({ default: m.AccountPage })));
+const UsersPage = lazy(() => import('./pages/UsersPage').then((m) => ({ default: m.UsersPage })));
+const GroupsPage = lazy(() => import('./pages/GroupsPage').then((m) => ({ default: m.GroupsPage })));
+const WorkspacesPage = lazy(() => import('./pages/WorkspacesPage').then((m) => ({ default: m.WorkspacesPage })));
+const SiteSettingsPage = lazy(() => import('./pages/SiteSettingsPage').then((m) => ({ default: m.SiteSettingsPage })));
+
+export function App() {
+  return (
+    <Suspense fallback={<Center py="xl"><Loader size="sm" aria-label="Loading" /></Center>}>
+      <Routes>
+        <Route path="/sign-in" element={<SignInPage />} />
+        <Route element={<RequireSession><Shell /></RequireSession>}>
+          <Route path="/files/*" element={<FilesPage />} />
+          <Route path="/account" element={<AccountPage />} />
+          <Route path="/admin/users" element={<UsersPage />} />
+          <Route path="/admin/groups" element={<GroupsPage />} />
+          <Route path="/admin/workspaces" element={<WorkspacesPage />} />
+          <Route path="/admin/site" element={<SiteSettingsPage />} />
+          <Route path="*" element={<Navigate to="/files" replace />} />
+        </Route>
+      </Routes>
+    </Suspense>
+  );
+}

@@ -1,0 +1,101 @@
+import { Alert, Button, Code, CopyButton, Group, Modal, Select, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { createKey, listKeys, revokeKey, type ApiKey } from '../api/account';
+import { ConfirmDialog } from '../files/dialogs';
+import { formatTime } from '../files/format';
+
+/**
+ * A user's API keys (`userId` 0: the caller's own): list, create (the secret shown exactly once),
+ * revoke. Administrators use it for the users they administer.
+ */
+export function ApiKeys({ userId = 0, title = 'API keys' }: { userId?: number; title?: string }) {
+  const [keys, setKeys] = useState<ApiKey[] | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const [name, setName] = useState('');
+  const [permissionSet, setPermissionSet] = useState<ApiKey['permission_set']>('full');
+  const [created, setCreated] = useState<(ApiKey & { key: string }) | undefined>();
+  const [revoking, setRevoking] = useState<ApiKey | undefined>();
+  const [busy, setBusy] = useState(false);
+
+  const load = useCallback(() => {
+    listKeys(userId).then(setKeys, (caught: unknown) => setError(caught instanceof Error ? caught.message : 'Your keys could not be listed.'));
+  }, [userId]);
+  useEffect(load, [load]);
+
+  async function create(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      setCreated(await createKey(userId, name.trim(), permissionSet));
+      setName('');
+      load();
+    } catch (caught) {
+      setError(caught instanceof Error ? caught.message : 'The key was not created.');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Stack>
+      <Title order={2} size="h3">{title}</Title>
+      <Text size="sm" c="dimmed">A key lets a program act as {userId === 0 ? 'you' : 'this user'}. Its secret is shown once, when it is created.</Text>
+      {error !== undefined && <Alert color="red" role="alert">{error}</Alert>}
+      <form onSubmit={create} aria-label="New API key">
+        <Group align="flex-end">
+          <TextInput label="Key name" required value={name} onChange={(e) => setName(e.currentTarget.value)} />
+          <Select label="Reach" value={permissionSet} allowDeselect={false} onChange={(value) => setPermissionSet(value === 'files_only' ? 'files_only' : 'full')}
+            data={[{ value: 'full', label: userId === 0 ? 'Everything I may do' : 'Everything they may do' }, { value: 'files_only', label: 'Files and folders only' }]} />
+          <Button type="submit" loading={busy} disabled={name.trim() === ''}>Create key</Button>
+        </Group>
+      </form>
+      {keys !== undefined && keys.length === 0 && <Text c="dimmed">{userId === 0 ? 'You have no API keys.' : 'No API keys.'}</Text>}
+      {keys !== undefined && keys.length > 0 && (
+        <Table.ScrollContainer minWidth={520}>
+          <Table>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">Name</Table.Th>
+                <Table.Th scope="col">Reach</Table.Th>
+                <Table.Th scope="col">Created</Table.Th>
+                <Table.Th scope="col">Last used</Table.Th>
+                <Table.Th scope="col"><VisuallyHidden>Actions</VisuallyHidden></Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {keys.map((key) => (
+                <Table.Tr key={key.id} data-key={key.name}>
+                  <Table.Td style={{ wordBreak: 'break-all' }}>{key.name}</Table.Td>
+                  <Table.Td>{key.permission_set === 'full' ? 'Everything' : 'Files only'}</Table.Td>
+                  <Table.Td>{formatTime(key.created_at)}</Table.Td>
+                  <Table.Td>{key.last_use_at === null ? 'Never' : formatTime(key.last_use_at)}</Table.Td>
+                  <Table.Td><Button size="xs" variant="subtle" color="red" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}`}>Revoke</Button></Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+
+      <Modal opened={created !== undefined} onClose={() => setCreated(undefined)} title="Your new API key">
+        <Stack>
+          <Text size="sm">Copy the secret now: it is not shown again, and Atrium keeps only a hash of it.</Text>
+          <Code block data-testid="new-key-secret" style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>{created?.key}</Code>
+          <Group justify="flex-end">
+            <CopyButton value={created?.key ?? ''}>
+              {({ copied, copy }) => <Button variant="default" onClick={copy}>{copied ? 'Copied' : 'Copy'}</Button>}
+            </CopyButton>
+            <Button onClick={() => setCreated(undefined)}>Done</Button>
+          </Group>
+        </Stack>
+      </Modal>
+      {revoking !== undefined && (
+        <ConfirmDialog opened title="Revoke API key" confirmLabel="Revoke" onClose={() => setRevoking(undefined)}
+          onConfirm={async () => { await revokeKey(revoking.id); load(); }}>
+          Revoke <strong>{revoking.name}</strong>? Programs using it stop working at once.
+        </ConfirmDialog>
+      )}
+    </Stack>
+  );
+}

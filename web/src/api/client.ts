@@ -1,0 +1,168 @@
+/**
+ * The console's only way to the server: the public REST API, with the session in an HttpOnly
+ * cookie the browser sends by itself. Every request carries the console header, without which the
+ * server ignores the cookie (a cross-site page cannot add it).
+ */
+export const API_ROOT = '/api/rest/v1';
+const CONSOLE_HEADER = 'X-Atrium-Console';
+
+/** An error answered by the API: its `type` and a message meant for people. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The answers that mean the console's session is gone (ended, timed out, or never there). */
+const SESSION_GONE = new Set([
+  'not-authenticated/invalid-session',
+  'not-authenticated/invalid-credentials',
+  'not-authenticated/authentication-required',
+  // Too many wrong passwords in the reauthentication dialog end the session.
+  'rate-limited/reauthentication-rate-limited',
+]);
+
+const REAUTHENTICATION_NEEDED = new Set(['bad-request/reauthentication-needed-fields', 'not-authorized/reauthentication-needed-action']);
+const REAUTHENTICATION_FAILED = 'not-authorized/reauthentication-failed';
+
+/**
+ * Asks the person for their password before a change the server wants confirmed; `retry` says the
+ * last one was wrong. Resolves undefined when they cancel.
+ */
+export type PasswordPrompt = (retry: boolean) => Promise<string | undefined>;
+let passwordPrompt: PasswordPrompt | undefined;
+
+export function onReauthenticationNeeded(prompt: PasswordPrompt | undefined): void {
+  passwordPrompt = prompt;
+}
+
+/** The site's header brand (`X-<Brand>-Workspace-Id`), which the server writes into the page. */
+export function headerBrand(): string {
+  return document.querySelector('meta[name="atrium-header-brand"]')?.getAttribute('content') || 'Service';
+}
+
+export function isSessionGone(error: unknown): boolean {
+  return error instanceof ApiError && SESSION_GONE.has(error.type);
+}
+
+type SessionEndedListener = (error: ApiError) => void;
+let sessionEnded: SessionEndedListener | undefined;
+
+/** Called when a request finds the session gone, so the console can ask to sign in again. */
+export function onSessionEnded(listener: SessionEndedListener | undefined): void {
+  sessionEnded = listener;
+}
+
+const ACTIVITY_KEY = 'atrium.lastActivity';
+
+/** When the server last saw this console act (kept per tab, to tell how long it was idle). */
+export function lastActivity(): number | undefined {
+  const value = Number(sessionStorage.getItem(ACTIVITY_KEY));
+  return Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+let workspaceId: number | undefined;
+
+/** Sends every later request in Workspace `id` (undefined: the signed-in user's own Workspace). */
+export function selectWorkspace(id: number | undefined): void {
+  workspaceId = id;
+}
+
+export interface ApiRequest {
+  body?: unknown;
+  query?: Record<string, string | number | boolean | undefined>;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  /** Ask in the signed-in user's own Workspace, whichever is selected. */
+  homeContext?: boolean;
+  /** Sign-in answers 401 for a wrong password: that is not a session that ended. */
+  signingIn?: boolean;
+}
+
+export interface ApiResponse<T> {
+  data: T;
+  headers: Headers;
+}
+
+export async function api<T>(method: string, path: string, request: ApiRequest = {}): Promise<ApiResponse<T>> {
+  try {
+    return await send<T>(method, path, request);
+  } catch (error) {
+    if (!(error instanceof ReauthenticationNeeded)) throw error;
+    return confirmAndRepeat<T>(method, path, request, error);
+  }
+}
+
+class ReauthenticationNeeded extends ApiError {}
+
+/** Asks for the password and repeats the change with it, until it is right or the person cancels. */
+async function confirmAndRepeat<T>(method: string, path: string, request: ApiRequest, needed: ReauthenticationNeeded): Promise<ApiResponse<T>> {
+  if (passwordPrompt === undefined) throw new ApiError(needed.status, needed.type, needed.message);
+  let retry = false;
+  for (;;) {
+    const password = await passwordPrompt(retry);
+    if (password === undefined) throw new ApiError(needed.status, needed.type, 'Cancelled: nothing was changed.');
+    try {
+      return await send<T>(method, path, { ...request, headers: { ...request.headers, [`X-${headerBrand()}-Reauthentication`]: `password:${password}` } });
+    } catch (error) {
+      if (error instanceof ApiError && error.type === REAUTHENTICATION_FAILED) {
+        retry = true;
+        continue;
+      }
+      throw error;
+    }
+  }
+}
+
+async function send<T>(method: string, path: string, request: ApiRequest): Promise<ApiResponse<T>> {
+  const url = new URL(API_ROOT + path, window.location.origin);
+  for (const [name, value] of Object.entries(request.query ?? {})) {
+    if (value !== undefined) url.searchParams.set(name, String(value));
+  }
+  const headers: Record<string, string> = { Accept: 'application/json', [CONSOLE_HEADER]: '1', ...request.headers };
+  if (workspaceId !== undefined && !request.signingIn && !request.homeContext) headers[`X-${headerBrand()}-Workspace-Id`] = String(workspaceId);
+  if (request.body !== undefined) headers['Content-Type'] = 'application/json';
+  const response = await fetch(url, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+    ...(request.signal === undefined ? {} : { signal: request.signal }),
+  });
+  const text = await response.text();
+  const parsed: unknown = text === '' ? undefined : safeJson(text);
+  if (!response.ok) {
+    const body = (parsed ?? {}) as { type?: unknown; error?: unknown };
+    const error = new ApiError(
+      response.status,
+      typeof body.type === 'string' ? body.type : 'unknown',
+      typeof body.error === 'string' ? body.error : `The server answered ${response.status}.`,
+    );
+    if (!request.signingIn && isSessionGone(error)) sessionEnded?.(error);
+    if (REAUTHENTICATION_NEEDED.has(error.type)) throw new ReauthenticationNeeded(error.status, error.type, error.message);
+    throw error;
+  }
+  sessionStorage.setItem(ACTIVITY_KEY, String(Date.now()));
+  return { data: parsed as T, headers: response.headers };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A response header whose name carries the site's brand (`X-<Brand>-Cursor`): the first found. */
+export function brandedHeader(headers: Headers, suffix: string): string | undefined {
+  const wanted = `-${suffix.toLowerCase()}`;
+  for (const [name, value] of headers) {
+    if (name.startsWith('x-') && name.endsWith(wanted) && value !== '') return value;
+  }
+  return undefined;
+}

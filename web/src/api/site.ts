@@ -1,0 +1,44 @@
+import { api } from './client';
+
+export interface Workspace {
+  id: number;
+  name: string;
+  created_at: string;
+}
+
+// Asked in the signed-in user's own Workspace: with another one selected, only that one is listed.
+export async function listWorkspaces(): Promise<Workspace[]> {
+  return (await api<Workspace[]>('GET', '/workspaces', { homeContext: true, query: { per_page: 1000 } })).data;
+}
+
+export async function createWorkspace(name: string): Promise<Workspace> {
+  return (await api<Workspace>('POST', '/workspaces', { homeContext: true, body: { name } })).data;
+}
+
+export async function renameWorkspace(id: number, name: string): Promise<void> {
+  await api('PATCH', `/workspaces/${id}`, { homeContext: true, body: { name } });
+}
+
+export async function deleteWorkspace(id: number): Promise<void> {
+  await api('DELETE', `/workspaces/${id}`, { homeContext: true });
+}
+
+export interface SiteSettings {
+  session_expiry_minutes: number;
+  session_max_lifetime_minutes: number;
+  user_lockout: boolean;
+  user_lockout_tries: number;
+  user_lockout_within_minutes: number;
+  user_lockout_lock_period_minutes: number;
+  login_attempts_per_ip_per_hour: number;
+  password_min_length: number;
+  users_can_create_api_keys: boolean;
+}
+
+export async function readSite(): Promise<SiteSettings> {
+  return (await api<SiteSettings>('GET', '/site', { homeContext: true })).data;
+}
+
+export async function changeSite(changes: Partial<SiteSettings>): Promise<SiteSettings> {
+  return (await api<SiteSettings>('PATCH', '/site', { homeContext: true, body: changes })).data;
+}

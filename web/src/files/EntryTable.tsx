@@ -1,0 +1,103 @@
+import { ActionIcon, Anchor, Menu, Table, Text, VisuallyHidden } from '@mantine/core';
+import { useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import type { Entry } from '../api/files';
+import { folderUrl } from './Breadcrumbs';
+import { formatSize, formatTime, permissionLetters } from './format';
+
+export type EntryAction = 'download' | 'move' | 'copy' | 'delete' | 'explain' | 'permissions';
+
+/**
+ * One row per entry. Names are always rendered as text, whatever characters they hold. An action
+ * the caller's letters do not allow is shown disabled with the reason, never offered in vain.
+ */
+export function EntryTable({ entries, onAction, offerPermissions }: { entries: Entry[]; onAction(entry: Entry, action: EntryAction): void; offerPermissions: boolean }) {
+  return (
+    <Table.ScrollContainer minWidth={560}>
+      <Table highlightOnHover verticalSpacing="xs">
+        <VisuallyHidden component="caption">Folder contents</VisuallyHidden>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">Name</Table.Th>
+            <Table.Th scope="col">Type</Table.Th>
+            <Table.Th scope="col" ta="right">Size</Table.Th>
+            <Table.Th scope="col">Modified</Table.Th>
+            <Table.Th scope="col"><abbr title="Your permissions: l list, r read, w write, d delete">Permissions</abbr></Table.Th>
+            <Table.Th scope="col"><VisuallyHidden>Actions</VisuallyHidden></Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {entries.map((entry) => (
+            <Table.Tr key={entry.path} data-entry={entry.display_name}>
+              <Table.Td style={{ wordBreak: 'break-all' }}>
+                {entry.type === 'directory' ? (
+                  <Anchor component={Link} to={folderUrl(entry.path)} inherit>{entry.display_name}</Anchor>
+                ) : (
+                  <Text span inherit>{entry.display_name}</Text>
+                )}
+              </Table.Td>
+              <Table.Td>{entry.type === 'directory' ? 'Folder' : 'File'}</Table.Td>
+              <Table.Td ta="right">{formatSize(entry.size)}</Table.Td>
+              <Table.Td>{formatTime(entry.mtime)}</Table.Td>
+              <Table.Td ff="monospace" aria-label={`Permissions: ${entry.permissions || 'none'}`}>{permissionLetters(entry.permissions)}</Table.Td>
+              <Table.Td>
+                <EntryMenu entry={entry} onAction={onAction} offerPermissions={offerPermissions} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/**
+ * A row's actions. Until first opened it is a plain button: a folder page of 200 rows would
+ * otherwise build 200 menus, which costs more than the rest of the page.
+ */
+function EntryMenu(props: { entry: Entry; onAction(entry: Entry, action: EntryAction): void; offerPermissions: boolean }) {
+  const [used, setUsed] = useState(false);
+  if (!used) {
+    return (
+      <ActionIcon variant="subtle" aria-label={`Actions for ${props.entry.display_name}`} aria-haspopup="menu" onClick={() => setUsed(true)}>
+        <span aria-hidden="true">⋯</span>
+      </ActionIcon>
+    );
+  }
+  return <OpenedEntryMenu {...props} />;
+}
+
+function OpenedEntryMenu({ entry, onAction, offerPermissions }: { entry: Entry; onAction(entry: Entry, action: EntryAction): void; offerPermissions: boolean }) {
+  const mayRead = entry.permissions.includes('r');
+  const mayDelete = entry.permissions.includes('d');
+  // This button replaced the one just pressed: the focus stays where the person left it.
+  const target = useRef<HTMLButtonElement>(null);
+  useEffect(() => target.current?.focus(), []);
+  return (
+    <Menu position="bottom-end" withinPortal defaultOpened>
+      <Menu.Target>
+        <ActionIcon ref={target} variant="subtle" aria-label={`Actions for ${entry.display_name}`}>
+          <span aria-hidden="true">⋯</span>
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {entry.type === 'file' && (
+          <Menu.Item disabled={!mayRead} onClick={() => onAction(entry, 'download')}>
+            Download{mayRead ? '' : ' (needs read permission)'}
+          </Menu.Item>
+        )}
+        <Menu.Item disabled={!mayDelete} onClick={() => onAction(entry, 'move')}>
+          Rename or move{mayDelete ? '' : ' (needs delete permission)'}
+        </Menu.Item>
+        <Menu.Item onClick={() => onAction(entry, 'explain')}>Why can this be reached?</Menu.Item>
+        {offerPermissions && entry.type === 'directory' && <Menu.Item onClick={() => onAction(entry, 'permissions')}>Permissions</Menu.Item>}
+        <Menu.Item disabled={!mayRead} onClick={() => onAction(entry, 'copy')}>
+          Copy{mayRead ? '' : ' (needs read permission)'}
+        </Menu.Item>
+        <Menu.Item color="red" disabled={!mayDelete} onClick={() => onAction(entry, 'delete')}>
+          Delete{mayDelete ? '' : ' (needs delete permission)'}
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

@@ -1,0 +1,106 @@
+import { Alert, Badge, Button, Group, List, Loader, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { explain, findUserId, type Explanation, type Reason } from '../api/explain';
+
+const SOURCE_TEXT: Record<Reason['source'], string> = {
+  site_admin: 'a Site Administrator may do anything',
+  workspace_admin_flag: 'an administrator of the Workspace by the user\'s flag',
+  workspace_admin_grant: 'through an admin grant on the Workspace root',
+  grant: 'through a grant',
+  hidden_grant: 'through a grant you may not see',
+};
+
+const ROLE_TEXT: Record<string, string> = {
+  site_admin: 'Site Administrator',
+  workspace_admin: 'Workspace Administrator',
+  folder_admin: 'Folder Admin',
+};
+
+function grantee(reason: Reason): string {
+  if (reason.via === 'user') return 'given to the user';
+  if (reason.via === 'group') return `given to the group ${reason.group_name ?? ''}`;
+  if (reason.via === 'groups') return `given to members of all of ${(reason.group_names ?? []).join(', ')}`;
+  return '';
+}
+
+/** One reason as a sentence: what it gives, and the grant (path, level, grantee) it comes from. */
+function describe(reason: Reason): string {
+  const what = reason.kind === 'role' ? `Role ${ROLE_TEXT[reason.role ?? ''] ?? reason.role ?? ''}` : `${reason.capability ?? ''}`;
+  if (reason.source !== 'grant') return `${what}: ${SOURCE_TEXT[reason.source]}`;
+  const scope = reason.recursive === false ? ' (this folder only)' : '';
+  return `${what}: ${reason.permission ?? ''} on “${reason.path === '' ? 'the root' : reason.path ?? ''}”${scope}, ${grantee(reason)}`;
+}
+
+/**
+ * "Why can this person reach this?": the engine's explanation for the caller, or, for an
+ * administrator, for a user they administer, drawn as the grants that give each capability.
+ */
+export function ExplainDialog({ path, name, forOthers, onClose }: { path: string; name: string; forOthers: boolean; onClose(): void }) {
+  const [username, setUsername] = useState('');
+  const [result, setResult] = useState<Explanation | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const [loading, setLoading] = useState(false);
+
+  const run = useCallback(async (forUser: string) => {
+    setLoading(true);
+    setError(undefined);
+    try {
+      const userId = forUser === '' ? undefined : await findUserId(forUser);
+      if (forUser !== '' && userId === undefined) throw new Error(`No user named ${forUser} that you administer.`);
+      setResult(await explain(path, userId));
+    } catch (caught) {
+      setResult(undefined);
+      setError(caught instanceof Error ? caught.message : 'No explanation could be given.');
+    } finally {
+      setLoading(false);
+    }
+  }, [path]);
+  useEffect(() => { void run(''); }, [run]);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    void run(username.trim());
+  }
+
+  const roles = result === undefined ? [] : [result.site_admin && 'Site Administrator', result.workspace_admin && 'Workspace Administrator', result.folder_admin && 'Folder Admin'].filter((r): r is string => r !== false);
+  return (
+    <Modal opened onClose={onClose} title="Why can this be reached?" size="lg">
+      <Stack>
+        <Text style={{ wordBreak: 'break-all' }}>For <strong>{name}</strong></Text>
+        {forOthers && <form onSubmit={submit} aria-label="Explain for a user">
+          <Group align="flex-end">
+            <TextInput label="For the user" description="Leave empty for yourself" value={username} onChange={(e) => setUsername(e.currentTarget.value)} />
+            <Button type="submit" variant="default">Explain</Button>
+          </Group>
+        </form>}
+        {loading && <Loader size="sm" aria-label="Loading" />}
+        {error !== undefined && <Alert color="red" role="alert">{error}</Alert>}
+        {result !== undefined && !loading && (
+          <Stack gap="xs" data-testid="explanation">
+            <Group gap="xs">
+              <Text fw={600}>Can:</Text>
+              {result.capabilities.length === 0 ? <Text>nothing</Text> : result.capabilities.map((c) => <Badge key={c} variant="light">{c}</Badge>)}
+              {roles.map((r) => <Badge key={r} color="grape" variant="light">{r}</Badge>)}
+            </Group>
+            <Title order={3} size="h5">Because of</Title>
+            {result.reasons.length === 0 ? <Text c="dimmed">No grant reaches this.</Text> : (
+              <List spacing={4}>{result.reasons.map((r, i) => <List.Item key={i} style={{ wordBreak: 'break-word' }}>{describe(r)}</List.Item>)}</List>
+            )}
+            {result.near_misses.length > 0 && (
+              <>
+                <Title order={3} size="h5">Grants that do not apply</Title>
+                <List spacing={4}>
+                  {result.near_misses.map((m) => (
+                    <List.Item key={m.id} style={{ wordBreak: 'break-word' }}>
+                      {m.permission} on “{m.path}”: {m.reasons.map((r) => r.code === 'missing_groups' ? `not a member of ${(r.missing_group_names ?? []).join(', ')}` : r.code.replace(/_/g, ' ')).join('; ')}
+                    </List.Item>
+                  ))}
+                </List>
+              </>
+            )}
+          </Stack>
+        )}
+      </Stack>
+    </Modal>
+  );
+}

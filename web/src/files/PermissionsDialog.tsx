@@ -1,0 +1,150 @@
+import { Alert, Button, Checkbox, Group, List, Modal, SegmentedControl, Select, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { findUserId } from '../api/explain';
+import { listGroups } from '../api/groups';
+import { createPermission, deletePermission, granteeText, LEVELS, listPermissions, type Grantee, type Level, type Permission } from '../api/permissions';
+
+interface Pending {
+  grant: Grantee & { path: string; permission: Level; recursive: boolean };
+  replaces: Permission[];
+  who: string;
+}
+
+/** The same grantee's grants a new grant on `path` may replace: on the path, and below it when recursive. */
+function candidates(existing: Permission[], path: string, recursive: boolean): Permission[] {
+  return existing.filter((p) => p.path === path || (recursive && (path === '' || p.path.startsWith(`${path}/`))));
+}
+
+/**
+ * The grants on one folder, to add and remove. Before a new grant applies, the dialog lists the
+ * same grantee's grants it may replace: the server deletes those the new one makes redundant.
+ */
+export function PermissionsDialog({ path, name, onClose }: { path: string; name: string; onClose(): void }) {
+  const [grants, setGrants] = useState<Permission[]>([]);
+  const [error, setError] = useState<string | undefined>();
+  const [kind, setKind] = useState<'user' | 'group'>('user');
+  const [who, setWho] = useState('');
+  const [level, setLevel] = useState<Level>('readonly');
+  const [recursive, setRecursive] = useState(true);
+  const [pending, setPending] = useState<Pending | undefined>();
+  const [done, setDone] = useState<string | undefined>();
+
+  const load = useCallback(() => {
+    listPermissions({ path }).then(setGrants, (caught: unknown) => setError(caught instanceof Error ? caught.message : 'The permissions could not be listed.'));
+  }, [path]);
+  useEffect(load, [load]);
+
+  async function prepare(event: FormEvent) {
+    event.preventDefault();
+    setError(undefined);
+    setDone(undefined);
+    try {
+      const name = who.trim();
+      let grantee: Grantee;
+      let existing: Permission[];
+      if (kind === 'user') {
+        const userId = await findUserId(name);
+        if (userId === undefined) throw new Error(`No user named ${name} that you administer.`);
+        grantee = { user_id: userId };
+        existing = await listPermissions({ user_id: userId });
+      } else {
+        const group = (await listGroups()).find((g) => g.name === name);
+        if (group === undefined) throw new Error(`No group named ${name} that you administer.`);
+        grantee = { group_id: group.id };
+        existing = await listPermissions({ group_id: group.id });
+      }
+      setPending({ grant: { ...grantee, path, permission: level, recursive }, replaces: candidates(existing, path, recursive), who: `${kind} ${name}` });
+    } catch (caught) {
+      setError(caught instanceof Error ? caught.message : 'That did not work.');
+    }
+  }
+
+  async function apply() {
+    if (pending === undefined) return;
+    setError(undefined);
+    try {
+      const created = await createPermission(pending.grant);
+      const replaced = created.replaced_permission_ids.length;
+      setDone(replaced === 0 ? 'The permission was added.' : `The permission was added and replaced ${replaced} redundant ${replaced === 1 ? 'grant' : 'grants'}.`);
+      setPending(undefined);
+      setWho('');
+      load();
+    } catch (caught) {
+      setError(caught instanceof Error ? caught.message : 'The permission was not added.');
+    }
+  }
+
+  async function remove(grant: Permission) {
+    setError(undefined);
+    try {
+      await deletePermission(grant.id);
+      load();
+    } catch (caught) {
+      setError(caught instanceof Error ? caught.message : 'The permission was not removed.');
+    }
+  }
+
+  return (
+    <Modal opened onClose={onClose} title="Folder permissions" size="lg">
+      <Stack>
+        <Text style={{ wordBreak: 'break-all' }}>On <strong>{name}</strong></Text>
+        {error !== undefined && <Alert color="red" role="alert">{error}</Alert>}
+        {done !== undefined && <Alert color="teal" role="status">{done}</Alert>}
+        {grants.length === 0 ? <Text c="dimmed">No permission is given on this folder itself.</Text> : (
+          <Table>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">Given to</Table.Th>
+                <Table.Th scope="col">Level</Table.Th>
+                <Table.Th scope="col">Subfolders</Table.Th>
+                <Table.Th scope="col"><VisuallyHidden>Actions</VisuallyHidden></Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {grants.map((g) => (
+                <Table.Tr key={g.id} data-grant={granteeText(g)}>
+                  <Table.Td style={{ wordBreak: 'break-word' }}>{granteeText(g)}</Table.Td>
+                  <Table.Td>{g.permission}</Table.Td>
+                  <Table.Td>{g.recursive ? 'Included' : 'Not included'}</Table.Td>
+                  <Table.Td><Button size="xs" variant="subtle" color="red" aria-label={`Remove ${g.permission} for ${granteeText(g)}`} onClick={() => void remove(g)}>Remove</Button></Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+        <Title order={3} size="h5">Add a permission</Title>
+        <form onSubmit={prepare} aria-label="Add a permission">
+          <Stack gap="xs">
+            <SegmentedControl aria-label="Give it to" value={kind} onChange={(v) => setKind(v === 'group' ? 'group' : 'user')} data={[{ value: 'user', label: 'A user' }, { value: 'group', label: 'A group' }]} w="fit-content" />
+            <Group align="flex-end">
+              <TextInput label={kind === 'user' ? 'User name' : 'Group name'} required value={who} onChange={(e) => setWho(e.currentTarget.value)} />
+              <Select label="Level" allowDeselect={false} value={level} onChange={(v) => setLevel((v ?? 'readonly') as Level)} data={[...LEVELS]} w={140} />
+            </Group>
+            <Checkbox label="Also in subfolders" checked={recursive} onChange={(e) => setRecursive(e.currentTarget.checked)} />
+            <Button type="submit" variant="default" w="fit-content" disabled={who.trim() === ''}>Review</Button>
+          </Stack>
+        </form>
+        {pending !== undefined && (
+          <Alert color="indigo" title="Before it applies" data-testid="replacement-preview">
+            <Stack gap="xs">
+              <Text size="sm" style={{ wordBreak: 'break-word' }}>
+                Give <strong>{pending.grant.permission}</strong> to {pending.who}{pending.grant.recursive ? ', in subfolders too' : ', on this folder only'}.
+                A new permission replaces this grantee's permissions here{pending.grant.recursive ? ' and below' : ''} that it makes redundant.
+              </Text>
+              {pending.replaces.length === 0 ? <Text size="sm">None of theirs is in its way.</Text> : (
+                <>
+                  <Text size="sm">These of theirs may be replaced:</Text>
+                  <List size="sm">{pending.replaces.map((p) => <List.Item key={p.id}>{p.permission} on “{p.path}”{p.recursive ? '' : ' (this folder only)'}</List.Item>)}</List>
+                </>
+              )}
+              <Group>
+                <Button size="xs" onClick={() => void apply()}>Add permission</Button>
+                <Button size="xs" variant="default" onClick={() => setPending(undefined)}>Cancel</Button>
+              </Group>
+            </Stack>
+          </Alert>
+        )}
+      </Stack>
+    </Modal>
+  );
+}

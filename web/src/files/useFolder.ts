@@ -1,0 +1,63 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { listFolder, type Entry } from '../api/files';
+
+export interface FolderState {
+  entries: Entry[];
+  loading: boolean;
+  error: string | undefined;
+  hasMore: boolean;
+  loadMore(): void;
+  reload(): void;
+}
+
+/**
+ * A folder's entries, one page at a time on the API's cursor: opening a folder of any size costs
+ * one page, and the next page is asked for only when the person scrolls to it.
+ */
+export function useFolder(path: string): FolderState {
+  const [entries, setEntries] = useState<Entry[]>([]);
+  const [next, setNext] = useState<string | undefined>();
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | undefined>();
+  const [generation, setGeneration] = useState(0);
+  const inFlight = useRef<AbortController | undefined>(undefined);
+
+  const load = useCallback((cursor: string | undefined, replace: boolean) => {
+    inFlight.current?.abort();
+    const controller = new AbortController();
+    inFlight.current = controller;
+    setLoading(true);
+    setError(undefined);
+    listFolder(path, cursor, controller.signal).then(
+      (page) => {
+        if (controller.signal.aborted) return;
+        setEntries((previous) => (replace ? page.entries : [...previous, ...page.entries]));
+        setNext(page.next);
+        setLoading(false);
+      },
+      (caught: unknown) => {
+        if (controller.signal.aborted) return;
+        setError(caught instanceof Error ? caught.message : 'The folder could not be read.');
+        setLoading(false);
+      },
+    );
+  }, [path]);
+
+  useEffect(() => {
+    setEntries([]);
+    setNext(undefined);
+    load(undefined, true);
+    return () => inFlight.current?.abort();
+  }, [load, generation]);
+
+  return {
+    entries,
+    loading,
+    error,
+    hasMore: next !== undefined,
+    loadMore: () => {
+      if (next !== undefined && !loading) load(next, false);
+    },
+    reload: () => setGeneration((g) => g + 1),
+  };
+}

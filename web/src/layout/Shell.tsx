@@ -1,0 +1,49 @@
+import { AppShell, Button, Group, Text, Title } from '@mantine/core';
+import { NavLink, Outlet } from 'react-router';
+import { ReauthenticationDialog } from '../session/ReauthenticationDialog';
+import { useSession } from '../session/session';
+import { WorkspaceSwitcher } from './WorkspaceSwitcher';
+
+const NAV_LINK_STYLE = ({ isActive }: { isActive: boolean }) => ({
+  color: 'inherit',
+  fontWeight: isActive ? 700 : 400,
+  textDecoration: isActive ? 'underline' : 'none',
+  textUnderlineOffset: 6,
+  whiteSpace: 'nowrap' as const,
+});
+
+/** The frame of every signed-in screen: who is signed in, in which Workspace, where to go, and sign out. */
+export function Shell() {
+  const { profile, workspaceId, signOut } = useSession();
+  // Administration is offered to administrators and group admins; what they may do there, the server decides.
+  const isAdministrator = profile !== undefined && (profile.siteAdmin || profile.workspaceAdmin || profile.groupAdmin);
+  return (
+    <AppShell header={{ height: 56 }} padding="md">
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="md" wrap="nowrap" style={{ minWidth: 0 }}>
+            <Title order={1} size="h4" visibleFrom="sm">Atrium</Title>
+            <WorkspaceSwitcher />
+            <Group component="nav" aria-label="Main" gap="md" wrap="nowrap" style={{ overflowX: 'auto', minWidth: 0 }}>
+              <NavLink to="/files" style={NAV_LINK_STYLE}>Files</NavLink>
+              {isAdministrator && <NavLink to="/admin/users" style={NAV_LINK_STYLE}>Users</NavLink>}
+              {isAdministrator && <NavLink to="/admin/groups" style={NAV_LINK_STYLE}>Groups</NavLink>}
+              {profile?.siteAdmin === true && <NavLink to="/admin/workspaces" style={NAV_LINK_STYLE}>Workspaces</NavLink>}
+              {profile?.siteAdmin === true && <NavLink to="/admin/site" style={NAV_LINK_STYLE}>Site settings</NavLink>}
+              <NavLink to="/account" style={NAV_LINK_STYLE}>My account</NavLink>
+            </Group>
+          </Group>
+          <Group gap="sm" wrap="nowrap">
+            <Text size="sm" visibleFrom="sm" truncate>{profile?.username}</Text>
+            <Button variant="default" size="xs" onClick={() => void signOut()}>Sign out</Button>
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Main>
+        {/* A new Workspace starts every screen afresh. */}
+        <Outlet key={workspaceId} />
+      </AppShell.Main>
+      <ReauthenticationDialog />
+    </AppShell>
+  );
+}

@@ -1,0 +1,55 @@
+import { Badge, Select } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { api } from '../api/client';
+import { useSession } from '../session/session';
+
+interface Workspace {
+  id: number;
+  name: string;
+}
+
+function label(workspace: Workspace): string {
+  return workspace.id === 0 ? 'Default Workspace' : workspace.name || `Workspace ${workspace.id}`;
+}
+
+/**
+ * The current Workspace, always shown. Only a Workspace 0 user may work in another Workspace, so
+ * only they get a switcher, listing the Workspaces they may see; everyone else sees a label.
+ */
+export function WorkspaceSwitcher() {
+  const { profile, workspaceId, setWorkspaceId } = useSession();
+  const navigate = useNavigate();
+  const [workspaces, setWorkspaces] = useState<Workspace[]>([]);
+  const mayChoose = profile?.workspaceId === 0;
+
+  useEffect(() => {
+    const controller = new AbortController();
+    // Asked in the user's own Workspace: with another one selected, the list shows only that one.
+    api<Workspace[]>('GET', '/workspaces', { homeContext: true, query: { per_page: 1000 }, signal: controller.signal })
+      .then(({ data }) => setWorkspaces(data), () => undefined);
+    return () => controller.abort();
+  }, []);
+
+  const current = workspaces.find((w) => w.id === workspaceId);
+  const currentLabel = current === undefined ? (workspaceId === 0 ? 'Default Workspace' : `Workspace ${workspaceId ?? ''}`) : label(current);
+  if (!mayChoose || workspaces.length < 2) {
+    return <Badge variant="light" aria-label={`Current Workspace: ${currentLabel}`} maw={200}>{currentLabel}</Badge>;
+  }
+  return (
+    <Select
+      aria-label="Workspace"
+      size="xs"
+      w={200}
+      allowDeselect={false}
+      value={String(workspaceId ?? 0)}
+      data={workspaces.map((w) => ({ value: String(w.id), label: label(w) }))}
+      onChange={(value) => {
+        if (value === null) return;
+        setWorkspaceId(Number(value));
+        // Paths differ from one Workspace to another: start at the new one's root.
+        navigate('/files');
+      }}
+    />
+  );
+}

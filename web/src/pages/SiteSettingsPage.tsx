@@ -1,0 +1,60 @@
+import { Alert, Button, Center, Loader, NumberInput, Stack, Switch, Title } from '@mantine/core';
+import { useEffect, useState, type FormEvent } from 'react';
+import { changeSite, readSite, type SiteSettings } from '../api/site';
+
+type NumericSetting = { [K in keyof SiteSettings]: SiteSettings[K] extends number ? K : never }[keyof SiteSettings];
+
+const NUMBERS: { name: NumericSetting; label: string; min: number; max: number }[] = [
+  { name: 'session_expiry_minutes', label: 'Sign out after this many idle minutes', min: 1, max: 525_600 },
+  { name: 'session_max_lifetime_minutes', label: 'Sign out after this many minutes in all', min: 1, max: 525_600 },
+  { name: 'user_lockout_tries', label: 'Failed sign-ins before an account is locked', min: 1, max: 1000 },
+  { name: 'user_lockout_within_minutes', label: '… counted within this many minutes', min: 1, max: 10_080 },
+  { name: 'user_lockout_lock_period_minutes', label: 'Minutes an account stays locked', min: 1, max: 10_080 },
+  { name: 'login_attempts_per_ip_per_hour', label: 'Failed sign-ins per client address per hour', min: 1, max: 1_000_000 },
+  { name: 'password_min_length', label: 'Shortest password allowed', min: 8, max: 128 },
+];
+
+/** Site Administrators: the site's authentication settings. */
+export function SiteSettingsPage() {
+  const [settings, setSettings] = useState<SiteSettings | undefined>();
+  const [result, setResult] = useState<{ ok: boolean; text: string } | undefined>();
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    readSite().then(setSettings, (caught: unknown) => setResult({ ok: false, text: caught instanceof Error ? caught.message : 'The settings could not be read.' }));
+  }, []);
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    if (settings === undefined) return;
+    setBusy(true);
+    setResult(undefined);
+    try {
+      setSettings(await changeSite(settings));
+      setResult({ ok: true, text: 'The settings were saved.' });
+    } catch (caught) {
+      setResult({ ok: false, text: caught instanceof Error ? caught.message : 'The settings were not saved.' });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (settings === undefined) {
+    return result === undefined ? <Center><Loader size="sm" aria-label="Loading" /></Center> : <Alert color="red" role="alert">{result.text}</Alert>;
+  }
+  const set = (change: Partial<SiteSettings>) => setSettings({ ...settings, ...change });
+  return (
+    <form onSubmit={save} aria-labelledby="site-settings-title">
+      <Stack maw={480}>
+        <Title order={1} size="h2" id="site-settings-title">Site settings</Title>
+        {result !== undefined && <Alert color={result.ok ? 'teal' : 'red'} role={result.ok ? 'status' : 'alert'}>{result.text}</Alert>}
+        <Switch label="Lock an account after repeated failed sign-ins" checked={settings.user_lockout} onChange={(e) => set({ user_lockout: e.currentTarget.checked })} />
+        <Switch label="Users may create their own API keys" checked={settings.users_can_create_api_keys} onChange={(e) => set({ users_can_create_api_keys: e.currentTarget.checked })} />
+        {NUMBERS.map((field) => (
+          <NumberInput key={field.name} label={field.label} min={field.min} max={field.max} allowDecimal={false} allowNegative={false}
+            value={settings[field.name]} onChange={(value) => set({ [field.name]: typeof value === 'number' ? value : Number(value) })} />
+        ))}
+        <Button type="submit" loading={busy} w="fit-content">Save</Button>
+      </Stack>
+    </form>
+  );
+}

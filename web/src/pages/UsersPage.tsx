@@ -1,0 +1,137 @@
+import { ActionIcon, Alert, Badge, Button, Center, Group, Loader, Menu, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { deleteUser, listUsers, updateUser, type User } from '../api/users';
+import { CreateUserDialog } from '../admin/CreateUserDialog';
+import { SetPasswordDialog } from '../admin/SetPasswordDialog';
+import { UserAccessDialog } from '../admin/UserAccessDialog';
+import { ConfirmDialog } from '../files/dialogs';
+import { formatTime } from '../files/format';
+import { useSession } from '../session/session';
+
+type Dialog = { kind: 'create' } | { kind: 'password' | 'delete' | 'access'; user: User } | undefined;
+
+/** The users of the current Workspace the caller administers (the server decides which). */
+export function UsersPage() {
+  const { profile, workspaceId } = useSession();
+  const [users, setUsers] = useState<User[]>([]);
+  const [next, setNext] = useState<string | undefined>();
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | undefined>();
+  const [search, setSearch] = useState('');
+  const [applied, setApplied] = useState('');
+  const [dialog, setDialog] = useState<Dialog>();
+
+  const load = useCallback((cursor: string | undefined) => {
+    setLoading(true);
+    setError(undefined);
+    listUsers(cursor, applied).then(
+      (page) => {
+        setUsers((previous) => (cursor === undefined ? page.users : [...previous, ...page.users]));
+        setNext(page.next);
+        setLoading(false);
+      },
+      (caught: unknown) => {
+        setError(caught instanceof Error ? caught.message : 'The users could not be listed.');
+        setLoading(false);
+      },
+    );
+  }, [applied]);
+  useEffect(() => load(undefined), [load]);
+
+  async function toggleDisabled(user: User) {
+    setError(undefined);
+    try {
+      await updateUser(user.id, { disabled: !user.disabled });
+      load(undefined);
+    } catch (caught) {
+      setError(caught instanceof Error ? caught.message : 'The user was not changed.');
+    }
+  }
+
+  function find(event: FormEvent) {
+    event.preventDefault();
+    setApplied(search.trim());
+  }
+
+  const context = workspaceId ?? 0;
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={1} size="h2">Users</Title>
+        <Button onClick={() => setDialog({ kind: 'create' })}>New user</Button>
+      </Group>
+      <form onSubmit={find} role="search" aria-label="Find a user">
+        <Group align="flex-end">
+          <TextInput label="User name" description="The exact user name" value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
+          <Button type="submit" variant="default">Find</Button>
+          {applied !== '' && <Button variant="subtle" onClick={() => { setSearch(''); setApplied(''); }}>Show all</Button>}
+        </Group>
+      </form>
+      {error !== undefined && <Alert color="red" role="alert">{error}</Alert>}
+      {users.length > 0 && (
+        <Table.ScrollContainer minWidth={640}>
+          <Table highlightOnHover>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">User name</Table.Th>
+                <Table.Th scope="col">Name</Table.Th>
+                <Table.Th scope="col">Workspace</Table.Th>
+                <Table.Th scope="col">Role</Table.Th>
+                <Table.Th scope="col">Last sign-in</Table.Th>
+                <Table.Th scope="col"><VisuallyHidden>Actions</VisuallyHidden></Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {users.map((user) => (
+                <Table.Tr key={user.id} data-user={user.username}>
+                  <Table.Td style={{ wordBreak: 'break-all' }}>{user.username}</Table.Td>
+                  <Table.Td style={{ wordBreak: 'break-word' }}>{user.name}</Table.Td>
+                  <Table.Td>{user.workspace_id}</Table.Td>
+                  <Table.Td>
+                    <Group gap={4}>
+                      {user.site_admin && <Badge variant="light">Site Administrator</Badge>}
+                      {user.workspace_admin && <Badge variant="light">Workspace Administrator</Badge>}
+                      {user.disabled && <Badge variant="light" color="red">Disabled</Badge>}
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>{user.last_login_at === null ? 'Never' : formatTime(user.last_login_at)}</Table.Td>
+                  <Table.Td>
+                    {user.id !== profile?.userId && (
+                      <Menu position="bottom-end">
+                        <Menu.Target>
+                          <ActionIcon variant="subtle" aria-label={`Actions for ${user.username}`}><span aria-hidden="true">⋯</span></ActionIcon>
+                        </Menu.Target>
+                        <Menu.Dropdown>
+                          <Menu.Item onClick={() => setDialog({ kind: 'access', user })}>Permissions and API keys</Menu.Item>
+                          <Menu.Item onClick={() => setDialog({ kind: 'password', user })}>Set password</Menu.Item>
+                          <Menu.Item onClick={() => void toggleDisabled(user)}>{user.disabled ? 'Enable' : 'Disable'}</Menu.Item>
+                          <Menu.Item color="red" onClick={() => setDialog({ kind: 'delete', user })}>Delete</Menu.Item>
+                        </Menu.Dropdown>
+                      </Menu>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {!loading && users.length === 0 && error === undefined && <Text c="dimmed">No user found.</Text>}
+      {loading && <Center><Loader size="sm" aria-label="Loading" /></Center>}
+      {next !== undefined && !loading && <Center><Button variant="subtle" onClick={() => load(next)}>Show more</Button></Center>}
+
+      {dialog?.kind === 'create' && (
+        <CreateUserDialog onClose={() => setDialog(undefined)} onCreated={() => load(undefined)}
+          offerSiteAdmin={profile?.siteAdmin === true && context === 0} offerWorkspaceAdmin={context !== 0} />
+      )}
+      {dialog?.kind === 'access' && <UserAccessDialog user={dialog.user} onClose={() => setDialog(undefined)} />}
+      {dialog?.kind === 'password' && <SetPasswordDialog user={dialog.user} onClose={() => setDialog(undefined)} />}
+      {dialog?.kind === 'delete' && (
+        <ConfirmDialog opened title="Delete user" confirmLabel="Delete" onClose={() => setDialog(undefined)}
+          onConfirm={async () => { await deleteUser(dialog.user.id); load(undefined); }}>
+          Delete <strong>{dialog.user.username}</strong>? Their sessions and API keys go with them.
+        </ConfirmDialog>
+      )}
+    </Stack>
+  );
+}
