@@ -11,11 +11,23 @@ export async function migrateToLatest(database: Database): Promise<void> {
     // schema's tables on the same server would make it skip creating its own.
     ...(database.dialect === 'postgres' ? { migrationTableSchema: await currentSchema(database) } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  let { error, results } = await migrator.migrateToLatest();
+  for (let retry = 0; retry < 3 && error !== undefined && results === undefined && isSchemaDroppedMeanwhile(error); retry++) {
+    ({ error, results } = await migrator.migrateToLatest());
+  }
   if (error !== undefined) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'bookkeeping';
     throw new Error(`migration ${failed} failed: ${(error as Error).message ?? String(error)}`, { cause: error });
   }
+}
+
+/**
+ * Kysely finds its bookkeeping tables by listing the tables of every schema on the server, and
+ * PostgreSQL fails that listing when another schema is dropped while it runs (`3F000`). Nothing
+ * has run then (no results), so the step is simply tried again.
+ */
+function isSchemaDroppedMeanwhile(error: unknown): boolean {
+  return (error as { code?: unknown }).code === '3F000';
 }
 
 async function currentSchema(database: Database): Promise<string> {
