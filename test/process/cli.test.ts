@@ -125,19 +125,19 @@ describe.each([sqliteTarget(), postgresTarget()])('the administration CLI as a p
   });
 
   it.skipIf(target.skip)('asks for a new password twice in a terminal, without echoing it, and refuses two that differ', async () => {
-    await cliOk(env, ['user', 'create', 'erin', '--password-stdin'], `${PASSWORD}\n`);
+    await cliOk(env, ['user', 'create', 'fiona', '--password-stdin'], `${PASSWORD}\n`);
     const typed = 'typed at the terminal prompt';
     const prompts = /New password: |Repeat it: /g;
-    const changed = await runCliInTerminal(env, ['user', 'set-password', 'erin'], prompts, [typed, typed]);
+    const changed = await runCliInTerminal(env, ['user', 'set-password', 'fiona'], prompts, [typed, typed]);
     expect(changed.code).toBe(0);
-    expect(changed.screen).toContain('password of erin changed');
+    expect(changed.screen).toContain('password of fiona changed');
     expect(changed.screen).not.toContain(typed);
-    expect((await logIn('erin', typed)).status).toBe(201);
+    expect((await logIn('fiona', typed)).status).toBe(201);
 
-    const differing = await runCliInTerminal(env, ['user', 'set-password', 'erin'], prompts, ['one long enough password', 'another long password']);
-    expect(differing.code).toBe(1);
-    expect(differing.screen).toContain('the two passwords differ');
-    expect((await logIn('erin', typed)).status).toBe(201);
+    const difffionag = await runCliInTerminal(env, ['user', 'set-password', 'fiona'], prompts, ['one long enough password', 'another long password']);
+    expect(difffionag.code).toBe(1);
+    expect(difffionag.screen).toContain('the two passwords differ');
+    expect((await logIn('fiona', typed)).status).toBe(201);
   });
 
   it.skipIf(target.skip)('disables a user: its session and sign-in are refused; lists users with their state', async () => {

@@ -95,7 +95,7 @@ describe.each(databases)('metrics [$name]', (database) => {
     expect(meta.status).toBe(200);
     const download = await fetch(((await meta.json()) as { download_uri: string }).download_uri);
     expect(await download.text()).toBe(content);
-    expect((await fetch(`${server.baseUrl}/no/such/route`)).status).toBe(404);
+    expect((await fetch(`${server.baseUrl}/api/rest/v1/no/such/route`)).status).toBe(404);
 
     expect((await signIn(server, ADMIN.password)).status).toBe(201);
     expect((await signIn(server, 'not the password')).status).toBe(401);
