@@ -14,6 +14,8 @@ import { frameworkErrorsFor } from './http/framework-errors.js';
 import { registerJsonBodyParser } from './http/json-body-parser.js';
 import { registerValidators } from './http/validators.js';
 import { logOptions } from './http/log-options.js';
+import { openApiOptions } from './http/openapi/document.js';
+import { registerApiReference } from './http/openapi/register-reference.js';
 import { registerMetrics, type MetricsExposure } from './http/metrics/register-metrics.js';
 import { requestIdFor } from './http/request-id.js';
 import type { RouteDeps } from './http/route-deps.js';
@@ -84,20 +86,8 @@ export async function buildApp(core: Core, listener: FrontDoorListener = {}): Pr
     });
   }
 
-  await app.register(swagger, {
-    openapi: {
-      info: { title: 'Atrium REST API', version: '1', description: 'Files.com-compatible wire conventions; see docs/.' },
-      servers: [{ url: '/' }],
-      components: {
-        securitySchemes: {
-          apiKey: { type: 'apiKey', in: 'header', name: headers.apiKey[0] as string },
-          session: { type: 'apiKey', in: 'header', name: headers.session[0] as string },
-          basic: { type: 'http', scheme: 'basic' },
-        },
-      },
-      security: [{ apiKey: [] }, { session: [] }, { basic: [] }],
-    },
-  });
+  await app.register(swagger, openApiOptions(headers));
+  await registerApiReference(app);
 
   healthRoutes(app, database);
   await app.register(async (api) => {

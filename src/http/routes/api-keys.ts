@@ -9,6 +9,7 @@ import { idPageQuery, paginationQuery, readPage, sendPage } from '../pagination.
 import type { RouteDeps } from '../route-deps.js';
 import { UPDATE_METHODS } from '../update-methods.js';
 import { errorResponses, IdParams } from '../schemas.js';
+import { asksForReauthentication } from '../openapi/route-markers.js';
 
 const PermissionSetField = Type.Union([Type.Literal('full'), Type.Literal('files_only')]);
 // Null first in each union: under type coercion a string or integer branch tried first would
@@ -72,6 +73,7 @@ export function apiKeyRoutes(app: ApiInstance, deps: RouteDeps): void {
 
   app.post('/api_keys', {
     schema: {
+      ...asksForReauthentication,
       summary: 'Create an API key; its secret is in the answer and never again',
       body: Type.Object({
         name: Type.String({ minLength: 1, maxLength: 255 }),
@@ -111,7 +113,7 @@ export function apiKeyRoutes(app: ApiInstance, deps: RouteDeps): void {
   });
 
   app.delete('/api_keys/:id', {
-    schema: { summary: 'Revoke an API key', params: IdParams, body: Type.Unknown({ description: 'Ignored.' }), response: { ...NoContent, ...errorResponses } },
+    schema: { ...asksForReauthentication, summary: 'Revoke an API key', params: IdParams, body: Type.Unknown({ description: 'Ignored.' }), response: { ...NoContent, ...errorResponses } },
   }, async (request, reply) => {
     const a = callOf(request, deps);
     await revokeKey(a, await findKey(a, request.params.id), confirmIdentity(request, deps, a));
@@ -136,7 +138,7 @@ export function apiKeyRoutes(app: ApiInstance, deps: RouteDeps): void {
   app.delete('/api_key', {
     // A key, files_only included, may always retire itself: that only ever reduces authority.
     config: { operation: 'file-context' },
-    schema: { summary: 'Revoke the API key this request authenticated with', body: Type.Unknown({ description: 'Ignored.' }), response: { ...NoContent, ...errorResponses } },
+    schema: { ...asksForReauthentication, summary: 'Revoke the API key this request authenticated with', body: Type.Unknown({ description: 'Ignored.' }), response: { ...NoContent, ...errorResponses } },
   }, async (request, reply) => {
     const a = callOf(request, deps);
     await revokeKey(a, await findCallingKey(a), confirmIdentity(request, deps, a));

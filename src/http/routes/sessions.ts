@@ -5,6 +5,7 @@ import { readHeader } from '../brand-headers.js';
 import { clearedSessionCookie, consoleSessionId, isConsoleRequest, sessionCookie } from '../console/session-cookie.js';
 import type { ApiInstance } from '../fastify-types.js';
 import type { RouteDeps } from '../route-deps.js';
+import { readsSessionHeader } from '../openapi/route-markers.js';
 import { errorResponses } from '../schemas.js';
 
 const SessionBody = Type.Object({
@@ -49,6 +50,7 @@ export function sessionRoutes(app: ApiInstance, deps: RouteDeps): void {
   app.delete('/sessions', {
     config: { public: true },
     schema: {
+      ...readsSessionHeader,
       summary: 'Log out: end the session named by the session header; always answers []',
       security: [],
       body: Type.Unknown({ description: 'Ignored.' }),

@@ -4,6 +4,7 @@ import { callOf, confirmIdentity } from '../call.js';
 import type { ApiInstance } from '../fastify-types.js';
 import type { RouteDeps } from '../route-deps.js';
 import { errorResponses } from '../schemas.js';
+import { asksForReauthentication } from '../openapi/route-markers.js';
 import { UPDATE_METHODS } from '../update-methods.js';
 
 const integerSetting = (name: keyof typeof SETTING_RANGES, description: string) => Type.Integer({ ...SETTING_RANGES[name], description });
@@ -33,7 +34,7 @@ export function siteRoutes(app: ApiInstance, deps: RouteDeps): void {
   app.route({
     method: UPDATE_METHODS,
     url: '/site',
-    schema: { summary: 'Change site settings (partial update)', body: SiteChanges, response: { 200: SiteBody, ...errorResponses } },
+    schema: { ...asksForReauthentication, summary: 'Change site settings (partial update)', body: SiteChanges, response: { 200: SiteBody, ...errorResponses } },
     handler: async (request) => {
       const a = callOf(request, deps);
       return changeSiteSettings(a, request.body, confirmIdentity(request, deps, a));

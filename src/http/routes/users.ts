@@ -7,6 +7,7 @@ import type { ApiInstance } from '../fastify-types.js';
 import { idPageQuery, paginationQuery, readPage, sendPage } from '../pagination.js';
 import type { RouteDeps } from '../route-deps.js';
 import { errorResponses, IdParams } from '../schemas.js';
+import { asksForReauthentication } from '../openapi/route-markers.js';
 import { UPDATE_METHODS } from '../update-methods.js';
 import { IdList, parseIdList, UserBody, userBody } from './user-body.js';
 
@@ -78,6 +79,7 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
     method: UPDATE_METHODS,
     url: '/users/:id',
     schema: {
+      ...asksForReauthentication,
       summary: 'Update a user (administrators; the user itself for password, name and email)',
       params: IdParams,
       body: Type.Object({ ...UserFields, disabled: Type.Optional(Type.Boolean()) }),
@@ -95,7 +97,7 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
   });
 
   app.delete('/users/:id', {
-    schema: { summary: 'Delete a user', params: IdParams, response: { 204: Type.Null(), ...errorResponses } },
+    schema: { ...asksForReauthentication, summary: 'Delete a user', params: IdParams, response: { 204: Type.Null(), ...errorResponses } },
   }, async (request, reply) => {
     const a = callOf(request, deps);
     await deleteUser(a, request.params.id, confirmIdentity(request, deps, a));
