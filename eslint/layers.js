@@ -7,7 +7,7 @@
 export const FEATURES = ['access', 'identity', 'directory', 'grants', 'files'];
 
 /** Front doors: they translate a protocol and call features; nothing below may import them. */
-export const FRONT_DOORS = ['http', 'cli'];
+export const FRONT_DOORS = ['http', 'cli', 'scim'];
 
 /** What each layer may import besides itself. app.ts, main.ts and core.ts (src/*.ts) may import anything. */
 export const MAY_IMPORT = {
@@ -25,6 +25,7 @@ export const MAY_IMPORT = {
   files: ['access', 'authz', 'config', 'db', 'lib', 'errors', 'repositories', 'storage'],
   http: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],
   cli: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],
+  scim: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],
 };
 
 const DEEPEST = 5;

@@ -25,6 +25,7 @@ import { PUBLIC_URL, redactTransferToken } from './http/routes/files/transfer-ur
 import { closeHttp2SessionsOnClose } from './http/tls/http2-sessions.js';
 import type { TlsCredentials } from './http/tls/tls-credentials.js';
 import { parseQueryString } from './lib/query-string.js';
+import { registerScim } from './scim/register-scim.js';
 
 /** How the front door is reached: over HTTPS with these credentials, and at this public URL. */
 export interface FrontDoorListener {
@@ -94,6 +95,7 @@ export async function buildApp(core: Core, listener: FrontDoorListener = {}): Pr
     api.addHook('onRequest', authenticationHook(deps.db, deps.clock, headers));
     registerApiRoutes(api, deps);
   }, { prefix: API_ROOT });
+  await registerScim(app, { db: deps.db, clock: deps.clock, headers });
   // The web console at `/`, when it has been built (npm run build).
   await registerConsole(app, config.headerBrands[0] as string);
 

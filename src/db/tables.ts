@@ -29,6 +29,8 @@ export interface UsersTable {
   created_at: number;
   last_login_at: number | null;
   password_set_at: number | null;
+  /** The identifier an identity provider gave the user (SCIM externalId). */
+  external_id: string | null;
 }
 
 export interface GroupsTable {
@@ -37,6 +39,8 @@ export interface GroupsTable {
   name: string;
   name_key: string;
   created_at: number;
+  /** The identifier an identity provider gave the group (SCIM externalId). */
+  external_id: string | null;
 }
 
 export interface GroupUsersTable {

@@ -1,10 +1,10 @@
 import { findVisibleGroup, groupVisibility, isAdministratorOf, membershipWorkspace, type Call } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
-import { deleteGroupAndGrants, type Group, groupNameTaken, insertGroup, listGroupsInScope, renameGroup } from '../repositories/groups.js';
+import { deleteGroupAndGrants, type Group, groupNameTaken, insertGroup, listGroupsInScope, renameGroup, setGroupExternalId } from '../repositories/groups.js';
 import { deleteMembership, type GroupMember, insertMembership, membersOfGroups, setMembershipAdmin } from '../repositories/memberships.js';
 import { checkMayJoin } from './group-member-rules.js';
-import { checkText } from './user-fields.js';
+import { checkExternalId, checkText } from './user-fields.js';
 
 export interface GroupWithMembers {
   group: Group;
@@ -13,7 +13,7 @@ export interface GroupWithMembers {
 
 export async function listGroups(
   a: Call,
-  filter: { name?: string; workspaceId?: number; ids?: readonly number[] },
+  filter: { name?: string; workspaceId?: number; ids?: readonly number[]; externalId?: string },
   page: { afterId: number; limit: number },
 ): Promise<GroupWithMembers[]> {
   const visibility = await groupVisibility(a.db, a.caller, a.requestWorkspaceId);
@@ -31,6 +31,8 @@ export interface GroupInput {
   /** Members; an admin listed only in `adminIds` is a member too. */
   userIds?: number[];
   adminIds?: number[];
+  /** The identifier an identity provider gave the group (SCIM externalId); null removes it. */
+  externalId?: string | null;
 }
 
 export async function createGroup(a: Call, input: GroupInput & { name: string }): Promise<GroupWithMembers> {
@@ -39,10 +41,11 @@ export async function createGroup(a: Call, input: GroupInput & { name: string })
   const name = checkGroupName(input.name);
   if (await groupNameTaken(a.db, workspaceId, name)) throw errors.modelSaveError({ name: ['has already been taken'] });
   const members = desiredMembers(input.userIds ?? [], input.adminIds ?? []);
-  const draft: Group = { id: 0, workspaceId, name, createdAt: a.now };
+  const externalId = checkExternalId(input.externalId);
+  const draft: Group = { id: 0, workspaceId, name, createdAt: a.now, externalId };
   for (const userId of members.keys()) await checkMayJoin(a, draft, userId);
   const group = await a.db.transaction().execute(async (tx) => {
-    const created = await insertGroup(tx, { workspaceId, name, now: a.now });
+    const created = await insertGroup(tx, { workspaceId, name, now: a.now, externalId });
     for (const [userId, admin] of members) await insertMembership(tx, { groupId: created.id, userId, admin, now: a.now });
     return created;
   });
@@ -60,6 +63,7 @@ export async function updateGroup(a: Call, id: number, input: GroupInput): Promi
   if (name !== undefined && name !== group.name && (await groupNameTaken(a.db, group.workspaceId, name, group.id))) {
     throw errors.modelSaveError({ name: ['has already been taken'] });
   }
+  const externalId = input.externalId === undefined ? undefined : checkExternalId(input.externalId);
   const current = await membersOfGroups(a.db, [group.id]);
   const target = targetMembership(current, input.userIds, input.adminIds);
   for (const userId of target.keys()) {
@@ -67,6 +71,7 @@ export async function updateGroup(a: Call, id: number, input: GroupInput): Promi
   }
   await a.db.transaction().execute(async (tx) => {
     if (name !== undefined && name !== group.name) await renameGroup(tx, group.id, name);
+    if (externalId !== undefined && externalId !== group.externalId) await setGroupExternalId(tx, group.id, externalId);
     for (const member of current) {
       const admin = target.get(member.userId);
       if (admin === undefined) await deleteMembership(tx, member.membershipId);
@@ -76,7 +81,7 @@ export async function updateGroup(a: Call, id: number, input: GroupInput): Promi
       if (!current.some((m) => m.userId === userId)) await insertMembership(tx, { groupId: group.id, userId, admin, now: a.now });
     }
   });
-  return getGroupUnchecked(a.db, { ...group, name: name ?? group.name });
+  return getGroupUnchecked(a.db, { ...group, name: name ?? group.name, externalId: externalId === undefined ? group.externalId : externalId });
 }
 
 /** DELETE /groups/<id>: its memberships and every grant naming it go too (contract 7). */

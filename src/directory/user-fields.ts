@@ -16,6 +16,14 @@ export function checkUsername(raw: string): string {
   return username;
 }
 
+/** An identity provider's identifier for a record: kept as sent, bounded, no control characters; empty is none. */
+export function checkExternalId(raw: string | null | undefined): string | null {
+  if (raw === undefined || raw === null || raw === '') return null;
+  if ([...raw].length > MAX_TEXT_LENGTH) throw errors.modelSaveError({ externalId: [`is too long (maximum is ${MAX_TEXT_LENGTH} characters)`] });
+  if (CONTROL_CHARACTERS.test(raw)) throw errors.modelSaveError({ externalId: ['may not contain control characters'] });
+  return raw;
+}
+
 /** Free text such as a user's `name` or `email`: trimmed, bounded. */
 export function checkText(field: string, raw: string): string {
   const text = raw.normalize('NFC').trim();

@@ -6,7 +6,7 @@ import { findGroupById } from '../repositories/groups.js';
 import { insertMembership } from '../repositories/memberships.js';
 import { countOtherActiveSiteAdmins, deleteUserRow, insertUser, updateUser, type User, type UserChanges, usernameTaken } from '../repositories/users.js';
 import { endSessionsOfUser } from '../repositories/sessions.js';
-import { checkText, checkUsername } from './user-fields.js';
+import { checkExternalId, checkText, checkUsername } from './user-fields.js';
 import { getUser } from './user-reads.js';
 
 export interface NewUserInput {
@@ -18,6 +18,8 @@ export interface NewUserInput {
   siteAdmin?: boolean;
   workspaceAdmin?: boolean;
   groupIds?: number[];
+  /** The identifier an identity provider gave the user (SCIM externalId). */
+  externalId?: string | null;
 }
 
 /** POST /users: an administrator of the context creates a user in it (contract 7). */
@@ -46,6 +48,7 @@ export async function createUser(a: Call, input: NewUserInput): Promise<User> {
       workspaceAdmin: input.workspaceAdmin ?? false,
       name: checkText('name', input.name ?? ''),
       email: checkText('email', input.email ?? ''),
+      externalId: checkExternalId(input.externalId),
       now: a.now,
     });
     for (const groupId of input.groupIds ?? []) await insertMembership(tx, { groupId, userId: user.id, admin: false, now: a.now });
@@ -61,6 +64,7 @@ export interface UserUpdateInput {
   siteAdmin?: boolean;
   workspaceAdmin?: boolean;
   disabled?: boolean;
+  externalId?: string | null;
 }
 
 /**
@@ -97,6 +101,10 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
   if (input.disabled !== undefined && input.disabled !== target.disabled) {
     changes.disabled = input.disabled;
     privileged.push('disabled');
+  }
+  if (input.externalId !== undefined && input.externalId !== target.externalId) {
+    changes.externalId = checkExternalId(input.externalId);
+    privileged.push('externalId');
   }
   if (input.name !== undefined) changes.name = checkText('name', input.name);
   if (input.email !== undefined) changes.email = checkText('email', input.email);

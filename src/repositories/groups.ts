@@ -6,6 +6,11 @@ export interface Group {
   workspaceId: number;
   name: string;
   createdAt: number;
+  externalId: string | null;
+}
+
+function toGroup(row: { id: number; workspace_id: number; name: string; created_at: number; external_id?: string | null }): Group {
+  return { id: row.id, workspaceId: row.workspace_id, name: row.name, createdAt: row.created_at, externalId: row.external_id ?? null };
 }
 
 export function groupNameKey(name: string): string {
@@ -14,7 +19,7 @@ export function groupNameKey(name: string): string {
 
 export async function findGroupById(db: Db, id: number): Promise<Group | undefined> {
   const row = await db.selectFrom('groups').selectAll().where('id', '=', id).executeTakeFirst();
-  return row === undefined ? undefined : { id: row.id, workspaceId: row.workspace_id, name: row.name, createdAt: row.created_at };
+  return row === undefined ? undefined : toGroup(row);
 }
 
 /** Groups in `scope`: all of them when `everyone`, otherwise only `alsoIds`. One page by id. */
@@ -22,7 +27,7 @@ export async function listGroupsInScope(
   db: Db,
   scope: Scope,
   visibility: { everyone: boolean; alsoIds: readonly number[] },
-  filter: { name?: string; workspaceId?: number; ids?: readonly number[] },
+  filter: { name?: string; workspaceId?: number; ids?: readonly number[]; externalId?: string },
   page: { afterId: number; limit: number },
 ): Promise<Group[]> {
   if (!visibility.everyone && visibility.alsoIds.length === 0) return [];
@@ -33,8 +38,9 @@ export async function listGroupsInScope(
   if (filter.name !== undefined) query = query.where('name_key', '=', groupNameKey(filter.name));
   if (filter.workspaceId !== undefined) query = query.where('workspace_id', '=', filter.workspaceId);
   if (filter.ids !== undefined) query = query.where('id', 'in', filter.ids);
+  if (filter.externalId !== undefined) query = query.where('external_id', '=', filter.externalId);
   const rows = await query.execute();
-  return rows.map((row) => ({ id: row.id, workspaceId: row.workspace_id, name: row.name, createdAt: row.created_at }));
+  return rows.map(toGroup);
 }
 
 export async function groupNameTaken(db: Db, workspaceId: number, name: string, exceptGroupId?: number): Promise<boolean> {
@@ -43,13 +49,17 @@ export async function groupNameTaken(db: Db, workspaceId: number, name: string, 
   return (await query.executeTakeFirst()) !== undefined;
 }
 
-export async function insertGroup(db: Db, group: { workspaceId: number; name: string; now: number }): Promise<Group> {
+export async function insertGroup(db: Db, group: { workspaceId: number; name: string; now: number; externalId?: string | null }): Promise<Group> {
   const row = await db
     .insertInto('groups')
-    .values({ workspace_id: group.workspaceId, name: group.name, name_key: groupNameKey(group.name), created_at: group.now })
+    .values({ workspace_id: group.workspaceId, name: group.name, name_key: groupNameKey(group.name), created_at: group.now, external_id: group.externalId ?? null })
     .returningAll()
     .executeTakeFirstOrThrow();
-  return { id: row.id, workspaceId: row.workspace_id, name: row.name, createdAt: row.created_at };
+  return toGroup(row);
+}
+
+export async function setGroupExternalId(db: Db, id: number, externalId: string | null): Promise<void> {
+  await db.updateTable('groups').set({ external_id: externalId }).where('id', '=', id).execute();
 }
 
 export async function renameGroup(db: Db, id: number, name: string): Promise<void> {

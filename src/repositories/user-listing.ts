@@ -7,6 +7,7 @@ export interface UserFilter {
   username?: string;
   workspaceId?: number;
   ids?: readonly number[];
+  externalId?: string;
 }
 
 /**
@@ -44,5 +45,6 @@ async function loadUsersPage(
   if (filter.username !== undefined) query = query.where('username_key', '=', usernameKey(filter.username));
   if (filter.workspaceId !== undefined) query = query.where('workspace_id', '=', filter.workspaceId);
   if (filter.ids !== undefined) query = query.where('id', 'in', filter.ids);
+  if (filter.externalId !== undefined) query = query.where('external_id', '=', filter.externalId);
   return (await query.execute()).map(toUser);
 }

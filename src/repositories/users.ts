@@ -14,6 +14,7 @@ export interface User {
   createdAt: number;
   lastLoginAt: number | null;
   passwordSetAt: number | null;
+  externalId: string | null;
 }
 
 export function usernameKey(username: string): string {
@@ -33,6 +34,7 @@ export function toUser(row: Selectable<UsersTable>): User {
     createdAt: row.created_at,
     lastLoginAt: row.last_login_at,
     passwordSetAt: row.password_set_at,
+    externalId: row.external_id ?? null,
   };
 }
 
@@ -72,6 +74,7 @@ export interface NewUser {
   workspaceAdmin?: boolean;
   name?: string;
   email?: string;
+  externalId?: string | null;
   now: number;
 }
 
@@ -90,6 +93,7 @@ export async function insertUser(db: Db, user: NewUser): Promise<User> {
       disabled: false,
       created_at: user.now,
       password_set_at: user.passwordHash === null ? null : user.now,
+      external_id: user.externalId ?? null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -104,6 +108,7 @@ export interface UserChanges {
   siteAdmin?: boolean;
   workspaceAdmin?: boolean;
   disabled?: boolean;
+  externalId?: string | null;
 }
 
 export async function updateUser(db: Db, id: number, changes: UserChanges, now: number): Promise<User> {
@@ -115,6 +120,7 @@ export async function updateUser(db: Db, id: number, changes: UserChanges, now: 
     ...(changes.siteAdmin === undefined ? {} : { site_admin: changes.siteAdmin }),
     ...(changes.workspaceAdmin === undefined ? {} : { workspace_admin: changes.workspaceAdmin }),
     ...(changes.disabled === undefined ? {} : { disabled: changes.disabled }),
+    ...(changes.externalId === undefined ? {} : { external_id: changes.externalId }),
   };
   // Nothing to change is an UPDATE without SET, which SQL cannot say: the row is answered as it is.
   const query = Object.keys(values).length === 0
@@ -132,7 +138,7 @@ export const JOINED_USER_COLUMNS = [
   'u.workspace_id as u_workspace_id', 'u.username as u_username', 'u.username_key as u_username_key',
   'u.name as u_name', 'u.email as u_email', 'u.password_hash as u_password_hash', 'u.site_admin as u_site_admin',
   'u.workspace_admin as u_workspace_admin', 'u.disabled as u_disabled', 'u.created_at as u_created_at',
-  'u.last_login_at as u_last_login_at', 'u.password_set_at as u_password_set_at',
+  'u.last_login_at as u_last_login_at', 'u.password_set_at as u_password_set_at', 'u.external_id as u_external_id',
 ] as const;
 
 type PrefixedUser = { [K in keyof Selectable<UsersTable> as K extends 'id' ? never : `u_${K}`]: Selectable<UsersTable>[K] | null };
@@ -152,5 +158,6 @@ export function unprefixUser(id: number, row: PrefixedUser): Selectable<UsersTab
     created_at: row.u_created_at as number,
     last_login_at: row.u_last_login_at,
     password_set_at: row.u_password_set_at,
+    external_id: row.u_external_id,
   };
 }

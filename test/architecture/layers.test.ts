@@ -23,6 +23,9 @@ describe('the layers of src/', () => {
     ['authz imports a package', 'src/authz/demo.ts', "import { randomUUID } from 'node:crypto';\nexport const x = randomUUID;\n", /pure engine/],
     ['the data layer imports a feature', 'src/repositories/demo.ts', "import { PathAccess } from '../access/index.js';\nexport const x = PathAccess;\n", /may import only/],
     ['a layer imports the app', 'src/files/demo.ts', "import { buildApp } from '../app.js';\nexport const x = buildApp;\n", /top-level modules/],
+    ['the SCIM front door reaches past a feature\'s index', 'src/scim/users/demo.ts', "import { createUser } from '../../directory/users.js';\nexport const x = createUser;\n", /entered only through its index/],
+    ['the SCIM front door reads a repository', 'src/scim/demo.ts', "import { findUserById } from '../repositories/users.js';\nexport const x = findUserById;\n", /may import only/],
+    ['a feature imports the SCIM front door', 'src/directory/demo.ts', "import { SCIM_ROOT } from '../scim/register-scim.js';\nexport const x = SCIM_ROOT;\n", /may import only/],
   ])('refuses it when %s', async (_what, filePath, code, message) => {
     const messages = await restrictedImports(filePath, code);
     expect(messages).toHaveLength(1);
@@ -31,6 +34,7 @@ describe('the layers of src/', () => {
 
   it.each([
     ['a front door enters a feature by its index', 'src/http/routes/demo.ts', "import { listGrants } from '../../grants/index.js';\nexport const x = listGrants;\n"],
+    ['the SCIM front door enters a feature by its index', 'src/scim/users/demo.ts', "import { createUser } from '../../directory/index.js';\nexport const x = createUser;\n"],
     ['a feature uses a lower one by its index', 'src/directory/demo.ts', "import { hashPassword } from '../identity/index.js';\nexport const x = hashPassword;\n"],
     ['a feature uses its own files', 'src/files/demo.ts', "import { MAX_PARTS } from './uploads.js';\nexport const x = MAX_PARTS;\n"],
     ['authz uses its own files', 'src/authz/demo.ts', "import { decide } from './decide.js';\nexport const x = decide;\n"],

@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import type { DialectName } from '../dialect.js';
 import { initialSchema } from './001-initial-schema.js';
 import { filesAndUploads } from './002-files-and-uploads.js';
+import { externalIds } from './003-external-ids.js';
 
 /**
  * Every migration, in order, listed statically (no directory scanning, so the build output and
@@ -12,6 +13,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
   const migrations: Record<string, Migration> = {
     '001-initial-schema': initialSchema(dialect),
     '002-files-and-uploads': filesAndUploads(dialect),
+    '003-external-ids': externalIds(),
   };
   return { getMigrations: async () => migrations };
 }

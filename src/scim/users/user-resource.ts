@@ -1,0 +1,118 @@
+import type { User, UserGroupIds } from '../../directory/index.js';
+import { scimErrors } from '../scim-error.js';
+import { isoOf, versionOf } from '../resource-meta.js';
+
+export const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
+export const ATRIUM_USER_SCHEMA = 'urn:ietf:params:scim:schemas:extension:atrium:2.0:User';
+
+export const USER_ATTRIBUTES = ['schemas', 'id', 'externalId', 'userName', 'name', 'displayName', 'emails', 'active', 'password', 'groups', 'meta', 'workspace_id'] as const;
+export const USER_SUB_ATTRIBUTES = ['formatted', 'givenName', 'familyName', 'middleName', 'value', 'type', 'primary', 'display'] as const;
+
+/** What a user can be filtered on. */
+export const USER_FILTERABLE = ['id', 'externalId', 'userName', 'displayName', 'name.formatted', 'emails', 'emails.value', 'emails.type', 'emails.primary', 'active', 'meta.created', 'meta.lastModified'];
+
+export interface ScimEmail { value: string; type?: string; primary?: boolean }
+
+export interface ScimUser {
+  schemas: string[];
+  id: string;
+  externalId?: string;
+  userName: string;
+  name: { formatted: string };
+  displayName: string;
+  emails?: ScimEmail[];
+  active: boolean;
+  groups: { value: string; $ref: string }[];
+  [ATRIUM_USER_SCHEMA]: { workspace_id: number };
+  meta: { resourceType: 'User'; created: string; lastModified: string; location: string; version: string };
+}
+
+/** An Atrium user in SCIM form. `groups` is read-only: memberships are changed through Groups. */
+export function toScimUser(user: User, groups: UserGroupIds | undefined, base: string): ScimUser {
+  const body = {
+    schemas: [USER_SCHEMA, ATRIUM_USER_SCHEMA],
+    id: String(user.id),
+    ...(user.externalId === null ? {} : { externalId: user.externalId }),
+    userName: user.username,
+    name: { formatted: user.name },
+    displayName: user.name,
+    ...(user.email === '' ? {} : { emails: [{ value: user.email, type: 'work', primary: true }] }),
+    active: !user.disabled,
+    groups: (groups?.groupIds ?? []).map((id) => ({ value: String(id), $ref: `${base}/Groups/${id}` })),
+    [ATRIUM_USER_SCHEMA]: { workspace_id: user.workspaceId },
+  };
+  const created = isoOf(user.createdAt);
+  // Atrium keeps no modification time for users: their last change is not recorded apart from the version.
+  return { ...body, meta: { resourceType: 'User', created, lastModified: created, location: `${base}/Users/${user.id}`, version: versionOf(body) } };
+}
+
+/** The user fields a SCIM body (POST, PUT, or a patched resource) states. */
+export interface ScimUserFields {
+  username: string;
+  name: string;
+  email: string;
+  active: boolean;
+  password: string | undefined;
+  workspaceId: number | undefined;
+  externalId: string | null;
+}
+
+export function fieldsOf(body: Record<string, unknown>): ScimUserFields {
+  const lower = Object.fromEntries(Object.entries(body).map(([k, v]) => [k.toLowerCase(), v]));
+  const username = lower.username;
+  if (typeof username !== 'string' || username.trim() === '') throw scimErrors.invalidValue('"userName" is required.');
+  return {
+    username,
+    name: nameOf(lower),
+    email: primaryEmail(lower.emails),
+    active: activeOf(lower.active),
+    password: optionalString('password', lower.password),
+    workspaceId: workspaceOf(body),
+    externalId: optionalString('externalId', lower.externalid) ?? null,
+  };
+}
+
+function nameOf(lower: Record<string, unknown>): string {
+  const name = lower.name;
+  if (name !== undefined && name !== null) {
+    if (typeof name !== 'object') throw scimErrors.invalidValue('"name" must be an object.');
+    const parts = Object.fromEntries(Object.entries(name).map(([k, v]) => [k.toLowerCase(), v]));
+    if (typeof parts.formatted === 'string' && parts.formatted.trim() !== '') return parts.formatted;
+    const joined = [parts.givenname, parts.middlename, parts.familyname].filter((p): p is string => typeof p === 'string' && p !== '').join(' ');
+    if (joined !== '') return joined;
+  }
+  return optionalString('displayName', lower.displayname) ?? '';
+}
+
+function primaryEmail(emails: unknown): string {
+  if (emails === undefined || emails === null) return '';
+  if (!Array.isArray(emails)) throw scimErrors.invalidValue('"emails" must be a list.');
+  const usable = emails.filter((e): e is { value: string; primary?: unknown } => e !== null && typeof e === 'object' && typeof (e as { value?: unknown }).value === 'string');
+  const chosen = usable.find((e) => e.primary === true || e.primary === 'true' || e.primary === 'True') ?? usable[0];
+  return chosen?.value ?? '';
+}
+
+/** Entra ID sends `"active": "False"` as a string; both forms are read. */
+export function activeOf(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'string' && /^(true|false)$/i.test(value)) return value.toLowerCase() === 'true';
+  throw scimErrors.invalidValue('"active" must be true or false.');
+}
+
+function optionalString(name: string, value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw scimErrors.invalidValue(`"${name}" must be a string.`);
+  return value;
+}
+
+function workspaceOf(body: Record<string, unknown>): number | undefined {
+  const key = Object.keys(body).find((k) => k.toLowerCase() === ATRIUM_USER_SCHEMA.toLowerCase());
+  const extension = key === undefined ? undefined : body[key];
+  if (extension === undefined || extension === null) return undefined;
+  const value = (extension as Record<string, unknown>).workspace_id;
+  if (value === undefined || value === null) return undefined;
+  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw scimErrors.invalidValue('"workspace_id" must be a Workspace id.');
+  return n;
+}

@@ -1,0 +1,157 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Call } from '../../access/index.js';
+import { createUser, deleteUser, getUser, listUsers, updateUserFields, userGroupIds, type User } from '../../directory/index.js';
+import { identityConfirmation } from '../../identity/index.js';
+import { definedOnly } from '../../lib/defined-only.js';
+import { equalityOn, matcher, parseFilter } from '../filter.js';
+import { listResponse, pageOf } from '../list-response.js';
+import { applyPatch } from '../patch.js';
+import { project } from '../projection.js';
+import type { CallOf } from '../register-scim.js';
+import { checkIfMatch } from '../resource-meta.js';
+import { scimErrors } from '../scim-error.js';
+import { resourceId, scimBase, scimQuery } from '../scim-request.js';
+import { ATRIUM_USER_SCHEMA, fieldsOf, toScimUser, USER_ATTRIBUTES, USER_FILTERABLE, USER_SUB_ATTRIBUTES, type ScimUser } from './user-resource.js';
+
+const HIDDEN = { schema: { hide: true } };
+const READ_PAGE = 1000;
+
+/** /Users: every decision is the directory feature's, exactly as for /users of the REST API. */
+export function userRoutes(scim: FastifyInstance, callOf: CallOf): void {
+  scim.get('/Users', HIDDEN, async (request) => {
+    const a = callOf(request);
+    const query = scimQuery(request);
+    const page = pageOf(query);
+    const filter = query.filter === undefined ? undefined : parseFilter(query.filter, USER_FILTERABLE);
+    // The users the caller may see are read through the feature, the plain `userName eq` by the
+    // repository's own index; any other filter is evaluated on that authorised set in SCIM form.
+    const users = await visibleUsers(a, {
+      ...definedOnly({ username: filter === undefined ? undefined : equalityOn(filter, 'userName') }),
+      ...definedOnly({ externalId: filter === undefined ? undefined : equalityOn(filter, 'externalId') }),
+    });
+    const resources = await scimUsers(a, users, scimBase(request));
+    const matching = filter === undefined ? resources : resources.filter(matcher(filter));
+    const listed = listResponse(matching, page);
+    return { ...listed, Resources: listed.Resources.map((r) => project(r, query)) };
+  });
+
+  scim.get<{ Params: { id: string } }>('/Users/:id', HIDDEN, async (request, reply) => {
+    const a = callOf(request);
+    const resource = await currentUser(a, request, request.params.id);
+    return reply.header('ETag', resource.meta.version).send(project(resource, scimQuery(request)));
+  });
+
+  scim.post('/Users', HIDDEN, async (request, reply) => {
+    const a = callOf(request);
+    const fields = fieldsOf(request.body as Record<string, unknown>);
+    let user = await createUser(a, {
+      username: fields.username,
+      name: fields.name,
+      email: fields.email,
+      ...(fields.password === undefined ? {} : { password: fields.password }),
+      ...(fields.workspaceId === undefined ? {} : { workspaceId: fields.workspaceId }),
+      externalId: fields.externalId,
+    });
+    if (!fields.active) user = await updateUserFields(a, user.id, { disabled: true }, identityConfirmation(a, undefined));
+    const resource = (await scimUsers(a, [user], scimBase(request)))[0] as ScimUser;
+    return reply.code(201).header('Location', resource.meta.location).header('ETag', resource.meta.version).send(resource);
+  });
+
+  scim.put<{ Params: { id: string } }>('/Users/:id', HIDDEN, async (request, reply) => {
+    const a = callOf(request);
+    const current = await currentUser(a, request, request.params.id);
+    checkIfMatch(request.headers['if-match'], current.meta.version);
+    const resource = await replaceUser(a, request, current, request.body as Record<string, unknown>);
+    return reply.header('ETag', resource.meta.version).send(resource);
+  });
+
+  scim.patch<{ Params: { id: string } }>('/Users/:id', HIDDEN, async (request, reply) => {
+    const a = callOf(request);
+    const current = await currentUser(a, request, request.params.id);
+    checkIfMatch(request.headers['if-match'], current.meta.version);
+    const patched = applyPatch(current as unknown as Record<string, unknown>, request.body, {
+      attributes: USER_ATTRIBUTES,
+      subAttributes: USER_SUB_ATTRIBUTES,
+      extensions: [ATRIUM_USER_SCHEMA],
+    });
+    if (JSON.stringify(patched.groups ?? []) !== JSON.stringify(current.groups)) {
+      throw scimErrors.mutability('"groups" is read-only: change memberships through /Groups.');
+    }
+    const resource = await replaceUser(a, request, current, withNameFromPatch(current, patched), true);
+    return reply.header('ETag', resource.meta.version).send(resource);
+  });
+
+  scim.delete<{ Params: { id: string } }>('/Users/:id', HIDDEN, async (request, reply) => {
+    const a = callOf(request);
+    const current = await currentUser(a, request, request.params.id);
+    checkIfMatch(request.headers['if-match'], current.meta.version);
+    // The same deletion as DELETE /users/<id>: its sessions, keys and memberships end with it.
+    await deleteUser(a, Number(current.id), identityConfirmation(a, undefined));
+    return reply.code(204).send();
+  });
+}
+
+/**
+ * PUT, or the result of a PATCH, turned into one update of the user. Only what differs is sent, so
+ * an unchanged attribute never needs more authority than the change itself.
+ */
+async function replaceUser(a: Call, request: FastifyRequest, current: ScimUser, body: Record<string, unknown>, patched = false): Promise<ScimUser> {
+  if (body.id !== undefined && String(body.id) !== current.id) throw scimErrors.mutability('"id" cannot be changed.');
+  const fields = fieldsOf(body);
+  const workspaceId = current[ATRIUM_USER_SCHEMA].workspace_id;
+  if (fields.workspaceId !== undefined && fields.workspaceId !== workspaceId) {
+    throw scimErrors.mutability('"workspace_id" is set when a user is created and cannot be changed.');
+  }
+  const currentEmail = current.emails?.[0]?.value ?? '';
+  const user = await updateUserFields(a, Number(current.id), {
+    ...(fields.username === current.userName ? {} : { username: fields.username }),
+    ...(fields.name === current.displayName ? {} : { name: fields.name }),
+    ...(fields.email === currentEmail ? {} : { email: fields.email }),
+    ...(fields.active === current.active ? {} : { disabled: !fields.active }),
+    // A PUT that leaves out `externalId` keeps it: providers link records by it and do not all send it back.
+    ...(fields.externalId === (current.externalId ?? null) || (!patched && !hasKey(body, 'externalId')) ? {} : { externalId: fields.externalId }),
+    ...(fields.password === undefined || (patched && body.password === undefined) ? {} : { password: fields.password }),
+  }, identityConfirmation(a, undefined));
+  return (await scimUsers(a, [user], scimBase(request)))[0] as ScimUser;
+}
+
+/**
+ * Atrium keeps one name, shown as both `displayName` and `name.formatted`: whichever of the two a
+ * PATCH changed is the new name, and a changed `name.givenName`/`familyName` makes it from the parts.
+ */
+function withNameFromPatch(current: ScimUser, patched: Record<string, unknown>): Record<string, unknown> {
+  const name = { ...((patched.name as Record<string, unknown> | undefined) ?? {}) };
+  if (patched.displayName !== current.displayName) return { ...patched, name: { formatted: patched.displayName ?? '' } };
+  if (name.formatted !== current.name.formatted || !Object.keys(name).some((k) => k !== 'formatted')) return { ...patched, name };
+  // Atrium keeps no name parts: the current name is split at its first space (given, family), and
+  // the parts the PATCH sent replace theirs.
+  const [given = '', ...rest] = current.name.formatted.split(' ');
+  const { formatted: _unchanged, ...parts } = name;
+  return { ...patched, name: { givenName: given, familyName: rest.join(' '), ...parts } };
+}
+
+function hasKey(body: Record<string, unknown>, name: string): boolean {
+  return Object.keys(body).some((k) => k.toLowerCase() === name.toLowerCase());
+}
+
+async function currentUser(a: Call, request: FastifyRequest, rawId: string): Promise<ScimUser> {
+  const id = resourceId(rawId);
+  if (id === undefined) throw scimErrors.notFound('User not found.');
+  return (await scimUsers(a, [await getUser(a, id)], scimBase(request)))[0] as ScimUser;
+}
+
+async function visibleUsers(a: Call, filter: { username?: string; externalId?: string }): Promise<User[]> {
+  const all: User[] = [];
+  let afterId = 0;
+  for (;;) {
+    const page = await listUsers(a, filter, { afterId, limit: READ_PAGE });
+    all.push(...page);
+    if (page.length < READ_PAGE) return all;
+    afterId = (page[page.length - 1] as User).id;
+  }
+}
+
+async function scimUsers(a: Call, users: readonly User[], base: string): Promise<ScimUser[]> {
+  const groups = await userGroupIds(a, users.map((u) => u.id));
+  return users.map((u) => toScimUser(u, groups.get(u.id), base));
+}
