@@ -89,6 +89,29 @@ describe.skipIf(!serverMode)('several nodes on one PostgreSQL [postgres]', () =>
     for (let i = 0; i < nodes.length; i += 1) expect(await canCreate(next())).toBe(403);
   });
 
+  it('ends and restores access on every node, on the very next request, when SCIM removes or adds a member on one', async () => {
+    const workspace = (await admin('POST', '/workspaces', { name: 'Provisioned' })).body as { id: number };
+    const group = (await admin('POST', '/groups', { name: `scim-${randomBytes(3).toString('hex')}` })).body as { id: number };
+    const user = await newUser();
+    const key = (await call(next(), 'POST', '/api_keys', { key: KEY, body: { name: 'member key', user_id: user.id } })).body.key as string;
+    expect((await admin('POST', '/permissions', { path: `_/Workspaces/${workspace.id}`, group_id: group.id, permission: 'admin', recursive: true })).status).toBe(201);
+    const scimPatch = async (operation: Record<string, unknown>) => {
+      const response = await fetch(`${next().baseUrl}/scim/v2/Groups/${group.id}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/scim+json' },
+        body: JSON.stringify({ schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [operation] }),
+      });
+      expect(response.status).toBeLessThan(300);
+    };
+    const canCreate = async (node: ServerProcess) =>
+      (await call(node, 'POST', '/groups', { key, workspace: workspace.id, body: { name: `probe-${randomBytes(3).toString('hex')}` } })).status;
+
+    await scimPatch({ op: 'add', path: 'members', value: [{ value: String(user.id) }] });
+    for (let i = 0; i < nodes.length; i += 1) expect(await canCreate(next())).toBe(201);
+    await scimPatch({ op: 'remove', path: `members[value eq "${user.id}"]` });
+    for (let i = 0; i < nodes.length; i += 1) expect(await canCreate(next())).toBe(403);
+  });
+
   it('locks an account out after failures spread across the nodes', async () => {
     const user = await newUser();
     for (let i = 0; i < 5; i += 1) {
