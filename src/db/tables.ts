@@ -31,6 +31,8 @@ export interface UsersTable {
   password_set_at: number | null;
   /** The identifier an identity provider gave the user (SCIM externalId). */
   external_id: string | null;
+  /** When the row (or, for a group, its membership) last changed; null until then. */
+  updated_at: number | null;
 }
 
 export interface GroupsTable {
@@ -41,6 +43,8 @@ export interface GroupsTable {
   created_at: number;
   /** The identifier an identity provider gave the group (SCIM externalId). */
   external_id: string | null;
+  /** When the row (or, for a group, its membership) last changed; null until then. */
+  updated_at: number | null;
 }
 
 export interface GroupUsersTable {

@@ -36,7 +36,7 @@ export async function addGroupMember(a: Call, input: { groupId: number; userId: 
 export async function updateGroupMember(a: Call, id: number, input: { admin?: boolean }): Promise<GroupMember> {
   const { membership, group } = await findVisibleMembership(a, id);
   if ((await authorityOver(a, group)) !== 'administrator') throw errors.workspaceAdminRequired();
-  if (input.admin !== undefined && input.admin !== membership.admin) await setMembershipAdmin(a.db, membership.membershipId, input.admin);
+  if (input.admin !== undefined && input.admin !== membership.admin) await setMembershipAdmin(a.db, membership.membershipId, input.admin, a.now);
   return (await findMembership(a.db, membership.membershipId)) as GroupMember;
 }
 
@@ -51,7 +51,7 @@ export async function removeGroupMember(a: Call, id: number): Promise<void> {
   if (authority === 'group-admin' && membership.admin && a.caller.user?.id !== membership.userId) {
     throw errors.insufficientPermissionForParams('A Group Admin may not remove another Group Admin.');
   }
-  await deleteMembership(a.db, membership.membershipId);
+  await deleteMembership(a.db, membership.membershipId, a.now);
 }
 
 async function findVisibleMembership(a: Call, id: number): Promise<{ membership: GroupMember; group: Group }> {

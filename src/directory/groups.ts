@@ -1,7 +1,7 @@
 import { findVisibleGroup, groupVisibility, isAdministratorOf, membershipWorkspace, type Call } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
-import { deleteGroupAndGrants, type Group, groupNameTaken, insertGroup, listGroupsInScope, renameGroup, setGroupExternalId } from '../repositories/groups.js';
+import { deleteGroupAndGrants, findGroupById, type Group, groupNameTaken, insertGroup, listGroupsInScope, renameGroup, setGroupExternalId } from '../repositories/groups.js';
 import { deleteMembership, type GroupMember, insertMembership, membersOfGroups, setMembershipAdmin } from '../repositories/memberships.js';
 import { checkMayJoin } from './group-member-rules.js';
 import { checkExternalId, checkText } from './user-fields.js';
@@ -42,7 +42,7 @@ export async function createGroup(a: Call, input: GroupInput & { name: string })
   if (await groupNameTaken(a.db, workspaceId, name)) throw errors.modelSaveError({ name: ['has already been taken'] });
   const members = desiredMembers(input.userIds ?? [], input.adminIds ?? []);
   const externalId = checkExternalId(input.externalId);
-  const draft: Group = { id: 0, workspaceId, name, createdAt: a.now, externalId };
+  const draft: Group = { id: 0, workspaceId, name, createdAt: a.now, externalId, updatedAt: a.now };
   for (const userId of members.keys()) await checkMayJoin(a, draft, userId);
   const group = await a.db.transaction().execute(async (tx) => {
     const created = await insertGroup(tx, { workspaceId, name, now: a.now, externalId });
@@ -70,18 +70,19 @@ export async function updateGroup(a: Call, id: number, input: GroupInput): Promi
     if (!current.some((m) => m.userId === userId)) await checkMayJoin(a, group, userId);
   }
   await a.db.transaction().execute(async (tx) => {
-    if (name !== undefined && name !== group.name) await renameGroup(tx, group.id, name);
-    if (externalId !== undefined && externalId !== group.externalId) await setGroupExternalId(tx, group.id, externalId);
+    if (name !== undefined && name !== group.name) await renameGroup(tx, group.id, name, a.now);
+    if (externalId !== undefined && externalId !== group.externalId) await setGroupExternalId(tx, group.id, externalId, a.now);
     for (const member of current) {
       const admin = target.get(member.userId);
-      if (admin === undefined) await deleteMembership(tx, member.membershipId);
-      else if (admin !== member.admin) await setMembershipAdmin(tx, member.membershipId, admin);
+      if (admin === undefined) await deleteMembership(tx, member.membershipId, a.now);
+      else if (admin !== member.admin) await setMembershipAdmin(tx, member.membershipId, admin, a.now);
     }
     for (const [userId, admin] of target) {
       if (!current.some((m) => m.userId === userId)) await insertMembership(tx, { groupId: group.id, userId, admin, now: a.now });
     }
   });
-  return getGroupUnchecked(a.db, { ...group, name: name ?? group.name, externalId: externalId === undefined ? group.externalId : externalId });
+  // Read again: the change time (and anything the change set) is the database's now.
+  return getGroupUnchecked(a.db, (await findGroupById(a.db, group.id)) ?? group);
 }
 
 /** DELETE /groups/<id>: its memberships and every grant naming it go too (contract 7). */

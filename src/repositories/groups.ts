@@ -7,10 +7,12 @@ export interface Group {
   name: string;
   createdAt: number;
   externalId: string | null;
+  /** The last change of the group's name, external id or members; its creation until then. */
+  updatedAt: number;
 }
 
-function toGroup(row: { id: number; workspace_id: number; name: string; created_at: number; external_id?: string | null }): Group {
-  return { id: row.id, workspaceId: row.workspace_id, name: row.name, createdAt: row.created_at, externalId: row.external_id ?? null };
+function toGroup(row: { id: number; workspace_id: number; name: string; created_at: number; external_id?: string | null; updated_at?: number | null }): Group {
+  return { id: row.id, workspaceId: row.workspace_id, name: row.name, createdAt: row.created_at, externalId: row.external_id ?? null, updatedAt: row.updated_at ?? row.created_at };
 }
 
 export function groupNameKey(name: string): string {
@@ -58,12 +60,12 @@ export async function insertGroup(db: Db, group: { workspaceId: number; name: st
   return toGroup(row);
 }
 
-export async function setGroupExternalId(db: Db, id: number, externalId: string | null): Promise<void> {
-  await db.updateTable('groups').set({ external_id: externalId }).where('id', '=', id).execute();
+export async function setGroupExternalId(db: Db, id: number, externalId: string | null, now: number): Promise<void> {
+  await db.updateTable('groups').set({ external_id: externalId, updated_at: now }).where('id', '=', id).execute();
 }
 
-export async function renameGroup(db: Db, id: number, name: string): Promise<void> {
-  await db.updateTable('groups').set({ name, name_key: groupNameKey(name) }).where('id', '=', id).execute();
+export async function renameGroup(db: Db, id: number, name: string, now: number): Promise<void> {
+  await db.updateTable('groups').set({ name, name_key: groupNameKey(name), updated_at: now }).where('id', '=', id).execute();
 }
 
 /**

@@ -68,15 +68,26 @@ export async function insertMembership(db: Db, m: { groupId: number; userId: num
     .values({ group_id: m.groupId, user_id: m.userId, admin: m.admin, created_at: m.now })
     .returning('id')
     .executeTakeFirstOrThrow();
+  await markChanged(db, row.id, m.now);
   return row.id;
 }
 
-export async function setMembershipAdmin(db: Db, id: number, admin: boolean): Promise<void> {
+export async function setMembershipAdmin(db: Db, id: number, admin: boolean, now: number): Promise<void> {
   await db.updateTable('group_users').set({ admin }).where('id', '=', id).execute();
+  await markChanged(db, id, now);
 }
 
-export async function deleteMembership(db: Db, id: number): Promise<void> {
+export async function deleteMembership(db: Db, id: number, now: number): Promise<void> {
+  await markChanged(db, id, now);
   await db.deleteFrom('group_users').where('id', '=', id).execute();
+}
+
+/** A membership is part of both its group and its user (SCIM `members`, `groups`): both changed. */
+async function markChanged(db: Db, membershipId: number, now: number): Promise<void> {
+  const ofMembership = (column: 'group_id' | 'user_id') =>
+    db.selectFrom('group_users').select(column).where('id', '=', membershipId);
+  await db.updateTable('groups').set({ updated_at: now }).where('id', '=', ofMembership('group_id')).execute();
+  await db.updateTable('users').set({ updated_at: now }).where('id', '=', ofMembership('user_id')).execute();
 }
 
 /** Ids of the groups in which the user is a Group Admin. */

@@ -15,6 +15,8 @@ export interface User {
   lastLoginAt: number | null;
   passwordSetAt: number | null;
   externalId: string | null;
+  /** The last change of the user's details or group memberships; its creation until then. */
+  updatedAt: number;
 }
 
 export function usernameKey(username: string): string {
@@ -35,6 +37,7 @@ export function toUser(row: Selectable<UsersTable>): User {
     lastLoginAt: row.last_login_at,
     passwordSetAt: row.password_set_at,
     externalId: row.external_id ?? null,
+    updatedAt: row.updated_at ?? row.created_at,
   };
 }
 
@@ -125,7 +128,7 @@ export async function updateUser(db: Db, id: number, changes: UserChanges, now: 
   // Nothing to change is an UPDATE without SET, which SQL cannot say: the row is answered as it is.
   const query = Object.keys(values).length === 0
     ? db.selectFrom('users').selectAll().where('id', '=', id)
-    : db.updateTable('users').set(values).where('id', '=', id).returningAll();
+    : db.updateTable('users').set({ ...values, updated_at: now }).where('id', '=', id).returningAll();
   return toUser(await query.executeTakeFirstOrThrow());
 }
 
@@ -138,7 +141,7 @@ export const JOINED_USER_COLUMNS = [
   'u.workspace_id as u_workspace_id', 'u.username as u_username', 'u.username_key as u_username_key',
   'u.name as u_name', 'u.email as u_email', 'u.password_hash as u_password_hash', 'u.site_admin as u_site_admin',
   'u.workspace_admin as u_workspace_admin', 'u.disabled as u_disabled', 'u.created_at as u_created_at',
-  'u.last_login_at as u_last_login_at', 'u.password_set_at as u_password_set_at', 'u.external_id as u_external_id',
+  'u.last_login_at as u_last_login_at', 'u.password_set_at as u_password_set_at', 'u.external_id as u_external_id', 'u.updated_at as u_updated_at',
 ] as const;
 
 type PrefixedUser = { [K in keyof Selectable<UsersTable> as K extends 'id' ? never : `u_${K}`]: Selectable<UsersTable>[K] | null };
@@ -159,5 +162,6 @@ export function unprefixUser(id: number, row: PrefixedUser): Selectable<UsersTab
     last_login_at: row.u_last_login_at,
     password_set_at: row.u_password_set_at,
     external_id: row.u_external_id,
+    updated_at: row.u_updated_at,
   };
 }

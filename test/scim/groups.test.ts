@@ -42,6 +42,30 @@ describe.each(testDatabaseTargets())('SCIM Groups [$name]', (target) => {
     expect(rest.body.admin_ids).toBe(String(u1.id));
   });
 
+  it('moves meta.lastModified of a group and of its member when the membership changes, and not otherwise', async () => {
+    const member = await user(s.ws1);
+    const created = await scim.post('/Groups', { schemas: [GROUP_SCHEMA], displayName: unique('Timed'), [ATRIUM_GROUP]: { workspace_id: s.ws1 } });
+    expect(created.body.meta.lastModified).toBe(created.body.meta.created);
+    const before = (await scim.get(`/Users/${member.id}`)).body.meta.lastModified as string;
+
+    t.clock.advanceMinutes(5);
+    const added = await scim.patch(`/Groups/${created.body.id}`, { schemas: [PATCH_OP], Operations: [{ op: 'add', path: 'members', value: [{ value: String(member.id) }] }] });
+    expect(added.status).toBe(200);
+    const changedAt = new Date(t.clock.now()).toISOString();
+    expect(added.body.meta.lastModified).toBe(changedAt);
+    expect(added.body.meta.created).toBe(created.body.meta.created);
+    expect((await scim.get(`/Groups/${created.body.id}`)).body.meta).toEqual(added.body.meta);
+    const memberAfter = (await scim.get(`/Users/${member.id}`)).body.meta.lastModified as string;
+    expect(memberAfter).toBe(changedAt);
+    expect(memberAfter).not.toBe(before);
+
+    // Reading changes nothing; a rename moves it again.
+    t.clock.advanceMinutes(5);
+    expect((await scim.get(`/Groups/${created.body.id}`)).body.meta.lastModified).toBe(added.body.meta.lastModified);
+    const renamed = await scim.patch(`/Groups/${created.body.id}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'displayName', value: unique('Renamed') }] });
+    expect(renamed.body.meta.lastModified > added.body.meta.lastModified).toBe(true);
+  });
+
   it('refuses a second group of the same name in the Workspace with 409 uniqueness', async () => {
     const displayName = unique('Dup');
     expect((await scim.post('/Groups', { schemas: [GROUP_SCHEMA], displayName, [ATRIUM_GROUP]: { workspace_id: s.ws1 } })).status).toBe(201);

@@ -13,7 +13,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
   const migrations: Record<string, Migration> = {
     '001-initial-schema': initialSchema(dialect),
     '002-files-and-uploads': filesAndUploads(dialect),
-    '003-external-ids': externalIds(),
+    '003-external-ids': externalIds(dialect),
   };
   return { getMigrations: async () => migrations };
 }

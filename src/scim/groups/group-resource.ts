@@ -32,8 +32,7 @@ export function toScimGroup({ group, members }: GroupWithMembers, base: string):
     members: sorted.map((m) => ({ value: String(m.userId), display: m.username, $ref: `${base}/Users/${m.userId}`, type: 'User' as const })),
     [ATRIUM_GROUP_SCHEMA]: { workspace_id: group.workspaceId, admins: sorted.filter((m) => m.admin).map((m) => ({ value: String(m.userId), display: m.username })) },
   };
-  const created = isoOf(group.createdAt);
-  return { ...body, meta: { resourceType: 'Group', created, lastModified: created, location: `${base}/Groups/${group.id}`, version: versionOf(body) } };
+  return { ...body, meta: { resourceType: 'Group', created: isoOf(group.createdAt), lastModified: isoOf(group.updatedAt), location: `${base}/Groups/${group.id}`, version: versionOf(body) } };
 }
 
 export interface ScimGroupFields {

@@ -41,9 +41,7 @@ export function toScimUser(user: User, groups: UserGroupIds | undefined, base: s
     groups: (groups?.groupIds ?? []).map((id) => ({ value: String(id), $ref: `${base}/Groups/${id}` })),
     [ATRIUM_USER_SCHEMA]: { workspace_id: user.workspaceId },
   };
-  const created = isoOf(user.createdAt);
-  // Atrium keeps no modification time for users: their last change is not recorded apart from the version.
-  return { ...body, meta: { resourceType: 'User', created, lastModified: created, location: `${base}/Users/${user.id}`, version: versionOf(body) } };
+  return { ...body, meta: { resourceType: 'User', created: isoOf(user.createdAt), lastModified: isoOf(user.updatedAt), location: `${base}/Users/${user.id}`, version: versionOf(body) } };
 }
 
 /** The user fields a SCIM body (POST, PUT, or a patched resource) states. */
