@@ -54,6 +54,31 @@ export async function removeGroupMember(a: Call, id: number): Promise<void> {
   await deleteMembership(a.db, membership.membershipId, a.now);
 }
 
+/**
+ * Adds and removes several members of one group at once, all or nothing (a SCIM PATCH or PUT of a
+ * group's members): every change is checked first, with the same authority as one
+ * `addGroupMember` or `removeGroupMember` each (a Group Admin may do this too), then all are made in
+ * one transaction. Added members are ordinary members; users already in (or not in) the group are
+ * skipped.
+ */
+export async function changeGroupMembers(a: Call, groupId: number, change: { add: readonly number[]; remove: readonly number[] }): Promise<void> {
+  const group = await findVisibleGroup(a.db, a.caller, a.requestWorkspaceId, groupId);
+  const authority = await authorityOver(a, group);
+  if (authority === 'none') throw errors.groupAdminRequired();
+  const existing = await membersOfGroups(a.db, [group.id]);
+  const leaving = existing.filter((m) => change.remove.includes(m.userId));
+  if (authority === 'group-admin' && leaving.some((m) => m.admin && m.userId !== a.caller.user?.id)) {
+    throw errors.insufficientPermissionForParams('A Group Admin may not remove another Group Admin.');
+  }
+  const joining = [...new Set(change.add)].filter((userId) => !existing.some((m) => m.userId === userId));
+  for (const userId of joining) await checkMayJoin(a, group, userId);
+  if (leaving.length === 0 && joining.length === 0) return;
+  await a.db.transaction().execute(async (tx) => {
+    for (const member of leaving) await deleteMembership(tx, member.membershipId, a.now);
+    for (const userId of joining) await insertMembership(tx, { groupId: group.id, userId, admin: false, now: a.now });
+  });
+}
+
 async function findVisibleMembership(a: Call, id: number): Promise<{ membership: GroupMember; group: Group }> {
   const membership = await findMembership(a.db, id);
   if (membership === undefined) throw errors.membershipNotFound();

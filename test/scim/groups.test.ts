@@ -66,6 +66,25 @@ describe.each(testDatabaseTargets())('SCIM Groups [$name]', (target) => {
     expect(renamed.body.meta.lastModified > added.body.meta.lastModified).toBe(true);
   });
 
+  it('applies a PATCH whole or not at all: one refused member leaves the group as it was', async () => {
+    const [stays, joins, outsider] = [await user(s.ws1), await user(s.ws1), await user(s.ws2)];
+    const group = (await scim.post('/Groups', { schemas: [GROUP_SCHEMA], displayName: unique('Atomic'), members: [{ value: String(stays.id) }], [ATRIUM_GROUP]: { workspace_id: s.ws1 } })).body;
+    const refused = await scim.patch(`/Groups/${group.id}`, {
+      schemas: [PATCH_OP],
+      Operations: [
+        { op: 'remove', path: `members[value eq "${stays.id}"]` },
+        { op: 'add', path: 'members', value: [{ value: String(joins.id) }] },
+        { op: 'add', path: 'members', value: [{ value: String(outsider.id) }] },
+      ],
+    });
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(refused.status).toBeLessThan(500);
+    const after = (await scim.get(`/Groups/${group.id}`)).body;
+    expect(memberIds(after)).toEqual([String(stays.id)]);
+    expect(after.meta).toEqual(group.meta);
+    expect(await restMembers(group.id)).toEqual([String(stays.id)]);
+  });
+
   it('refuses a second group of the same name in the Workspace with 409 uniqueness', async () => {
     const displayName = unique('Dup');
     expect((await scim.post('/Groups', { schemas: [GROUP_SCHEMA], displayName, [ATRIUM_GROUP]: { workspace_id: s.ws1 } })).status).toBe(201);

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Call } from '../../access/index.js';
-import { addGroupMember, createGroup, deleteGroup, getGroup, listGroups, removeGroupMember, updateGroup, type GroupWithMembers } from '../../directory/index.js';
+import { changeGroupMembers, createGroup, deleteGroup, getGroup, listGroups, updateGroup, type GroupWithMembers } from '../../directory/index.js';
 import { definedOnly } from '../../lib/defined-only.js';
 import { equalityOn, matcher, parseFilter } from '../filter.js';
 import { listResponse, pageOf } from '../list-response.js';
@@ -96,9 +96,11 @@ export function groupRoutes(scim: FastifyInstance, callOf: CallOf): void {
 }
 
 /**
- * A patched group turned into feature calls. The name, externalId and admins are the group's own
- * fields (administrators of its Workspace); members come and go one by one as through /group_users,
- * so a Group Admin's member-only PATCH needs no more than a Group Admin's authority.
+ * A patched group turned into one feature call, so a PATCH applies whole or not at all (RFC 7644
+ * 3.5.2). A change of the group's own fields (name, externalId, admins: administrators of its
+ * Workspace only) goes with the members in one `updateGroup`; a members-only change, the only kind
+ * a Group Admin may make, is one `changeGroupMembers` under the membership authority of
+ * /group_users.
  */
 async function applyGroupChanges(a: Call, current: ScimGroup, patched: Record<string, unknown>): Promise<void> {
   const name = patched.displayName;
@@ -115,16 +117,17 @@ async function applyGroupChanges(a: Call, current: ScimGroup, patched: Record<st
     ...((externalId ?? null) === (current.externalId ?? null) ? {} : { externalId: (externalId as string | undefined) ?? null }),
     ...(adminsChanged ? { adminIds } : {}),
   };
-  if (Object.keys(ownChanges).length > 0) await updateGroup(a, Number(current.id), ownChanges);
-
   const wanted = idsOf('members', patched.members);
-  const before = await getGroup(a, Number(current.id));
-  for (const member of before.members) {
-    if (!wanted.includes(member.userId) && !(adminsChanged && adminIds.includes(member.userId))) await removeGroupMember(a, member.membershipId);
+  if (Object.keys(ownChanges).length > 0) {
+    // Admins stay members (updateGroup makes every admin a member).
+    await updateGroup(a, Number(current.id), { ...ownChanges, userIds: wanted });
+    return;
   }
-  for (const userId of wanted) {
-    if (!before.members.some((m) => m.userId === userId)) await addGroupMember(a, { groupId: Number(current.id), userId, admin: false });
-  }
+  const currentIds = idsOf('members', current.members);
+  await changeGroupMembers(a, Number(current.id), {
+    add: wanted.filter((id) => !currentIds.includes(id)),
+    remove: currentIds.filter((id) => !wanted.includes(id)),
+  });
 }
 
 function checkWorkspaceUnchanged(current: ScimGroup, workspaceId: number | undefined): void {
