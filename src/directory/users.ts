@@ -20,6 +20,8 @@ export interface NewUserInput {
   groupIds?: number[];
   /** The identifier an identity provider gave the user (SCIM externalId). */
   externalId?: string | null;
+  /** Created disabled (an identity provider provisioning an inactive account). */
+  disabled?: boolean;
 }
 
 /** POST /users: an administrator of the context creates a user in it (contract 7). */
@@ -49,6 +51,7 @@ export async function createUser(a: Call, input: NewUserInput): Promise<User> {
       name: checkText('name', input.name ?? ''),
       email: checkText('email', input.email ?? ''),
       externalId: checkExternalId(input.externalId),
+      disabled: input.disabled ?? false,
       now: a.now,
     });
     for (const groupId of input.groupIds ?? []) await insertMembership(tx, { groupId, userId: user.id, admin: false, now: a.now });

@@ -78,6 +78,7 @@ export interface NewUser {
   name?: string;
   email?: string;
   externalId?: string | null;
+  disabled?: boolean;
   now: number;
 }
 
@@ -93,7 +94,7 @@ export async function insertUser(db: Db, user: NewUser): Promise<User> {
       password_hash: user.passwordHash,
       site_admin: user.siteAdmin ?? false,
       workspace_admin: user.workspaceAdmin ?? false,
-      disabled: false,
+      disabled: user.disabled ?? false,
       created_at: user.now,
       password_set_at: user.passwordHash === null ? null : user.now,
       external_id: user.externalId ?? null,

@@ -44,15 +44,16 @@ export function userRoutes(scim: FastifyInstance, callOf: CallOf): void {
   scim.post('/Users', HIDDEN, async (request, reply) => {
     const a = callOf(request);
     const fields = fieldsOf(request.body as Record<string, unknown>);
-    let user = await createUser(a, {
+    // An inactive user is created disabled, in the same statement: never active for a moment.
+    const user = await createUser(a, {
       username: fields.username,
       name: fields.name,
       email: fields.email,
       ...(fields.password === undefined ? {} : { password: fields.password }),
       ...(fields.workspaceId === undefined ? {} : { workspaceId: fields.workspaceId }),
       externalId: fields.externalId,
+      disabled: !fields.active,
     });
-    if (!fields.active) user = await updateUserFields(a, user.id, { disabled: true }, identityConfirmation(a, undefined));
     const resource = (await scimUsers(a, [user], scimBase(request)))[0] as ScimUser;
     return reply.code(201).header('Location', resource.meta.location).header('ETag', resource.meta.version).send(resource);
   });
