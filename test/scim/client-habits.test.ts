@@ -42,6 +42,10 @@ describe.each(testDatabaseTargets())('SCIM clients [$name]', (target) => {
 
       const byExternalId = await scim.get(`/Users?${filter(`externalId eq "${externalId}"`)}`);
       expect(byExternalId.body.Resources.map((r: { id: string }) => r.id)).toEqual([id]);
+      // Entra ID's matching on the work address: not RFC grammar (a sub-attribute after a value filter), but sent.
+      const byEmail = await scim.get(`/Users?${filter(`emails[type eq "work"].value eq "${userName}@testuser.com"`)}`);
+      expect(byEmail.body.Resources.map((r: { id: string }) => r.id)).toEqual([id]);
+      expect((await scim.get(`/Users?${filter(`emails[type eq "work"].value eq "nobody-${userName}@testuser.com"`)}`)).body.totalResults).toBe(0);
       expectScimError(await scim.post('/Users', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: userName.toLowerCase(), active: true }), 409, 'uniqueness');
 
       const updated = await scim.patch(`/Users/${id}`, {
