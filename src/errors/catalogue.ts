@@ -12,6 +12,11 @@ export const errors = {
     new AtriumError('bad-request/request-params-invalid', describe('Parameters are invalid', modelErrors), { modelErrors }),
   invalidPath: (message: string) => new AtriumError('bad-request/invalid-path', message),
   invalidCursor: () => new AtriumError('bad-request/invalid-cursor', 'The cursor is malformed or belongs to another listing.'),
+  invalidCursorTypeForSort: () =>
+    new AtriumError('bad-request/invalid-cursor-type-for-sort', 'The cursor belongs to this listing in another order: send the sort_by it was made with, or start again without a cursor.'),
+  invalidSortField: (message: string) => new AtriumError('bad-request/invalid-sort-field', message),
+  multipleSortParamsNotAllowed: () =>
+    new AtriumError('bad-request/multiple-sort-params-not-allowed', 'A listing is sorted by one field at a time: send a single sort_by[<field>]=asc|desc.'),
   invalidWorkspaceIdHeader: (message: string) => new AtriumError('bad-request/invalid-workspace-id-header', message, { header: 'workspace' }),
   unsupportedMediaType: (contentType: string | undefined) =>
     new AtriumError(

@@ -8,7 +8,7 @@ import { fileEntryOf, type FileEntry } from './file-entry.js';
 import { deletePath } from './file-deletion.js';
 import { visibleEntry } from './file-lookup.js';
 import { copyEntry, moveEntry } from './file-moves.js';
-import { listFolder } from './folder-listing.js';
+import { listFolder, type ListingPageRequest } from './folder-listing.js';
 import { createFolder } from './folders.js';
 import { decisionKeyOf, sitePathIn, type SessionScope } from './session-scope.js';
 import { uploadOfferOf, type UploadOffer } from './upload-offer.js';
@@ -44,8 +44,8 @@ export class FileSession {
     return sitePathIn(this.scope, path);
   }
 
-  /** A folder's entries, a page at a time, folders first (a visible file lists as itself). */
-  async list(path: string, page: { after: ChildPosition | undefined; limit: number }): Promise<ListingPage> {
+  /** A folder's entries, a page at a time, folders first, in the page's sort (a visible file lists as itself). */
+  async list(path: string, page: ListingPageRequest): Promise<ListingPage> {
     const listed = await listFolder(this.scope, this.locate(path), page);
     return { entries: listed.entries.map(({ entry, capabilities }) => fileEntryOf(this.scope, entry, capabilities)), next: listed.next };
   }

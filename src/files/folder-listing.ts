@@ -1,7 +1,8 @@
 import { childKey, childNamesTowardGrants, childNameToward, decideChildren, type Capability, type Grant } from '../authz/index.js';
 import type { Db } from '../db/database.js';
 import type { Entry } from '../repositories/entries.js';
-import { listChildren, type ChildFilter, type ChildPosition } from '../repositories/entry-listing.js';
+import { errors } from '../errors/catalogue.js';
+import { listChildren, positionFitsSort, sortValueOf, type ChildFilter, type ChildPosition, type ListingSort } from '../repositories/entry-listing.js';
 import { grantsThatCanMatch } from '../repositories/grants/index.js';
 import type { PathAccess, SitePath } from '../access/index.js';
 import { visibleEntry } from './file-lookup.js';
@@ -20,6 +21,13 @@ export interface VisibleListing {
   next: ChildPosition | undefined;
 }
 
+/** A page of a listing: its order, where it starts (after the previous page's last entry) and its size. */
+export interface ListingPageRequest {
+  sort: ListingSort;
+  after: ChildPosition | undefined;
+  limit: number;
+}
+
 /**
  * GET /folders/<path> (contract 6). The folder must be visible (else `not-found`); its listing is
  * - every entry, with `list` on it;
@@ -27,20 +35,22 @@ export interface VisibleListing {
  * - otherwise only the entries on the way to the caller's grants below it (the request
  *   Workspace's root always lists, possibly nothing).
  * Each entry's capabilities come from the engine's batch form, the same rule a single check uses,
- * so a listing and a check never disagree. A visible file lists as itself.
+ * so a listing and a check never disagree. A visible file lists as itself. Folders come first in
+ * every sort; the order within each type is the sort's, ties broken by path (repositories/entry-listing.ts).
  */
-export async function listFolder(scope: SessionScope, site: SitePath, page: { after: ChildPosition | undefined; limit: number }): Promise<VisibleListing> {
+export async function listFolder(scope: SessionScope, site: SitePath, page: ListingPageRequest): Promise<VisibleListing> {
   const db = scope.deps.db;
   const { entry, access } = await visibleEntry(scope, site);
   if (entry.type === 'file') {
     return { entries: [{ entry, capabilities: [...access.capabilities(entry.pathKey, 'file')] }], next: undefined };
   }
 
+  if (page.after !== undefined && !positionFitsSort(page.sort, page.after)) throw errors.invalidCursor();
   const filter = await childFilter(access, site.key);
-  const rows = await listChildren(db, site.key, filter, { after: page.after, limit: page.limit + 1 });
+  const rows = await listChildren(db, site.key, filter, { after: page.after, limit: page.limit + 1, sort: page.sort });
   const pageRows = rows.slice(0, page.limit);
   const last = pageRows[pageRows.length - 1];
-  const next = rows.length > page.limit && last !== undefined ? { type: last.type, pathKey: last.pathKey } : undefined;
+  const next = rows.length > page.limit && last !== undefined ? { type: last.type, value: sortValueOf(page.sort, last), pathKey: last.pathKey } : undefined;
   return { entries: await withCapabilities(db, access, site.key, pageRows), next };
 }
 

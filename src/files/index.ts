@@ -11,5 +11,6 @@ export { type FileSession, type ListingPage } from './file-session.js';
 export { type UploadOffer } from './upload-offer.js';
 export { type ReceivedPart } from './upload-parts.js';
 export { MAX_PARTS } from './uploads.js';
-export { type ChildPosition } from '../repositories/entry-listing.js';
+export { type ListingPageRequest } from './folder-listing.js';
+export { DEFAULT_LISTING_SORT, type ChildPosition, type ListingSort, type ListingSortField, type SortDirection } from '../repositories/entry-listing.js';
 export { type ByteRange } from '../storage/blob-storage.js';

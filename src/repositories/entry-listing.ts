@@ -9,47 +9,120 @@ export type ChildFilter =
   /** Only these children (path keys): the ones on the way to the caller's grants. */
   | { kind: 'keys'; keys: readonly string[] };
 
+/** What a folder's children are ordered by: the name, the size, or the modification time. */
+export type ListingSortField = 'path' | 'size' | 'mtime';
+export type SortDirection = 'asc' | 'desc';
+
+export interface ListingSort {
+  field: ListingSortField;
+  direction: SortDirection;
+}
+
+export const DEFAULT_LISTING_SORT: ListingSort = Object.freeze({ field: 'path', direction: 'asc' });
+
+/** Where a page ends: the last entry's type, its value in the sort (null when sorted by name), its path key. */
 export interface ChildPosition {
   type: EntryType;
+  value: number | null;
   pathKey: string;
 }
+
+/** Folders come first in every sort; files after them. */
+const TYPES_IN_ORDER: readonly EntryType[] = ['directory', 'file'];
 
 /** Cached children pages hold at most this many rows in all (about 20 MB). */
 const MAX_KEPT_ROWS = 50_000;
 
 /**
- * One page of a folder's children, folders first, then by path key: the order of the
- * entries_parent index (parent_key, type, path_key), which 'directory' < 'file' makes folders-first.
- * The page starts after `after` (keyset pagination), so the cost of a page follows its size, never
- * the folder's. The comparison uses the column's own collation, the same one ORDER BY uses, so
- * pages neither skip nor repeat entries on either database.
+ * The column an entry of this type is ordered by before its path key, if any. Folders have no
+ * size, so sorted by size they are listed by name, A to Z, whichever the direction.
+ */
+function sortColumn(sort: ListingSort, type: EntryType): 'size' | 'mtime' | undefined {
+  if (sort.field === 'path' || (sort.field === 'size' && type === 'directory')) return undefined;
+  return sort.field;
+}
+
+function segmentDirection(sort: ListingSort, type: EntryType): SortDirection {
+  return sort.field === 'size' && type === 'directory' ? 'asc' : sort.direction;
+}
+
+/** An entry's value in a sort, as a position carries it (null when the entry is ordered by name alone). */
+export function sortValueOf(sort: ListingSort, entry: Readonly<Entry>): number | null {
+  const column = sortColumn(sort, entry.type);
+  if (column === undefined) return null;
+  return column === 'size' ? (entry.size ?? 0) : entry.mtime;
+}
+
+/** Whether a position can belong to a listing in this sort (it has a value exactly when the sort needs one). */
+export function positionFitsSort(sort: ListingSort, position: ChildPosition): boolean {
+  return (sortColumn(sort, position.type) === undefined) === (position.value === null);
+}
+
+/**
+ * One page of a folder's children, folders first, then in the sort's order, ties broken by path key
+ * in the same direction, so the order is total. Each type is read as its own range of an index
+ * (parent_key, type, [size | mtime,] path_key), forward or backward, starting after `after`
+ * (keyset pagination): the cost of a page follows its size, never the folder's, in every sort. The
+ * comparison uses the column's own collation, the same one ORDER BY uses, so pages neither skip
+ * nor repeat entries on either database.
  */
 export function listChildren(
   db: Db,
   folderKey: string,
   filter: ChildFilter,
-  page: { after: ChildPosition | undefined; limit: number },
+  page: { after: ChildPosition | undefined; limit: number; sort: ListingSort },
 ): Promise<readonly Readonly<Entry>[]> {
   if (filter.kind === 'keys' && filter.keys.length === 0) return Promise.resolve([]);
   // Cached until the data changes (db/read-cache.ts): the same page of the same folder is what
   // every member of a team lists. Shared answers are frozen.
-  const cacheKey = [folderKey, filter.kind, ...(filter.kind === 'keys' ? filter.keys : []), page.after?.type ?? '', page.after?.pathKey ?? '', page.limit].join('\u0000');
+  const { after, sort } = page;
+  const cacheKey = [
+    folderKey, filter.kind, ...(filter.kind === 'keys' ? filter.keys : []),
+    sort.field, sort.direction, after?.type ?? '', after?.value ?? '', after?.pathKey ?? '', page.limit,
+  ].join('\u0000');
   return cachedRead(db, 'entry-children', cacheKey, async () => Object.freeze((await loadChildren(db, folderKey, filter, page)).map((entry) => Object.freeze(entry))), {
     weigh: (rows) => rows.length,
     maxWeight: MAX_KEPT_ROWS,
   });
 }
 
-async function loadChildren(db: Db, folderKey: string, filter: ChildFilter, page: { after: ChildPosition | undefined; limit: number }): Promise<Entry[]> {
-  let query = db.selectFrom('entries').select(ENTRY_COLUMNS).where('parent_key', '=', folderKey);
-  if (filter.kind === 'directories') query = query.where('type', '=', 'directory');
+async function loadChildren(db: Db, folderKey: string, filter: ChildFilter, page: { after: ChildPosition | undefined; limit: number; sort: ListingSort }): Promise<Entry[]> {
+  const types = filter.kind === 'directories' ? TYPES_IN_ORDER.slice(0, 1) : TYPES_IN_ORDER;
+  const start = page.after === undefined ? 0 : types.indexOf(page.after.type);
+  if (start < 0) return [];
+  const rows: Entry[] = [];
+  for (const type of types.slice(start)) {
+    const remaining = page.limit - rows.length;
+    if (remaining <= 0) break;
+    const after = page.after?.type === type ? page.after : undefined;
+    rows.push(...(await loadOfType(db, folderKey, filter, type, page.sort, after, remaining)));
+  }
+  return rows;
+}
+
+async function loadOfType(
+  db: Db,
+  folderKey: string,
+  filter: ChildFilter,
+  type: EntryType,
+  sort: ListingSort,
+  after: ChildPosition | undefined,
+  limit: number,
+): Promise<Entry[]> {
+  let query = db.selectFrom('entries').select(ENTRY_COLUMNS).where('parent_key', '=', folderKey).where('type', '=', type);
   if (filter.kind === 'keys') query = query.where('path_key', 'in', filter.keys);
-  const after = page.after;
+  const column = sortColumn(sort, type);
+  const direction = segmentDirection(sort, type);
+  const beyond = direction === 'asc' ? '>' : '<';
   if (after !== undefined) {
     // A row-value comparison, which both databases serve as a range of the index; the equivalent
-    // `type > a or (type = a and path_key > b)` makes PostgreSQL walk the folder from its start.
-    query = query.where((eb) => eb(eb.refTuple('type', 'path_key'), '>', eb.tuple(after.type, after.pathKey)));
+    // `a > x or (a = x and b > y)` makes PostgreSQL walk the folder from its start.
+    const afterValue = after.value;
+    query = column === undefined || afterValue === null
+      ? query.where('path_key', beyond, after.pathKey)
+      : query.where((eb) => eb(eb.refTuple(column, 'path_key'), beyond, eb.tuple(afterValue, after.pathKey)));
   }
-  const rows = await query.orderBy('type').orderBy('path_key').limit(page.limit).execute();
+  if (column !== undefined) query = query.orderBy(column, direction);
+  const rows = await query.orderBy('path_key', direction).limit(limit).execute();
   return rows.map(toEntry);
 }

@@ -182,10 +182,10 @@ describe.each(testDatabaseTargets())('folder listing and visibility [$name]', (t
     expectError(await t.api.get('/folders/paged?per_page=0', { key: BOOTSTRAP_KEY }), 400, 'bad-request/request-params-invalid');
     // A forged cursor for the right folder, holding what no name can: refused, not passed to SQL.
     const folder = `folder:${createHash('sha256').update('paged').digest('base64url').slice(0, 16)}`;
-    for (const value of ['f:a\u0000b', 'f:a/b', 'x:a', 'f:', 7]) {
+    for (const value of ['path.asc/f//a\u0000b', 'path.asc/f//a/b', 'path.asc/x//a', 'path.asc/f//', 'size.asc/f/1e99/a', 'f:f1', 7]) {
       expectError(await t.api.get(`/folders/paged?cursor=${encodeCursor(folder, value)}`, { key: BOOTSTRAP_KEY }), 400, 'bad-request/invalid-cursor');
     }
-    expect((await t.api.get(`/folders/paged?cursor=${encodeCursor(folder, 'f:f1')}`, { key: BOOTSTRAP_KEY })).body.map((e: { display_name: string }) => e.display_name)).toEqual(['F2', 'f3']);
+    expect((await t.api.get(`/folders/paged?cursor=${encodeCursor(folder, 'path.asc/f//f1')}`, { key: BOOTSTRAP_KEY })).body.map((e: { display_name: string }) => e.display_name)).toEqual(['F2', 'f3']);
   });
 
   describe('Workspaces', () => {

@@ -171,6 +171,19 @@ describe('the official Files.com SDK (files.com 1.2.314) against a running Atriu
     expect(all.map((f: any) => f.display_name)).toEqual(['f0.txt', 'f1.txt', 'f2.txt', 'f3.txt', 'f4.txt']);
   });
 
+  it('sorts a listing with sort_by as the SDK sends it, following the cursor through ties', async () => {
+    for (const [name, text] of [['b.txt', 'bb'], ['a.txt', 'aaaa'], ['c.txt', 'cc'], ['d.txt', 'd']]) await File.uploadData(`sdk/sorted/${name}`, text);
+    await Folder.create('sdk/sorted/folder', {});
+    const bySize = await Folder.listFor('sdk/sorted', { sort_by: { size: 'desc' }, per_page: 2 });
+    expect(bySize.map((f: any) => f.display_name)).toEqual(['folder', 'a.txt', 'c.txt', 'b.txt', 'd.txt']);
+    const byName = await Folder.listFor('sdk/sorted', { sort_by: { path: 'desc' }, per_page: 2 });
+    expect(byName.map((f: any) => f.display_name)).toEqual(['folder', 'd.txt', 'c.txt', 'b.txt', 'a.txt']);
+    const unknown = await Folder.listFor('sdk/sorted', { sort_by: { color: 'asc' } }).catch((error: any) => error);
+    expect(unknown.constructor.name).toBe('BadRequest_InvalidSortFieldError');
+    const two = await Folder.listFor('sdk/sorted', { sort_by: { size: 'asc', path: 'asc' } }).catch((error: any) => error);
+    expect(two.constructor.name).toBe('BadRequest_MultipleSortParamsNotAllowedError');
+  });
+
   it('uploads a file of several parts, which Atrium joins in order', async () => {
     const size = 40 * MiB;
     const source = generated(size);

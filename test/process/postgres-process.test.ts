@@ -39,7 +39,7 @@ describe.skipIf(!serverMode)('the server as processes on one PostgreSQL [postgre
     await client.connect();
     try {
       const migrations = await client.query('select name from kysely_migration');
-      expect(migrations.rows.map((r) => r.name)).toEqual(['001-initial-schema', '002-files-and-uploads', '003-external-ids']);
+      expect(migrations.rows.map((r) => r.name)).toEqual(['001-initial-schema', '002-files-and-uploads', '003-external-ids', '004-listing-sort-indexes']);
       expect((await client.query('select count(*)::int as n from users')).rows[0].n).toBe(1);
       expect((await client.query('select count(*)::int as n from api_keys')).rows[0].n).toBe(1);
       expect((await client.query('select count(*)::int as n from workspaces')).rows[0].n).toBe(1);

@@ -3,6 +3,7 @@ import type { DialectName } from '../dialect.js';
 import { initialSchema } from './001-initial-schema.js';
 import { filesAndUploads } from './002-files-and-uploads.js';
 import { externalIds } from './003-external-ids.js';
+import { listingSortIndexes } from './004-listing-sort-indexes.js';
 
 /**
  * Every migration, in order, listed statically (no directory scanning, so the build output and
@@ -14,6 +15,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '001-initial-schema': initialSchema(dialect),
     '002-files-and-uploads': filesAndUploads(dialect),
     '003-external-ids': externalIds(dialect),
+    '004-listing-sort-indexes': listingSortIndexes(),
   };
   return { getMigrations: async () => migrations };
 }

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { resolveRequestWorkspace } from '../../../src/access/index.js';
 import { AtriumError } from '../../../src/errors/atrium-error.js';
-import type { FileEntry, FileSession } from '../../../src/files/index.js';
+import { DEFAULT_LISTING_SORT, type FileEntry, type FileSession } from '../../../src/files/index.js';
 import { authenticate } from '../../../src/identity/index.js';
 import type { TestApp } from '../../support/test-app.js';
 import { FILE_CAPABILITIES, type DoorEntry, type FileDoor, type Who } from './file-door.js';
@@ -20,7 +20,7 @@ export function sessionDoor(t: TestApp): FileDoor {
   };
   return {
     name: 'file session',
-    list: async (who, path) => (await (await open(who)).list(path, { after: undefined, limit: 1000 })).entries.map(doorEntry),
+    list: async (who, path) => (await (await open(who)).list(path, { sort: DEFAULT_LISTING_SORT, after: undefined, limit: 1000 })).entries.map(doorEntry),
     stat: async (who, path) => doorEntry(await (await open(who)).stat(path)),
     read: async (who, path) => text((await (await open(who)).read(path)).stream),
     write: async (who, path, content) => doorEntry((await (await open(who)).write(path, Readable.from([Buffer.from(content)]), { mkdirParents: true })).entry),

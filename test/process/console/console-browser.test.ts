@@ -228,6 +228,54 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await page.close();
   });
 
+  it('sorts a folder by its column headers, both ways, from the keyboard too, and keeps the order across a reload', async () => {
+    await site.admin('POST', '/folders/Sizes/Sub', { mkdir_parents: true });
+    for (const [name, size] of [['medium.txt', 2_000], ['large.txt', 30_000], ['small.txt', 10], ['tiny.txt', 10]] as const) {
+      const put = await fetch(`${site.baseUrl}/api/rest/v1/files/Sizes/${name}`, { method: 'PUT', headers: { 'X-ServiceAPI-Key': KEY_FOR_TESTS }, body: 'x'.repeat(size) });
+      expect(put.status).toBe(201);
+    }
+    const page = await browser.context.newPage();
+    const problems = pageProblems(page);
+    await page.goto(`${site.baseUrl}/files/Sizes`);
+    await signInAs(page, ADMIN);
+    await page.locator('[data-entry="tiny.txt"]').waitFor();
+    const shown = () => page.locator('tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-entry')));
+    expect(await shown()).toEqual(['Sub', 'large.txt', 'medium.txt', 'small.txt', 'tiny.txt']);
+    const name = page.getByRole('columnheader', { name: 'Name' });
+    const size = page.getByRole('columnheader', { name: 'Size' });
+    expect(await name.getAttribute('aria-sort')).toBe('ascending');
+    expect(await size.getAttribute('aria-sort')).toBe('none');
+
+    // Smallest first; folders stay first; equal sizes in name order.
+    await size.getByRole('button').click();
+    await expect.poll(shown).toEqual(['Sub', 'small.txt', 'tiny.txt', 'medium.txt', 'large.txt']);
+    expect(await size.getAttribute('aria-sort')).toBe('ascending');
+    expect(await name.getAttribute('aria-sort')).toBe('none');
+    expect(new URL(page.url()).search).toBe('?sort=size&dir=asc');
+
+    // From the keyboard: the header is a button; Enter reverses the order (ties too).
+    await size.getByRole('button').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(shown).toEqual(['Sub', 'large.txt', 'medium.txt', 'tiny.txt', 'small.txt']);
+    expect(await size.getAttribute('aria-sort')).toBe('descending');
+    expect(new URL(page.url()).search).toBe('?sort=size&dir=desc');
+    await expectAccessible(page);
+    await screenshot(page, 'files-sorted');
+
+    // The address keeps the order: a reload lists the same way.
+    await page.reload();
+    await page.locator('[data-entry="tiny.txt"]').waitFor();
+    expect(await shown()).toEqual(['Sub', 'large.txt', 'medium.txt', 'tiny.txt', 'small.txt']);
+    expect(await page.getByRole('columnheader', { name: 'Size' }).getAttribute('aria-sort')).toBe('descending');
+
+    // Back to names, A to Z, and a bare address.
+    await page.getByRole('columnheader', { name: 'Name' }).getByRole('button').click();
+    await expect.poll(shown).toEqual(['Sub', 'large.txt', 'medium.txt', 'small.txt', 'tiny.txt']);
+    expect(new URL(page.url()).search).toBe('');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('my account: keys shown once, the reauthentication dialog, a password change', async () => {
     const mia = await site.admin('POST', '/users', { username: 'mia', password: 'mia has a long password' });
     const page = await browser.context.newPage();

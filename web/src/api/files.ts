@@ -32,9 +32,20 @@ export function parentOf(path: string): string {
   return slash === -1 ? '' : path.slice(0, slash);
 }
 
-export async function listFolder(path: string, cursor: string | undefined, signal?: AbortSignal): Promise<Page> {
+/** The API's sort fields for a folder listing (folders always come first). */
+export type SortField = 'path' | 'size' | 'modified_at_datetime';
+
+export interface FolderSort {
+  field: SortField;
+  direction: 'asc' | 'desc';
+}
+
+export const DEFAULT_SORT: FolderSort = { field: 'path', direction: 'asc' };
+
+/** A page of a folder in a sort; a cursor belongs to the sort it was handed out in. */
+export async function listFolder(path: string, sort: FolderSort, cursor: string | undefined, signal?: AbortSignal): Promise<Page> {
   const { data, headers } = await api<Entry[]>('GET', `/folders/${encodePath(path)}`, {
-    query: { per_page: PAGE_SIZE, cursor },
+    query: { per_page: PAGE_SIZE, [`sort_by[${sort.field}]`]: sort.direction, cursor },
     ...(signal === undefined ? {} : { signal }),
   });
   return { entries: data, next: brandedHeader(headers, 'Cursor') };

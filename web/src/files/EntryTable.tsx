@@ -1,7 +1,7 @@
-import { ActionIcon, Anchor, Menu, Table, Text, VisuallyHidden } from '@mantine/core';
-import { useEffect, useRef, useState } from 'react';
-import { Link } from 'react-router';
-import type { Entry } from '../api/files';
+import { ActionIcon, Anchor, Menu, Table, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Link, useLocation } from 'react-router';
+import type { Entry, FolderSort, SortField } from '../api/files';
 import { folderUrl } from './Breadcrumbs';
 import { formatSize, formatTime, permissionLetters } from './format';
 
@@ -11,17 +11,26 @@ export type EntryAction = 'download' | 'move' | 'copy' | 'delete' | 'explain' | 
  * One row per entry. Names are always rendered as text, whatever characters they hold. An action
  * the caller's letters do not allow is shown disabled with the reason, never offered in vain.
  */
-export function EntryTable({ entries, onAction, offerPermissions }: { entries: Entry[]; onAction(entry: Entry, action: EntryAction): void; offerPermissions: boolean }) {
+export function EntryTable({ entries, onAction, offerPermissions, sort, onSort }: {
+  entries: Entry[];
+  onAction(entry: Entry, action: EntryAction): void;
+  offerPermissions: boolean;
+  sort: FolderSort;
+  onSort(field: SortField): void;
+}) {
+  // Opening a subfolder keeps the order the person chose.
+  const { search } = useLocation();
+  const header = { sort, onSort };
   return (
     <Table.ScrollContainer minWidth={560}>
       <Table highlightOnHover verticalSpacing="xs">
-        <VisuallyHidden component="caption">Folder contents</VisuallyHidden>
+        <VisuallyHidden component="caption">Folder contents, folders first</VisuallyHidden>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th scope="col">Name</Table.Th>
+            <SortableHeader field="path" {...header}>Name</SortableHeader>
             <Table.Th scope="col">Type</Table.Th>
-            <Table.Th scope="col" ta="right">Size</Table.Th>
-            <Table.Th scope="col">Modified</Table.Th>
+            <SortableHeader field="size" align="right" {...header}>Size</SortableHeader>
+            <SortableHeader field="modified_at_datetime" {...header}>Modified</SortableHeader>
             <Table.Th scope="col"><abbr title="Your permissions: l list, r read, w write, d delete">Permissions</abbr></Table.Th>
             <Table.Th scope="col"><VisuallyHidden>Actions</VisuallyHidden></Table.Th>
           </Table.Tr>
@@ -31,7 +40,7 @@ export function EntryTable({ entries, onAction, offerPermissions }: { entries: E
             <Table.Tr key={entry.path} data-entry={entry.display_name}>
               <Table.Td style={{ wordBreak: 'break-all' }}>
                 {entry.type === 'directory' ? (
-                  <Anchor component={Link} to={folderUrl(entry.path)} inherit>{entry.display_name}</Anchor>
+                  <Anchor component={Link} to={{ pathname: folderUrl(entry.path), search }} inherit>{entry.display_name}</Anchor>
                 ) : (
                   <Text span inherit>{entry.display_name}</Text>
                 )}
@@ -48,6 +57,23 @@ export function EntryTable({ entries, onAction, offerPermissions }: { entries: E
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
+  );
+}
+
+/**
+ * A column header that sorts the listing: a button (so it works from the keyboard) inside the
+ * header cell, which says its order to assistive technology with `aria-sort`.
+ */
+function SortableHeader({ field, align, sort, onSort, children }: { field: SortField; align?: 'right'; sort: FolderSort; onSort(field: SortField): void; children: ReactNode }) {
+  const active = sort.field === field;
+  const order = sort.direction === 'asc' ? 'ascending' : 'descending';
+  return (
+    <Table.Th scope="col" ta={align} aria-sort={active ? order : 'none'}>
+      <UnstyledButton onClick={() => onSort(field)} fw={700} fz="inherit" style={{ whiteSpace: 'nowrap' }}>
+        {children}
+        <span aria-hidden="true" style={{ display: 'inline-block', width: '1.2em', textAlign: 'center' }}>{active ? (sort.direction === 'asc' ? '▲' : '▼') : ''}</span>
+      </UnstyledButton>
+    </Table.Th>
   );
 }
 

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { listFolder, type Entry } from '../api/files';
+import { listFolder, type Entry, type FolderSort } from '../api/files';
 
 export interface FolderState {
   entries: Entry[];
@@ -12,9 +12,10 @@ export interface FolderState {
 
 /**
  * A folder's entries, one page at a time on the API's cursor: opening a folder of any size costs
- * one page, and the next page is asked for only when the person scrolls to it.
+ * one page, and the next page is asked for only when the person scrolls to it. The server sorts,
+ * so a new sort starts again from the first page (a cursor holds the order it was made in).
  */
-export function useFolder(path: string): FolderState {
+export function useFolder(path: string, sort: FolderSort): FolderState {
   const [entries, setEntries] = useState<Entry[]>([]);
   const [next, setNext] = useState<string | undefined>();
   const [loading, setLoading] = useState(true);
@@ -28,7 +29,7 @@ export function useFolder(path: string): FolderState {
     inFlight.current = controller;
     setLoading(true);
     setError(undefined);
-    listFolder(path, cursor, controller.signal).then(
+    listFolder(path, sort, cursor, controller.signal).then(
       (page) => {
         if (controller.signal.aborted) return;
         setEntries((previous) => (replace ? page.entries : [...previous, ...page.entries]));
@@ -41,10 +42,16 @@ export function useFolder(path: string): FolderState {
         setLoading(false);
       },
     );
-  }, [path]);
+  }, [path, sort]);
 
+  // Another folder starts empty; the same folder in a new order keeps its rows until the new first
+  // page replaces them, so the table (and the header button just pressed, with its focus) stays.
+  const shownPath = useRef(path);
   useEffect(() => {
-    setEntries([]);
+    if (shownPath.current !== path) {
+      shownPath.current = path;
+      setEntries([]);
+    }
     setNext(undefined);
     load(undefined, true);
     return () => inFlight.current?.abort();

@@ -8,6 +8,7 @@ import { DropZone } from '../files/DropZone';
 import { EntryTable, type EntryAction } from '../files/EntryTable';
 import { UploadList } from '../files/UploadList';
 import { useFolder } from '../files/useFolder';
+import { useFolderSort } from '../files/useFolderSort';
 import { useUploads } from '../files/useUploads';
 import { useSession } from '../session/session';
 
@@ -19,7 +20,8 @@ type Dialog = { kind: 'new-folder' } | { kind: 'move' | 'copy' | 'delete' | 'exp
 
 export function FilesPage() {
   const path = (useParams()['*'] ?? '').replace(/\/+$/, '');
-  const folder = useFolder(path);
+  const { sort, toggle: toggleSort } = useFolderSort();
+  const folder = useFolder(path, sort);
   const { profile } = useSession();
   // Only administrators (and group admins) may ask about someone else's access.
   const mayAdminister = profile !== undefined && (profile.siteAdmin || profile.workspaceAdmin || profile.groupAdmin);
@@ -93,7 +95,7 @@ export function FilesPage() {
             {folder.error} <Button variant="subtle" size="xs" onClick={folder.reload}>Try again</Button>
           </Alert>
         ) : folder.entries.length > 0 ? (
-          <EntryTable entries={folder.entries} offerPermissions={mayAdminister} onAction={(entry, action) => void onAction(entry, action)} />
+          <EntryTable entries={folder.entries} sort={sort} onSort={toggleSort} offerPermissions={mayAdminister} onAction={(entry, action) => void onAction(entry, action)} />
         ) : folder.loading ? null : (
           <Center py="xl"><Text c="dimmed">This folder is empty.</Text></Center>
         )}

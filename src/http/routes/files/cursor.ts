@@ -1,28 +1,44 @@
 import { createHash } from 'node:crypto';
 import { errors } from '../../../errors/catalogue.js';
 import { decodeCursor, encodeCursor } from '../../../lib/cursor.js';
-import type { ChildPosition } from '../../../files/index.js';
+import type { ChildPosition, ListingSort } from '../../../files/index.js';
 
 /**
- * Listing cursors name their folder (by a hash, so a cursor stays short whatever the path) and
- * the last entry of the page, by type and name: a cursor of another folder is `invalid-cursor`.
+ * Listing cursors name their folder (by a hash, so a cursor stays short whatever the path): a
+ * cursor of another folder is `invalid-cursor`. They hold the sort they were made in and the last
+ * entry of the page, by type, value in the sort and name (`size.desc/f/2048/report.pdf`; a name
+ * never holds a `/`): a cursor used with another sort is `invalid-cursor-type-for-sort`.
  */
 function listingName(folderKey: string): string {
   return `folder:${createHash('sha256').update(folderKey).digest('base64url').slice(0, 16)}`;
 }
 
-export function encodeFolderCursor(folderKey: string, position: ChildPosition): string {
-  const name = folderKey === '' ? position.pathKey : position.pathKey.slice(folderKey.length + 1);
-  return encodeCursor(listingName(folderKey), `${position.type === 'directory' ? 'd' : 'f'}:${name}`);
+function sortName(sort: ListingSort): string {
+  return `${sort.field}.${sort.direction}`;
 }
 
-export function decodeFolderCursor(folderKey: string, cursor: string | undefined): ChildPosition | undefined {
+export function encodeFolderCursor(folderKey: string, sort: ListingSort, position: ChildPosition): string {
+  const name = folderKey === '' ? position.pathKey : position.pathKey.slice(folderKey.length + 1);
+  const type = position.type === 'directory' ? 'd' : 'f';
+  return encodeCursor(listingName(folderKey), `${sortName(sort)}/${type}/${position.value ?? ''}/${name}`);
+}
+
+// A forged cursor must not smuggle what no name holds (control characters: PostgreSQL refuses NUL).
+// eslint-disable-next-line no-control-regex
+const CURSOR_VALUE = /^([a-z]+\.(?:asc|desc))\/([df])\/(-?\d{1,16})?\/([^/\u0000-\u001f\u007f-\u009f]{1,1024})$/;
+
+export function decodeFolderCursor(folderKey: string, sort: ListingSort, cursor: string | undefined): ChildPosition | undefined {
   if (cursor === undefined || cursor === '') return undefined;
   const value = decodeCursor(listingName(folderKey), cursor);
-  // A forged cursor must not smuggle what no name holds (control characters: PostgreSQL refuses NUL).
-  // eslint-disable-next-line no-control-regex
-  const match = typeof value === 'string' ? /^([df]):([^/\u0000-\u001f\u007f-\u009f]{1,1024})$/.exec(value) : null;
+  const match = typeof value === 'string' ? CURSOR_VALUE.exec(value) : null;
   if (match === null) throw errors.invalidCursor();
-  const [, type, name] = match as unknown as [string, string, string];
-  return { type: type === 'd' ? 'directory' : 'file', pathKey: folderKey === '' ? name : `${folderKey}/${name}` };
+  const [, madeIn, type, sortValue, name] = match as unknown as [string, string, string, string | undefined, string];
+  if (madeIn !== sortName(sort)) throw errors.invalidCursorTypeForSort();
+  const position: ChildPosition = {
+    type: type === 'd' ? 'directory' : 'file',
+    value: sortValue === undefined ? null : Number(sortValue),
+    pathKey: folderKey === '' ? name : `${folderKey}/${name}`,
+  };
+  if (!Number.isSafeInteger(position.value ?? 0)) throw errors.invalidCursor();
+  return position;
 }

@@ -7,6 +7,7 @@ import { decodeFolderCursor, encodeFolderCursor } from './cursor.js';
 import { entryBody } from './entry-body.js';
 import { sessionAndPath } from './file-session.js';
 import { renderedListing } from './listing-response.js';
+import { listingSortOf } from './listing-sort.js';
 import { CreateFolderBody, CreateFolderQuery, EntryBody, flagValue, missingBodyAsEmpty, ListingQuery, PathParams } from './schemas.js';
 
 /**
@@ -19,7 +20,7 @@ export function folderRoutes(app: ApiInstance, deps: RouteDeps): void {
       config: { operation: 'file' },
       schema: {
         params: PathParams,
-        summary: 'List a folder: folders first, each entry with the caller\'s permission letters',
+        summary: 'List a folder: folders first, in the order sort_by asks (by path unless told), each entry with the caller\'s permission letters',
         querystring: ListingQuery,
         response: { 200: Type.Array(EntryBody), ...errorResponses },
       },
@@ -27,10 +28,11 @@ export function folderRoutes(app: ApiInstance, deps: RouteDeps): void {
       const { session, path } = await sessionAndPath(request, deps, 'folders');
       const folderKey = session.locate(path).key;
       const limit = request.query.per_page ?? DEFAULT_PER_PAGE;
-      const page = await renderedListing(deps.db, session, path, { after: decodeFolderCursor(folderKey, request.query.cursor), limit });
+      const sort = listingSortOf(request.query.sort_by);
+      const page = await renderedListing(deps.db, session, path, { sort, after: decodeFolderCursor(folderKey, sort, request.query.cursor), limit });
       if (page.next !== undefined) {
         // Sent only when another page exists: clients follow it until it is absent.
-        setCursorHeaders(reply, deps.headers, encodeFolderCursor(folderKey, page.next));
+        setCursorHeaders(reply, deps.headers, encodeFolderCursor(folderKey, sort, page.next));
       }
       // Already JSON in the response schema's shape (built by entryBody): Fastify sends a string
       // with a JSON content type as it is, which the schema's types cannot express.

@@ -1,6 +1,6 @@
 import type { Db } from '../../../db/database.js';
 import { cachedRead } from '../../../db/read-cache.js';
-import type { ChildPosition, FileSession } from '../../../files/index.js';
+import type { ChildPosition, FileSession, ListingPageRequest } from '../../../files/index.js';
 import { entryBody } from './entry-body.js';
 
 /** A listing page as sent: the JSON array of entries, and where the next page starts. */
@@ -18,8 +18,9 @@ const MAX_KEPT_JSON = 16 * 1024 * 1024;
  * team listing the same folder, costs a version check and a lookup, not a walk of the grants and
  * a serialisation. Any write anywhere moves the version, so nothing is ever served stale.
  */
-export function renderedListing(db: Db, session: FileSession, path: string, page: { after: ChildPosition | undefined; limit: number }): Promise<RenderedListing> {
-  const key = [session.decisionKey, session.locate(path).key, page.after?.type ?? '', page.after?.pathKey ?? '', page.limit].join('\u0000');
+export function renderedListing(db: Db, session: FileSession, path: string, page: ListingPageRequest): Promise<RenderedListing> {
+  const { sort, after } = page;
+  const key = [session.decisionKey, session.locate(path).key, sort.field, sort.direction, after?.type ?? '', after?.value ?? '', after?.pathKey ?? '', page.limit].join('\u0000');
   return cachedRead(
     db,
     'folder-listing-json',

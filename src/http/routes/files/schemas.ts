@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { paginationQuery } from '../../pagination.js';
+import { SortByQuery } from './listing-sort.js';
 
 /**
  * A request without a body (curl -X DELETE, an SDK call without parameters) counts as one with an
@@ -20,7 +21,7 @@ export function flagValue(value: boolean | string | undefined, fallback: boolean
 
 /**
  * Parameters the Files.com SDKs repeat or send that Atrium accepts and does not use (the SDK copies
- * the path into the query or body; previews and sorting are not offered).
+ * the path into the query or body; previews are not offered).
  */
 const ignored = {
   path: Type.Optional(Type.String()),
@@ -54,6 +55,7 @@ export const EntryBody = Type.Object({
 
 export const ListingQuery = Type.Object({
   ...paginationQuery,
+  sort_by: Type.Optional(SortByQuery),
   ...ignored,
 });
 
