@@ -4,7 +4,7 @@
 // relative path, so a pattern per folder depth says exactly where an import lands.
 
 /** Features: each is entered only through its index.ts. */
-export const FEATURES = ['access', 'identity', 'directory', 'grants', 'files'];
+export const FEATURES = ['access', 'history', 'identity', 'directory', 'grants', 'files', 'access-review'];
 
 /** Front doors: they translate a protocol and call features; nothing below may import them. */
 export const FRONT_DOORS = ['http', 'cli', 'scim'];
@@ -19,10 +19,14 @@ export const MAY_IMPORT = {
   lib: ['errors'],
   repositories: ['authz', 'db', 'lib', 'errors'],
   access: ['authz', 'db', 'lib', 'errors', 'repositories'],
-  identity: ['access', 'authz', 'config', 'db', 'lib', 'errors', 'repositories'],
-  directory: ['access', 'identity', 'authz', 'db', 'lib', 'errors', 'repositories'],
-  grants: ['access', 'authz', 'db', 'lib', 'errors', 'repositories'],
-  files: ['access', 'authz', 'config', 'db', 'lib', 'errors', 'repositories', 'storage'],
+  // History is recorded by every feature that changes something, so it sits just above access.
+  history: ['access', 'authz', 'db', 'lib', 'errors', 'repositories'],
+  identity: ['access', 'history', 'authz', 'config', 'db', 'lib', 'errors', 'repositories'],
+  directory: ['access', 'history', 'identity', 'authz', 'db', 'lib', 'errors', 'repositories'],
+  grants: ['access', 'history', 'authz', 'db', 'lib', 'errors', 'repositories'],
+  // Access review runs the changes of grants and directory under review, so it sits above both.
+  'access-review': ['access', 'history', 'grants', 'directory', 'identity', 'authz', 'db', 'lib', 'errors', 'repositories'],
+  files: ['access', 'history', 'authz', 'config', 'db', 'lib', 'errors', 'repositories', 'storage'],
   http: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],
   cli: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],
   scim: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],

@@ -1,5 +1,6 @@
 import { callerFromApiKey, type Call, type Caller } from '../access/index.js';
 import type { Db } from '../db/database.js';
+import type { Origin } from '../lib/origin.js';
 
 /**
  * The CLI acts as the site itself: whoever can run it on the server's host can read the database
@@ -12,9 +13,12 @@ export function siteAdministratorCaller(): Caller {
   return callerFromApiKey(null, { id: 0, permissionSet: 'full', workspaceId: 0 });
 }
 
+/** The command line acts on the host itself: no client address. */
+export const CLI_ORIGIN: Origin = { interface: 'cli', ip: null };
+
 /** A Call as the site's administrator, working in `workspaceId` (0, the whole site, unless told). */
 export function siteCall(db: Db, workspaceId = 0): Call {
-  return { db, caller: siteAdministratorCaller(), requestWorkspaceId: workspaceId, now: Date.now() };
+  return { db, caller: siteAdministratorCaller(), requestWorkspaceId: workspaceId, now: Date.now(), origin: CLI_ORIGIN };
 }
 
 /** Identity confirmation is for people holding a session; the CLI is the host's own operator. */

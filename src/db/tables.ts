@@ -169,6 +169,38 @@ export interface SiteSettingsTable {
   value: string;
 }
 
+/** One recorded action (docs/history.md). Times are epoch milliseconds; `targets` is JSON text. */
+export interface HistoryTable {
+  id: number;
+  created_at: number;
+  action: string;
+  failure_type: string | null;
+  interface: string;
+  ip: string | null;
+  user_id: number | null;
+  username: string | null;
+  api_key_id: number | null;
+  /** The Workspace the record belongs to; null for a site-level record. */
+  workspace_id: number | null;
+  path: string | null;
+  path_key: string | null;
+  source: string | null;
+  destination: string | null;
+  destination_key: string | null;
+  display: string;
+  targets: string | null;
+  hash: string;
+}
+
+/** The one row (id 1) that holds the end and the pruned start of the History hash chain. */
+export interface HistoryChainTable {
+  id: number;
+  last_id: number;
+  last_hash: string;
+  pruned_id: number;
+  pruned_hash: string;
+}
+
 export interface Tables {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -185,4 +217,6 @@ export interface Tables {
   login_failures: LoginFailuresTable;
   login_lockouts: LoginLockoutsTable;
   site_settings: SiteSettingsTable;
+  history: HistoryTable;
+  history_chain: HistoryChainTable;
 }

@@ -1,7 +1,10 @@
 import { findVisibleGroup, groupVisibility, isAdministratorOf, type Call } from '../access/index.js';
+import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors/catalogue.js';
+import { recordHistory } from '../history/index.js';
 import { type Group } from '../repositories/groups.js';
 import { deleteMembership, findMembership, type GroupMember, insertMembership, listMemberships, membersOfGroups, setMembershipAdmin } from '../repositories/memberships.js';
+import { groupEvent } from './directory-history.js';
 import { checkMayJoin } from './group-member-rules.js';
 
 export async function listGroupMemberships(
@@ -28,7 +31,11 @@ export async function addGroupMember(a: Call, input: { groupId: number; userId: 
   await checkMayJoin(a, group, input.userId);
   const existing = await membersOfGroups(a.db, [group.id]);
   if (existing.some((m) => m.userId === input.userId)) throw errors.modelSaveError({ user_id: ['is already a member of this group'] });
-  const id = await insertMembership(a.db, { groupId: group.id, userId: input.userId, admin: input.admin, now: a.now });
+  const id = await inTransaction(a.db, async (tx) => {
+    const inserted = await insertMembership(tx, { groupId: group.id, userId: input.userId, admin: input.admin, now: a.now });
+    await recordHistory(tx, a, [groupEvent('group_update', group, { members: { added: [{ userId: input.userId, admin: input.admin }], removed: [], adminChanged: [] } })]);
+    return inserted;
+  });
   return (await findMembership(a.db, id)) as GroupMember;
 }
 
@@ -36,7 +43,14 @@ export async function addGroupMember(a: Call, input: { groupId: number; userId: 
 export async function updateGroupMember(a: Call, id: number, input: { admin?: boolean }): Promise<GroupMember> {
   const { membership, group } = await findVisibleMembership(a, id);
   if ((await authorityOver(a, group)) !== 'administrator') throw errors.workspaceAdminRequired();
-  if (input.admin !== undefined && input.admin !== membership.admin) await setMembershipAdmin(a.db, membership.membershipId, input.admin, a.now);
+  const admin = input.admin;
+  if (admin !== undefined && admin !== membership.admin) {
+    await inTransaction(a.db, async (tx) => {
+      await setMembershipAdmin(tx, membership.membershipId, admin, a.now);
+      const adminChanged = [{ userId: membership.userId, username: membership.username, admin }];
+      await recordHistory(tx, a, [groupEvent('group_update', group, { members: { added: [], removed: [], adminChanged } })]);
+    });
+  }
   return (await findMembership(a.db, membership.membershipId)) as GroupMember;
 }
 
@@ -51,7 +65,11 @@ export async function removeGroupMember(a: Call, id: number): Promise<void> {
   if (authority === 'group-admin' && membership.admin && a.caller.user?.id !== membership.userId) {
     throw errors.insufficientPermissionForParams('A Group Admin may not remove another Group Admin.');
   }
-  await deleteMembership(a.db, membership.membershipId, a.now);
+  await inTransaction(a.db, async (tx) => {
+    await deleteMembership(tx, membership.membershipId, a.now);
+    const removed = [{ userId: membership.userId, username: membership.username }];
+    await recordHistory(tx, a, [groupEvent('group_update', group, { members: { added: [], removed, adminChanged: [] } })]);
+  });
 }
 
 /**
@@ -73,9 +91,11 @@ export async function changeGroupMembers(a: Call, groupId: number, change: { add
   const joining = [...new Set(change.add)].filter((userId) => !existing.some((m) => m.userId === userId));
   for (const userId of joining) await checkMayJoin(a, group, userId);
   if (leaving.length === 0 && joining.length === 0) return;
-  await a.db.transaction().execute(async (tx) => {
+  await inTransaction(a.db, async (tx) => {
     for (const member of leaving) await deleteMembership(tx, member.membershipId, a.now);
     for (const userId of joining) await insertMembership(tx, { groupId: group.id, userId, admin: false, now: a.now });
+    const members = { added: joining.map((userId) => ({ userId, admin: false })), removed: leaving, adminChanged: [] };
+    await recordHistory(tx, a, [groupEvent('group_update', group, { members })]);
   });
 }
 

@@ -1,8 +1,11 @@
 import { findVisibleGroup, groupVisibility, isAdministratorOf, membershipWorkspace, type Call } from '../access/index.js';
 import type { Db } from '../db/database.js';
+import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors/catalogue.js';
+import { recordHistory } from '../history/index.js';
 import { deleteGroupAndGrants, findGroupById, type Group, groupNameTaken, insertGroup, listGroupsInScope, renameGroup, setGroupExternalId } from '../repositories/groups.js';
 import { deleteMembership, type GroupMember, insertMembership, membersOfGroups, setMembershipAdmin } from '../repositories/memberships.js';
+import { groupEvent, type MemberChange } from './directory-history.js';
 import { checkMayJoin } from './group-member-rules.js';
 import { checkExternalId, checkText } from './user-fields.js';
 
@@ -44,9 +47,11 @@ export async function createGroup(a: Call, input: GroupInput & { name: string })
   const externalId = checkExternalId(input.externalId);
   const draft: Group = { id: 0, workspaceId, name, createdAt: a.now, externalId, updatedAt: a.now };
   for (const userId of members.keys()) await checkMayJoin(a, draft, userId);
-  const group = await a.db.transaction().execute(async (tx) => {
+  const group = await inTransaction(a.db, async (tx) => {
     const created = await insertGroup(tx, { workspaceId, name, now: a.now, externalId });
     for (const [userId, admin] of members) await insertMembership(tx, { groupId: created.id, userId, admin, now: a.now });
+    const added = [...members].map(([userId, admin]) => ({ userId, admin }));
+    await recordHistory(tx, a, [groupEvent('group_create', created, { members: { added, removed: [], adminChanged: [] } })]);
     return created;
   });
   return getGroupUnchecked(a.db, group);
@@ -69,17 +74,29 @@ export async function updateGroup(a: Call, id: number, input: GroupInput): Promi
   for (const userId of target.keys()) {
     if (!current.some((m) => m.userId === userId)) await checkMayJoin(a, group, userId);
   }
-  await a.db.transaction().execute(async (tx) => {
-    if (name !== undefined && name !== group.name) await renameGroup(tx, group.id, name, a.now);
-    if (externalId !== undefined && externalId !== group.externalId) await setGroupExternalId(tx, group.id, externalId, a.now);
+  await inTransaction(a.db, async (tx) => {
+    const change: { added: MemberChange['added'][number][]; removed: MemberChange['removed'][number][]; adminChanged: MemberChange['adminChanged'][number][] } = { added: [], removed: [], adminChanged: [] };
+    const renamed = name !== undefined && name !== group.name;
+    if (renamed) await renameGroup(tx, group.id, name, a.now);
+    const newExternalId = externalId !== undefined && externalId !== group.externalId;
+    if (newExternalId) await setGroupExternalId(tx, group.id, externalId, a.now);
     for (const member of current) {
       const admin = target.get(member.userId);
-      if (admin === undefined) await deleteMembership(tx, member.membershipId, a.now);
-      else if (admin !== member.admin) await setMembershipAdmin(tx, member.membershipId, admin, a.now);
+      if (admin === undefined) {
+        await deleteMembership(tx, member.membershipId, a.now);
+        change.removed.push(member);
+      } else if (admin !== member.admin) {
+        await setMembershipAdmin(tx, member.membershipId, admin, a.now);
+        change.adminChanged.push({ userId: member.userId, username: member.username, admin });
+      }
     }
     for (const [userId, admin] of target) {
-      if (!current.some((m) => m.userId === userId)) await insertMembership(tx, { groupId: group.id, userId, admin, now: a.now });
+      if (current.some((m) => m.userId === userId)) continue;
+      await insertMembership(tx, { groupId: group.id, userId, admin, now: a.now });
+      change.added.push({ userId, admin });
     }
+    const changed = renamed || newExternalId || change.added.length + change.removed.length + change.adminChanged.length > 0;
+    if (changed) await recordHistory(tx, a, [groupEvent('group_update', { ...group, name: name ?? group.name }, { before: group, members: change })]);
   });
   // Read again: the change time (and anything the change set) is the database's now.
   return getGroupUnchecked(a.db, (await findGroupById(a.db, group.id)) ?? group);
@@ -89,7 +106,10 @@ export async function updateGroup(a: Call, id: number, input: GroupInput): Promi
 export async function deleteGroup(a: Call, id: number): Promise<void> {
   const group = await findVisibleGroup(a.db, a.caller, a.requestWorkspaceId, id);
   if (!(await isAdministratorOf(a.db, a.caller, group.workspaceId))) throw errors.workspaceAdminRequired();
-  await a.db.transaction().execute((tx) => deleteGroupAndGrants(tx, group.id));
+  await inTransaction(a.db, async (tx) => {
+    await deleteGroupAndGrants(tx, group.id);
+    await recordHistory(tx, a, [groupEvent('group_destroy', group)]);
+  });
 }
 
 function checkGroupName(raw: string): string {

@@ -1,11 +1,14 @@
 import { isAdministratorOf, membershipWorkspace, type Call, type Caller } from '../access/index.js';
 import type { Db } from '../db/database.js';
+import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors/catalogue.js';
+import { recordHistory } from '../history/index.js';
 import { checkNewPassword, hashPassword, type ConfirmIdentity } from '../identity/index.js';
 import { findGroupById } from '../repositories/groups.js';
 import { insertMembership } from '../repositories/memberships.js';
 import { countOtherActiveSiteAdmins, deleteUserRow, insertUser, updateUser, type User, type UserChanges, usernameTaken } from '../repositories/users.js';
 import { endSessionsOfUser } from '../repositories/sessions.js';
+import { userCreated, userDeleted, userUpdated } from './directory-history.js';
 import { checkExternalId, checkText, checkUsername } from './user-fields.js';
 import { getUser } from './user-reads.js';
 
@@ -41,7 +44,7 @@ export async function createUser(a: Call, input: NewUserInput): Promise<User> {
     if (group === undefined || group.workspaceId !== workspaceId) throw errors.groupNotFound();
   }
   const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
-  return a.db.transaction().execute(async (tx) => {
+  return inTransaction(a.db, async (tx) => {
     const user = await insertUser(tx, {
       workspaceId,
       username,
@@ -55,6 +58,7 @@ export async function createUser(a: Call, input: NewUserInput): Promise<User> {
       now: a.now,
     });
     for (const groupId of input.groupIds ?? []) await insertMembership(tx, { groupId, userId: user.id, admin: false, now: a.now });
+    await recordHistory(tx, a, [userCreated(user, input.groupIds ?? [])]);
     return user;
   });
 }
@@ -122,7 +126,7 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
   if (needsConfirmation) await confirmIdentity('fields');
   if (input.password !== undefined) changes.passwordHash = await hashPassword(input.password);
 
-  return a.db.transaction().execute(async (tx) => {
+  return inTransaction(a.db, async (tx) => {
     const updated = await updateUser(tx, target.id, changes, a.now);
     if (changes.disabled === true) {
       await endSessionsOfUser(tx, target.id, a.now);
@@ -132,6 +136,8 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
       const keep = isSelf && credential.kind === 'session' ? credential.sessionId : undefined;
       await endSessionsOfUser(tx, target.id, a.now, keep);
     }
+    const event = userUpdated(target, updated, changes.passwordHash !== undefined);
+    if (event.targets?.['changed'] !== undefined && (event.targets['changed'] as string[]).length > 0) await recordHistory(tx, a, [event]);
     return updated;
   });
 }
@@ -142,7 +148,10 @@ export async function deleteUser(a: Call, id: number, confirmIdentity: ConfirmId
   if (!(await isAdministratorOf(a.db, a.caller, target.workspaceId))) throw errors.workspaceAdminRequired();
   if (target.siteAdmin) await keepOneSiteAdmin(a.db, target.id);
   await confirmIdentity('action');
-  await deleteUserRow(a.db, target.id);
+  await inTransaction(a.db, async (tx) => {
+    await deleteUserRow(tx, target.id);
+    await recordHistory(tx, a, [userDeleted(target)]);
+  });
 }
 
 function checkSiteAdminAllowed(caller: Caller, workspaceId: number): void {

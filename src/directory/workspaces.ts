@@ -2,13 +2,16 @@ import type { Call, Caller } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import type { PageRequest } from '../lib/paging.js';
 import { grantWorkspacesFor } from '../repositories/grants/index.js';
+import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors/catalogue.js';
+import { recordHistory } from '../history/index.js';
 import { workspaceRootPath } from '../lib/paths.js';
 import { countEntriesBelow, deleteEntry, ensureDirectory } from '../repositories/entries.js';
 import {
   deleteWorkspaceRow, findWorkspace, insertWorkspace, listWorkspaces, renameWorkspace, workspaceContents, type Workspace,
 } from '../repositories/workspaces.js';
 import { granteeSetOf, subjectOf } from '../access/index.js';
+import { workspaceEvent } from './directory-history.js';
 import { checkText } from './user-fields.js';
 
 /**
@@ -46,9 +49,10 @@ export async function getVisibleWorkspace(a: Call, id: number): Promise<Workspac
 export async function createWorkspace(a: Call, name: string): Promise<Workspace> {
   if (!a.caller.siteAdmin) throw errors.siteAdminRequired();
   const checked = checkWorkspaceName(name);
-  return a.db.transaction().execute(async (tx) => {
+  return inTransaction(a.db, async (tx) => {
     const workspace = await insertWorkspace(tx, checked, a.now);
     await ensureDirectory(tx, workspaceRootPath(workspace.id), a.now);
+    await recordHistory(tx, a, [workspaceEvent('workspace_create', workspace)]);
     return workspace;
   });
 }
@@ -58,8 +62,12 @@ export async function renameVisibleWorkspace(a: Call, id: number, name: string |
   if (!a.caller.siteAdmin) throw errors.siteAdminRequired();
   if (name === undefined) return workspace;
   const checked = checkWorkspaceName(name);
-  await renameWorkspace(a.db, id, checked);
-  return { ...workspace, name: checked };
+  const renamed = { ...workspace, name: checked };
+  await inTransaction(a.db, async (tx) => {
+    await renameWorkspace(tx, id, checked);
+    if (checked !== workspace.name) await recordHistory(tx, a, [workspaceEvent('workspace_update', renamed, workspace)]);
+  });
+  return renamed;
 }
 
 /**
@@ -68,16 +76,17 @@ export async function renameVisibleWorkspace(a: Call, id: number, name: string |
  * deleting data as a side effect.
  */
 export async function deleteEmptyWorkspace(a: Call, id: number): Promise<void> {
-  await getVisibleWorkspace(a, id);
+  const workspace = await getVisibleWorkspace(a, id);
   if (!a.caller.siteAdmin) throw errors.siteAdminRequired();
   if (id === 0) throw errors.modelSaveError({ id: ['the Default Workspace cannot be deleted'] });
-  await a.db.transaction().execute(async (tx) => {
+  await inTransaction(a.db, async (tx) => {
     const contents = await workspaceContents(tx, id);
     const entries = await countEntriesBelow(tx, workspaceRootPath(id));
     const blocking = Object.entries({ ...contents, entries }).filter(([, n]) => n > 0).map(([what, n]) => `${n} ${what}`);
     if (blocking.length > 0) throw errors.modelSaveError({ id: [`the Workspace is not empty: ${blocking.join(', ')}`] });
     await deleteEntry(tx, workspaceRootPath(id));
     await deleteWorkspaceRow(tx, id);
+    await recordHistory(tx, a, [workspaceEvent('workspace_destroy', workspace)]);
   });
 }
 

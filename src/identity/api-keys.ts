@@ -1,12 +1,15 @@
 import { hashSecret, newApiKeySecret } from './secrets.js';
 import { isAdministratorOf, membershipWorkspace, type Call } from '../access/index.js';
+import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors/catalogue.js';
+import { recordHistory } from '../history/index.js';
 import { parseIsoTimeInput } from '../lib/iso-time-input.js';
 import {
   deleteApiKey, findApiKeyWithOwner, insertApiKey, listApiKeys, updateApiKey,
   type ApiKey, type ApiKeyWithOwner, type KeyVisibility, type PermissionSet,
 } from '../repositories/api-keys.js';
 import { findUserById, type User } from '../repositories/users.js';
+import { keyEvent } from './key-history.js';
 import type { ConfirmIdentity } from './reauthentication.js';
 import { readSiteSettings } from './site-settings.js';
 
@@ -87,15 +90,19 @@ export async function createKey(a: Call, input: NewKeyInput, confirmIdentity: Co
   await confirmIdentity('action');
   const secret = newApiKeySecret();
   const { lookup, hash } = hashSecret(secret);
-  const key = await insertApiKey(a.db, {
-    name: input.name,
-    userId: owner === null ? null : owner.user.id,
-    permissionSet,
-    workspaceId: owner === null ? 0 : owner.workspaceId,
-    lookup,
-    secretHash: hash,
-    expiresAt,
-    now: a.now,
+  const key = await inTransaction(a.db, async (tx) => {
+    const inserted = await insertApiKey(tx, {
+      name: input.name,
+      userId: owner === null ? null : owner.user.id,
+      permissionSet,
+      workspaceId: owner === null ? 0 : owner.workspaceId,
+      lookup,
+      secretHash: hash,
+      expiresAt,
+      now: a.now,
+    });
+    await recordHistory(tx, a, [await keyEvent(tx, 'api_key_create', inserted)]);
+    return inserted;
   });
   return { key, secret };
 }
@@ -164,13 +171,20 @@ export interface KeyChanges {
 export async function updateKey(a: Call, key: ApiKey, changes: KeyChanges): Promise<ApiKey> {
   const expiresAt = changes.expiresAt === undefined ? undefined : futureExpiry(changes.expiresAt, a.now);
   if (changes.name === undefined && expiresAt === undefined) return key;
-  return updateApiKey(a.db, key.id, { ...(changes.name === undefined ? {} : { name: changes.name }), ...(expiresAt === undefined ? {} : { expiresAt }) });
+  return inTransaction(a.db, async (tx) => {
+    const updated = await updateApiKey(tx, key.id, { ...(changes.name === undefined ? {} : { name: changes.name }), ...(expiresAt === undefined ? {} : { expiresAt }) });
+    await recordHistory(tx, a, [await keyEvent(tx, 'api_key_update', updated, key)]);
+    return updated;
+  });
 }
 
 /** DELETE /api_keys/<id> and /api_key: the key stops working at once. */
 export async function revokeKey(a: Call, key: ApiKey, confirmIdentity: ConfirmIdentity): Promise<void> {
   await confirmIdentity('action');
-  await deleteApiKey(a.db, key.id);
+  await inTransaction(a.db, async (tx) => {
+    await deleteApiKey(tx, key.id);
+    await recordHistory(tx, a, [await keyEvent(tx, 'api_key_destroy', key)]);
+  });
 }
 
 /** An `expires_at` input: null or empty for none; otherwise an ISO-8601 time after now. */

@@ -13,5 +13,5 @@ export { type ConfirmIdentity, identityConfirmation, requireReauthentication } f
 export { hashSecret, newApiKeySecret, newSessionId } from './secrets.js';
 export { logIn, logOut, type NewSession, startSession } from './sessions.js';
 export { type PasswordSignIn, verifyPasswordSignIn } from './sign-in.js';
-export { changeSiteSettings, readSiteSettingsAs } from './site-administration.js';
+export { changeSiteSettings, readSitePolicies, readSiteSettingsAs } from './site-administration.js';
 export { SETTING_RANGES, type SiteSettings } from './site-settings.js';

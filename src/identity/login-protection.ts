@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors/catalogue.js';
 import { activity } from '../lib/activity.js';
 import {
@@ -43,15 +44,21 @@ export async function assertLoginAllowed(db: Db, settings: SiteSettings, attempt
  * Attempts refused by assertLoginAllowed are not recorded: they guessed nothing, and recording
  * them would let a flood keep an account locked or a client limited for ever.
  */
-export async function recordFailedLogin(db: Db, settings: SiteSettings, attempt: LoginAttempt): Promise<void> {
-  await insertLoginFailure(db, attempt);
-  await pruneLoginRecords(db, settings, attempt);
-  if (!settings.user_lockout) return;
-  const failures = await countUsernameFailuresSince(db, attempt.usernameKey, await countingStart(db, settings, attempt));
-  if (failures >= settings.user_lockout_tries) {
-    await setLockout(db, attempt.usernameKey, attempt.now + settings.user_lockout_lock_period_minutes * MINUTE_MS);
-    activity.emit('lockout-started');
-  }
+export async function recordFailedLogin(db: Db, settings: SiteSettings, attempt: LoginAttempt, alsoRecord: (tx: Db) => Promise<void>): Promise<void> {
+  const sweep = sweepDue(db, attempt.now);
+  const lockedOut = await inTransaction(db, async (tx) => {
+    await insertLoginFailure(tx, attempt);
+    await pruneLoginRecords(tx, settings, attempt, sweep);
+    let locks = false;
+    if (settings.user_lockout) {
+      const failures = await countUsernameFailuresSince(tx, attempt.usernameKey, await countingStart(tx, settings, attempt));
+      locks = failures >= settings.user_lockout_tries;
+      if (locks) await setLockout(tx, attempt.usernameKey, attempt.now + settings.user_lockout_lock_period_minutes * MINUTE_MS);
+    }
+    await alsoRecord(tx);
+    return locks;
+  });
+  if (lockedOut) activity.emit('lockout-started');
 }
 
 /**
@@ -85,12 +92,17 @@ const lastSweepByDatabase = new WeakMap<Db, number>();
  * The rows of this username and client are pruned on every failure (indexed); everything else in
  * a sweep at most every SWEEP_INTERVAL_MS per process.
  */
-async function pruneLoginRecords(db: Db, settings: SiteSettings, attempt: LoginAttempt): Promise<void> {
+async function pruneLoginRecords(tx: Db, settings: SiteSettings, attempt: LoginAttempt, sweep: boolean): Promise<void> {
   const retentionMs = Math.max(CLIENT_WINDOW_MS, settings.user_lockout_within_minutes * MINUTE_MS);
   const before = attempt.now - retentionMs;
-  await pruneFailuresOf(db, attempt.usernameKey, attempt.clientKey, before);
+  await pruneFailuresOf(tx, attempt.usernameKey, attempt.clientKey, before);
+  if (sweep) await pruneAllLoginRecords(tx, before, before);
+}
+
+/** Whether this failure should sweep every old record: at most every SWEEP_INTERVAL_MS per process and database. */
+function sweepDue(db: Db, now: number): boolean {
   const lastSweep = lastSweepByDatabase.get(db);
-  if (lastSweep !== undefined && attempt.now - lastSweep < SWEEP_INTERVAL_MS && attempt.now >= lastSweep) return;
-  lastSweepByDatabase.set(db, attempt.now);
-  await pruneAllLoginRecords(db, before, before);
+  if (lastSweep !== undefined && now - lastSweep < SWEEP_INTERVAL_MS && now >= lastSweep) return false;
+  lastSweepByDatabase.set(db, now);
+  return true;
 }

@@ -1,6 +1,8 @@
 import type { Call } from '../access/index.js';
 import { verifyPasswordOrDummy } from './passwords.js';
+import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors/catalogue.js';
+import { recordHistory, type FailureType, type HistoryEvent } from '../history/index.js';
 import { clearReauthenticationFailures, endSession, reserveReauthenticationAttempt } from '../repositories/sessions.js';
 import { passwordHashOfUser } from '../repositories/user-credentials.js';
 
@@ -30,11 +32,19 @@ export async function requireReauthentication(a: Call, headerValue: string | und
   // The attempt is counted before the password is checked, so parallel wrong guesses cannot
   // get past the limit; a success clears the count again.
   if (!(await reserveReauthenticationAttempt(db, credential.sessionId, MAX_REAUTHENTICATION_FAILURES))) {
-    await endSession(db, credential.sessionId, a.now);
+    await inTransaction(db, async (tx) => {
+      await endSession(tx, credential.sessionId, a.now);
+      await recordHistory(tx, a, [failedReauthentication(a, 'rate_limited')]);
+    });
     throw errors.reauthenticationRateLimited();
   }
   const hash = caller.user === null ? null : await passwordHashOfUser(db, caller.user.id);
-  if (!(await verifyPasswordOrDummy(hash, passwordOf(headerValue)))) throw errors.reauthenticationFailed();
+  if (!(await verifyPasswordOrDummy(hash, passwordOf(headerValue)))) {
+    // The failure was counted by the reservation above; the record follows it at once. The
+    // password check cannot share their transaction: a transaction must never wait for argon2.
+    await inTransaction(db, (tx) => recordHistory(tx, a, [failedReauthentication(a, 'password_mismatch')]));
+    throw errors.reauthenticationFailed();
+  }
   await clearReauthenticationFailures(db, credential.sessionId);
 }
 
@@ -53,4 +63,10 @@ export function identityConfirmation(a: Call, headerValue: string | undefined): 
  */
 function passwordOf(headerValue: string): string {
   return headerValue.startsWith(PASSWORD_METHOD) ? headerValue.slice(PASSWORD_METHOD.length) : headerValue;
+}
+
+function failedReauthentication(a: Call, failureType: FailureType): HistoryEvent {
+  const who = a.caller.user?.username ?? 'A user';
+  const ended = failureType === 'rate_limited' ? '; the session was ended' : '';
+  return { action: 'failedreauth', failureType, workspaceId: a.caller.user?.workspaceId ?? null, display: `${who} failed to confirm their password${ended}` };
 }

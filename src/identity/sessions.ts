@@ -1,9 +1,12 @@
 import { hashesEqual, hashSecret, newSessionId } from './secrets.js';
 import type { Db } from '../db/database.js';
+import { inTransaction } from '../db/transaction.js';
+import { appendEvents } from '../history/index.js';
+import type { Origin } from '../lib/origin.js';
 import type { Clock } from '../lib/time.js';
 import { endSession, findSessionCandidates, insertSession } from '../repositories/sessions.js';
 import { recordLastLogin } from '../repositories/user-credentials.js';
-import { type User } from '../repositories/users.js';
+import { findUserById, type User } from '../repositories/users.js';
 import { verifyPasswordSignIn, type PasswordSignIn } from './sign-in.js';
 
 // Signing in and out have no caller yet (or none any more), so these take the database and the
@@ -45,10 +48,18 @@ export async function startSession(db: Db, now: number, user: User): Promise<New
  * DELETE /sessions: ends the session the id names. An unknown, already ended or missing id
  * changes nothing and is not an error (contract 3.2), so the answer tells a caller nothing.
  */
-export async function logOut(db: Db, clock: Clock, sessionId: string | undefined): Promise<void> {
+export async function logOut(db: Db, clock: Clock, sessionId: string | undefined, origin: Origin): Promise<void> {
   if (sessionId === undefined) return;
   const { lookup, hash } = hashSecret(sessionId);
   const candidate = (await findSessionCandidates(db, lookup)).find((c) => hashesEqual(c.secretHash, hash));
   if (candidate === undefined || candidate.session.endedAt !== null) return;
-  await endSession(db, candidate.session.id, clock.now());
+  const user = await findUserById(db, candidate.session.userId);
+  const now = clock.now();
+  await inTransaction(db, async (tx) => {
+    await endSession(tx, candidate.session.id, now);
+    const actor = { userId: candidate.session.userId, username: user?.username ?? null, apiKeyId: null };
+    await appendEvents(tx, { now, origin, actor }, [
+      { action: 'logout', workspaceId: user?.workspaceId ?? null, display: `${user?.username ?? 'A user'} signed out (${origin.interface})` },
+    ]);
+  });
 }

@@ -1,11 +1,15 @@
 import { verifyPasswordOrDummy } from './passwords.js';
 import type { Db } from '../db/database.js';
+import { inTransaction } from '../db/transaction.js';
+import { AtriumError } from '../errors/atrium-error.js';
 import { errors } from '../errors/catalogue.js';
+import type { Interface } from '../lib/origin.js';
 import { activity } from '../lib/activity.js';
 import { findLoginAccount } from '../repositories/user-credentials.js';
 import { type User, usernameKey } from '../repositories/users.js';
 import { clientAddressKey } from './client-address.js';
 import { assertLoginAllowed, recordFailedLogin, recordSuccessfulLogin, type LoginAttempt } from './login-protection.js';
+import { recordSignIn } from './sign-in-history.js';
 import { readSiteSettings } from './site-settings.js';
 
 export interface PasswordSignIn {
@@ -13,6 +17,8 @@ export interface PasswordSignIn {
   password: string;
   /** The socket address of the client (request.ip); see client-address.ts for how it counts. */
   clientIp: string;
+  /** The door the person signs in at, as History records it. */
+  interface: Interface;
 }
 
 /**
@@ -35,17 +41,34 @@ export interface PasswordSignIn {
 export async function verifyPasswordSignIn(db: Db, now: number, input: PasswordSignIn): Promise<User> {
   const settings = await readSiteSettings(db);
   const attempt: LoginAttempt = { usernameKey: usernameKey(input.username), clientKey: clientAddressKey(input.clientIp), now };
-  await assertLoginAllowed(db, settings, attempt);
+  const recorded = { now, origin: { interface: input.interface, ip: input.clientIp }, username: input.username };
+  try {
+    await assertLoginAllowed(db, settings, attempt);
+  } catch (error) {
+    // Refused before the password was looked at: recorded for the record's sake, counted nowhere.
+    const failureType = isRateLimited(error) ? 'rate_limited' : 'locked_out';
+    const account = await findLoginAccount(db, attempt.usernameKey);
+    await inTransaction(db, (tx) => recordSignIn(tx, recorded, account?.user, failureType));
+    throw error;
+  }
 
   const account = await findLoginAccount(db, attempt.usernameKey);
   const passwordMatches = await verifyPasswordOrDummy(account?.passwordHash, input.password);
   if (account === undefined || !passwordMatches || account.user.disabled) {
-    await recordFailedLogin(db, settings, attempt);
+    const failureType = account === undefined ? 'username_not_found' : !passwordMatches ? 'password_mismatch' : 'disabled';
+    await recordFailedLogin(db, settings, attempt, (tx) => recordSignIn(tx, recorded, account?.user, failureType));
     activity.emit('login-failed');
     throw errors.invalidUsernameOrPassword();
   }
 
-  await recordSuccessfulLogin(db, settings, attempt);
+  await inTransaction(db, async (tx) => {
+    await recordSuccessfulLogin(tx, settings, attempt);
+    await recordSignIn(tx, recorded, account.user, undefined);
+  });
   activity.emit('login-succeeded');
   return account.user;
+}
+
+function isRateLimited(error: unknown): boolean {
+  return error instanceof AtriumError && error.type.startsWith('rate-limited/');
 }

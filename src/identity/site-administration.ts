@@ -11,10 +11,16 @@ export async function readSiteSettingsAs(a: Call): Promise<SiteSettings> {
   return readSiteSettings(a.db);
 }
 
+/** GET /site/policies: the settings that decide what any user may do for themselves, for every signed-in user. */
+export async function readSitePolicies(a: Call): Promise<Pick<SiteSettings, 'users_can_create_api_keys' | 'password_min_length'>> {
+  const settings = await readSiteSettings(a.db);
+  return { users_can_create_api_keys: settings.users_can_create_api_keys, password_min_length: settings.password_min_length };
+}
+
 /** PATCH/PUT /site: the changes (already within SETTING_RANGES) and the whole set after them. */
 export async function changeSiteSettings(a: Call, changes: Partial<SiteSettings>, confirmIdentity: ConfirmIdentity): Promise<SiteSettings> {
   if (!a.caller.siteAdmin) throw errors.siteAdminRequired();
   // Changing how the site authenticates is sensitive: a session must confirm its password.
   await confirmIdentity('action');
-  return updateSiteSettings(a.db, changes);
+  return updateSiteSettings(a, changes);
 }

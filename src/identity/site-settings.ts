@@ -1,4 +1,7 @@
+import type { Call } from '../access/index.js';
 import type { Db } from '../db/database.js';
+import { inTransaction } from '../db/transaction.js';
+import { recordHistory } from '../history/index.js';
 import { readStoredSettings, writeSettings } from '../repositories/site-settings.js';
 
 /** Site settings (contract section 8) with their defaults. */
@@ -61,12 +64,27 @@ export async function readSiteSettings(db: Db): Promise<SiteSettings> {
  * Stores the given settings (already validated against SETTING_RANGES by the route schema) and
  * answers the whole set. Only known names are written: anything else in `changes` is ignored.
  */
-export async function updateSiteSettings(db: Db, changes: Partial<SiteSettings>): Promise<SiteSettings> {
+export async function updateSiteSettings(a: Call, changes: Partial<SiteSettings>): Promise<SiteSettings> {
+  const { db } = a;
   const known: Partial<Record<keyof SiteSettings, unknown>> = {};
   for (const name of Object.keys(DEFAULT_SITE_SETTINGS) as (keyof SiteSettings)[]) {
     const value = changes[name];
     if (value !== undefined && typeof value === typeof DEFAULT_SITE_SETTINGS[name]) known[name] = value;
   }
-  await db.transaction().execute((tx) => writeSettings(tx, known));
+  const before = await readSiteSettings(db);
+  const changed = (Object.keys(known) as (keyof SiteSettings)[]).filter((name) => known[name] !== before[name]);
+  await inTransaction(db, async (tx) => {
+    await writeSettings(tx, known);
+    if (changed.length === 0) return;
+    await recordHistory(tx, a, [{
+      action: 'site_update',
+      workspaceId: null,
+      display: `Changed site settings: ${changed.join(', ')}`,
+      targets: {
+        before: Object.fromEntries(changed.map((name) => [name, before[name]])),
+        after: Object.fromEntries(changed.map((name) => [name, known[name]])),
+      },
+    }]);
+  });
   return readSiteSettings(db);
 }

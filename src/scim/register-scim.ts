@@ -68,7 +68,7 @@ export async function registerScim(app: FastifyInstance, deps: ScimDeps): Promis
       request.requestWorkspaceId = await resolveRequestWorkspace(deps.db, caller, headerValue(request.headers, deps.headers.workspace));
       assertCredentialReaches(caller, 'administration');
     });
-    const callOf: CallOf = (request) => ({ db: deps.db, caller: request.caller, requestWorkspaceId: request.requestWorkspaceId, now: deps.clock.now() });
+    const callOf: CallOf = (request) => ({ db: deps.db, caller: request.caller, requestWorkspaceId: request.requestWorkspaceId, now: deps.clock.now(), origin: { interface: 'scim', ip: request.ip } });
     userRoutes(scim, callOf);
     groupRoutes(scim, callOf);
     discoveryRoutes(scim);

@@ -297,7 +297,7 @@ describe.each(testDatabaseTargets())('API keys [$name]', (target) => {
     const user = await createUser(t.database.db);
     const secret = await createApiKey(t.database.db, { userId: user.id, permissionSet: 'files_only' });
     const caller = await authenticate(t.database.db, t.clock, { sessionId: undefined, apiKey: secret });
-    const callOf = { db: t.database.db, caller, requestWorkspaceId: 0, now: t.clock.now() };
+    const callOf = { db: t.database.db, caller, requestWorkspaceId: 0, now: t.clock.now(), origin: { interface: 'restapi' as const, ip: '127.0.0.1' } };
     const attempt = createKey(callOf, { name: 'x', userId: undefined, permissionSet: 'full', expiresAt: undefined, workspaceId: undefined }, async () => undefined);
     await expect(attempt).rejects.toBeInstanceOf(AtriumError);
     await expect(attempt).rejects.toMatchObject({ type: 'not-authorized/insufficient-permission-for-params' });

@@ -130,7 +130,7 @@ describe.each(testDatabaseTargets())('reauthentication [$name]', (target) => {
 
   it('answers reauthentication-needed-fields when a field change needs it (the form PATCH /users uses)', async () => {
     const { session } = await userSession();
-    const callAs = (caller: Caller) => ({ db: t.database.db, caller, requestWorkspaceId: caller.homeWorkspaceId, now: t.clock.now() });
+    const callAs = (caller: Caller) => ({ db: t.database.db, caller, requestWorkspaceId: caller.homeWorkspaceId, now: t.clock.now(), origin: { interface: 'restapi' as const, ip: '127.0.0.1' } });
     const a = callAs(await authenticate(t.database.db, t.clock, { sessionId: session, apiKey: undefined }));
     const missing = requireReauthentication(a, undefined, 'fields');
     await expect(missing).rejects.toBeInstanceOf(AtriumError);

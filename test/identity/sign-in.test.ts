@@ -22,7 +22,7 @@ describe.each(testDatabaseTargets())('password sign-in verification [$name]', (t
   });
 
   const verify = (username: string, password: string, clientIp = '192.0.2.7') =>
-    verifyPasswordSignIn(t.database.db, t.clock.now(), { username, password, clientIp });
+    verifyPasswordSignIn(t.database.db, t.clock.now(), { username, password, clientIp, interface: 'restapi' });
   const failuresOf = async (username: string) =>
     (await t.database.db.selectFrom('login_failures').select('id').where('username_key', '=', username.toLowerCase()).execute()).length;
   const sessionsOf = async (userId: number) =>

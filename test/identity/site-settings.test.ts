@@ -49,6 +49,18 @@ describe.each(testDatabaseTargets())('site settings [$name]', (target) => {
     expect((await t.api.get('/site', { key: BOOTSTRAP_KEY })).body).toEqual(DEFAULTS);
   });
 
+  it('shows every signed-in user the rules that apply to themselves (GET /site/policies), and follows changes', async () => {
+    const user = await createUser(t.database.db);
+    const key = await createApiKey(t.database.db, { userId: user.id });
+    const before = await t.api.get('/site/policies', { key });
+    expect(before.status).toBe(200);
+    expect(before.body).toEqual({ users_can_create_api_keys: true, password_min_length: 12 });
+    expect((await t.api.patch('/site', { users_can_create_api_keys: false }, { key: BOOTSTRAP_KEY })).status).toBe(200);
+    expect((await t.api.get('/site/policies', { key })).body).toEqual({ users_can_create_api_keys: false, password_min_length: 12 });
+    await t.api.patch('/site', { users_can_create_api_keys: true }, { key: BOOTSTRAP_KEY });
+    expect((await t.api.get('/site/policies')).body.type).toBe('not-authenticated/authentication-required');
+  });
+
   it('applies password_min_length to every new password set through the API', async () => {
     const fourteen = 'fourteen chars';
     expect((await t.api.patch('/site', { password_min_length: 16 }, { key: BOOTSTRAP_KEY })).status).toBe(200);

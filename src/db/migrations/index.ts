@@ -4,6 +4,7 @@ import { initialSchema } from './001-initial-schema.js';
 import { filesAndUploads } from './002-files-and-uploads.js';
 import { externalIds } from './003-external-ids.js';
 import { listingSortIndexes } from './004-listing-sort-indexes.js';
+import { history } from './005-history.js';
 
 /**
  * Every migration, in order, listed statically (no directory scanning, so the build output and
@@ -16,6 +17,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '002-files-and-uploads': filesAndUploads(dialect),
     '003-external-ids': externalIds(dialect),
     '004-listing-sort-indexes': listingSortIndexes(),
+    '005-history': history(dialect),
   };
   return { getMigrations: async () => migrations };
 }

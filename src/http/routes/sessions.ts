@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { isoTime } from '../../lib/time.js';
 import { logIn, logOut } from '../../identity/index.js';
 import { readHeader } from '../brand-headers.js';
+import { originOf } from '../origin.js';
 import { clearedSessionCookie, consoleSessionId, isConsoleRequest, sessionCookie } from '../console/session-cookie.js';
 import type { ApiInstance } from '../fastify-types.js';
 import type { RouteDeps } from '../route-deps.js';
@@ -33,7 +34,7 @@ export function sessionRoutes(app: ApiInstance, deps: RouteDeps): void {
       response: { 201: SessionBody, ...errorResponses },
     },
   }, async (request, reply) => {
-    const session = await logIn(deps.db, deps.clock, { username: request.body.username, password: request.body.password, clientIp: request.ip });
+    const session = await logIn(deps.db, deps.clock, { username: request.body.username, password: request.body.password, clientIp: request.ip, interface: originOf(request).interface });
     // The console gets its session as an HttpOnly cookie, and no id its scripts could leak.
     const inCookie = isConsoleRequest(request.headers);
     if (inCookie) reply.header('set-cookie', sessionCookie(session.id, request.protocol === 'https'));
@@ -57,7 +58,7 @@ export function sessionRoutes(app: ApiInstance, deps: RouteDeps): void {
       response: { 200: Type.Array(Type.Unknown(), { maxItems: 0 }), ...errorResponses },
     },
   }, async (request, reply) => {
-    await logOut(deps.db, deps.clock, readHeader(request.headers, deps.headers.session) ?? consoleSessionId(request.headers));
+    await logOut(deps.db, deps.clock, readHeader(request.headers, deps.headers.session) ?? consoleSessionId(request.headers), originOf(request));
     if (isConsoleRequest(request.headers)) reply.header('set-cookie', clearedSessionCookie(request.protocol === 'https'));
     return [];
   });

@@ -1,0 +1,97 @@
+import type { Call } from '../access/index.js';
+import type { Db } from '../db/database.js';
+import { pathKey } from '../lib/paths.js';
+import type { Origin } from '../lib/origin.js';
+import { appendHistoryRows, reserveChainIds, type NewHistoryRow } from '../repositories/history.js';
+import { chainHash } from './chain-hash.js';
+import { redactSecrets } from './redact.js';
+import type { FailureType, HistoryAction } from './values.js';
+
+/** One action to record, as the feature that made the change describes it. */
+export interface HistoryEvent {
+  action: HistoryAction;
+  /** The Workspace whose administrators see the record; null for a site-level record. */
+  workspaceId: number | null;
+  /** Friendly text, Files.com's `display`. Names, never secrets. */
+  display: string;
+  /** Qualified site paths (`_/Workspaces/3/Reports`): the path acted on, and for moves and copies where it went. */
+  path?: string | null;
+  source?: string | null;
+  destination?: string | null;
+  /** What the action was about (the user, group, key or grant; before and after for a change). */
+  targets?: Readonly<Record<string, unknown>> | null;
+  failureType?: FailureType | null;
+}
+
+/** Who acted: a user, and the API key used if any (a site-wide key has no user). */
+export interface Actor {
+  userId: number | null;
+  username: string | null;
+  apiKeyId: number | null;
+}
+
+/**
+ * Records the actions of a change. Call it with the change's transaction, as its last statement:
+ * the record commits with the change or not at all, and the chain lock it takes is held only
+ * until the commit.
+ */
+export async function recordHistory(tx: Db, call: Call, events: readonly HistoryEvent[]): Promise<void> {
+  // A reviewed change (a dry run, or a change whose effect on access is shown) learns its effect
+  // here, after every write of the change; the first record carries it.
+  const review = call.reviewChange === undefined ? undefined : await call.reviewChange(tx);
+  const [first, ...rest] = events;
+  const reviewed = review === undefined || first === undefined ? events : [{ ...first, targets: { ...first.targets, ...review } }, ...rest];
+  await appendEvents(tx, { now: call.now, origin: call.origin, actor: actorOf(call) }, reviewed);
+}
+
+export function actorOf(call: Pick<Call, 'caller'>): Actor {
+  const { user, credential } = call.caller;
+  return {
+    userId: user?.id ?? null,
+    username: user?.username ?? null,
+    // Key id 0 is the administration command's own authority, not a stored key (cli/site-caller.ts).
+    apiKeyId: credential.kind === 'api_key' && credential.keyId !== 0 ? credential.keyId : null,
+  };
+}
+
+/** What an event needs when there is no Call: sign-ins, made before anyone is signed in. */
+export interface Recording {
+  now: number;
+  origin: Origin;
+  actor: Actor;
+}
+
+export async function appendEvents(tx: Db, recording: Recording, events: readonly HistoryEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  let { firstId: id, previousHash } = await reserveChainIds(tx, events.length);
+  const rows: NewHistoryRow[] = [];
+  for (const event of events) {
+    const row = rowOf(id, recording, event);
+    previousHash = chainHash(previousHash, row);
+    rows.push({ ...row, hash: previousHash });
+    id += 1;
+  }
+  await appendHistoryRows(tx, rows);
+}
+
+function rowOf(id: number, { now, origin, actor }: Recording, event: HistoryEvent): Omit<NewHistoryRow, 'hash'> {
+  return {
+    id,
+    created_at: now,
+    action: event.action,
+    failure_type: event.failureType ?? null,
+    interface: origin.interface,
+    ip: origin.ip,
+    user_id: actor.userId,
+    username: actor.username,
+    api_key_id: actor.apiKeyId,
+    workspace_id: event.workspaceId,
+    path: event.path ?? null,
+    path_key: event.path == null ? null : pathKey(event.path),
+    source: event.source ?? null,
+    destination: event.destination ?? null,
+    destination_key: event.destination == null ? null : pathKey(event.destination),
+    display: event.display,
+    targets: event.targets == null ? null : JSON.stringify(redactSecrets(event.targets)),
+  };
+}
