@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { assertCredentialReaches, type Caller } from '../access/index.js';
 import type { Db } from '../db/database.js';
+import type { Origin } from '../lib/origin.js';
 import type { Clock } from '../lib/time.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
 import type { RangeRequest } from './byte-range.js';
@@ -21,7 +22,7 @@ export interface FileOperations {
    * The caller's session in the request's Workspace (as access/ resolved it), past the credential
    * gate: every credential that reaches file operations may open one.
    */
-  session(caller: Caller, requestWorkspaceId: number): Promise<FileSession>;
+  session(caller: Caller, requestWorkspaceId: number, origin: Origin): Promise<FileSession>;
   /** Stores one part of an upload sent to the signed link a session offered for it. */
   receivePart(token: string, body: Readable | undefined, declaredLength: number | undefined): Promise<ReceivedPart>;
   /** The bytes of the file version a signed download link names (or the part of them asked for). */
@@ -31,9 +32,9 @@ export interface FileOperations {
 export function createFileOperations(parts: { db: Db; clock: Clock; storage: BlobStorage; maxUploadBytes: number }): FileOperations {
   const deps: FileDeps = { ...parts, links: new TransferLinks(parts.db, parts.clock) };
   return {
-    async session(caller, requestWorkspaceId) {
+    async session(caller, requestWorkspaceId, origin) {
       assertCredentialReaches(caller, 'file');
-      return new FileSession(await openScope(deps, caller, requestWorkspaceId));
+      return new FileSession(await openScope(deps, caller, requestWorkspaceId, origin));
     },
     receivePart: (token, body, declaredLength) => receivePart(deps, token, body, declaredLength),
     openDownload: (token, range) => openDownload(deps, token, range),

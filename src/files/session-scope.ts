@@ -1,6 +1,7 @@
 import { workspaceRootId, workspaceRootKey, type Subject } from '../authz/index.js';
 import { isReservedSitePath, subjectOfCaller, toRequestPath, toSitePath, type Caller, type SitePath } from '../access/index.js';
 import { errors } from '../errors/catalogue.js';
+import type { Origin } from '../lib/origin.js';
 import type { FileDeps } from './file-deps.js';
 
 /**
@@ -14,14 +15,17 @@ export interface SessionScope {
   readonly caller: Caller;
   readonly subject: Subject;
   readonly requestWorkspaceId: number;
+  /** The front door and client address, for History. */
+  readonly origin: Origin;
   /** Key of the request Workspace's root: '' in Workspace 0, `_/workspaces/N` in Workspace N. */
   readonly rootKey: string;
 }
 
-export async function openScope(deps: FileDeps, caller: Caller, requestWorkspaceId: number): Promise<SessionScope> {
+export async function openScope(deps: FileDeps, caller: Caller, requestWorkspaceId: number, origin: Origin): Promise<SessionScope> {
   return {
     deps,
     caller,
+    origin,
     subject: await subjectOfCaller(deps.db, caller),
     requestWorkspaceId,
     rootKey: requestWorkspaceId === 0 ? '' : workspaceRootKey(requestWorkspaceId),

@@ -1,12 +1,15 @@
 import { replacedGrantIds, type Level } from '../authz/index.js';
 import { assertMayManageGrantsOn, grantableSitePath, type Call, type SitePath } from '../access/index.js';
 import type { Db } from '../db/database.js';
+import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors/catalogue.js';
+import { recordHistory } from '../history/index.js';
 import { entrySpelling } from '../repositories/entries.js';
 import {
   deleteGrants, granteeGrantsAtOrBelow, grantSpellingOf, insertGrant, toEngineGrant, type GrantRecord,
 } from '../repositories/grants/index.js';
 import { workspaceExists } from '../repositories/workspaces.js';
+import { grantEvents } from './grant-history.js';
 import { parseGranteeInput, resolveGrantee, type GranteeFields } from './grantees.js';
 
 export interface CreateGrantInput extends GranteeFields {
@@ -41,7 +44,7 @@ export async function createGrant(call: Call, input: CreateGrantInput): Promise<
   const recursive = input.recursive ?? true;
   const path = (await existingSpelling(db, site.key)) ?? site.path;
 
-  return db.transaction().execute(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const created = await insertGrant(tx, {
       workspaceId: site.workspaceId,
       path,
@@ -54,6 +57,11 @@ export async function createGrant(call: Call, input: CreateGrantInput): Promise<
     const candidates = await granteeGrantsAtOrBelow(tx, grantee, site.key, recursive);
     const replacedIds = replacedGrantIds(toEngineGrant(created), candidates.map(toEngineGrant));
     await deleteGrants(tx, replacedIds);
+    const replaced = candidates.filter((candidate) => replacedIds.includes(candidate.id));
+    await recordHistory(tx, call, await grantEvents({ ...call, db: tx }, [
+      { action: 'permission_create', grant: created },
+      ...replaced.map((grant) => ({ action: 'permission_destroy' as const, grant, replacedBy: created.id })),
+    ]));
     return { grant: created, replacedIds };
   });
 }

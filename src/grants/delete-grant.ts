@@ -1,8 +1,11 @@
 import { assertMayManageGrantsOn, canSeeGrant, isInRequestWorkspace, permissionReachOf, type Call } from '../access/index.js';
 import type { Db } from '../db/database.js';
+import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors/catalogue.js';
+import { recordHistory } from '../history/index.js';
 import { deleteGrants, findGrant, findGranteeGroups, type GrantRecord } from '../repositories/grants/index.js';
 import { findUserById } from '../repositories/users.js';
+import { grantEvents } from './grant-history.js';
 
 /**
  * DELETE /permissions/<id>. A grant the caller may not see, or one outside the request context,
@@ -23,7 +26,10 @@ export async function deleteGrant(call: Call, id: number): Promise<void> {
     await assertMayManageGrantsOn(db, caller, { path: record.path, key: record.pathKey, workspaceId: record.workspaceId });
     if (!(await granteeBelongsTo(db, record, record.workspaceId))) throw errors.siteAdminRequired();
   }
-  await deleteGrants(db, [record.id]);
+  await inTransaction(db, async (tx) => {
+    await deleteGrants(tx, [record.id]);
+    await recordHistory(tx, call, await grantEvents({ ...call, db: tx }, [{ action: 'permission_destroy', grant: record }]));
+  });
 }
 
 async function granteeBelongsTo(db: Db, record: GrantRecord, workspaceId: number): Promise<boolean> {

@@ -9,3 +9,8 @@ export { granteeNames, type GranteeNames } from './grantee-names.js';
 export { type GrantListFilter, listGrants } from './listing.js';
 export { type GrantRecord } from '../repositories/grants/index.js';
 export { grantPathInRequest } from './request-path.js';
+export { grantInputTarget, grantTarget } from './grant-review-input.js';
+export { effectiveAccessExport, type ExportedPath } from './reach/effective-access-export.js';
+export { type PathReach, reachOfPath, type ReachRequest } from './reach/path-reach.js';
+export { LEVEL_RANK, reachOn, type ReachCause, type ReachTarget, type UserReach } from './reach/reach-on.js';
+export { type ShownCause, type ShownUserReach } from './reach/reach-visibility.js';

@@ -1,7 +1,9 @@
 import { Type } from 'typebox';
 import { addGroupMember, listGroupMemberships, removeGroupMember, updateGroupMember, type GroupMember } from '../../directory/index.js';
+import { memberAdditionScope, memberRemovalScope, reviewChange } from '../../access-review/index.js';
 import { definedOnly } from '../../lib/defined-only.js';
 import { callOf } from '../call.js';
+import { DryRunBody, DryRunQuery, isDryRun, sendDryRun } from '../dry-run.js';
 import type { ApiInstance } from '../fastify-types.js';
 import { idPageQuery, paginationQuery, readPage, sendPage } from '../pagination.js';
 import type { RouteDeps } from '../route-deps.js';
@@ -39,13 +41,17 @@ export function groupUserRoutes(app: ApiInstance, deps: RouteDeps): void {
   app.post('/group_users', {
     schema: {
       summary: 'Add a member to a group (administrators, or Group Admins of that group)',
-      body: Type.Object({ group_id: Id, user_id: Id, admin: Type.Optional(Type.Boolean()) }),
-      response: { 201: GroupUserBody, ...errorResponses },
+      querystring: Type.Object(DryRunQuery),
+      body: Type.Object({ group_id: Id, user_id: Id, admin: Type.Optional(Type.Boolean()), ...DryRunQuery }),
+      response: { 200: DryRunBody, 201: GroupUserBody, ...errorResponses },
     },
   }, async (request, reply) => {
     const { group_id: groupId, user_id: userId, admin } = request.body;
-    const created = await addGroupMember(callOf(request, deps), { groupId, userId, admin: admin ?? false });
-    return reply.code(201).send(groupUserBody(created));
+    const a = callOf(request, deps);
+    const dryRun = isDryRun(request.query, request.body);
+    const { result, difference } = await reviewChange(a, dryRun, memberAdditionScope(groupId, userId), (c) => addGroupMember(c, { groupId, userId, admin: admin ?? false }));
+    if (result === undefined) return sendDryRun(reply, a, difference);
+    return reply.code(201).send(groupUserBody(result));
   });
 
   app.route({
@@ -61,9 +67,17 @@ export function groupUserRoutes(app: ApiInstance, deps: RouteDeps): void {
   });
 
   app.delete('/group_users/:id', {
-    schema: { summary: 'Remove a member from a group', params: IdParams, response: { 204: Type.Null(), ...errorResponses } },
+    schema: {
+      summary: 'Remove a member from a group',
+      params: IdParams,
+      querystring: Type.Object(DryRunQuery),
+      response: { 200: DryRunBody, 204: Type.Null(), ...errorResponses },
+    },
   }, async (request, reply) => {
-    await removeGroupMember(callOf(request, deps), request.params.id);
+    const a = callOf(request, deps);
+    const dryRun = isDryRun(request.query);
+    const { difference } = await reviewChange(a, dryRun, memberRemovalScope(request.params.id), (c) => removeGroupMember(c, request.params.id));
+    if (dryRun) return sendDryRun(reply, a, difference);
     return reply.code(204).send(null);
   });
 }

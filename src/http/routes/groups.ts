@@ -1,7 +1,9 @@
 import { Type } from 'typebox';
 import { createGroup, deleteGroup, getGroup, listGroups, updateGroup, type GroupWithMembers } from '../../directory/index.js';
+import { groupDeletionScope, reviewChange } from '../../access-review/index.js';
 import { definedOnly } from '../../lib/defined-only.js';
 import { callOf } from '../call.js';
+import { DryRunBody, DryRunQuery, isDryRun, sendDryRun } from '../dry-run.js';
 import type { ApiInstance } from '../fastify-types.js';
 import { idPageQuery, paginationQuery, readPage, sendPage } from '../pagination.js';
 import type { RouteDeps } from '../route-deps.js';
@@ -89,9 +91,17 @@ export function groupRoutes(app: ApiInstance, deps: RouteDeps): void {
   });
 
   app.delete('/groups/:id', {
-    schema: { summary: 'Delete a group with its memberships and grants', params: IdParams, response: { 204: Type.Null(), ...errorResponses } },
+    schema: {
+      summary: 'Delete a group with its memberships and grants',
+      params: IdParams,
+      querystring: Type.Object(DryRunQuery),
+      response: { 200: DryRunBody, 204: Type.Null(), ...errorResponses },
+    },
   }, async (request, reply) => {
-    await deleteGroup(callOf(request, deps), request.params.id);
+    const a = callOf(request, deps);
+    const dryRun = isDryRun(request.query);
+    const { difference } = await reviewChange(a, dryRun, groupDeletionScope(request.params.id), (c) => deleteGroup(c, request.params.id));
+    if (dryRun) return sendDryRun(reply, a, difference);
     return reply.code(204).send(null);
   });
 }

@@ -7,6 +7,7 @@ import { groupRoutes } from './groups.js';
 import { openApiRoutes } from './openapi.js';
 import { permissionRoutes } from './permissions/index.js';
 import { sessionRoutes } from './sessions.js';
+import { sitePolicyRoutes } from './site-policies.js';
 import { siteRoutes } from './site.js';
 import { userRoutes } from './users.js';
 import { workspaceRoutes } from './workspaces.js';
@@ -17,6 +18,7 @@ export function registerApiRoutes(api: ApiInstance, deps: RouteDeps): void {
   sessionRoutes(api, deps);
   apiKeyRoutes(api, deps);
   siteRoutes(api, deps);
+  sitePolicyRoutes(api, deps);
   workspaceRoutes(api, deps);
   permissionRoutes(api, deps);
   userRoutes(api, deps);

@@ -1,8 +1,10 @@
 import { Type } from 'typebox';
 import type { Call } from '../../access/index.js';
 import { createUser, deleteUser, getUser, listUsers, updateUserFields, userGroupIds, type User } from '../../directory/index.js';
+import { reviewChange, userChangeScope } from '../../access-review/index.js';
 import { definedOnly } from '../../lib/defined-only.js';
 import { callOf, confirmIdentity } from '../call.js';
+import { DryRunBody, DryRunQuery, isDryRun, sendDryRun } from '../dry-run.js';
 import type { ApiInstance } from '../fastify-types.js';
 import { idPageQuery, paginationQuery, readPage, sendPage } from '../pagination.js';
 import type { RouteDeps } from '../route-deps.js';
@@ -82,25 +84,42 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
       ...asksForReauthentication,
       summary: 'Update a user (administrators; the user itself for password, name and email)',
       params: IdParams,
-      body: Type.Object({ ...UserFields, disabled: Type.Optional(Type.Boolean()) }),
-      response: { 200: UserBody, ...errorResponses },
+      querystring: Type.Object(DryRunQuery),
+      body: Type.Object({ ...UserFields, disabled: Type.Optional(Type.Boolean()), ...DryRunQuery }),
+      response: { 200: Type.Union([UserBody, DryRunBody]), ...errorResponses },
     },
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const body = request.body;
       const a = callOf(request, deps);
-      const user = await updateUserFields(a, request.params.id, definedOnly({
+      const dryRun = isDryRun(request.query, body);
+      const fields = definedOnly({
         username: body.username, password: body.password, name: body.name, email: body.email,
         siteAdmin: body.site_admin, workspaceAdmin: body.workspace_admin, disabled: body.disabled,
-      }), confirmIdentity(request, deps, a));
-      return withGroups(a, user);
+      });
+      // A dry run changes nothing, so it asks no password; the real change asks as always.
+      const confirm = dryRun ? async () => undefined : confirmIdentity(request, deps, a);
+      const changesAccess = body.site_admin !== undefined || body.workspace_admin !== undefined || body.disabled !== undefined;
+      if (!changesAccess && !dryRun) return withGroups(a, await updateUserFields(a, request.params.id, fields, confirm));
+      const { result, difference } = await reviewChange(a, dryRun, userChangeScope(request.params.id), (c) => updateUserFields(c, request.params.id, fields, confirm));
+      if (result === undefined) return sendDryRun(reply, a, difference);
+      return withGroups(a, result);
     },
   });
 
   app.delete('/users/:id', {
-    schema: { ...asksForReauthentication, summary: 'Delete a user', params: IdParams, response: { 204: Type.Null(), ...errorResponses } },
+    schema: {
+      ...asksForReauthentication,
+      summary: 'Delete a user',
+      params: IdParams,
+      querystring: Type.Object(DryRunQuery),
+      response: { 200: DryRunBody, 204: Type.Null(), ...errorResponses },
+    },
   }, async (request, reply) => {
     const a = callOf(request, deps);
-    await deleteUser(a, request.params.id, confirmIdentity(request, deps, a));
+    const dryRun = isDryRun(request.query);
+    const confirm = dryRun ? async () => undefined : confirmIdentity(request, deps, a);
+    const { difference } = await reviewChange(a, dryRun, userChangeScope(request.params.id), (c) => deleteUser(c, request.params.id, confirm));
+    if (dryRun) return sendDryRun(reply, a, difference);
     return reply.code(204).send(null);
   });
 }

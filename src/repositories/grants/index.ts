@@ -3,7 +3,7 @@
 // entrance to this module.
 
 export { adminGrantsNaming } from './admin-grants.js';
-export { allOfGrantsNamingAny } from './all-of-grants.js';
+export { allOfGrantIdsNamingAny, allOfGrantsNamingAny } from './all-of-grants.js';
 export { type GrantRecord, toEngineGrant } from './grant-record.js';
 export { grantPage, type GrantPageQuery, type ListVisibility, type Subtree } from './grant-page.js';
 export { grantWorkspacesFor } from './grant-workspaces.js';
@@ -15,3 +15,4 @@ export {
 export { granteesThatCanMatch, type GranteeSet } from './grantee-set.js';
 export { grantsBelowThatCanMatch } from './grants-below.js';
 export { grantsOnPaths, grantsThatCanMatch } from './grants-on-paths.js';
+export { administratorIdsByFlag, type GrantedPath, grantedPathsPage, membershipPairsOfGroups } from './reach-candidates.js';

@@ -16,7 +16,7 @@ export function sessionDoor(t: TestApp): FileDoor {
     const { db } = t.database;
     const caller = await authenticate(db, t.clock, { apiKey: who.key, sessionId: undefined });
     const requestWorkspaceId = await resolveRequestWorkspace(db, caller, who.workspace === undefined ? undefined : String(who.workspace));
-    return t.core.files.session(caller, requestWorkspaceId);
+    return t.core.files.session(caller, requestWorkspaceId, { interface: 'restapi', ip: '127.0.0.1' });
   };
   return {
     name: 'file session',

@@ -1,12 +1,15 @@
 import { Type } from 'typebox';
 import { createGrant, deleteGrant, explainAccess, granteeNames, listGrants } from '../../../grants/index.js';
+import { grantCreationScope, grantDeletionScope, reviewChange } from '../../../access-review/index.js';
 import { callOf } from '../../call.js';
+import { DryRunBody, DryRunQuery, isDryRun, sendDryRun } from '../../dry-run.js';
 import type { ApiInstance } from '../../fastify-types.js';
 import { readPage, sendPage } from '../../pagination.js';
 import type { RouteDeps } from '../../route-deps.js';
 import { errorResponses, IdParams } from '../../schemas.js';
 import { explainJson } from './explain-body.js';
 import { permissionJson, permissionsJson } from './permission-body.js';
+import { reachRoutes } from './reach.js';
 import { CreatedPermissionBody, CreatePermissionBody, ExplainBody, ExplainQuery, ListPermissionsQuery, PermissionBody } from './schemas.js';
 
 /** Folder permissions (contract 5): create, list, delete and explain grants. Administrative: no files_only keys. */
@@ -37,12 +40,16 @@ export function permissionRoutes(app: ApiInstance, deps: RouteDeps): void {
   app.post('/permissions', {
     schema: {
       summary: 'Create a grant; grants it subsumes for the same grantee are replaced',
+      querystring: Type.Object(DryRunQuery),
       body: CreatePermissionBody,
-      response: { 201: CreatedPermissionBody, ...errorResponses },
+      response: { 200: DryRunBody, 201: CreatedPermissionBody, ...errorResponses },
     },
   }, async (request, reply) => {
     const call = callOf(request, deps);
-    const { grant, replacedIds } = await createGrant(call, request.body);
+    const dryRun = isDryRun(request.query, request.body);
+    const { result, difference } = await reviewChange(call, dryRun, grantCreationScope(call, request.body), (c) => createGrant(c, request.body));
+    if (result === undefined) return sendDryRun(reply, call, difference);
+    const { grant, replacedIds } = result;
     const names = await granteeNames(call, [grant]);
     return reply.code(201).send({ ...permissionJson(call, grant, names), replaced_permission_ids: replacedIds });
   });
@@ -70,10 +77,16 @@ export function permissionRoutes(app: ApiInstance, deps: RouteDeps): void {
     schema: {
       summary: 'Delete a grant; access it gave ends at once and replaced grants stay deleted',
       params: IdParams,
-      response: { 204: Type.Null(), ...errorResponses },
+      querystring: Type.Object(DryRunQuery),
+      response: { 200: DryRunBody, 204: Type.Null(), ...errorResponses },
     },
   }, async (request, reply) => {
-    await deleteGrant(callOf(request, deps), request.params.id);
+    const call = callOf(request, deps);
+    const dryRun = isDryRun(request.query);
+    const { difference } = await reviewChange(call, dryRun, grantDeletionScope(call, request.params.id), (c) => deleteGrant(c, request.params.id));
+    if (dryRun) return sendDryRun(reply, call, difference);
     return reply.code(204).send(null);
   });
+
+  reachRoutes(app, deps);
 }

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { CAPABILITY_ORDER, LEVELS } from '../../../authz/index.js';
 import { paginationQuery } from '../../pagination.js';
+import { DryRunQuery } from '../../dry-run.js';
 
 const MAX_ID = 2_147_483_647;
 const MAX_PATH_INPUT = 8192;
@@ -27,6 +28,7 @@ export const CreatePermissionBody = Type.Object({
   permission: LevelSchema,
   recursive: Type.Optional(Type.Boolean({ default: true })),
   workspace_id: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_ID })),
+  ...DryRunQuery,
 });
 
 const FilterAliases = Type.Object({
