@@ -4,7 +4,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { browserAvailable, expectAccessible, launchBrowser, pageProblems, SCREENSHOTS, type TestBrowser } from '../../support/browser.js';
 import { ADMIN, KEY_FOR_TESTS, startConsoleServer, type ConsoleServer } from './console-server.js';
 
@@ -79,6 +79,11 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await browser?.close();
     await site?.stop();
   });
+  // The tabs of one browser share the session cookie, and a new tab signs in with it: each test
+  // starts signed out, as in a fresh browser.
+  beforeEach(async () => {
+    await browser.context.clearCookies();
+  });
 
   it('signs in, goes back to the address asked for, and signs out for good', async () => {
     const page = await browser.context.newPage();
@@ -116,6 +121,42 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     expect(((await after.json()) as any).type).toBe('not-authenticated/invalid-session');
     expect(problems).toEqual([]);
     await page.close();
+  });
+
+  it('a new tab and a reopened one are signed in by the session cookie; signing out in one tab signs out the others', async () => {
+    const first = await browser.context.newPage();
+    const problems = pageProblems(first);
+    await first.goto(`${site.baseUrl}/files`);
+    await signInAs(first, DANA);
+    await first.getByRole('table').getByRole('link', { name: 'Team' }).waitFor();
+
+    // A second tab: no profile of its own, but the cookie's session is asked who it is.
+    const second = await browser.context.newPage();
+    await second.goto(`${site.baseUrl}/files/Team`);
+    await second.getByRole('navigation', { name: 'Folder path' }).getByText('Team').waitFor();
+    expect(new URL(second.url()).pathname).toBe('/files/Team');
+    expect(await second.getByRole('button', { name: 'Sign in' }).count()).toBe(0);
+    expect(await second.getByText(DANA.username, { exact: true }).count()).toBe(1);
+    // The tab is closed and opened again: still signed in.
+    await second.close();
+    const reopened = await browser.context.newPage();
+    await reopened.goto(`${site.baseUrl}/account`);
+    await reopened.getByRole('heading', { name: 'My account' }).waitFor();
+    await reopened.getByTestId('own-user-id').getByText(DANA.username).waitFor();
+
+    // Signing out in one tab: the other goes to sign-in at once, and its cookie no longer acts.
+    await reopened.getByRole('button', { name: 'Sign out' }).click();
+    await reopened.getByRole('button', { name: 'Sign in' }).waitFor();
+    await first.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await first.getByRole('status').textContent()).toBe('You signed out in another tab.');
+    await expectAccessible(first);
+    // A new tab after signing out asks to sign in.
+    const third = await browser.context.newPage();
+    await third.goto(`${site.baseUrl}/files/Team`);
+    await expect.poll(() => third.url()).toContain('/sign-in?next=%2Ffiles%2FTeam');
+    await third.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(problems).toEqual([]);
+    await Promise.all([first.close(), reopened.close(), third.close()]);
   });
 
   it('works with files: folders, uploads by drag and drop with progress, letters, download, move, delete', async () => {
@@ -228,6 +269,56 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await page.close();
   });
 
+  it('files: uploads by the picker, an upload cancelled, a folder of more than one page, a folder that cannot be opened', async () => {
+    await site.admin('POST', '/folders/Many', { mkdir_parents: true });
+    for (let i = 0; i < 230; i += 1) await site.admin('POST', `/folders/Many/sub-${String(i).padStart(3, '0')}`, {});
+    await site.admin('POST', '/permissions', { path: 'Many', user_id: (await site.admin('GET', '/users?filter[username]=dana'))[0].id, permission: 'readonly' });
+    const page = await browser.context.newPage();
+    const problems = pageProblems(page);
+    await page.goto(`${site.baseUrl}/files/Team`);
+    await signInAs(page, DANA);
+    await page.getByRole('navigation', { name: 'Folder path' }).getByText('Team').waitFor();
+
+    // The picker takes several files at once.
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Upload files' }).click()]);
+    expect(chooser.isMultiple()).toBe(true);
+    await chooser.setFiles([
+      { name: 'picked-1.txt', mimeType: 'text/plain', buffer: Buffer.from('one') },
+      { name: 'picked-2.txt', mimeType: 'text/plain', buffer: Buffer.from('two') },
+    ]);
+    for (const name of ['picked-1.txt', 'picked-2.txt']) await page.locator(`[data-entry="${name}"]`).waitFor();
+
+    // A slow upload is cancelled: it stops, says so, and leaves no file behind.
+    const cdp = await browser.context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 256 * 1024 });
+    const [slow] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Upload files' }).click()]);
+    await slow.setFiles([{ name: 'slow.bin', mimeType: 'application/octet-stream', buffer: bigFileBytes(6 * MiB) }]);
+    await page.locator('[data-upload="slow.bin"]').getByText('Uploading').waitFor();
+    await page.getByRole('button', { name: 'Cancel upload of slow.bin' }).click();
+    await page.locator('[data-upload="slow.bin"]').getByText('Cancelled').waitFor();
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    const team = await site.admin('GET', '/folders/Team');
+    expect(team.map((e: any) => e.display_name)).not.toContain('slow.bin');
+    expect(team.map((e: any) => e.display_name)).toEqual(expect.arrayContaining(['picked-1.txt', 'picked-2.txt']));
+
+    // More than a page: the first 200 entries, then the rest when the end of the list is reached.
+    await page.goto(`${site.baseUrl}/files/Many`);
+    await page.locator('[data-entry="sub-199"]').waitFor();
+    expect(await page.locator('tbody tr').count()).toBe(200);
+    await page.getByRole('button', { name: 'Show more' }).scrollIntoViewIfNeeded();
+    await page.locator('[data-entry="sub-229"]').waitFor();
+    expect(await page.locator('tbody tr').count()).toBe(230);
+
+    // A folder that is not there (or not for this user) says so, with a way to try again.
+    await page.goto(`${site.baseUrl}/files/No/Such/Folder`);
+    await page.getByRole('alert').getByText('This folder could not be opened').waitFor();
+    await page.getByRole('button', { name: 'Try again' }).waitFor();
+    await expectAccessible(page);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('sorts a folder by its column headers, both ways, from the keyboard too, and keeps the order across a reload', async () => {
     await site.admin('POST', '/folders/Sizes/Sub', { mkdir_parents: true });
     for (const [name, size] of [['medium.txt', 2_000], ['large.txt', 30_000], ['small.txt', 10], ['tiny.txt', 10]] as const) {
@@ -327,6 +418,17 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await page.getByRole('button', { name: 'Sign out' }).click();
     await signInAs(page, { username: 'mia', password: 'mia has a new long password' });
     await page.getByRole('heading', { name: 'My account' }).waitFor();
+
+    // The site's own rules are shown before a click, never as a refusal after it.
+    await page.locator('input[name="new-password"]').fill('too short');
+    await page.getByText('Use at least 12 characters.').waitFor();
+    expect(await page.getByRole('button', { name: 'Change password' }).isDisabled()).toBe(true);
+    await site.admin('PATCH', '/site', { users_can_create_api_keys: false });
+    await page.reload();
+    await page.getByText('This site lets only administrators create API keys.', { exact: false }).waitFor();
+    await page.getByLabel('Key name').fill('not allowed');
+    expect(await page.getByRole('button', { name: 'Create key' }).isDisabled()).toBe(true);
+    await site.admin('PATCH', '/site', { users_can_create_api_keys: true });
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -383,9 +485,34 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await expectAccessible(page);
     await screenshot(page, 'users');
 
+    // Edited after creation: name and email need no password; the Site Administrator flag does.
+    const confirm = page.getByRole('dialog', { name: 'Confirm it is you' });
+    await page.getByRole('button', { name: 'Actions for newbie' }).click();
+    await page.getByRole('menu', { name: 'Actions for newbie' }).getByRole('menuitem', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit newbie' });
+    await edit.getByLabel('Full name').fill('Newbie Newman');
+    await edit.getByLabel('Email').fill('newbie@example.test');
+    expect(await edit.getByRole('checkbox', { name: 'Workspace Administrator' }).count()).toBe(0);
+    await page.waitForTimeout(300);
+    await expectAccessible(page);
+    await screenshot(page, 'user-edit');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await page.locator('[data-user="newbie"]').getByText('newbie@example.test').waitFor();
+    await page.locator('[data-user="newbie"]').getByText('Newbie Newman').waitFor();
+    await page.getByRole('button', { name: 'Actions for newbie' }).click();
+    await page.getByRole('menu', { name: 'Actions for newbie' }).getByRole('menuitem', { name: 'Edit' }).click();
+    await edit.getByRole('checkbox', { name: 'Site Administrator' }).check();
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await confirm.getByRole('textbox', { name: 'Your password' }).fill(ADMIN.password);
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+    await page.locator('[data-user="newbie"]').getByText('Site Administrator').waitFor();
+    const newbie = (await site.admin('GET', '/users?filter[username]=newbie'))[0];
+    expect(newbie).toMatchObject({ name: 'Newbie Newman', email: 'newbie@example.test', site_admin: true });
+    await site.admin('PATCH', `/users/${newbie.id}`, { site_admin: false });
+    await page.reload();
+
     await page.getByRole('button', { name: 'Actions for newbie' }).click();
     await page.getByRole('menu', { name: 'Actions for newbie' }).getByRole('menuitem', { name: 'Disable' }).click();
-    const confirm = page.getByRole('dialog', { name: 'Confirm it is you' });
     await confirm.getByRole('textbox', { name: 'Your password' }).fill(ADMIN.password);
     await confirm.getByRole('button', { name: 'Confirm' }).click();
     await page.locator('[data-user="newbie"]').getByText('Disabled').waitFor();
@@ -408,7 +535,24 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     const asDana = await fetch(`${site.baseUrl}/api/rest/v1/folders/Team`, { headers: { 'X-ServiceAPI-Key': secret } });
     expect(asDana.status).toBe(200);
     await page.getByRole('button', { name: 'Done' }).click();
-    await access.locator('[data-key="dana backup job"]').waitFor();
+    await access.locator('[data-key="dana backup job"]').getByRole('cell', { name: 'Default Workspace', exact: true }).waitFor();
+
+    // A Site Administrator working in Workspace 0 chooses the Workspace of a Workspace 0 user's key.
+    await access.getByRole('button', { name: 'Close' }).click();
+    const keyholders = await site.admin('POST', '/workspaces', { name: 'Keyholders' });
+    await page.getByRole('button', { name: 'Actions for dana' }).click();
+    await page.getByRole('menu', { name: 'Actions for dana' }).getByRole('menuitem', { name: 'Permissions and API keys' }).click();
+    await access.getByLabel('Key name').fill('dana keyholders job');
+    await access.getByRole('combobox', { name: 'Key Workspace' }).click();
+    await page.getByRole('option', { name: 'Keyholders' }).click();
+    await access.getByRole('button', { name: 'Create key' }).click();
+    await confirm.getByRole('textbox', { name: 'Your password' }).fill(ADMIN.password);
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByTestId('new-key-secret').waitFor();
+    await page.getByRole('button', { name: 'Done' }).click();
+    await access.locator('[data-key="dana keyholders job"]').getByRole('cell', { name: 'Keyholders', exact: true }).waitFor();
+    const danaKeys = await site.admin('GET', `/api_keys?user_id=${(await site.admin('GET', '/users?filter[username]=dana'))[0].id}`);
+    expect(danaKeys.map((k: any) => [k.name, k.workspace_id]).sort()).toEqual([['dana backup job', 0], ['dana keyholders job', keyholders.id]]);
     await page.waitForTimeout(300);
     await expectAccessible(page);
     await screenshot(page, 'user-access');
@@ -417,6 +561,31 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await page.getByLabel('User name').fill('newbie');
     await page.getByRole('button', { name: 'Find' }).click();
     await expect.poll(() => page.locator('[data-user]').count()).toBe(1);
+    // Enabled again, given a new password, then deleted: each confirmed with the password.
+    const confirmed = async () => {
+      await confirm.getByRole('textbox', { name: 'Your password' }).fill(ADMIN.password);
+      await confirm.getByRole('button', { name: 'Confirm' }).click();
+    };
+    await page.getByRole('button', { name: 'Actions for newbie' }).click();
+    await page.getByRole('menu', { name: 'Actions for newbie' }).getByRole('menuitem', { name: 'Enable' }).click();
+    await confirmed();
+    await expect.poll(() => page.locator('[data-user="newbie"]').getByText('Disabled').count()).toBe(0);
+    await page.getByRole('button', { name: 'Actions for newbie' }).click();
+    await page.getByRole('menu', { name: 'Actions for newbie' }).getByRole('menuitem', { name: 'Set password' }).click();
+    await page.getByRole('dialog', { name: 'Set password' }).getByLabel('New password').fill('newbie has another long password');
+    await page.getByRole('dialog', { name: 'Set password' }).getByRole('button', { name: 'Set password' }).click();
+    await confirmed();
+    await page.getByRole('dialog', { name: 'Set password' }).waitFor({ state: 'detached' });
+    const relogin = await fetch(`${site.baseUrl}/api/rest/v1/sessions`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'newbie', password: 'newbie has another long password' }),
+    });
+    expect(relogin.status).toBe(201);
+    await page.getByRole('button', { name: 'Actions for newbie' }).click();
+    await page.getByRole('menu', { name: 'Actions for newbie' }).getByRole('menuitem', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: 'Delete user' }).getByRole('button', { name: 'Delete' }).click();
+    await confirmed();
+    await page.locator('[data-user="newbie"]').waitFor({ state: 'detached' });
+    expect(await site.admin('GET', '/users?filter[username]=newbie')).toEqual([]);
     await page.getByRole('button', { name: 'Sign out' }).click();
 
     const globex = await site.admin('POST', '/workspaces', { name: 'Globex' });
@@ -428,6 +597,25 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     const seen = await page.locator('[data-user]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-user')));
     expect(seen.sort()).toEqual(['gus', 'gwen']);
     expect(await page.getByRole('combobox', { name: 'Workspace' }).count()).toBe(0);
+    // A Workspace Administrator edits a user of their Workspace: no Site Administrator flag to offer there.
+    await page.getByRole('button', { name: 'Actions for gus' }).click();
+    await page.getByRole('menu', { name: 'Actions for gus' }).getByRole('menuitem', { name: 'Edit' }).click();
+    const editGus = page.getByRole('dialog', { name: 'Edit gus' });
+    expect(await editGus.getByRole('checkbox', { name: 'Site Administrator' }).count()).toBe(0);
+    await editGus.getByRole('checkbox', { name: 'Workspace Administrator' }).check();
+    await editGus.getByRole('button', { name: 'Save' }).click();
+    await confirm.getByRole('textbox', { name: 'Your password' }).fill('gwen has a long password');
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+    await page.locator('[data-user="gus"]').getByText('Workspace Administrator').waitFor();
+    // A Custom Workspace user's key belongs to their Workspace: no choice, and the reason says why.
+    await page.getByRole('button', { name: 'Actions for gus' }).click();
+    await page.getByRole('menu', { name: 'Actions for gus' }).getByRole('menuitem', { name: 'Permissions and API keys' }).click();
+    const gusAccess = page.getByRole('dialog', { name: 'Access of gus' });
+    await gusAccess.getByText('A key of a Custom Workspace user belongs to that Workspace.').waitFor();
+    expect(await gusAccess.getByRole('combobox', { name: 'Key Workspace' }).isDisabled()).toBe(true);
+    await page.waitForTimeout(300);
+    await expectAccessible(page);
+    await gusAccess.getByRole('button', { name: 'Close' }).click();
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -499,8 +687,9 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
 
   it('groups: a Workspace administrator appoints a Group Admin, who then manages the members but appoints no one', async () => {
     const umbrella = await site.admin('POST', '/workspaces', { name: 'Umbrella' });
-    for (const [username, flags] of [['uma', { workspace_admin: true }], ['ugo', {}], ['ulla', {}]] as const) {
-      await site.admin('POST', '/users', { username, password: `${username} has a long password`, workspace_id: umbrella.id, ...flags });
+    const umbrellaUsers: Record<string, any> = {};
+    for (const [username, flags] of [['uma', { workspace_admin: true }], ['ugo', {}], ['ulla', {}], ['uli', {}]] as const) {
+      umbrellaUsers[username] = await site.admin('POST', '/users', { username, password: `${username} has a long password`, workspace_id: umbrella.id, ...flags });
     }
     const page = await browser.context.newPage();
     const problems = pageProblems(page);
@@ -510,26 +699,54 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await page.getByRole('dialog', { name: 'New group' }).getByLabel('Name').fill('Ops');
     await page.getByRole('button', { name: 'Create' }).click();
     await page.getByRole('button', { name: 'Members of Ops' }).click();
-    await page.getByLabel('User name').fill('ugo');
+    await page.getByRole('combobox', { name: 'User name' }).fill('ugo');
     await page.getByRole('button', { name: 'Add member' }).click();
+    // The group has no permission yet: joining it changes no one's access, and the preview says so.
+    await page.getByTestId('membership-preview').getByText('No one’s access changes.').waitFor();
+    await page.getByTestId('membership-preview').getByRole('button', { name: /^Add / }).click();
     await page.locator('[data-member="ugo"]').getByRole('button', { name: 'Make Group Admin' }).click();
     await page.locator('[data-member="ugo"]').getByText('Group Admin', { exact: true }).waitFor();
-    await page.getByLabel('User name').fill('ulla');
+    // An administrator picks among the Workspace's users as they type.
+    await page.getByRole('combobox', { name: 'User name' }).fill('ul');
+    await page.getByRole('option', { name: 'ulla' }).click();
+    expect(await page.getByRole('combobox', { name: 'User name' }).inputValue()).toBe('ulla');
     await page.getByRole('button', { name: 'Add member' }).click();
+    await page.getByTestId('membership-preview').getByRole('button', { name: /^Add / }).click();
     await page.locator('[data-member="ulla"]').waitFor();
     await expectAccessible(page);
     await screenshot(page, 'groups');
     await page.getByRole('button', { name: 'Sign out' }).click();
 
     await signInAs(page, { username: 'ugo', password: 'ugo has a long password' });
+    // A Group Admin sees their group's members among the users, and no control to change a user.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }).click();
+    await page.locator('[data-user="ulla"]').waitFor();
+    await page.locator('[data-authority="known"]').waitFor();
+    expect(await page.getByRole('button', { name: 'New user' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^Actions for/ }).count()).toBe(0);
+    await page.getByText('Only an administrator of the Workspace changes users.', { exact: false }).waitFor();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Groups' }).click();
     await page.getByRole('button', { name: 'Members of Ops' }).click();
     expect(await page.getByRole('button', { name: 'New group' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: /Make/ }).count()).toBe(0);
     await page.getByRole('button', { name: 'Remove ulla' }).click();
+    await page.getByTestId('membership-preview').getByRole('button', { name: 'Remove ulla from the group' }).click();
     await page.locator('[data-member="ulla"]').waitFor({ state: 'detached' });
+    // A Group Admin sees only their groups' members: another user is not found by name, and the
+    // console says how to add them anyway, by the user id the server accepts from a Group Admin.
+    await page.getByRole('combobox', { name: 'User name' }).fill('uli');
+    await page.getByRole('button', { name: 'Add member' }).click();
+    await page.getByRole('alert').getByText('No user named “uli” is visible to you.', { exact: false }).waitFor();
+    await page.getByRole('alert').getByText('type # and their user id', { exact: false }).waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'group-admin-members');
+    await page.getByRole('combobox', { name: 'User name' }).fill(`#${umbrellaUsers.uli.id}`);
+    await page.getByRole('button', { name: 'Add member' }).click();
+    await page.getByTestId('membership-preview').getByRole('button', { name: /^Add / }).click();
+    await page.locator('[data-member="uli"]').waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
     const members = await site.admin('GET', `/group_users?group_id=${(await site.admin('GET', '/groups', undefined, umbrella.id))[0].id}`, undefined, umbrella.id);
-    expect(members.map((m: any) => m.username)).toEqual(['ugo']);
+    expect(members.map((m: any) => m.username).sort()).toEqual(['ugo', 'uli']);
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -553,8 +770,23 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     };
     await grant('readonly');
     await dialog.getByTestId('replacement-preview').getByText('None of theirs is in its way.').waitFor();
+    // What the change would do to access, as the server's dry run answers it.
+    await dialog.getByTestId('access-difference').getByText('dana gains list, read on “Projects”.').waitFor();
     await dialog.getByRole('button', { name: 'Add permission' }).click();
     await dialog.locator('[data-grant="user dana"]').getByText('readonly').waitFor();
+
+    // Who can reach the folder now: dana, by that grant (and the administrators, by their role).
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('button', { name: 'Actions for Projects' }).click();
+    await page.getByRole('menu', { name: 'Actions for Projects' }).getByRole('menuitem', { name: 'Who can reach this?' }).click();
+    const reach = page.getByRole('dialog', { name: 'Who can reach this?' });
+    await reach.locator('[data-reach="dana"]').getByText('readonly on “Projects”').waitFor();
+    await page.waitForTimeout(300);
+    await expectAccessible(page);
+    await screenshot(page, 'who-can-reach');
+    await reach.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('button', { name: 'Actions for Projects' }).click();
+    await page.getByRole('menu', { name: 'Actions for Projects' }).getByRole('menuitem', { name: 'Permissions' }).click();
 
     await grant('full');
     await dialog.getByTestId('replacement-preview').getByText('readonly on “Projects”').waitFor();
@@ -567,8 +799,176 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     expect(onProjects.map((p: any) => p.permission)).toEqual(['full']);
 
     await dialog.getByRole('button', { name: 'Remove full for user dana' }).click();
+    await dialog.getByTestId('removal-preview').getByText('dana loses list, read, write, delete on “Projects”.').waitFor();
+    await dialog.getByRole('button', { name: 'Remove permission' }).click();
     await dialog.getByText('No permission is given on this folder itself.').waitFor();
     expect(await site.admin('GET', '/permissions?path=Projects')).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('a Workspace administered through a root admin grant: set up by a site administrator in the console, then only its administration is offered', async () => {
+    const page = await browser.context.newPage();
+    const problems = pageProblems(page);
+    await page.goto(`${site.baseUrl}/admin/workspaces`);
+    await signInAs(page, ADMIN);
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    // The Workspace, then a user in it, a group with that user, and an admin grant on its root, all in the console.
+    await page.getByRole('button', { name: 'New Workspace' }).click();
+    await page.getByRole('dialog', { name: 'New Workspace' }).getByLabel('Name').fill('Wayne');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.locator('[data-workspace="Wayne"]').waitFor();
+    await page.getByRole('combobox', { name: 'Workspace', exact: true }).click();
+    await page.getByRole('option', { name: 'Wayne' }).click();
+    await page.getByText('This folder is empty.').waitFor();
+    await nav.getByRole('link', { name: 'Users' }).click();
+    await page.getByRole('button', { name: 'New user' }).click();
+    const create = page.getByRole('dialog', { name: 'New user' });
+    await create.getByLabel('User name').fill('wanda');
+    await create.getByRole('textbox', { name: 'Password' }).fill('wanda has a long password');
+    await create.getByRole('button', { name: 'Create user' }).click();
+    await page.locator('[data-user="wanda"]').waitFor();
+    await nav.getByRole('link', { name: 'Groups' }).click();
+    await page.getByRole('button', { name: 'New group' }).click();
+    await page.getByRole('dialog', { name: 'New group' }).getByLabel('Name').fill('Wayne admins');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('button', { name: 'Members of Wayne admins' }).click();
+    await page.getByRole('combobox', { name: 'User name' }).fill('wanda');
+    await page.getByRole('button', { name: 'Add member' }).click();
+    await page.getByTestId('membership-preview').getByRole('button', { name: /^Add / }).click();
+    await page.locator('[data-member="wanda"]').waitFor();
+    await nav.getByRole('link', { name: 'Files' }).click();
+    await page.getByRole('button', { name: 'Permissions of this folder' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Folder permissions' });
+    await dialog.getByText('A group').click();
+    await dialog.getByLabel('Group name').fill('Wayne admins');
+    await dialog.getByRole('combobox', { name: 'Level' }).click();
+    await page.getByRole('option', { name: 'admin', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Review' }).click();
+    await dialog.getByRole('button', { name: 'Add permission' }).click();
+    await dialog.locator('[data-grant="group Wayne admins"]').getByRole('cell', { name: 'admin', exact: true }).waitFor();
+    const wayne = (await site.admin('GET', '/workspaces')).find((w: any) => w.name === 'Wayne');
+    const rootGrants = await site.admin('GET', '/permissions?path=', undefined, wayne.id);
+    expect(rootGrants.map((g: any) => [g.group_name, g.permission, g.recursive])).toEqual([['Wayne admins', 'admin', true]]);
+    expect((await site.admin('GET', '/users?filter[username]=wanda'))[0].workspace_admin).toBe(false);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+
+    // wanda's flag says nothing, but the grant makes her the Workspace's administrator: Users and
+    // Groups are offered, of Wayne only; the site's screens are not, nor a switcher.
+    await signInAs(page, { username: 'wanda', password: 'wanda has a long password' });
+    await nav.getByRole('link', { name: 'Users' }).click();
+    await page.locator('[data-user="wanda"]').waitFor();
+    expect(await page.locator('[data-user]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-user')))).toEqual(['wanda']);
+    await page.getByRole('button', { name: 'New user' }).waitFor();
+    expect(await nav.getByRole('link', { name: 'Workspaces' }).count()).toBe(0);
+    expect(await nav.getByRole('link', { name: 'Site settings' }).count()).toBe(0);
+    expect(await page.getByRole('combobox', { name: 'Workspace', exact: true }).count()).toBe(0);
+    await page.getByLabel('Current Workspace: Wayne').waitFor();
+    await nav.getByRole('link', { name: 'Groups' }).click();
+    await page.getByRole('button', { name: 'New group' }).waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'workspace-admin-by-grant');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+
+    // A Workspace 0 user with an admin grant on Wayne's root (which only a Site Administrator gives):
+    // no administration in the Default Workspace; Wayne's once it is selected.
+    const walt = await site.admin('POST', '/users', { username: 'walt', password: 'walt has a long password' });
+    await site.admin('POST', '/permissions', { path: '', user_id: walt.id, permission: 'admin' }, wayne.id);
+    await signInAs(page, { username: 'walt', password: 'walt has a long password' });
+    const switcher = page.getByRole('combobox', { name: 'Workspace', exact: true });
+    await expect.poll(() => switcher.inputValue()).toBe('Default Workspace');
+    expect(await nav.getByRole('link', { name: 'Users' }).count()).toBe(0);
+    await switcher.click();
+    await page.getByRole('option', { name: 'Wayne' }).click();
+    await nav.getByRole('link', { name: 'Users' }).click();
+    await page.locator('[data-user="wanda"]').waitFor();
+    expect(await page.locator('[data-user]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-user')))).toEqual(['wanda']);
+    expect(await nav.getByRole('link', { name: 'Workspaces' }).count()).toBe(0);
+    expect(await nav.getByRole('link', { name: 'Site settings' }).count()).toBe(0);
+    await switcher.click();
+    await page.getByRole('option', { name: 'Default Workspace' }).click();
+    await expect.poll(() => nav.getByRole('link', { name: 'Users' }).count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('users: a Workspace of more than a page of users is listed a page at a time and searched by name', async () => {
+    const crowd = await site.admin('POST', '/workspaces', { name: 'Crowd' });
+    await site.admin('POST', '/users', { username: 'cora', password: 'cora has a long password', workspace_id: crowd.id, workspace_admin: true });
+    for (let i = 0; i < 105; i += 1) await site.admin('POST', '/users', { username: `crowd-${String(i).padStart(3, '0')}`, workspace_id: crowd.id });
+    const page = await browser.context.newPage();
+    const problems = pageProblems(page);
+    await page.goto(`${site.baseUrl}/admin/users`);
+    await signInAs(page, { username: 'cora', password: 'cora has a long password' });
+    await page.locator('[data-user="cora"]').waitFor();
+    expect(await page.locator('[data-user]').count()).toBe(100);
+    await page.getByRole('button', { name: 'Show more' }).click();
+    await page.locator('[data-user="crowd-104"]').waitFor();
+    expect(await page.locator('[data-user]').count()).toBe(106);
+    expect(await page.getByRole('button', { name: 'Show more' }).count()).toBe(0);
+    await page.getByLabel('User name').fill('CROWD-042');
+    await page.getByRole('button', { name: 'Find' }).click();
+    await expect.poll(() => page.locator('[data-user]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-user')))).toEqual(['crowd-042']);
+    await page.getByRole('button', { name: 'Show all' }).click();
+    await expect.poll(() => page.locator('[data-user]').count()).toBe(100);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('a Folder Admin manages the permissions of their folder, and of no other', async () => {
+    await site.admin('POST', '/folders/Dept/Inner', { mkdir_parents: true });
+    await site.admin('POST', '/folders/Elsewhere', { mkdir_parents: true });
+    const fred = await site.admin('POST', '/users', { username: 'fred', password: 'fred has a long password' });
+    await site.admin('POST', '/permissions', { path: 'Dept', user_id: fred.id, permission: 'admin' });
+    await site.admin('POST', '/permissions', { path: 'Elsewhere', user_id: fred.id, permission: 'full' });
+    const dana = (await site.admin('GET', '/users?filter[username]=dana'))[0];
+    const page = await browser.context.newPage();
+    const problems = pageProblems(page);
+    await page.goto(`${site.baseUrl}/files`);
+    await signInAs(page, { username: 'fred', password: 'fred has a long password' });
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await page.getByRole('table').getByRole('link', { name: 'Dept' }).waitFor();
+    expect(await nav.getByRole('link', { name: /Users|Groups/ }).count()).toBe(0);
+    // At the root, which fred does not manage: once the server answered, no button for its permissions.
+    await page.locator('[data-manages="false"]').waitFor();
+    expect(await page.getByRole('button', { name: 'Permissions of this folder' }).count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Actions for Elsewhere' }).click();
+    const elsewhereMenu = page.getByRole('menu', { name: 'Actions for Elsewhere' });
+    await page.locator('[role="menu"][data-manages="false"]').waitFor();
+    await elsewhereMenu.getByRole('menuitem', { name: 'Why can this be reached?' }).waitFor();
+    expect(await elsewhereMenu.getByRole('menuitem', { name: 'Permissions' }).count()).toBe(0);
+    await page.keyboard.press('Escape');
+
+    await page.getByRole('button', { name: 'Actions for Dept' }).click();
+    await page.getByRole('menu', { name: 'Actions for Dept' }).getByRole('menuitem', { name: 'Permissions' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Folder permissions' });
+    await dialog.locator('[data-grant="user fred"]').getByRole('cell', { name: 'admin', exact: true }).waitFor();
+    // fred can list only himself: a colleague by name is not found, with the way round it said.
+    await dialog.getByLabel('User name').fill(DANA.username);
+    await dialog.getByRole('button', { name: 'Review' }).click();
+    await dialog.getByRole('alert').getByText('No user named “dana” is visible to you.', { exact: false }).waitFor();
+    await dialog.getByLabel('User name').fill(`#${dana.id}`);
+    await dialog.getByRole('button', { name: 'Review' }).click();
+    await dialog.getByTestId('replacement-preview').waitFor();
+    await dialog.getByRole('button', { name: 'Add permission' }).click();
+    await dialog.getByText('The permission was added.').waitFor();
+    await page.waitForTimeout(300);
+    await expectAccessible(page);
+    await screenshot(page, 'folder-admin-permissions');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    const onDept = await site.admin('GET', '/permissions?path=Dept');
+    expect(onDept.map((g: any) => [g.username, g.permission]).sort()).toEqual([['dana', 'readonly'], ['fred', 'admin']]);
+
+    // Inside his folder the button is there; inside another folder it is not.
+    await page.getByRole('table').getByRole('link', { name: 'Dept' }).click();
+    await page.getByRole('button', { name: 'Permissions of this folder' }).waitFor();
+    await page.getByRole('navigation', { name: 'Folder path' }).getByRole('link', { name: 'All files' }).click();
+    await page.getByRole('table').getByRole('link', { name: 'Elsewhere' }).click();
+    await page.getByText('This folder is empty.').waitFor();
+    await page.locator('[data-manages="false"]').waitFor();
+    expect(await page.getByRole('button', { name: 'Permissions of this folder' }).count()).toBe(0);
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -1,14 +1,35 @@
 import { Alert, Button, Code, CopyButton, Group, Modal, Select, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { createKey, listKeys, revokeKey, type ApiKey } from '../api/account';
+import { createKey, getSitePolicies, listKeys, listWorkspaces, revokeKey, workspaceLabel, type ApiKey, type SitePolicies, type Workspace } from '../api/account';
 import { ConfirmDialog } from '../files/dialogs';
 import { formatTime } from '../files/format';
+import { useAuthority } from '../session/authority';
+import { useSession } from '../session/session';
+
+/**
+ * Which Workspace a new key belongs to (contract 3.4, 4.2): the one the console works in, except
+ * that a Site Administrator working in Workspace 0 may choose any for a Workspace 0 user's key. A
+ * Custom Workspace user's key always belongs to their own Workspace. `reason` says why there is no choice.
+ */
+function keyWorkspaceChoice(ownerWorkspaceId: number, context: number, siteAdmin: boolean): { choose: boolean; fixed: number; reason: string } {
+  if (ownerWorkspaceId !== 0) return { choose: false, fixed: ownerWorkspaceId, reason: 'A key of a Custom Workspace user belongs to that Workspace.' };
+  if (siteAdmin && context === 0) return { choose: true, fixed: 0, reason: '' };
+  return { choose: false, fixed: context, reason: 'A key belongs to the Workspace you are working in; only a Site Administrator working in the Default Workspace chooses another.' };
+}
 
 /**
  * A user's API keys (`userId` 0: the caller's own): list, create (the secret shown exactly once),
  * revoke. Administrators use it for the users they administer.
  */
-export function ApiKeys({ userId = 0, title = 'API keys' }: { userId?: number; title?: string }) {
+export function ApiKeys({ userId = 0, ownerWorkspaceId, title = 'API keys' }: { userId?: number; ownerWorkspaceId?: number; title?: string }) {
+  const { profile, workspaceId: context } = useSession();
+  const { siteAdmin, administrator, known } = useAuthority();
+  const [policies, setPolicies] = useState<SitePolicies | undefined>();
+  // The site may keep key creation for administrators (contract 8): then say so rather than offer a refusal.
+  const restricted = userId === 0 && policies?.users_can_create_api_keys === false && known && !administrator;
+  const [workspaces, setWorkspaces] = useState<Workspace[]>([]);
+  const choice = keyWorkspaceChoice(ownerWorkspaceId ?? profile?.workspaceId ?? 0, context ?? 0, siteAdmin);
+  const [keyWorkspace, setKeyWorkspace] = useState<number>(choice.fixed);
   const [keys, setKeys] = useState<ApiKey[] | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [name, setName] = useState('');
@@ -21,13 +42,21 @@ export function ApiKeys({ userId = 0, title = 'API keys' }: { userId?: number; t
     listKeys(userId).then(setKeys, (caught: unknown) => setError(caught instanceof Error ? caught.message : 'Your keys could not be listed.'));
   }, [userId]);
   useEffect(load, [load]);
+  useEffect(() => {
+    getSitePolicies().then(setPolicies, () => undefined);
+  }, []);
+  useEffect(() => {
+    const controller = new AbortController();
+    listWorkspaces(controller.signal).then(setWorkspaces, () => undefined);
+    return () => controller.abort();
+  }, []);
 
   async function create(event: FormEvent) {
     event.preventDefault();
     setBusy(true);
     setError(undefined);
     try {
-      setCreated(await createKey(userId, name.trim(), permissionSet));
+      setCreated(await createKey(userId, name.trim(), permissionSet, choice.choose ? keyWorkspace : undefined));
       setName('');
       load();
     } catch (caught) {
@@ -47,8 +76,13 @@ export function ApiKeys({ userId = 0, title = 'API keys' }: { userId?: number; t
           <TextInput label="Key name" required value={name} onChange={(e) => setName(e.currentTarget.value)} />
           <Select label="Reach" value={permissionSet} allowDeselect={false} onChange={(value) => setPermissionSet(value === 'files_only' ? 'files_only' : 'full')}
             data={[{ value: 'full', label: userId === 0 ? 'Everything I may do' : 'Everything they may do' }, { value: 'files_only', label: 'Files and folders only' }]} />
-          <Button type="submit" loading={busy} disabled={name.trim() === ''}>Create key</Button>
+          <Select label="Key Workspace" allowDeselect={false} w={220} disabled={!choice.choose}
+            description={choice.choose ? 'Where the key works; a key of another Workspace is confined to it' : choice.reason}
+            value={String(choice.choose ? keyWorkspace : choice.fixed)} onChange={(value) => setKeyWorkspace(Number(value ?? 0))}
+            data={(choice.choose ? [0, ...workspaces.map((w) => w.id).filter((id) => id !== 0)] : [choice.fixed]).map((id) => ({ value: String(id), label: workspaceLabel(workspaces, id) }))} />
+          <Button type="submit" loading={busy} disabled={name.trim() === '' || restricted}>Create key</Button>
         </Group>
+        {restricted && <Text size="sm" c="dimmed" mt="xs">This site lets only administrators create API keys. Ask an administrator of your Workspace to create one for you.</Text>}
       </form>
       {keys !== undefined && keys.length === 0 && <Text c="dimmed">{userId === 0 ? 'You have no API keys.' : 'No API keys.'}</Text>}
       {keys !== undefined && keys.length > 0 && (
@@ -58,6 +92,7 @@ export function ApiKeys({ userId = 0, title = 'API keys' }: { userId?: number; t
               <Table.Tr>
                 <Table.Th scope="col">Name</Table.Th>
                 <Table.Th scope="col">Reach</Table.Th>
+                <Table.Th scope="col">Workspace</Table.Th>
                 <Table.Th scope="col">Created</Table.Th>
                 <Table.Th scope="col">Last used</Table.Th>
                 <Table.Th scope="col"><VisuallyHidden>Actions</VisuallyHidden></Table.Th>
@@ -68,6 +103,7 @@ export function ApiKeys({ userId = 0, title = 'API keys' }: { userId?: number; t
                 <Table.Tr key={key.id} data-key={key.name}>
                   <Table.Td style={{ wordBreak: 'break-all' }}>{key.name}</Table.Td>
                   <Table.Td>{key.permission_set === 'full' ? 'Everything' : 'Files only'}</Table.Td>
+                  <Table.Td>{workspaceLabel(workspaces, key.workspace_id)}</Table.Td>
                   <Table.Td>{formatTime(key.created_at)}</Table.Td>
                   <Table.Td>{key.last_use_at === null ? 'Never' : formatTime(key.last_use_at)}</Table.Td>
                   <Table.Td><Button size="xs" variant="subtle" color="red" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}`}>Revoke</Button></Table.Td>

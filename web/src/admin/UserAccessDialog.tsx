@@ -40,7 +40,7 @@ export function UserAccessDialog({ user, onClose }: { user: User; onClose(): voi
             </Table>
           </Table.ScrollContainer>
         )}
-        <ApiKeys userId={user.id} title={`API keys of ${user.username}`} />
+        <ApiKeys userId={user.id} ownerWorkspaceId={user.workspace_id} title={`API keys of ${user.username}`} />
       </Stack>
     </Modal>
   );

@@ -34,12 +34,14 @@ export interface Explanation {
   near_misses: NearMiss[];
 }
 
-export async function explain(path: string, userId: number | undefined): Promise<Explanation> {
-  return (await api<Explanation>('GET', '/permissions/explain', { query: { path, user_id: userId } })).data;
+export async function explain(path: string, userId: number | undefined, options: { type?: 'file' | 'directory'; signal?: AbortSignal } = {}): Promise<Explanation> {
+  return (await api<Explanation>('GET', '/permissions/explain', {
+    query: { path, user_id: userId, type: options.type },
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  })).data;
 }
 
-/** The id of the user with exactly this name, among those the caller may see. */
-export async function findUserId(username: string): Promise<number | undefined> {
-  const { data } = await api<{ id: number }[]>('GET', '/users', { query: { 'filter[username]': username } });
-  return data[0]?.id;
+/** Whether the caller may manage the grants on a folder (Site, Workspace or Folder Admin there). */
+export async function mayManage(path: string, signal?: AbortSignal): Promise<boolean> {
+  return (await explain(path, undefined, { type: 'directory', ...(signal === undefined ? {} : { signal }) })).capabilities.includes('manage');
 }

@@ -1,4 +1,5 @@
 import { api } from './client';
+import { announceWorkspacesChanged } from './workspace-events';
 
 export interface Workspace {
   id: number;
@@ -12,15 +13,19 @@ export async function listWorkspaces(): Promise<Workspace[]> {
 }
 
 export async function createWorkspace(name: string): Promise<Workspace> {
-  return (await api<Workspace>('POST', '/workspaces', { homeContext: true, body: { name } })).data;
+  const created = (await api<Workspace>('POST', '/workspaces', { homeContext: true, body: { name } })).data;
+  announceWorkspacesChanged();
+  return created;
 }
 
 export async function renameWorkspace(id: number, name: string): Promise<void> {
   await api('PATCH', `/workspaces/${id}`, { homeContext: true, body: { name } });
+  announceWorkspacesChanged();
 }
 
 export async function deleteWorkspace(id: number): Promise<void> {
   await api('DELETE', `/workspaces/${id}`, { homeContext: true });
+  announceWorkspacesChanged();
 }
 
 export interface SiteSettings {

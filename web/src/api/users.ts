@@ -18,9 +18,10 @@ export interface UserPage {
 }
 
 /** Users the caller may see in the current Workspace, a page at a time; `username` finds one by name. */
-export async function listUsers(cursor: string | undefined, username: string | undefined): Promise<UserPage> {
+export async function listUsers(cursor: string | undefined, username: string | undefined, signal?: AbortSignal): Promise<UserPage> {
   const { data, headers } = await api<User[]>('GET', '/users', {
     query: { per_page: 100, cursor, ...(username === undefined || username === '' ? {} : { 'filter[username]': username }) },
+    ...(signal === undefined ? {} : { signal }),
   });
   return { users: data, next: brandedHeader(headers, 'Cursor') };
 }
@@ -38,10 +39,26 @@ export async function createUser(user: NewUser): Promise<User> {
   return (await api<User>('POST', '/users', { body: user })).data;
 }
 
-export async function updateUser(id: number, changes: Partial<Pick<User, 'disabled' | 'site_admin' | 'workspace_admin'>> & { password?: string }): Promise<User> {
+export type UserChanges = Partial<Pick<User, 'username' | 'name' | 'email' | 'disabled' | 'site_admin' | 'workspace_admin'>> & { password?: string };
+
+export async function updateUser(id: number, changes: UserChanges): Promise<User> {
   return (await api<User>('PATCH', `/users/${id}`, { body: changes })).data;
 }
 
 export async function deleteUser(id: number): Promise<void> {
   await api('DELETE', `/users/${id}`);
+}
+
+/**
+ * The user a person means by what they typed: an exact user name among the users the caller may
+ * see, or `#` and a user id (for a user the caller cannot list, such as a colleague a Group Admin
+ * or Folder Admin is told the id of; the server still decides whether the change is allowed).
+ */
+export async function resolveUser(typed: string): Promise<{ id: number; label: string } | undefined> {
+  const text = typed.trim();
+  const byId = /^#(\d{1,10})$/.exec(text);
+  if (byId !== null) return { id: Number(byId[1]), label: `user #${byId[1]}` };
+  const { users } = await listUsers(undefined, text);
+  const found = users[0];
+  return found === undefined ? undefined : { id: found.id, label: found.username };
 }

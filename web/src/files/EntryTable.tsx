@@ -1,11 +1,19 @@
 import { ActionIcon, Anchor, Menu, Table, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
+import { mayManage } from '../api/explain';
 import type { Entry, FolderSort, SortField } from '../api/files';
 import { folderUrl } from './Breadcrumbs';
 import { formatSize, formatTime, permissionLetters } from './format';
 
-export type EntryAction = 'download' | 'move' | 'copy' | 'delete' | 'explain' | 'permissions';
+export type EntryAction = 'download' | 'move' | 'copy' | 'delete' | 'explain' | 'reach' | 'permissions';
+
+/**
+ * Whether a folder's menu offers its permissions: `all` for an administrator of the Workspace, who
+ * manages every folder; `ask` otherwise, where the server is asked (explain) when the menu opens,
+ * since a Folder Admin manages only the folders under their admin grant.
+ */
+export type PermissionsOffer = 'all' | 'ask';
 
 /**
  * One row per entry. Names are always rendered as text, whatever characters they hold. An action
@@ -14,7 +22,7 @@ export type EntryAction = 'download' | 'move' | 'copy' | 'delete' | 'explain' | 
 export function EntryTable({ entries, onAction, offerPermissions, sort, onSort }: {
   entries: Entry[];
   onAction(entry: Entry, action: EntryAction): void;
-  offerPermissions: boolean;
+  offerPermissions: PermissionsOffer;
   sort: FolderSort;
   onSort(field: SortField): void;
 }) {
@@ -81,7 +89,7 @@ function SortableHeader({ field, align, sort, onSort, children }: { field: SortF
  * A row's actions. Until first opened it is a plain button: a folder page of 200 rows would
  * otherwise build 200 menus, which costs more than the rest of the page.
  */
-function EntryMenu(props: { entry: Entry; onAction(entry: Entry, action: EntryAction): void; offerPermissions: boolean }) {
+function EntryMenu(props: { entry: Entry; onAction(entry: Entry, action: EntryAction): void; offerPermissions: PermissionsOffer }) {
   const [used, setUsed] = useState(false);
   if (!used) {
     return (
@@ -93,9 +101,10 @@ function EntryMenu(props: { entry: Entry; onAction(entry: Entry, action: EntryAc
   return <OpenedEntryMenu {...props} />;
 }
 
-function OpenedEntryMenu({ entry, onAction, offerPermissions }: { entry: Entry; onAction(entry: Entry, action: EntryAction): void; offerPermissions: boolean }) {
+function OpenedEntryMenu({ entry, onAction, offerPermissions }: { entry: Entry; onAction(entry: Entry, action: EntryAction): void; offerPermissions: PermissionsOffer }) {
   const mayRead = entry.permissions.includes('r');
   const mayDelete = entry.permissions.includes('d');
+  const manages = useManages(entry, offerPermissions);
   // This button replaced the one just pressed: the focus stays where the person left it.
   const target = useRef<HTMLButtonElement>(null);
   useEffect(() => target.current?.focus(), []);
@@ -106,7 +115,7 @@ function OpenedEntryMenu({ entry, onAction, offerPermissions }: { entry: Entry; 
           <span aria-hidden="true">⋯</span>
         </ActionIcon>
       </Menu.Target>
-      <Menu.Dropdown>
+      <Menu.Dropdown data-manages={manages === undefined ? 'checking' : String(manages)}>
         {entry.type === 'file' && (
           <Menu.Item disabled={!mayRead} onClick={() => onAction(entry, 'download')}>
             Download{mayRead ? '' : ' (needs read permission)'}
@@ -116,7 +125,8 @@ function OpenedEntryMenu({ entry, onAction, offerPermissions }: { entry: Entry; 
           Rename or move{mayDelete ? '' : ' (needs delete permission)'}
         </Menu.Item>
         <Menu.Item onClick={() => onAction(entry, 'explain')}>Why can this be reached?</Menu.Item>
-        {offerPermissions && entry.type === 'directory' && <Menu.Item onClick={() => onAction(entry, 'permissions')}>Permissions</Menu.Item>}
+        {manages === true && <Menu.Item onClick={() => onAction(entry, 'reach')}>Who can reach this?</Menu.Item>}
+        {manages === true && <Menu.Item onClick={() => onAction(entry, 'permissions')}>Permissions</Menu.Item>}
         <Menu.Item disabled={!mayRead} onClick={() => onAction(entry, 'copy')}>
           Copy{mayRead ? '' : ' (needs read permission)'}
         </Menu.Item>
@@ -126,4 +136,16 @@ function OpenedEntryMenu({ entry, onAction, offerPermissions }: { entry: Entry; 
       </Menu.Dropdown>
     </Menu>
   );
+}
+
+/** Whether the caller manages the grants on a folder entry (never offered on a file); undefined while the server is asked. */
+function useManages(entry: Entry, offer: PermissionsOffer): boolean | undefined {
+  const [manages, setManages] = useState<boolean | undefined>(entry.type === 'directory' && offer === 'ask' ? undefined : offer === 'all' && entry.type === 'directory');
+  useEffect(() => {
+    if (offer === 'all' || entry.type !== 'directory') return;
+    const controller = new AbortController();
+    mayManage(entry.path, controller.signal).then(setManages, () => undefined);
+    return () => controller.abort();
+  }, [entry.path, entry.type, offer]);
+  return manages;
 }

@@ -1,6 +1,7 @@
 import { Alert, Badge, Button, Group, List, Loader, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { explain, findUserId, type Explanation, type Reason } from '../api/explain';
+import { explain, type Explanation, type Reason } from '../api/explain';
+import { resolveUser } from '../api/users';
 
 const SOURCE_TEXT: Record<Reason['source'], string> = {
   site_admin: 'a Site Administrator may do anything',
@@ -45,9 +46,9 @@ export function ExplainDialog({ path, name, forOthers, onClose }: { path: string
     setLoading(true);
     setError(undefined);
     try {
-      const userId = forUser === '' ? undefined : await findUserId(forUser);
-      if (forUser !== '' && userId === undefined) throw new Error(`No user named ${forUser} that you administer.`);
-      setResult(await explain(path, userId));
+      const user = forUser === '' ? undefined : await resolveUser(forUser);
+      if (forUser !== '' && user === undefined) throw new Error(`No user named “${forUser}” is visible to you (or type # and a user id).`);
+      setResult(await explain(path, user?.id));
     } catch (caught) {
       setResult(undefined);
       setError(caught instanceof Error ? caught.message : 'No explanation could be given.');

@@ -1,13 +1,18 @@
 import { Alert, Button, Checkbox, Group, List, Modal, SegmentedControl, Select, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { findUserId } from '../api/explain';
+import { AccessDifference } from '../admin/AccessDifference';
+import { previewGrant, previewGrantRemoval, type AccessChange } from '../api/access-review';
 import { listGroups } from '../api/groups';
 import { createPermission, deletePermission, granteeText, LEVELS, listPermissions, type Grantee, type Level, type Permission } from '../api/permissions';
+import { resolveUser } from '../api/users';
 
 interface Pending {
   grant: Grantee & { path: string; permission: Level; recursive: boolean };
-  replaces: Permission[];
+  /** undefined when the caller may not list the grantee's grants. */
+  replaces: Permission[] | undefined;
   who: string;
+  /** What it would do to effective access (the server's dry run). */
+  difference: AccessChange[];
 }
 
 /** The same grantee's grants a new grant on `path` may replace: on the path, and below it when recursive. */
@@ -16,8 +21,9 @@ function candidates(existing: Permission[], path: string, recursive: boolean): P
 }
 
 /**
- * The grants on one folder, to add and remove. Before a new grant applies, the dialog lists the
- * same grantee's grants it may replace: the server deletes those the new one makes redundant.
+ * The grants on one folder, to add and remove. Before a change applies, the dialog shows what it
+ * would do to effective access (the server's dry run), and for a new grant the same grantee's
+ * grants it may replace: the server deletes those the new one makes redundant.
  */
 export function PermissionsDialog({ path, name, onClose }: { path: string; name: string; onClose(): void }) {
   const [grants, setGrants] = useState<Permission[]>([]);
@@ -27,6 +33,7 @@ export function PermissionsDialog({ path, name, onClose }: { path: string; name:
   const [level, setLevel] = useState<Level>('readonly');
   const [recursive, setRecursive] = useState(true);
   const [pending, setPending] = useState<Pending | undefined>();
+  const [removing, setRemoving] = useState<{ grant: Permission; difference: AccessChange[] } | undefined>();
   const [done, setDone] = useState<string | undefined>();
 
   const load = useCallback(() => {
@@ -41,19 +48,25 @@ export function PermissionsDialog({ path, name, onClose }: { path: string; name:
     try {
       const name = who.trim();
       let grantee: Grantee;
-      let existing: Permission[];
+      let existing: Permission[] | undefined;
       if (kind === 'user') {
-        const userId = await findUserId(name);
-        if (userId === undefined) throw new Error(`No user named ${name} that you administer.`);
-        grantee = { user_id: userId };
-        existing = await listPermissions({ user_id: userId });
+        const user = await resolveUser(name);
+        if (user === undefined) {
+          throw new Error(`No user named “${name}” is visible to you. Administrators see the users of their Workspace; a Folder Admin sees only themselves, and gives a permission to someone else by typing # and their user id (shown on their My account page).`);
+        }
+        grantee = { user_id: user.id };
+        // A Folder Admin may not list a colleague's grants: then the preview cannot name them.
+        existing = await listPermissions({ user_id: user.id }).catch(() => undefined);
       } else {
         const group = (await listGroups()).find((g) => g.name === name);
         if (group === undefined) throw new Error(`No group named ${name} that you administer.`);
         grantee = { group_id: group.id };
         existing = await listPermissions({ group_id: group.id });
       }
-      setPending({ grant: { ...grantee, path, permission: level, recursive }, replaces: candidates(existing, path, recursive), who: `${kind} ${name}` });
+      const grant = { ...grantee, path, permission: level, recursive };
+      const difference = await previewGrant(grant);
+      setRemoving(undefined);
+      setPending({ grant, replaces: existing === undefined ? undefined : candidates(existing, path, recursive), who: `${kind} ${name}`, difference });
     } catch (caught) {
       setError(caught instanceof Error ? caught.message : 'That did not work.');
     }
@@ -74,10 +87,24 @@ export function PermissionsDialog({ path, name, onClose }: { path: string; name:
     }
   }
 
+  async function reviewRemoval(grant: Permission) {
+    setError(undefined);
+    setDone(undefined);
+    try {
+      const difference = await previewGrantRemoval(grant.id);
+      setPending(undefined);
+      setRemoving({ grant, difference });
+    } catch (caught) {
+      setError(caught instanceof Error ? caught.message : 'The permission cannot be removed.');
+    }
+  }
+
   async function remove(grant: Permission) {
     setError(undefined);
     try {
       await deletePermission(grant.id);
+      setRemoving(undefined);
+      setDone('The permission was removed.');
       load();
     } catch (caught) {
       setError(caught instanceof Error ? caught.message : 'The permission was not removed.');
@@ -106,7 +133,7 @@ export function PermissionsDialog({ path, name, onClose }: { path: string; name:
                   <Table.Td style={{ wordBreak: 'break-word' }}>{granteeText(g)}</Table.Td>
                   <Table.Td>{g.permission}</Table.Td>
                   <Table.Td>{g.recursive ? 'Included' : 'Not included'}</Table.Td>
-                  <Table.Td><Button size="xs" variant="subtle" color="red" aria-label={`Remove ${g.permission} for ${granteeText(g)}`} onClick={() => void remove(g)}>Remove</Button></Table.Td>
+                  <Table.Td><Button size="xs" variant="subtle" color="red" aria-label={`Remove ${g.permission} for ${granteeText(g)}`} onClick={() => void reviewRemoval(g)}>Remove</Button></Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
@@ -117,7 +144,7 @@ export function PermissionsDialog({ path, name, onClose }: { path: string; name:
           <Stack gap="xs">
             <SegmentedControl aria-label="Give it to" value={kind} onChange={(v) => setKind(v === 'group' ? 'group' : 'user')} data={[{ value: 'user', label: 'A user' }, { value: 'group', label: 'A group' }]} w="fit-content" />
             <Group align="flex-end">
-              <TextInput label={kind === 'user' ? 'User name' : 'Group name'} required value={who} onChange={(e) => setWho(e.currentTarget.value)} />
+              <TextInput label={kind === 'user' ? 'User name' : 'Group name'} description={kind === 'user' ? 'Exact user name, or # and a user id' : 'Exact group name'} required value={who} onChange={(e) => setWho(e.currentTarget.value)} />
               <Select label="Level" allowDeselect={false} value={level} onChange={(v) => setLevel((v ?? 'readonly') as Level)} data={[...LEVELS]} w={140} />
             </Group>
             <Checkbox label="Also in subfolders" checked={recursive} onChange={(e) => setRecursive(e.currentTarget.checked)} />
@@ -131,15 +158,29 @@ export function PermissionsDialog({ path, name, onClose }: { path: string; name:
                 Give <strong>{pending.grant.permission}</strong> to {pending.who}{pending.grant.recursive ? ', in subfolders too' : ', on this folder only'}.
                 A new permission replaces this grantee's permissions here{pending.grant.recursive ? ' and below' : ''} that it makes redundant.
               </Text>
-              {pending.replaces.length === 0 ? <Text size="sm">None of theirs is in its way.</Text> : (
+              {pending.replaces === undefined ? <Text size="sm">You may not list their permissions, so they cannot be shown here; the answer says how many were replaced.</Text>
+                : pending.replaces.length === 0 ? <Text size="sm">None of theirs is in its way.</Text> : (
                 <>
                   <Text size="sm">These of theirs may be replaced:</Text>
                   <List size="sm">{pending.replaces.map((p) => <List.Item key={p.id}>{p.permission} on “{p.path}”{p.recursive ? '' : ' (this folder only)'}</List.Item>)}</List>
                 </>
               )}
+              <AccessDifference changes={pending.difference} />
               <Group>
                 <Button size="xs" onClick={() => void apply()}>Add permission</Button>
                 <Button size="xs" variant="default" onClick={() => setPending(undefined)}>Cancel</Button>
+              </Group>
+            </Stack>
+          </Alert>
+        )}
+        {removing !== undefined && (
+          <Alert color="orange" title="Before it applies" data-testid="removal-preview">
+            <Stack gap="xs">
+              <Text size="sm" style={{ wordBreak: 'break-word' }}>Remove <strong>{removing.grant.permission}</strong> for {granteeText(removing.grant)} on this folder.</Text>
+              <AccessDifference changes={removing.difference} />
+              <Group>
+                <Button size="xs" color="red" onClick={() => void remove(removing.grant)}>Remove permission</Button>
+                <Button size="xs" variant="default" onClick={() => setRemoving(undefined)}>Cancel</Button>
               </Group>
             </Stack>
           </Alert>

@@ -1,5 +1,6 @@
 import { AppShell, Button, Group, Text, Title } from '@mantine/core';
 import { NavLink, Outlet } from 'react-router';
+import { AuthorityProvider, useAuthority } from '../session/authority';
 import { ReauthenticationDialog } from '../session/ReauthenticationDialog';
 import { useSession } from '../session/session';
 import { WorkspaceSwitcher } from './WorkspaceSwitcher';
@@ -14,9 +15,19 @@ const NAV_LINK_STYLE = ({ isActive }: { isActive: boolean }) => ({
 
 /** The frame of every signed-in screen: who is signed in, in which Workspace, where to go, and sign out. */
 export function Shell() {
+  return (
+    <AuthorityProvider>
+      <Frame />
+    </AuthorityProvider>
+  );
+}
+
+function Frame() {
   const { profile, workspaceId, signOut } = useSession();
-  // Administration is offered to administrators and group admins; what they may do there, the server decides.
-  const isAdministrator = profile !== undefined && (profile.siteAdmin || profile.workspaceAdmin || profile.groupAdmin);
+  const authority = useAuthority();
+  // Administration is offered to the administrators of the current Workspace (by flag or by a root
+  // admin grant) and to Group Admins; what they may do there, the server decides.
+  const isAdministrator = authority.administrator || authority.groupAdmin;
   return (
     <AppShell header={{ height: 56 }} padding="md">
       <AppShell.Header>
@@ -28,8 +39,8 @@ export function Shell() {
               <NavLink to="/files" style={NAV_LINK_STYLE}>Files</NavLink>
               {isAdministrator && <NavLink to="/admin/users" style={NAV_LINK_STYLE}>Users</NavLink>}
               {isAdministrator && <NavLink to="/admin/groups" style={NAV_LINK_STYLE}>Groups</NavLink>}
-              {profile?.siteAdmin === true && <NavLink to="/admin/workspaces" style={NAV_LINK_STYLE}>Workspaces</NavLink>}
-              {profile?.siteAdmin === true && <NavLink to="/admin/site" style={NAV_LINK_STYLE}>Site settings</NavLink>}
+              {authority.siteAdmin && <NavLink to="/admin/workspaces" style={NAV_LINK_STYLE}>Workspaces</NavLink>}
+              {authority.siteAdmin && <NavLink to="/admin/site" style={NAV_LINK_STYLE}>Site settings</NavLink>}
               <NavLink to="/account" style={NAV_LINK_STYLE}>My account</NavLink>
             </Group>
           </Group>

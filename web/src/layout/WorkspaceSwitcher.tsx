@@ -2,6 +2,7 @@ import { Badge, Select } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api } from '../api/client';
+import { WORKSPACES_CHANGED } from '../api/workspace-events';
 import { useSession } from '../session/session';
 
 interface Workspace {
@@ -26,9 +27,16 @@ export function WorkspaceSwitcher() {
   useEffect(() => {
     const controller = new AbortController();
     // Asked in the user's own Workspace: with another one selected, the list shows only that one.
-    api<Workspace[]>('GET', '/workspaces', { homeContext: true, query: { per_page: 1000 }, signal: controller.signal })
-      .then(({ data }) => setWorkspaces(data), () => undefined);
-    return () => controller.abort();
+    const load = () => {
+      api<Workspace[]>('GET', '/workspaces', { homeContext: true, query: { per_page: 1000 }, signal: controller.signal })
+        .then(({ data }) => setWorkspaces(data), () => undefined);
+    };
+    load();
+    window.addEventListener(WORKSPACES_CHANGED, load);
+    return () => {
+      window.removeEventListener(WORKSPACES_CHANGED, load);
+      controller.abort();
+    };
   }, []);
 
   const current = workspaces.find((w) => w.id === workspaceId);

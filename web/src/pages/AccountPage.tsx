@@ -1,4 +1,4 @@
-import { Divider, Stack, Title } from '@mantine/core';
+import { Divider, Stack, Text, Title } from '@mantine/core';
 import { ApiKeys } from '../account/ApiKeys';
 import { PasswordForm } from '../account/PasswordForm';
 import { useSession } from '../session/session';
@@ -9,6 +9,8 @@ export function AccountPage() {
   return (
     <Stack gap="lg">
       <Title order={1} size="h2">My account</Title>
+      {/* A Group Admin or Folder Admin who cannot list this user adds them by this id. */}
+      <Text size="sm" data-testid="own-user-id">Signed in as <strong>{profile.username}</strong>, user id #{profile.userId}.</Text>
       <PasswordForm userId={profile.userId} />
       <Divider />
       <ApiKeys />

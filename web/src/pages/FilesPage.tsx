@@ -1,6 +1,7 @@
 import { Alert, Button, Center, FileButton, Group, Loader, Stack, Text, Tooltip } from '@mantine/core';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useParams } from 'react-router';
+import { mayManage } from '../api/explain';
 import { copyEntry, createFolder, deleteEntry, downloadLink, folderPermissions, joinPath, moveEntry, type Entry } from '../api/files';
 import { FolderBreadcrumbs } from '../files/Breadcrumbs';
 import { ConfirmDialog, NameDialog } from '../files/dialogs';
@@ -10,22 +11,25 @@ import { UploadList } from '../files/UploadList';
 import { useFolder } from '../files/useFolder';
 import { useFolderSort } from '../files/useFolderSort';
 import { useUploads } from '../files/useUploads';
-import { useSession } from '../session/session';
+import { useAuthority } from '../session/authority';
 
 // Loaded when first opened: most visits never need them.
+const ReachDialog = lazy(() => import('../files/ReachDialog').then((m) => ({ default: m.ReachDialog })));
 const ExplainDialog = lazy(() => import('../files/ExplainDialog').then((m) => ({ default: m.ExplainDialog })));
 const PermissionsDialog = lazy(() => import('../files/PermissionsDialog').then((m) => ({ default: m.PermissionsDialog })));
 
-type Dialog = { kind: 'new-folder' } | { kind: 'move' | 'copy' | 'delete' | 'explain' | 'permissions'; entry: Entry } | undefined;
+type Dialog = { kind: 'new-folder' } | { kind: 'folder-permissions' } | { kind: 'move' | 'copy' | 'delete' | 'explain' | 'reach' | 'permissions'; entry: Entry } | undefined;
 
 export function FilesPage() {
   const path = (useParams()['*'] ?? '').replace(/\/+$/, '');
   const { sort, toggle: toggleSort } = useFolderSort();
   const folder = useFolder(path, sort);
-  const { profile } = useSession();
-  // Only administrators (and group admins) may ask about someone else's access.
-  const mayAdminister = profile !== undefined && (profile.siteAdmin || profile.workspaceAdmin || profile.groupAdmin);
+  const authority = useAuthority();
   const [letters, setLetters] = useState<string | undefined>();
+  // Whether the caller manages this folder's grants: administrators everywhere, a Folder Admin under their grant.
+  const [managesHere, setManagesHere] = useState<boolean | undefined>();
+  // Administrators, and a Folder Admin within their folders, may ask about someone else's access.
+  const mayAskForOthers = authority.administrator || managesHere === true;
   const [dialog, setDialog] = useState<Dialog>();
   const [actionError, setActionError] = useState<string | undefined>();
   const { reload } = folder;
@@ -35,6 +39,13 @@ export function FilesPage() {
     const controller = new AbortController();
     setLetters(undefined);
     folderPermissions(path, controller.signal).then(setLetters, () => undefined);
+    return () => controller.abort();
+  }, [path]);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setManagesHere(undefined);
+    mayManage(path, controller.signal).then(setManagesHere, () => undefined);
     return () => controller.abort();
   }, [path]);
 
@@ -72,7 +83,8 @@ export function FilesPage() {
   }, []);
 
   return (
-    <Stack gap="md">
+    // data-manages says whether the server was asked yet, so a test can tell "not offered" from "not yet known".
+    <Stack gap="md" data-manages={managesHere === undefined ? 'checking' : String(managesHere)}>
       <FolderBreadcrumbs path={path} />
       <Group gap="sm">
         <Tooltip label={writeReason} disabled={mayWrite}>
@@ -86,6 +98,7 @@ export function FilesPage() {
           )}
         </FileButton>
         {mayWrite && <Text size="sm" c="dimmed" visibleFrom="sm">or drop files on the list</Text>}
+        {managesHere === true && <Button variant="default" onClick={() => setDialog({ kind: 'folder-permissions' })}>Permissions of this folder</Button>}
       </Group>
       {actionError !== undefined && <Alert color="red" role="alert" withCloseButton onClose={() => setActionError(undefined)}>{actionError}</Alert>}
       <UploadList uploads={uploads.uploads} onCancel={uploads.cancel} onClear={uploads.clearFinished} />
@@ -95,7 +108,7 @@ export function FilesPage() {
             {folder.error} <Button variant="subtle" size="xs" onClick={folder.reload}>Try again</Button>
           </Alert>
         ) : folder.entries.length > 0 ? (
-          <EntryTable entries={folder.entries} sort={sort} onSort={toggleSort} offerPermissions={mayAdminister} onAction={(entry, action) => void onAction(entry, action)} />
+          <EntryTable entries={folder.entries} sort={sort} onSort={toggleSort} offerPermissions={authority.administrator ? 'all' : 'ask'} onAction={(entry, action) => void onAction(entry, action)} />
         ) : folder.loading ? null : (
           <Center py="xl"><Text c="dimmed">This folder is empty.</Text></Center>
         )}
@@ -118,8 +131,10 @@ export function FilesPage() {
           onSubmit={async (destination) => { await copyEntry(dialog.entry.path, destination); reload(); }} />
       )}
       <Suspense fallback={null}>
+        {dialog?.kind === 'folder-permissions' && <PermissionsDialog path={path} name={path === '' ? 'All files' : path} onClose={() => setDialog(undefined)} />}
         {dialog?.kind === 'permissions' && <PermissionsDialog path={dialog.entry.path} name={dialog.entry.display_name} onClose={() => setDialog(undefined)} />}
-        {dialog?.kind === 'explain' && <ExplainDialog path={dialog.entry.path} name={dialog.entry.display_name} forOthers={mayAdminister} onClose={() => setDialog(undefined)} />}
+        {dialog?.kind === 'reach' && <ReachDialog path={dialog.entry.path} name={dialog.entry.display_name} type={dialog.entry.type} onClose={() => setDialog(undefined)} />}
+        {dialog?.kind === 'explain' && <ExplainDialog path={dialog.entry.path} name={dialog.entry.display_name} forOthers={mayAskForOthers} onClose={() => setDialog(undefined)} />}
       </Suspense>
       {dialog?.kind === 'delete' && (
         <ConfirmDialog opened title={dialog.entry.type === 'directory' ? 'Delete folder' : 'Delete file'} confirmLabel="Delete" onClose={() => setDialog(undefined)}

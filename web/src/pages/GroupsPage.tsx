@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { createGroup, deleteGroup, listGroups, type Group } from '../api/groups';
 import { GroupMembers } from '../admin/GroupMembers';
 import { ConfirmDialog, NameDialog } from '../files/dialogs';
+import { useAuthority } from '../session/authority';
 import { useSession } from '../session/session';
 
 type Dialog = { kind: 'create' } | { kind: 'delete'; group: Group } | undefined;
@@ -14,7 +15,7 @@ export function GroupsPage() {
   const [selected, setSelected] = useState<Group | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [dialog, setDialog] = useState<Dialog>();
-  const isAdministrator = profile !== undefined && (profile.siteAdmin || profile.workspaceAdmin);
+  const isAdministrator = useAuthority().administrator;
   // A Group Admin sees the groups it belongs to; it manages only those it administers.
   const visible = groups?.filter((g) => isAdministrator || g.admin_ids.split(',').includes(String(profile?.userId)));
 
@@ -58,7 +59,7 @@ export function GroupsPage() {
           </Table.Tbody>
         </Table>
       )}
-      {selected !== undefined && <GroupMembers key={selected.id} group={selected} mayAppointAdmins={isAdministrator} />}
+      {selected !== undefined && <GroupMembers key={selected.id} group={selected} mayAppointAdmins={isAdministrator} onChanged={load} />}
       {dialog?.kind === 'create' && (
         <NameDialog opened title="New group" label="Name" initial="" submitLabel="Create" onClose={() => setDialog(undefined)}
           onSubmit={async (name) => { await createGroup(name); load(); }} />

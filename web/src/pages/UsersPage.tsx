@@ -2,17 +2,21 @@ import { ActionIcon, Alert, Badge, Button, Center, Group, Loader, Menu, Stack, T
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { deleteUser, listUsers, updateUser, type User } from '../api/users';
 import { CreateUserDialog } from '../admin/CreateUserDialog';
+import { EditUserDialog } from '../admin/EditUserDialog';
 import { SetPasswordDialog } from '../admin/SetPasswordDialog';
 import { UserAccessDialog } from '../admin/UserAccessDialog';
 import { ConfirmDialog } from '../files/dialogs';
 import { formatTime } from '../files/format';
+import { useAuthority } from '../session/authority';
 import { useSession } from '../session/session';
 
-type Dialog = { kind: 'create' } | { kind: 'password' | 'delete' | 'access'; user: User } | undefined;
+type Dialog = { kind: 'create' } | { kind: 'edit' | 'password' | 'delete' | 'access'; user: User } | undefined;
 
 /** The users of the current Workspace the caller administers (the server decides which). */
 export function UsersPage() {
   const { profile, workspaceId } = useSession();
+  // Only administrators of the Workspace change users; a Group Admin sees their groups' members here.
+  const { administrator, siteAdmin, known } = useAuthority();
   const [users, setUsers] = useState<User[]>([]);
   const [next, setNext] = useState<string | undefined>();
   const [loading, setLoading] = useState(true);
@@ -55,11 +59,13 @@ export function UsersPage() {
 
   const context = workspaceId ?? 0;
   return (
-    <Stack>
+    // data-authority tells a test whether the server has answered what the caller administers.
+    <Stack data-authority={known ? 'known' : 'checking'}>
       <Group justify="space-between">
         <Title order={1} size="h2">Users</Title>
-        <Button onClick={() => setDialog({ kind: 'create' })}>New user</Button>
+        {administrator && <Button onClick={() => setDialog({ kind: 'create' })}>New user</Button>}
       </Group>
+      {!administrator && <Text size="sm" c="dimmed">You see yourself and the members of the groups you administer. Only an administrator of the Workspace changes users.</Text>}
       <form onSubmit={find} role="search" aria-label="Find a user">
         <Group align="flex-end">
           <TextInput label="User name" description="The exact user name" value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
@@ -69,12 +75,13 @@ export function UsersPage() {
       </form>
       {error !== undefined && <Alert color="red" role="alert">{error}</Alert>}
       {users.length > 0 && (
-        <Table.ScrollContainer minWidth={640}>
+        <Table.ScrollContainer minWidth={760}>
           <Table highlightOnHover>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th scope="col">User name</Table.Th>
                 <Table.Th scope="col">Name</Table.Th>
+                <Table.Th scope="col">Email</Table.Th>
                 <Table.Th scope="col">Workspace</Table.Th>
                 <Table.Th scope="col">Role</Table.Th>
                 <Table.Th scope="col">Last sign-in</Table.Th>
@@ -86,6 +93,7 @@ export function UsersPage() {
                 <Table.Tr key={user.id} data-user={user.username}>
                   <Table.Td style={{ wordBreak: 'break-all' }}>{user.username}</Table.Td>
                   <Table.Td style={{ wordBreak: 'break-word' }}>{user.name}</Table.Td>
+                  <Table.Td style={{ wordBreak: 'break-all' }}>{user.email}</Table.Td>
                   <Table.Td>{user.workspace_id}</Table.Td>
                   <Table.Td>
                     <Group gap={4}>
@@ -96,12 +104,13 @@ export function UsersPage() {
                   </Table.Td>
                   <Table.Td>{user.last_login_at === null ? 'Never' : formatTime(user.last_login_at)}</Table.Td>
                   <Table.Td>
-                    {user.id !== profile?.userId && (
+                    {administrator && user.id !== profile?.userId && (
                       <Menu position="bottom-end">
                         <Menu.Target>
                           <ActionIcon variant="subtle" aria-label={`Actions for ${user.username}`}><span aria-hidden="true">⋯</span></ActionIcon>
                         </Menu.Target>
                         <Menu.Dropdown>
+                          <Menu.Item onClick={() => setDialog({ kind: 'edit', user })}>Edit</Menu.Item>
                           <Menu.Item onClick={() => setDialog({ kind: 'access', user })}>Permissions and API keys</Menu.Item>
                           <Menu.Item onClick={() => setDialog({ kind: 'password', user })}>Set password</Menu.Item>
                           <Menu.Item onClick={() => void toggleDisabled(user)}>{user.disabled ? 'Enable' : 'Disable'}</Menu.Item>
@@ -122,8 +131,9 @@ export function UsersPage() {
 
       {dialog?.kind === 'create' && (
         <CreateUserDialog onClose={() => setDialog(undefined)} onCreated={() => load(undefined)}
-          offerSiteAdmin={profile?.siteAdmin === true && context === 0} offerWorkspaceAdmin={context !== 0} />
+          offerSiteAdmin={siteAdmin && context === 0} offerWorkspaceAdmin={context !== 0} />
       )}
+      {dialog?.kind === 'edit' && <EditUserDialog user={dialog.user} callerIsSiteAdmin={siteAdmin} onClose={() => setDialog(undefined)} onSaved={() => load(undefined)} />}
       {dialog?.kind === 'access' && <UserAccessDialog user={dialog.user} onClose={() => setDialog(undefined)} />}
       {dialog?.kind === 'password' && <SetPasswordDialog user={dialog.user} onClose={() => setDialog(undefined)} />}
       {dialog?.kind === 'delete' && (

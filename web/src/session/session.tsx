@@ -1,5 +1,7 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Center, Loader } from '@mantine/core';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { api, lastActivity, onSessionEnded, selectWorkspace } from '../api/client';
+import { openSessionChannel, type SessionChannel } from './session-channel';
 
 /** Who is signed in. Not a secret (the session itself stays in the HttpOnly cookie). */
 export interface Profile {
@@ -45,8 +47,40 @@ function endedNotice(): string {
     : 'Your session has ended. Sign in again to continue.';
 }
 
+/** The profile of a user, asked in their own Workspace. */
+async function profileOf(userId: number): Promise<Profile> {
+  const self = (await api<{ username: string; workspace_id: number; site_admin: boolean; workspace_admin: boolean; admin_group_ids: number[] }>(
+    'GET', `/users/${userId}`, { signingIn: true },
+  )).data;
+  return {
+    userId,
+    username: self.username,
+    workspaceId: self.workspace_id,
+    siteAdmin: self.site_admin,
+    workspaceAdmin: self.workspace_admin,
+    groupAdmin: self.admin_group_ids.length > 0,
+  };
+}
+
+/**
+ * Who the session cookie belongs to, if it is still valid: a new tab, or a reload after the tab
+ * was closed, has no profile but the browser still has the cookie. The explanation of one's own
+ * access to the Workspace root names the caller (`user_id`), for every user, with no
+ * administration needed; undefined when there is no valid session.
+ */
+async function probeSession(): Promise<Profile | undefined> {
+  try {
+    const { data } = await api<{ user_id: number | null }>('GET', '/permissions/explain', { query: { path: '', type: 'directory' }, signingIn: true });
+    return data.user_id === null ? undefined : await profileOf(data.user_id);
+  } catch {
+    return undefined;
+  }
+}
+
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [profile, setProfile] = useState<Profile | undefined>(storedProfile);
+  // With no profile in this tab, the cookie may still hold a session: ask before offering sign-in.
+  const [checking, setChecking] = useState(() => storedProfile() === undefined);
   const [notice, setNotice] = useState<string | undefined>();
   const [workspaceId, setWorkspaceState] = useState<number | undefined>(() => {
     const stored = sessionStorage.getItem(WORKSPACE_KEY);
@@ -54,6 +88,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     selectWorkspace(id);
     return id;
   });
+  const channel = useRef<SessionChannel | undefined>(undefined);
+
   const setWorkspaceId = useCallback((id: number) => {
     sessionStorage.setItem(WORKSPACE_KEY, String(id));
     selectWorkspace(id);
@@ -66,6 +102,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setWorkspaceState(undefined);
     setProfile(undefined);
   }, []);
+  const remember = useCallback((signedIn: Profile) => {
+    sessionStorage.setItem(PROFILE_KEY, JSON.stringify(signedIn));
+    setNotice(undefined);
+    setProfile(signedIn);
+  }, []);
 
   useEffect(() => {
     onSessionEnded(() => {
@@ -75,24 +116,43 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return () => onSessionEnded(undefined);
   }, [forget]);
 
+  useEffect(() => {
+    if (!checking) return;
+    let cancelled = false;
+    void probeSession().then((found) => {
+      if (cancelled) return;
+      if (found !== undefined) remember(found);
+      setChecking(false);
+    });
+    return () => { cancelled = true; };
+  }, [checking, remember]);
+
+  // The tabs of one browser share the cookie, so they share the session: what one does, the others follow.
+  useEffect(() => {
+    const opened = openSessionChannel({
+      signedOut() {
+        setNotice('You signed out in another tab.');
+        forget();
+      },
+      signedIn(userId) {
+        // Another tab signed in (perhaps as someone else): this one now acts with that session.
+        if (storedProfile()?.userId === userId) return;
+        forget();
+        setChecking(true);
+      },
+    });
+    channel.current = opened;
+    return () => opened.close();
+  }, [forget]);
+
   const signIn = useCallback(async (username: string, password: string) => {
     const { data } = await api<{ user_id: number; username: string; workspace_id: number }>('POST', '/sessions', {
       body: { username, password },
       signingIn: true,
     });
-    const self = (await api<{ site_admin: boolean; workspace_admin: boolean; admin_group_ids: number[] }>('GET', `/users/${data.user_id}`, { homeContext: true })).data;
-    const signedIn: Profile = {
-      userId: data.user_id,
-      username: data.username,
-      workspaceId: data.workspace_id,
-      siteAdmin: self.site_admin,
-      workspaceAdmin: self.workspace_admin,
-      groupAdmin: self.admin_group_ids.length > 0,
-    };
-    sessionStorage.setItem(PROFILE_KEY, JSON.stringify(signedIn));
-    setNotice(undefined);
-    setProfile(signedIn);
-  }, []);
+    remember(await profileOf(data.user_id));
+    channel.current?.announceSignIn(data.user_id);
+  }, [remember]);
 
   const signOut = useCallback(async () => {
     try {
@@ -100,6 +160,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     } finally {
       setNotice('You have signed out.');
       forget();
+      channel.current?.announceSignOut();
     }
   }, [forget]);
 
@@ -107,6 +168,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     () => ({ profile, notice, workspaceId: workspaceId ?? profile?.workspaceId, setWorkspaceId, signIn, signOut }),
     [profile, notice, workspaceId, setWorkspaceId, signIn, signOut],
   );
+  if (checking) return <Center mih="100vh"><Loader size="sm" aria-label="Loading" /></Center>;
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 

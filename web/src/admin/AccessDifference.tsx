@@ -1,0 +1,36 @@
+import { List, Text } from '@mantine/core';
+import type { AccessChange } from '../api/access-review';
+
+const ROLE_NAMES: Record<string, string> = { site_admin: 'Site Administrator', workspace_admin: 'Workspace Administrator', folder_admin: 'Folder Admin' };
+
+/** One change in words: who, where, what they gain and lose, and which administrator role. */
+function describe(change: AccessChange): string {
+  const who = change.username ?? `user #${change.user_id}`;
+  const where = change.path === '' ? 'the Workspace root' : `“${change.path}”`;
+  const parts: string[] = [];
+  if (change.gained.length > 0) parts.push(`gains ${change.gained.join(', ')}`);
+  if (change.lost.length > 0) parts.push(`loses ${change.lost.join(', ')}`);
+  for (const role of change.roles_gained) parts.push(`becomes ${ROLE_NAMES[role] ?? role}`);
+  for (const role of change.roles_lost) parts.push(`is no longer ${ROLE_NAMES[role] ?? role}`);
+  const keeps = change.lost.length > 0 && change.capabilities_after.length > 0 ? ` (keeps ${change.capabilities_after.join(', ')} through other permissions)` : '';
+  return `${who} ${parts.join(', ')} on ${where}${keeps}.`;
+}
+
+/**
+ * What a change would do to who can reach what, as the server's dry run answered it. Text only:
+ * names are shown as text, never as markup.
+ */
+export function AccessDifference({ changes }: { changes: AccessChange[] | undefined }) {
+  if (changes === undefined) return <Text size="sm" c="dimmed">Working out what this changes…</Text>;
+  if (changes.length === 0) return <Text size="sm">No one’s access changes.</Text>;
+  const shown = changes.slice(0, 50);
+  return (
+    <>
+      <Text size="sm">What changes:</Text>
+      <List size="sm" data-testid="access-difference">
+        {shown.map((change) => <List.Item key={`${change.user_id}|${change.path}`} style={{ wordBreak: 'break-word' }}>{describe(change)}</List.Item>)}
+      </List>
+      {changes.length > shown.length && <Text size="sm" c="dimmed">and {changes.length - shown.length} more.</Text>}
+    </>
+  );
+}

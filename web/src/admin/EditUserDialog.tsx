@@ -1,0 +1,79 @@
+import { Alert, Button, Checkbox, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import { updateUser, type User, type UserChanges } from '../api/users';
+
+/**
+ * A user's details and flags, as the contract lets the caller change them: `site_admin` only by a
+ * Site Administrator and only for a Workspace 0 user; `workspace_admin` only for a Custom Workspace
+ * user. A flag the caller may not change is shown disabled with the reason. Only what changed is
+ * sent, so an unchanged flag asks for no reauthentication; a changed one opens the password dialog.
+ */
+export function EditUserDialog({ user, callerIsSiteAdmin, onClose, onSaved }: {
+  user: User;
+  callerIsSiteAdmin: boolean;
+  onClose(): void;
+  onSaved(): void;
+}) {
+  const [form, setForm] = useState({
+    username: user.username, name: user.name, email: user.email,
+    site_admin: user.site_admin, workspace_admin: user.workspace_admin, disabled: user.disabled,
+  });
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const set = (change: Partial<typeof form>) => setForm((f) => ({ ...f, ...change }));
+  const inDefaultWorkspace = user.workspace_id === 0;
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const changes: UserChanges = {};
+    if (form.username.trim() !== user.username) changes.username = form.username.trim();
+    if (form.name !== user.name) changes.name = form.name;
+    if (form.email !== user.email) changes.email = form.email;
+    if (form.site_admin !== user.site_admin) changes.site_admin = form.site_admin;
+    if (form.workspace_admin !== user.workspace_admin) changes.workspace_admin = form.workspace_admin;
+    if (form.disabled !== user.disabled) changes.disabled = form.disabled;
+    if (Object.keys(changes).length === 0) {
+      onClose();
+      return;
+    }
+    setBusy(true);
+    setError(undefined);
+    try {
+      await updateUser(user.id, changes);
+      onSaved();
+      onClose();
+    } catch (caught) {
+      setError(caught instanceof Error ? caught.message : 'The user was not changed.');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal opened onClose={onClose} title={`Edit ${user.username}`}>
+      <form onSubmit={submit}>
+        <Stack>
+          {error !== undefined && <Alert color="red" role="alert">{error}</Alert>}
+          <TextInput label="User name" required value={form.username} onChange={(e) => set({ username: e.currentTarget.value })} data-autofocus />
+          <TextInput label="Full name" value={form.name} onChange={(e) => set({ name: e.currentTarget.value })} />
+          <TextInput label="Email" type="email" value={form.email} onChange={(e) => set({ email: e.currentTarget.value })} />
+          {inDefaultWorkspace ? (
+            <Checkbox label="Site Administrator" checked={form.site_admin} disabled={!callerIsSiteAdmin}
+              description={callerIsSiteAdmin ? 'Authority over every Workspace and the site settings' : 'Only a Site Administrator may change this.'}
+              onChange={(e) => set({ site_admin: e.currentTarget.checked })} />
+          ) : (
+            <Checkbox label="Workspace Administrator" checked={form.workspace_admin}
+              description="Administers this user's Workspace: its folders, users, groups, permissions and keys"
+              onChange={(e) => set({ workspace_admin: e.currentTarget.checked })} />
+          )}
+          <Checkbox label="Disabled" checked={form.disabled} description="A disabled user cannot sign in, and their sessions and keys stop working"
+            onChange={(e) => set({ disabled: e.currentTarget.checked })} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>Cancel</Button>
+            <Button type="submit" loading={busy}>Save</Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
