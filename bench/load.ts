@@ -2,7 +2,7 @@ import autocannon from 'autocannon';
 
 /** One kind of request a scenario sends, again and again. */
 export interface RequestSpec {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   headers: Record<string, string>;
   body?: string;

@@ -17,6 +17,8 @@ export interface BenchOptions {
   grantSteps: number[];
   /** Entries in the folders of the listing-growth series. */
   folderSizes: number[];
+  /** Records in History at each step of its growth series. */
+  historySteps: number[];
   /** Extra Node.js flags for Atrium's process, e.g. `--cpu-prof --cpu-prof-dir=prof`. */
   atriumNodeArgs: string[];
   resultsDir: string;
@@ -41,6 +43,7 @@ export function benchOptions(env: NodeJS.ProcessEnv): BenchOptions {
     site,
     grantSteps: quick ? [1_000, 10_000] : [1_000, 10_000, 100_000, 1_000_000],
     folderSizes: quick ? [100, 1_000] : [100, 1_000, 10_000, 100_000],
+    historySteps: quick ? [1_000, 10_000] : [10_000, 100_000, 1_000_000, 10_000_000],
     atriumNodeArgs: (env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== ''),
     resultsDir: env.BENCH_RESULTS_DIR ?? 'bench/results',
   };

@@ -3,11 +3,13 @@ import { measure, probe, type Measurement, type Timing } from './measure.js';
 import type { BenchOptions } from './options.js';
 import { bigFolderPage, explainMember, folderListing, foldersProbe, HELLO, login, permissionsOfMember, usersAsMember, type Scenario } from './scenarios.js';
 import { finishSeeding, growGrants, seedSite, type SeededSite } from './seed/seed-site.js';
+import { auditBench, type RunScenario } from './audit/audit-bench.js';
+import type { RecordingCost } from './audit/recording-cost.js';
 import { undoOnInterrupt } from './cleanup.js';
 import { ATRIUM_MAIN, BASELINE_MAIN, startServer, type ServerProcess } from './server-process.js';
 import { postgresStore, sqliteStore, type BenchStore, type StoreName } from './stores.js';
 
-export type RowKind = 'main' | 'grant-growth' | 'folder-growth' | 'access-log';
+export type RowKind = 'main' | 'grant-growth' | 'folder-growth' | 'access-log' | 'audit' | 'history-growth';
 
 export interface ResultRow {
   kind: RowKind;
@@ -15,7 +17,11 @@ export interface ResultRow {
   scenario: string;
   grants?: number;
   folderSize?: number;
+  /** Records in History, for the history-growth series. */
+  historyRecords?: number;
   measurement?: Measurement;
+  /** What appending one History record costs (measured in the bench process, not under load). */
+  recordingCost?: RecordingCost;
   /** Requests per second as a fraction of the baseline's (the faster of its two runs). */
   ratioToBaseline?: number;
   /** Why there is no measurement. */
@@ -103,6 +109,7 @@ async function benchStore(
   const steps: { grants: number; env: Record<string, string> }[] = [];
   let site: SeededSite;
   let foldersLand = false;
+  let audit: { env: Record<string, string>; ids: { groupId: number; grantId: number } } | undefined;
   try {
     let seededAt = Date.now();
     site = await seedSite(writer, options.site, options.folderSizes);
@@ -110,7 +117,12 @@ async function benchStore(
       await growGrants(writer, site, step);
       await finishSeeding(writer);
       progress(`${database}: site seeded with ${step.toLocaleString('en')} grants in ${((Date.now() - seededAt) / 1000).toFixed(1)} s`);
-      if (step === options.site.grants) foldersLand = await mainAndLoggedScenarios(store, site, options, record);
+      if (step === options.site.grants) {
+        foldersLand = await mainAndLoggedScenarios(store, site, options, record);
+        // A copy for History and access review, whose scenarios write: the others never see it.
+        const { workspaces, groupsPerWorkspace } = options.site;
+        audit = { env: await store.snapshot('audit'), ids: { groupId: workspaces * groupsPerWorkspace + 1, grantId: site.grants + 1 } };
+      }
       steps.push({ grants: step, env: await store.snapshot(`g${step}`) });
       seededAt = Date.now();
     }
@@ -118,6 +130,14 @@ async function benchStore(
     await writer.close();
   }
   await growthSeries(store, site, steps, { database, foldersLand, options }, record);
+  if (audit !== undefined) {
+    const runScenario: RunScenario = (server, scenario, timing, row, connections) =>
+      run(server, scenario, connections === undefined ? options : { ...options, load: { ...options.load, connections } }, timing, row, database === 'postgres');
+    await auditBench({ ...site, grants: options.site.grants }, {
+      database, env: audit.env, ids: audit.ids, timing: options.timing, growthTiming: options.growthTiming,
+      historySteps: options.historySteps, atriumEnv: ATRIUM_ENV, nodeArgs: options.atriumNodeArgs,
+    }, runScenario, record);
+  }
 }
 
 /** The main scenarios on the site at `site.grants`, then the listing again with the access log on (SQLite). */
@@ -225,9 +245,11 @@ async function run(server: ServerProcess, scenario: Scenario, options: BenchOpti
 }
 
 function describe(row: ResultRow): string {
-  const where = [row.database, row.grants === undefined ? '' : `${row.grants} grants`, row.folderSize === undefined ? '' : `folder of ${row.folderSize}`].filter((s) => s !== '').join(', ');
+  const where = [row.database, row.grants === undefined ? '' : `${row.grants} grants`, row.folderSize === undefined ? '' : `folder of ${row.folderSize}`,
+    row.historyRecords === undefined ? '' : `${row.historyRecords} History records`].filter((s) => s !== '').join(', ');
   if (row.skipped !== undefined) return `${where}: ${row.scenario}: skipped (${row.skipped})`;
   if (row.error !== undefined) return `${where}: ${row.scenario}: ERROR ${row.error}`;
+  if (row.recordingCost !== undefined) return `${where}: ${row.scenario}: ${row.recordingCost.appMicros.toFixed(1)} µs CPU, ${row.recordingCost.databaseMicros.toFixed(1)} µs database CPU`;
   const m = row.measurement as Measurement;
   return `${where}: ${row.scenario}: ${m.requestsPerSecond.toFixed(0)} req/s, ${m.cpuMicrosPerRequest.toFixed(0)} µs CPU/req`;
 }
