@@ -201,6 +201,19 @@ export interface HistoryChainTable {
   pruned_hash: string;
 }
 
+/** A saved History export (POST /history_exports): its query and the last record it covers. */
+export interface HistoryExportsTable {
+  id: Generated<number>;
+  created_at: number;
+  user_id: number | null;
+  api_key_id: number | null;
+  /** The request context it was made in. */
+  workspace_id: number;
+  max_id: number;
+  /** JSON text of the query (HistoryQuery). */
+  query: string;
+}
+
 export interface Tables {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -219,4 +232,5 @@ export interface Tables {
   site_settings: SiteSettingsTable;
   history: HistoryTable;
   history_chain: HistoryChainTable;
+  history_exports: HistoryExportsTable;
 }

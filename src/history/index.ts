@@ -7,3 +7,6 @@ export {
   ATRIUM_ACTIONS, FAILURE_TYPES, type FailureType, FILE_ACTIONS, FILES_COM_ACTIONS, HISTORY_ACTIONS, HISTORY_INTERFACES,
   type HistoryAction, type HistoryInterface, LOGIN_ACTIONS,
 } from './values.js';
+export { type HistoryListing, type HistoryPageRequest, type HistoryQuery, listHistory } from './listing.js';
+export { createHistoryExport, getHistoryExport, type HistoryExport, historyExportPage, historyExportRecords } from './exports.js';
+export { type HistoryRow } from '../repositories/history.js';

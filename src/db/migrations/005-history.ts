@@ -17,7 +17,7 @@ export function history(dialect: DialectName): Migration {
   return {
     async up(db: Kysely<unknown>) {
       await db.schema.createTable('history')
-        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .addColumn('id', t.bigInteger, (c) => c.primaryKey())
         .addColumn('created_at', t.time, (c) => c.notNull())
         .addColumn('action', 'text', (c) => c.notNull())
         .addColumn('failure_type', 'text')
@@ -46,15 +46,26 @@ export function history(dialect: DialectName): Migration {
 
       await db.schema.createTable('history_chain')
         .addColumn('id', 'integer', (c) => c.primaryKey())
-        .addColumn('last_id', 'integer', (c) => c.notNull())
+        .addColumn('last_id', t.bigInteger, (c) => c.notNull())
         .addColumn('last_hash', 'text', (c) => c.notNull())
         // The last record removed by retention, where verification starts.
-        .addColumn('pruned_id', 'integer', (c) => c.notNull())
+        .addColumn('pruned_id', t.bigInteger, (c) => c.notNull())
         .addColumn('pruned_hash', 'text', (c) => c.notNull())
+        .execute();
+      // An export is a saved query with a fixed end (the last record when it was made): its
+      // results are read when downloaded, with the visibility of the one who made it.
+      await t.withId(db.schema.createTable('history_exports'))
+        .addColumn('created_at', t.time, (c) => c.notNull())
+        .addColumn('user_id', 'integer')
+        .addColumn('api_key_id', 'integer')
+        .addColumn('workspace_id', 'integer', (c) => c.notNull())
+        .addColumn('max_id', t.bigInteger, (c) => c.notNull())
+        .addColumn('query', 'text', (c) => c.notNull())
         .execute();
       await sql`insert into history_chain (id, last_id, last_hash, pruned_id, pruned_hash) values (1, 0, ${HISTORY_GENESIS_HASH}, 0, ${HISTORY_GENESIS_HASH})`.execute(db);
     },
     async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('history_exports').execute();
       await db.schema.dropTable('history_chain').execute();
       await db.schema.dropTable('history').execute();
     },

@@ -10,6 +10,8 @@ export function columnTypes(dialect: DialectName) {
   return {
     /** Epoch milliseconds overflow PostgreSQL's 32-bit integer. */
     time: sqlite ? ('integer' as const) : ('bigint' as const),
+    /** Ids that may pass 2^31 over a site's life (History records). */
+    bigInteger: sqlite ? ('integer' as const) : ('bigint' as const),
     flag: sqlite ? ('integer' as const) : ('boolean' as const),
     falseValue: sqlite ? 0 : false,
     /** Adds an auto-increment integer primary key named `id`. */

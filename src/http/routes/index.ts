@@ -4,6 +4,7 @@ import { apiKeyRoutes } from './api-keys.js';
 import { filesAndFoldersRoutes } from './files/index.js';
 import { groupUserRoutes } from './group-users.js';
 import { groupRoutes } from './groups.js';
+import { historyRoutes } from './history/index.js';
 import { openApiRoutes } from './openapi.js';
 import { permissionRoutes } from './permissions/index.js';
 import { sessionRoutes } from './sessions.js';
@@ -25,4 +26,5 @@ export function registerApiRoutes(api: ApiInstance, deps: RouteDeps): void {
   groupRoutes(api, deps);
   groupUserRoutes(api, deps);
   filesAndFoldersRoutes(api, deps);
+  historyRoutes(api, deps);
 }

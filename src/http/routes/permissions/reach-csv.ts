@@ -2,29 +2,13 @@ import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { Call, ExportedPath } from '../../../grants/index.js';
 import { grantPathInRequest } from '../../../grants/index.js';
+import { csvLine } from '../../../lib/csv.js';
 import { reachNames, reachRowJson, type ReachRowJson } from './reach-body.js';
 
-// The effective-access export as CSV (RFC 4180): a header row, CRLF line ends, a field quoted when
-// it holds a comma, a double quote, CR or LF, with its double quotes doubled. Names and paths are
-// chosen by users, so every text cell is also defused against spreadsheet formula injection
-// (OWASP "CSV injection"): one starting with =, +, -, @, a tab or CR gets a leading apostrophe,
-// which spreadsheets show as text and never evaluate. docs/permissions.md says so to auditors.
+// The effective-access export as CSV (lib/csv.ts: RFC 4180, defused against formula injection;
+// docs/permissions.md says so to auditors).
 
 export const EXPORT_COLUMNS = ['path', 'user_id', 'username', 'workspace_id', 'permission', 'capabilities', 'role', 'permission_ids', 'because'] as const;
-
-const FORMULA_START = /^[=+\-@\t\r]/;
-const NEEDS_QUOTES = /[",\r\n]/;
-
-/** One CSV field: text defused against formulas, then quoted when RFC 4180 needs it. */
-export function csvField(value: string | number): string {
-  let text = String(value);
-  if (typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`;
-  return NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-export function csvLine(fields: readonly (string | number)[]): string {
-  return `${fields.map(csvField).join(',')}\r\n`;
-}
 
 /** Why, in words: each reason of the row, separated by "; " (permission_ids has the ids alone). */
 function becauseText(row: ReachRowJson): string {

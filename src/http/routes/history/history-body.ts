@@ -1,0 +1,46 @@
+import { Type, type Static } from 'typebox';
+import { toRequestPath } from '../../../access/index.js';
+import type { HistoryRow } from '../../../history/index.js';
+
+/** Files.com's History object (docs/models/History.md of its SDK). */
+export const HistoryBody = Type.Object({
+  id: Type.Integer(),
+  path: Type.String({ description: 'the path acted on, as the request context names it; empty for an action on no path' }),
+  when: Type.String({ format: 'date-time' }),
+  destination: Type.Union([Type.String(), Type.Null()]),
+  display: Type.String(),
+  ip: Type.Union([Type.String(), Type.Null()]),
+  source: Type.Union([Type.String(), Type.Null()]),
+  targets: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+  user_id: Type.Union([Type.Integer(), Type.Null()]),
+  username: Type.Union([Type.String(), Type.Null()]),
+  user_is_from_parent_site: Type.Boolean(),
+  action: Type.String(),
+  failure_type: Type.String(),
+  interface: Type.String(),
+});
+export type HistoryBody = Static<typeof HistoryBody>;
+
+/**
+ * A record as the request context shows it: paths relative to the selected Workspace, as every
+ * other answer gives them (a record outside it can only be the caller's own, shown whole).
+ */
+export function historyBody(requestWorkspaceId: number, row: HistoryRow): HistoryBody {
+  const shown = (path: string | null) => (path === null ? null : (toRequestPath(requestWorkspaceId, path) ?? path));
+  return {
+    id: row.id,
+    path: shown(row.path) ?? '',
+    when: new Date(row.created_at).toISOString(),
+    destination: shown(row.destination),
+    display: row.display,
+    ip: row.ip,
+    source: shown(row.source),
+    targets: row.targets === null ? null : (JSON.parse(row.targets) as Record<string, unknown>),
+    user_id: row.user_id,
+    username: row.username,
+    user_is_from_parent_site: false,
+    action: row.action,
+    failure_type: row.failure_type ?? 'none',
+    interface: row.interface,
+  };
+}
