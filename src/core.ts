@@ -2,12 +2,17 @@ import path from 'node:path';
 import type { Config } from './config/settings.js';
 import type { Database } from './db/database.js';
 import { createFileOperations, type FileOperations } from './files/index.js';
+import { pruneHistory } from './history/index.js';
+import { historyRetentionDays } from './identity/index.js';
 import type { Clock } from './lib/time.js';
 import type { BlobStorage } from './storage/blob-storage.js';
 import { LocalDiskStorage } from './storage/local-disk-storage.js';
 
 /** A crash's leftovers in the temporary directory are removed once this old. */
 const STALE_TEMPORARY_MS = 60 * 60 * 1000;
+
+/** How often old History records are looked for (retention is in days, so hourly is ample). */
+const HISTORY_RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 
 /** The settings the core's parts and the front doors read (main.ts reads the rest: where to listen, which database, the first start). */
 export type CoreConfig = Pick<Config, 'dataDir' | 'maxUploadBytes' | 'headerBrands' | 'logLevel' | 'accessLog' | 'trustProxy'>;
@@ -24,22 +29,41 @@ export interface Core {
   /** File contents, under `<dataDir>/files`. */
   readonly storage: BlobStorage;
   readonly files: FileOperations;
-  /** Clears what a previous run may have left half-written; run once, before any front door opens. */
-  start(): Promise<void>;
+  /**
+   * Clears what a previous run may have left half-written, and starts the housekeeping that runs
+   * while the server does (History retention); run once, before any front door opens.
+   */
+  start(options?: { onHousekeepingError?: (error: unknown) => void }): Promise<void>;
+  /** Stops the housekeeping; the database stays open for the caller to close. */
+  stop(): void;
 }
 
 export function createCore(parts: { database: Database; clock: Clock; config: CoreConfig }): Core {
   const { database, clock, config } = parts;
   const storage = new LocalDiskStorage(path.join(config.dataDir, 'files'));
+  let housekeeping: NodeJS.Timeout | undefined;
+  const removeOldHistory = async () => {
+    await pruneHistory(database.db, clock.now(), await historyRetentionDays(database.db));
+  };
   return {
     database,
     clock,
     config,
     storage,
     files: createFileOperations({ db: database.db, clock, storage, maxUploadBytes: config.maxUploadBytes }),
-    async start() {
+    async start(options = {}) {
       // File times are the file system's, so they are compared with the real clock.
       await storage.removeStaleTemporaryFiles(Date.now(), STALE_TEMPORARY_MS);
+      // Every node prunes; the chain row's lock lets one at a time remove each batch. A failure
+      // (the database briefly away) is reported and tried again at the next interval.
+      const onError = options.onHousekeepingError ?? (() => undefined);
+      const run = () => void removeOldHistory().catch(onError);
+      run();
+      housekeeping = setInterval(run, HISTORY_RETENTION_INTERVAL_MS);
+      housekeeping.unref();
+    },
+    stop() {
+      if (housekeeping !== undefined) clearInterval(housekeeping);
     },
   };
 }

@@ -43,13 +43,14 @@ async function main(): Promise<void> {
   }
 
   const core = createCore({ database, clock: systemClock, config });
-  await core.start();
+  await core.start({ onHousekeepingError: (error) => process.stderr.write(`atrium: History retention failed, will try again within the hour: ${(error as Error).message}\n`) });
   const metrics = metricsExposureFor(config, database);
   const app = await buildApp(core, { tls, publicUrl: config.publicUrl, metrics, idleTimeoutMs: Math.min(config.idleTimeoutMs, config.keepAliveTimeoutMs) });
   applyConnectionSettings(app.server, config);
   let redirects: Server | undefined;
   let metricsServer: Server | undefined;
   closeGracefullyOnSignals(async () => {
+    core.stop();
     redirects?.close();
     metricsServer?.close();
     await app.close();

@@ -2,6 +2,7 @@ import { Command, type CommanderError } from 'commander';
 import { addBackupCommands } from './commands/backup.js';
 import { addConfigCommands } from './commands/config-check.js';
 import { addExplainCommand } from './commands/explain.js';
+import { addHistoryCommands } from './commands/history.js';
 import { addKeyCommands } from './commands/keys.js';
 import { addMigrateCommand } from './commands/migrate.js';
 import { addUserCommands } from './commands/users.js';
@@ -13,7 +14,7 @@ export const USAGE_EXIT = 2;
 /** The whole command tree. Commander parses and prints usage; each command calls one feature. */
 export function buildProgram(): Command {
   const program = new Command('atrium')
-    .description('Administer an Atrium site: users, keys, permissions, the schema, settings, backups.\n'
+    .description('Administer an Atrium site: users, keys, permissions, the schema, settings, backups, History.\n'
       + 'Reads the same settings as the server: ATRIUM_* variables, or the same flags (--data-dir, --database-url, ...).')
     .showHelpAfterError()
     .exitOverride()
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
   addMigrateCommand(program);
   addConfigCommands(program);
   addBackupCommands(program);
+  addHistoryCommands(program);
   return program;
 }
 

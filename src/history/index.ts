@@ -10,3 +10,5 @@ export {
 export { type HistoryListing, type HistoryPageRequest, type HistoryQuery, listHistory } from './listing.js';
 export { createHistoryExport, getHistoryExport, type HistoryExport, historyExportPage, historyExportRecords } from './exports.js';
 export { type HistoryRow } from '../repositories/history.js';
+export { type ChainVerdict, verifyHistoryChain } from './verify.js';
+export { pruneHistory, PRUNE_BATCH } from './retention.js';

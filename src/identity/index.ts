@@ -14,4 +14,4 @@ export { hashSecret, newApiKeySecret, newSessionId } from './secrets.js';
 export { logIn, logOut, type NewSession, startSession } from './sessions.js';
 export { type PasswordSignIn, verifyPasswordSignIn } from './sign-in.js';
 export { changeSiteSettings, readSitePolicies, readSiteSettingsAs } from './site-administration.js';
-export { SETTING_RANGES, type SiteSettings } from './site-settings.js';
+export { historyRetentionDays, SETTING_RANGES, type SiteSettings } from './site-settings.js';

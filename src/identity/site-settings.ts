@@ -15,6 +15,7 @@ export interface SiteSettings {
   login_attempts_per_ip_per_hour: number;
   users_can_create_api_keys: boolean;
   password_min_length: number;
+  history_retention_days: number;
 }
 
 export const DEFAULT_SITE_SETTINGS: Readonly<SiteSettings> = {
@@ -27,6 +28,7 @@ export const DEFAULT_SITE_SETTINGS: Readonly<SiteSettings> = {
   login_attempts_per_ip_per_hour: 100,
   users_can_create_api_keys: true,
   password_min_length: 12,
+  history_retention_days: 365,
 };
 
 type NumericSetting = { [K in keyof SiteSettings]: SiteSettings[K] extends number ? K : never }[keyof SiteSettings];
@@ -48,6 +50,8 @@ export const SETTING_RANGES: Readonly<Record<NumericSetting, { minimum: number; 
   user_lockout_lock_period_minutes: { minimum: 1, maximum: MINUTES_PER_WEEK },
   login_attempts_per_ip_per_hour: { minimum: 1, maximum: 1_000_000 },
   password_min_length: { minimum: 8, maximum: 128 },
+  // A day at least, so nothing is removed the moment it is written; a century at most.
+  history_retention_days: { minimum: 1, maximum: 36_500 },
 };
 
 export async function readSiteSettings(db: Db): Promise<SiteSettings> {
@@ -87,4 +91,9 @@ export async function updateSiteSettings(a: Call, changes: Partial<SiteSettings>
     }]);
   });
   return readSiteSettings(db);
+}
+
+/** How long History keeps its records (housekeeping reads it; no caller's authority is involved). */
+export async function historyRetentionDays(db: Db): Promise<number> {
+  return (await readSiteSettings(db)).history_retention_days;
 }

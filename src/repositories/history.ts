@@ -22,11 +22,14 @@ export async function reserveChainIds(tx: Db, count: number): Promise<{ firstId:
   return { firstId: row.last_id - count + 1, previousHash: row.last_hash };
 }
 
+const INSERT_SLICE = 500;
+
 /** Stores records whose ids were reserved by reserveChainIds and moves the chain's end to the last. */
 export async function appendHistoryRows(tx: Db, rows: readonly NewHistoryRow[]): Promise<void> {
   const last = rows.at(-1);
   if (last === undefined) return;
-  await tx.insertInto('history').values([...rows]).execute();
+  // In slices: SQLite takes at most 32,766 bound values in one statement.
+  for (let start = 0; start < rows.length; start += INSERT_SLICE) await tx.insertInto('history').values(rows.slice(start, start + INSERT_SLICE)).execute();
   await tx.updateTable('history_chain').set({ last_hash: last.hash }).where('id', '=', 1).execute();
 }
 
@@ -37,4 +40,26 @@ export async function readHistoryChain(db: Db): Promise<HistoryChain> {
 /** Records in id order after `afterId`, at most `limit`: what verification walks. */
 export async function historyRowsAfter(db: Db, afterId: number, limit: number): Promise<HistoryRow[]> {
   return db.selectFrom('history').selectAll().where('id', '>', afterId).orderBy('id').limit(limit).execute();
+}
+
+/**
+ * One retention batch, in a transaction: locks the chain row (so two nodes never prune the same
+ * records), takes the oldest records after the last pruned one, removes the leading run of those
+ * made before `cutoff`, and moves the chain's pruned start to the last removed. Answers how many.
+ */
+export async function pruneHistoryBatch(tx: Db, cutoff: number, limit: number): Promise<number> {
+  const chain = await tx.updateTable('history_chain').set((eb) => ({ pruned_id: eb.ref('pruned_id') })).where('id', '=', 1)
+    .returning(['pruned_id']).executeTakeFirstOrThrow();
+  const oldest = await tx.selectFrom('history').select(['id', 'created_at', 'hash']).where('id', '>', chain.pruned_id).orderBy('id').limit(limit).execute();
+  const run = oldest.slice(0, firstIndexWhere(oldest, (row) => row.created_at >= cutoff));
+  const last = run.at(-1);
+  if (last === undefined) return 0;
+  await tx.deleteFrom('history').where('id', '>', chain.pruned_id).where('id', '<=', last.id).execute();
+  await tx.updateTable('history_chain').set({ pruned_id: last.id, pruned_hash: last.hash }).where('id', '=', 1).execute();
+  return run.length;
+}
+
+function firstIndexWhere<T>(items: readonly T[], test: (item: T) => boolean): number {
+  const index = items.findIndex(test);
+  return index === -1 ? items.length : index;
 }

@@ -15,6 +15,7 @@ const DEFAULTS = {
   login_attempts_per_ip_per_hour: 100,
   users_can_create_api_keys: true,
   password_min_length: 12,
+  history_retention_days: 365,
 };
 
 describe.each(testDatabaseTargets())('site settings [$name]', (target) => {

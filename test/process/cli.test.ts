@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Sqlite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { adminQuery, POSTGRES_TEST_URL } from '../support/postgres-server.js';
 import { startServer, type ServerProcess } from '../support/server-process.js';
@@ -18,6 +19,8 @@ interface Target {
   /** The settings both the server and the CLI are given. */
   setUp(): Promise<Record<string, string>>;
   tearDown(): Promise<void>;
+  /** Runs a statement on the site's database behind Atrium's back (`{history}` names the table), as an intruder would. */
+  tamper(statement: string): Promise<void>;
 }
 
 const sqliteTarget = (): Target => {
@@ -30,6 +33,10 @@ const sqliteTarget = (): Target => {
       return { ATRIUM_DATA_DIR: path.join(dir, 'data') };
     },
     async tearDown() { fs.rmSync(dir, { recursive: true, force: true }); },
+    async tamper(statement) {
+      const db = new Sqlite(path.join(dir, 'data', 'atrium.sqlite'));
+      try { db.exec(statement.replaceAll('{history}', 'history')); } finally { db.close(); }
+    },
   };
 };
 
@@ -44,6 +51,7 @@ const postgresTarget = (): Target => {
       return { ATRIUM_DATABASE_URL: url, ATRIUM_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-cli-pg-')) };
     },
     async tearDown() { await adminQuery(`drop schema if exists ${schema} cascade`); },
+    tamper: (statement) => adminQuery(statement.replaceAll('{history}', `${schema}.history`)),
   };
 };
 
@@ -209,6 +217,44 @@ describe.each([sqliteTarget(), postgresTarget()])('the administration CLI as a p
     const unknown = await runCli(env, ['explain', '--user', 'nobody', '--path', 'Reports']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('atrium: not-found/user-not-found');
+  });
+
+  it.skipIf(target.skip)('history verify passes on an untouched chain and names the first edited, removed or reordered record', async () => {
+    for (const name of ['h1', 'h2', 'h3', 'h4']) expect((await api('POST', '/users', { key: KEY, body: { username: name } })).status).toBe(201);
+    const intact = await cliOk(env, ['history', 'verify', '--json']);
+    const verdict = JSON.parse(intact) as { intact: boolean; checked: number; lastId: number };
+    expect(verdict).toMatchObject({ intact: true });
+    expect(verdict.checked).toBeGreaterThanOrEqual(4);
+    const last = verdict.lastId;
+
+    // Reordered: two records swap places (their ids), and swapped back the chain holds again.
+    const swap = async (a: number, b: number) => {
+      await target.tamper(`update {history} set id = -1 where id = ${a}`);
+      await target.tamper(`update {history} set id = ${a} where id = ${b}`);
+      await target.tamper(`update {history} set id = ${b} where id = -1`);
+    };
+    await swap(last - 1, last);
+    const reordered = await runCli(env, ['history', 'verify']);
+    expect(reordered.code).toBe(1);
+    expect(reordered.stderr).toContain(`History is broken at record ${last - 1}`);
+    await swap(last - 1, last);
+    expect(JSON.parse(await cliOk(env, ['history', 'verify', '--json']))).toMatchObject({ intact: true });
+
+    // The last record removed: the chain's end no longer matches.
+    await target.tamper(`delete from {history} where id = ${last}`);
+    const truncated = await runCli(env, ['history', 'verify']);
+    expect(truncated.code).toBe(1);
+    expect(truncated.stderr).toContain(`records ${last} to ${last} are missing`);
+
+    await target.tamper(`update {history} set display = 'nothing to see' where id = ${last - 2}`);
+    const edited = await runCli(env, ['history', 'verify']);
+    expect(edited.code).toBe(1);
+    expect(edited.stderr).toContain(`History is broken at record ${last - 2}: record ${last - 2} does not match its hash`);
+
+    await target.tamper(`delete from {history} where id = ${last - 3}`);
+    const removed = await runCli(env, ['history', 'verify']);
+    expect(removed.code).toBe(1);
+    expect(removed.stderr).toContain(`record ${last - 3} is missing`);
   });
 
   it.skipIf(target.skip)('prints usage and exits 2 on arguments it cannot use', async () => {

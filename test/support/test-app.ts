@@ -75,6 +75,7 @@ export async function startTestApp(target: TestDatabaseTarget, options: TestAppO
     dataDir,
     async close() {
       try {
+        core.stop();
         await app.close();
         // A test may have closed the database itself (the health check when it is gone).
         await database.close().catch(() => undefined);
@@ -99,6 +100,7 @@ export async function buildAppOn(parts: { database: Database; clock: Clock; conf
   });
   await core.start();
   const app = await buildApp(core);
+  app.addHook('onClose', async () => core.stop());
   if (ownDataDir !== undefined) app.addHook('onClose', () => fs.rm(ownDataDir, { recursive: true, force: true }));
   return app;
 }

@@ -19,6 +19,7 @@ const SettingFields = {
   login_attempts_per_ip_per_hour: integerSetting('login_attempts_per_ip_per_hour', 'Failed logins one client address may make in an hour'),
   users_can_create_api_keys: Type.Boolean({ description: 'Users who are not administrators may create their own API keys' }),
   password_min_length: integerSetting('password_min_length', 'Minimum length of a new password, in characters'),
+  history_retention_days: integerSetting('history_retention_days', 'History records older than this many days are removed (docs/history.md)'),
 };
 
 const SiteBody = Type.Object(SettingFields);

@@ -38,6 +38,7 @@ export interface SiteSettings {
   login_attempts_per_ip_per_hour: number;
   password_min_length: number;
   users_can_create_api_keys: boolean;
+  history_retention_days: number;
 }
 
 export async function readSite(): Promise<SiteSettings> {

@@ -12,9 +12,10 @@ const NUMBERS: { name: NumericSetting; label: string; min: number; max: number }
   { name: 'user_lockout_lock_period_minutes', label: 'Minutes an account stays locked', min: 1, max: 10_080 },
   { name: 'login_attempts_per_ip_per_hour', label: 'Failed sign-ins per client address per hour', min: 1, max: 1_000_000 },
   { name: 'password_min_length', label: 'Shortest password allowed', min: 8, max: 128 },
+  { name: 'history_retention_days', label: 'Keep History records for this many days', min: 1, max: 36_500 },
 ];
 
-/** Site Administrators: the site's authentication settings. */
+/** Site Administrators: the site's authentication settings, and how long History is kept. */
 export function SiteSettingsPage() {
   const [settings, setSettings] = useState<SiteSettings | undefined>();
   const [result, setResult] = useState<{ ok: boolean; text: string } | undefined>();
