@@ -109,12 +109,18 @@ function depthOf(key: string): number {
 /**
  * Creates the plan's missing parents (and the Workspace root, should its folder be missing). A
  * folder created meanwhile by another request is fine; a file created there meanwhile is not.
+ * Answers the folders this call created (the Workspace root aside), for History.
  */
-export async function createMissingParents(db: Db, plan: CreationPlan, now: number): Promise<void> {
+export async function createMissingParents(db: Db, plan: CreationPlan, now: number): Promise<string[]> {
   if (plan.baseRootPath !== '') await ensureDirectory(db, plan.baseRootPath, now);
+  const created: string[] = [];
   for (const path of plan.missingParents) {
-    if (await insertDirectory(db, path, now)) continue;
+    if (await insertDirectory(db, path, now)) {
+      created.push(path);
+      continue;
+    }
     const taken = await findEntries(db, [pathKey(path)]);
     if (taken.get(pathKey(path))?.type !== 'directory') throw errors.destinationParentConflict();
   }
+  return created;
 }

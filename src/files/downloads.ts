@@ -3,10 +3,13 @@ import type { Capability } from '../authz/index.js';
 import type { SitePath } from '../access/index.js';
 import { errors } from '../errors/catalogue.js';
 import { activity } from '../lib/activity.js';
+import { actorOf, appendEvents, type Recording } from '../history/index.js';
 import { findEntryById, type Entry } from '../repositories/entries.js';
+import { findUserById } from '../repositories/users.js';
 import type { ByteRange } from '../storage/blob-storage.js';
 import { resolveRange, type RangeRequest } from './byte-range.js';
 import type { FileDeps } from './file-deps.js';
+import { fileRead, sessionRecording } from './file-history.js';
 import { visibleEntry } from './file-lookup.js';
 import type { SessionScope } from './session-scope.js';
 
@@ -34,14 +37,36 @@ export async function readableFile(scope: SessionScope, site: SitePath): Promise
   return { entry, capabilities: [...capabilities] };
 }
 
-/** A readable file's bytes (or the part of them asked for), streamed. */
-export async function readFile(scope: SessionScope, site: SitePath, rangeRequest: RangeRequest | undefined): Promise<ReadableFile & OpenedBytes> {
-  const readable = await readableFile(scope, site);
-  return { ...readable, ...(await openBytes(scope.deps, readable.entry, rangeRequest)) };
+/**
+ * When a download is recorded in History (`read`). An audit log should show one record per actual
+ * download, with the downloader's user, address and front door. So a read is recorded when bytes
+ * are served, not when a link is issued (GET /files and File.find issue links that may never be
+ * fetched), and only for a request that starts at the first byte: a whole file, or the first part
+ * of a ranged or resumed download. Later parts and resumptions of the same download record nothing,
+ * nor does a request that only asks for the headers. A link carries its holder (the caller who was
+ * issued it, and through which door); the address is that of whoever fetches the bytes.
+ */
+export interface ReadOptions {
+  /** The request wants no bytes (an HTTP HEAD): nothing is downloaded, so nothing is recorded. */
+  headersOnly?: boolean;
 }
 
-export function downloadLinkFor(deps: FileDeps, entry: Entry): Promise<TransferLink> {
-  return deps.links.sign({ kind: 'download', entryId: entry.id }, entry.storageKey as string);
+function isDownload(range: ByteRange | undefined, options: ReadOptions): boolean {
+  return options.headersOnly !== true && (range === undefined || range.start === 0);
+}
+
+/** A readable file's bytes (or the part of them asked for), streamed, the download recorded in History. */
+export async function readFile(scope: SessionScope, site: SitePath, rangeRequest: RangeRequest | undefined, options: ReadOptions = {}): Promise<ReadableFile & OpenedBytes> {
+  const readable = await readableFile(scope, site);
+  const opened = await openBytes(scope.deps, readable.entry, rangeRequest);
+  if (isDownload(opened.range, options)) await recordRead(scope.deps, readable.entry, opened, (now) => sessionRecording(scope, now));
+  return { ...readable, ...opened };
+}
+
+/** A link to a file's current version, carrying the session's caller and front door for the record of its download. */
+export function downloadLinkFor(scope: SessionScope, entry: Entry): Promise<TransferLink> {
+  const { userId, apiKeyId } = actorOf(scope);
+  return scope.deps.links.sign({ kind: 'download', entryId: entry.id, holder: { userId, apiKeyId, interface: scope.origin.interface } }, entry.storageKey as string);
 }
 
 export interface OpenedBytes {
@@ -62,15 +87,40 @@ export interface OpenedDownload extends OpenedBytes {
  * A signed download link's file version, streamed. The link carries its own authority (it was
  * issued to a caller with `read`), so no credential is asked.
  */
-export async function openDownload(deps: FileDeps, token: string, rangeRequest: RangeRequest | undefined): Promise<OpenedDownload> {
+export async function openDownload(deps: FileDeps, token: string, rangeRequest: RangeRequest | undefined, options: ReadOptions & { ip: string | null }): Promise<OpenedDownload> {
   const parsed = deps.links.parse(token);
   if (parsed.target.kind !== 'download') throw errors.notFound();
+  const { holder } = parsed.target;
   const entry = await findEntryById(deps.db, parsed.target.entryId);
   // Without the row there is no binding to check the signature against: the same plain not-found.
   if (entry === undefined || entry.type !== 'file' || entry.storageKey === null) throw errors.notFound();
   await deps.links.verify(parsed, entry.storageKey);
   const name = entry.path.slice(entry.path.lastIndexOf('/') + 1);
-  return { name, size: entry.size ?? 0, mtime: entry.mtime, sha256: entry.sha256, ...(await openBytes(deps, entry, rangeRequest)) };
+  const opened = await openBytes(deps, entry, rangeRequest);
+  if (isDownload(opened.range, options)) {
+    // The holder's name as it is now: a link lives minutes, and only its user's id is signed.
+    const user = holder.userId === null ? undefined : await findUserById(deps.db, holder.userId);
+    await recordRead(deps, entry, opened, (now) => ({
+      now,
+      origin: { interface: holder.interface, ip: options.ip },
+      actor: { userId: holder.userId, username: user?.username ?? null, apiKeyId: holder.apiKeyId },
+    }));
+  }
+  return { name, size: entry.size ?? 0, mtime: entry.mtime, sha256: entry.sha256, ...opened };
+}
+
+/**
+ * Records the download of opened bytes before they are sent; if the record cannot be written, the
+ * bytes are not sent either (no download without its record).
+ */
+async function recordRead(deps: FileDeps, entry: Entry, opened: OpenedBytes, recording: (now: number) => Recording): Promise<void> {
+  try {
+    const now = deps.clock.now();
+    await deps.db.transaction().execute((tx) => appendEvents(tx, recording(now), [fileRead(entry)]));
+  } catch (error) {
+    opened.stream.destroy();
+    throw error;
+  }
 }
 
 async function openBytes(deps: FileDeps, entry: Entry, rangeRequest: RangeRequest | undefined): Promise<OpenedBytes> {

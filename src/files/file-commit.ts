@@ -3,6 +3,7 @@ import { activity } from '../lib/activity.js';
 import { insertFile, replaceFileContent, type Entry, type FileContent } from '../repositories/entries.js';
 import type { SitePath } from '../access/index.js';
 import { createMissingParents, planCreation } from './creation-plan.js';
+import { fileWritten, foldersCreated, recordFileEvents } from './file-history.js';
 import type { SessionScope } from './session-scope.js';
 
 const ATTEMPTS = 3;
@@ -17,7 +18,9 @@ export interface CommittedFile {
  * Makes stored contents visible as the file at `site`, atomically: the entry is inserted, or an
  * existing file is pointed at the new blob, in one transaction that first decides again whether
  * the caller may (permissions can change while bytes travel). `inTransaction` runs in the same
- * transaction (ending an upload removes the upload there), so both happen or neither does.
+ * transaction (ending an upload removes the upload there), so both happen or neither does; so
+ * does the History record of the file (`create`, or `update` for a replacement) and of any folder
+ * made for it, written last.
  *
  * Another request may create or replace the same file between the plan and the write; the write
  * notices (a unique key, a compare-and-swap on the blob key) and the whole decision is made again.
@@ -34,15 +37,13 @@ export async function commitFile(
       const committed = await db.transaction().execute(async (tx) => {
         await options.inTransaction?.(tx);
         const plan = await planCreation(tx, scope, site, { type: 'file', mkdirParents: options.mkdirParents });
-        await createMissingParents(tx, plan, options.now);
-        if (plan.existing === undefined) {
-          const entry = await insertFile(tx, plan.path, content, options.now);
-          if (entry === undefined) throw new RaceLost();
-          return { entry, replacedStorageKey: undefined };
-        }
-        const previous = plan.existing.storageKey as string;
-        const entry = await replaceFileContent(tx, plan.existing.id, previous, content, options.now);
+        const parents = await createMissingParents(tx, plan, options.now);
+        const previous = plan.existing?.storageKey ?? undefined;
+        const entry = plan.existing === undefined
+          ? await insertFile(tx, plan.path, content, options.now)
+          : await replaceFileContent(tx, plan.existing.id, previous as string, content, options.now);
         if (entry === undefined) throw new RaceLost();
+        await recordFileEvents(tx, scope, options.now, [...foldersCreated(parents), fileWritten(entry, previous !== undefined)]);
         return { entry, replacedStorageKey: previous };
       });
       activity.emit('bytes-uploaded', content.size);

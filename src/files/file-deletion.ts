@@ -3,6 +3,7 @@ import { hasEntriesBelow } from '../repositories/entries.js';
 import { deleteSubtree } from '../repositories/entry-subtrees.js';
 import { holdsOverSubtree, type SitePath } from '../access/index.js';
 import { discardBlobs } from './file-deps.js';
+import { entryDeleted, recordFileEvents } from './file-history.js';
 import { visibleEntry } from './file-lookup.js';
 import { assertChangeablePath, type SessionScope } from './session-scope.js';
 
@@ -10,6 +11,7 @@ import { assertChangeablePath, type SessionScope } from './session-scope.js';
  * DELETE /files/<path> (contract 5.1): `delete` on the entry, and for a non-empty folder
  * `recursive=true` and `delete` on everything in it. The rows go in one transaction; the blobs
  * after it commits, so a failure can leave an unreferenced blob but never an entry without one.
+ * One History record for the whole deletion, however many entries went, in the same transaction.
  */
 export async function deletePath(scope: SessionScope, site: SitePath, recursive: boolean): Promise<void> {
   const { db, storage } = scope.deps;
@@ -22,10 +24,14 @@ export async function deletePath(scope: SessionScope, site: SitePath, recursive:
       throw errors.fullPermissionRequired('Full permission on everything inside the folder is needed to delete it.');
     }
   }
+  const now = scope.deps.clock.now();
   const storageKeys = await db.transaction().execute(async (tx) => {
     // Checked again where it counts: something may have been put in the folder meanwhile.
     if (!recursive && entry.type === 'directory' && (await hasEntriesBelow(tx, entry.pathKey))) throw errors.folderNotEmpty();
-    return deleteSubtree(tx, entry.pathKey);
+    const deleted = await deleteSubtree(tx, entry.pathKey);
+    // Nothing left to delete when another request removed it meanwhile: that one's change and record.
+    if (deleted.entries > 0) await recordFileEvents(tx, scope, now, [entryDeleted(entry, { entries: deleted.entries, files: deleted.storageKeys.length })]);
+    return deleted.storageKeys;
   });
   await discardBlobs(storage, storageKeys);
 }

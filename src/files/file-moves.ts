@@ -9,6 +9,7 @@ import { holdsOverSubtree, type SitePath } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { createMissingParents, planCreation, type CreationPlan } from './creation-plan.js';
 import { discardBlobs } from './file-deps.js';
+import { entryTransferred, foldersCreated, recordFileEvents } from './file-history.js';
 import { visibleEntry } from './file-lookup.js';
 import { assertChangeablePath, type SessionScope } from './session-scope.js';
 
@@ -16,7 +17,8 @@ import { assertChangeablePath, type SessionScope } from './session-scope.js';
  * POST /file_actions/move/<path> (contract 5.1): `delete` on the source and everything in it,
  * `write` at the destination, whose missing parents are created. An existing destination is
  * `destination-exists` (a move never overwrites). Contents stay in place: only paths change.
- * Grants stay on their paths; they do not travel with a moved folder (docs/files.md).
+ * Grants stay on their paths; they do not travel with a moved folder (docs/files.md). The History
+ * record (and those of folders made for the destination) is written in the move's transaction.
  */
 export async function moveEntry(scope: SessionScope, source: SitePath, destination: SitePath): Promise<void> {
   const { db, clock } = scope.deps;
@@ -31,7 +33,10 @@ export async function moveEntry(scope: SessionScope, source: SitePath, destinati
     // Paths compare case-insensitively, so this is the same entry: only its spelling changes.
     const respelled = joinPath(parentPath(entry.path), lastSegment(destination.path));
     if (respelled === entry.path) throw errors.destinationSame();
-    await moveSubtree(db, { from: { path: entry.path, key: entry.pathKey }, to: { path: respelled, key: entry.pathKey, parentKey: entry.parentKey } }, now);
+    await db.transaction().execute(async (tx) => {
+      const moved = await moveSubtree(tx, { from: { path: entry.path, key: entry.pathKey }, to: { path: respelled, key: entry.pathKey, parentKey: entry.parentKey } }, now);
+      if (moved > 0) await recordFileEvents(tx, scope, now, [entryTransferred('move', entry, respelled, moved)]);
+    });
     return;
   }
   if (isStrictAncestor(entry.pathKey, destination.key)) throw errors.destinationInsideSource();
@@ -39,8 +44,9 @@ export async function moveEntry(scope: SessionScope, source: SitePath, destinati
     db.transaction().execute(async (tx) => {
       const plan = await freeDestination(tx, scope, destination, entry);
       if ((await findEntry(tx, entry.pathKey))?.id !== entry.id) throw errors.fileNotFound();
-      await createMissingParents(tx, plan, now);
-      await moveSubtree(tx, { from: { path: entry.path, key: entry.pathKey }, to: { path: plan.path, key: plan.key, parentKey: parentKey(plan.key) ?? '' } }, now);
+      const parents = await createMissingParents(tx, plan, now);
+      const moved = await moveSubtree(tx, { from: { path: entry.path, key: entry.pathKey }, to: { path: plan.path, key: plan.key, parentKey: parentKey(plan.key) ?? '' } }, now);
+      await recordFileEvents(tx, scope, now, [...foldersCreated(parents), entryTransferred('move', entry, plan.path, moved)]);
     }),
   );
 }
@@ -48,7 +54,8 @@ export async function moveEntry(scope: SessionScope, source: SitePath, destinati
 /**
  * POST /file_actions/copy/<path> (contract 5.1): `read` on the source and everything in it,
  * `write` at the destination. Blobs are copied first (outside any transaction, since that takes
- * time), then every entry is inserted in one transaction; on failure the copies are deleted.
+ * time), then every entry is inserted in one transaction, with the History records; on failure
+ * the copies are deleted.
  */
 export async function copyEntry(scope: SessionScope, source: SitePath, destination: SitePath): Promise<void> {
   const { db, clock, storage } = scope.deps;
@@ -72,7 +79,7 @@ export async function copyEntry(scope: SessionScope, source: SitePath, destinati
     await translatingConflicts(() =>
       db.transaction().execute(async (tx) => {
         const plan = await freeDestination(tx, scope, destination, entry);
-        await createMissingParents(tx, plan, now);
+        const parents = await createMissingParents(tx, plan, now);
         await insertEntries(tx, tree.map((item) => ({
           path: plan.path + item.path.slice(entry.path.length),
           pathKey: plan.key + item.pathKey.slice(entry.pathKey.length),
@@ -84,6 +91,7 @@ export async function copyEntry(scope: SessionScope, source: SitePath, destinati
           createdAt: now,
           mtime: now,
         })));
+        await recordFileEvents(tx, scope, now, [...foldersCreated(parents), entryTransferred('copy', entry, plan.path, tree.length)]);
       }),
     );
   } catch (error) {

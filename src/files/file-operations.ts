@@ -5,7 +5,7 @@ import type { Origin } from '../lib/origin.js';
 import type { Clock } from '../lib/time.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
 import type { RangeRequest } from './byte-range.js';
-import { openDownload, type OpenedDownload } from './downloads.js';
+import { openDownload, type OpenedDownload, type ReadOptions } from './downloads.js';
 import type { FileDeps } from './file-deps.js';
 import { FileSession } from './file-session.js';
 import { openScope } from './session-scope.js';
@@ -25,8 +25,11 @@ export interface FileOperations {
   session(caller: Caller, requestWorkspaceId: number, origin: Origin): Promise<FileSession>;
   /** Stores one part of an upload sent to the signed link a session offered for it. */
   receivePart(token: string, body: Readable | undefined, declaredLength: number | undefined): Promise<ReceivedPart>;
-  /** The bytes of the file version a signed download link names (or the part of them asked for). */
-  openDownload(token: string, range: RangeRequest | undefined): Promise<OpenedDownload>;
+  /**
+   * The bytes of the file version a signed download link names (or the part of them asked for),
+   * recorded in History as a download by the link's holder from address `ip` (downloads.ts).
+   */
+  openDownload(token: string, range: RangeRequest | undefined, options: ReadOptions & { ip: string | null }): Promise<OpenedDownload>;
 }
 
 export function createFileOperations(parts: { db: Db; clock: Clock; storage: BlobStorage; maxUploadBytes: number }): FileOperations {
@@ -37,6 +40,6 @@ export function createFileOperations(parts: { db: Db; clock: Clock; storage: Blo
       return new FileSession(await openScope(deps, caller, requestWorkspaceId, origin));
     },
     receivePart: (token, body, declaredLength) => receivePart(deps, token, body, declaredLength),
-    openDownload: (token, range) => openDownload(deps, token, range),
+    openDownload: (token, range, options) => openDownload(deps, token, range, options),
   };
 }

@@ -3,7 +3,7 @@ import { capabilitiesOn, type SitePath } from '../access/index.js';
 import type { Entry } from '../repositories/entries.js';
 import type { ChildPosition } from '../repositories/entry-listing.js';
 import type { RangeRequest } from './byte-range.js';
-import { downloadLinkFor, readableFile, readFile, type OpenedBytes, type TransferLink } from './downloads.js';
+import { downloadLinkFor, readableFile, readFile, type OpenedBytes, type ReadOptions, type TransferLink } from './downloads.js';
 import { fileEntryOf, type FileEntry } from './file-entry.js';
 import { deletePath } from './file-deletion.js';
 import { visibleEntry } from './file-lookup.js';
@@ -59,19 +59,19 @@ export class FileSession {
   async statWithDownloadLink(path: string): Promise<{ entry: FileEntry; downloadLink: TransferLink | undefined }> {
     const { entry, access } = await visibleEntry(this.scope, this.locate(path));
     const capabilities = access.capabilities(entry.pathKey, entry.type);
-    const downloadLink = entry.type === 'file' && capabilities.has('read') ? await downloadLinkFor(this.scope.deps, entry) : undefined;
+    const downloadLink = entry.type === 'file' && capabilities.has('read') ? await downloadLinkFor(this.scope, entry) : undefined;
     return { entry: fileEntryOf(this.scope, entry, capabilities), downloadLink };
   }
 
   /** A signed link to a file's bytes (FileOperations.openDownload), for a file the caller may read. */
   async downloadLink(path: string): Promise<{ entry: FileEntry; link: TransferLink }> {
     const { entry, capabilities } = await readableFile(this.scope, this.locate(path));
-    return { entry: fileEntryOf(this.scope, entry, capabilities), link: await downloadLinkFor(this.scope.deps, entry) };
+    return { entry: fileEntryOf(this.scope, entry, capabilities), link: await downloadLinkFor(this.scope, entry) };
   }
 
-  /** A file's bytes, or the part of them asked for, for a file the caller may read. */
-  async read(path: string, range?: RangeRequest): Promise<{ entry: FileEntry } & OpenedBytes> {
-    const { entry, capabilities, stream, range: served } = await readFile(this.scope, this.locate(path), range);
+  /** A file's bytes, or the part of them asked for, for a file the caller may read; a download is recorded in History (downloads.ts). */
+  async read(path: string, range?: RangeRequest, options: ReadOptions = {}): Promise<{ entry: FileEntry } & OpenedBytes> {
+    const { entry, capabilities, stream, range: served } = await readFile(this.scope, this.locate(path), range, options);
     return { entry: fileEntryOf(this.scope, entry, capabilities), stream, range: served };
   }
 

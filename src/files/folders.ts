@@ -2,13 +2,15 @@ import { errors } from '../errors/catalogue.js';
 import { findEntry, insertDirectory, type Entry } from '../repositories/entries.js';
 import { PathAccess, type SitePath } from '../access/index.js';
 import { createMissingParents, planCreation } from './creation-plan.js';
+import { foldersCreated, recordFileEvents } from './file-history.js';
 import type { VisibleEntry } from './folder-listing.js';
 import { assertChangeablePath, type SessionScope } from './session-scope.js';
 
 /**
  * POST /folders/<path> (contract 6): `write` on the parent, `mkdir_parents` for missing parents,
  * `processing-failure/destination-exists` when the path is taken (also when another request takes
- * it at the same moment: the unique path key decides).
+ * it at the same moment: the unique path key decides). Recorded in History with every folder
+ * made on the way, in the transaction that makes them.
  */
 export async function createFolder(scope: SessionScope, site: SitePath, mkdirParents: boolean): Promise<VisibleEntry> {
   const { db, clock } = scope.deps;
@@ -16,9 +18,11 @@ export async function createFolder(scope: SessionScope, site: SitePath, mkdirPar
   const now = clock.now();
   const entry = await db.transaction().execute(async (tx) => {
     const plan = await planCreation(tx, scope, site, { type: 'directory', mkdirParents });
-    await createMissingParents(tx, plan, now);
+    const parents = await createMissingParents(tx, plan, now);
     if (!(await insertDirectory(tx, plan.path, now))) throw errors.destinationExists();
-    return (await findEntry(tx, plan.key)) as Entry;
+    const created = (await findEntry(tx, plan.key)) as Entry;
+    await recordFileEvents(tx, scope, now, foldersCreated([...parents, created.path]));
+    return created;
   });
   const access = await PathAccess.forPath(db, scope, entry.pathKey);
   return { entry, capabilities: [...access.capabilities(entry.pathKey, 'directory')] };

@@ -1,6 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
+import { HISTORY_INTERFACES } from '../history/index.js';
+import type { Interface } from '../lib/origin.js';
 import type { Clock } from '../lib/time.js';
 import { sharedSecret } from '../repositories/server-secrets.js';
 
@@ -8,14 +10,25 @@ import { sharedSecret } from '../repositories/server-secrets.js';
 export const TRANSFER_LINK_SECONDS = 15 * 60;
 
 const SECRET_NAME = 'transfer-link-signing-key';
-const TOKEN = /^([ud])\.([1-9][0-9]{0,9})\.([0-9]{1,5})\.([1-9][0-9]{0,11})\.([A-Za-z0-9_-]{43})$/;
+const TOKEN = /^([ud])\.([1-9][0-9]{0,9})\.([0-9]{1,5}|[0-9]{1,10}-[0-9]{1,10}-[a-z]{1,8})\.([1-9][0-9]{0,11})\.([A-Za-z0-9_-]{43})$/;
 /** Row ids are 32-bit in PostgreSQL: a larger one would fail the query instead of finding nothing. */
 const MAX_ID = 2_147_483_647;
 
-/** What a transfer URL names: one part of one upload, or one version of one file. */
+/**
+ * Whose authority a download link carries, so that the download is recorded in History as theirs
+ * (downloads.ts): the user and the stored API key (0 for none) and the front door it was issued
+ * through. The address is the downloader's own, taken when the bytes are fetched.
+ */
+export interface LinkHolder {
+  userId: number | null;
+  apiKeyId: number | null;
+  interface: Interface;
+}
+
+/** What a transfer URL names: one part of one upload, or one version of one file for its holder. */
 export type TransferTarget =
   | { kind: 'upload'; uploadId: number; part: number }
-  | { kind: 'download'; entryId: number };
+  | { kind: 'download'; entryId: number; holder: LinkHolder };
 
 export interface ParsedTransferToken {
   target: TransferTarget;
@@ -24,7 +37,8 @@ export interface ParsedTransferToken {
 }
 
 /**
- * Signed transfer URLs (docs/files.md): `<kind>.<id>.<part>.<expiry>.<HMAC-SHA256>`. The MAC also
+ * Signed transfer URLs (docs/files.md): `<kind>.<id>.<part>.<expiry>.<HMAC-SHA256>`, where a
+ * download's third field names its holder (`<user id>-<key id>-<interface>`). The MAC also
  * covers a binding that is not in the token: an upload's random `ref`, or a file's storage key. So
  * a link reaches exactly one upload part, or exactly the version of a file it was made for (a file
  * replaced or deleted since makes the link dead), and ids cannot be walked. The key is a server
@@ -50,7 +64,8 @@ export class TransferLinks {
     if (match === null) throw errors.notFound();
     const [, kind, id, part, expiry, mac] = match as unknown as [string, string, string, string, string, string];
     if (Number(id) > MAX_ID) throw errors.notFound();
-    const target: TransferTarget = kind === 'u' ? { kind: 'upload', uploadId: Number(id), part: Number(part) } : { kind: 'download', entryId: Number(id) };
+    const target: TransferTarget = kind === 'u' ? { kind: 'upload', uploadId: Number(id), part: Number(part) } : { kind: 'download', entryId: Number(id), holder: holderOf(part) };
+    if (target.kind === 'upload' && part.includes('-')) throw errors.notFound();
     return { target, expiresAt: Number(expiry), mac };
   }
 
@@ -75,7 +90,15 @@ export class TransferLinks {
 }
 
 function tokenBody(target: TransferTarget, expiresAtSeconds: number): string {
-  return target.kind === 'upload'
-    ? `u.${target.uploadId}.${target.part}.${expiresAtSeconds}`
-    : `d.${target.entryId}.0.${expiresAtSeconds}`;
+  if (target.kind === 'upload') return `u.${target.uploadId}.${target.part}.${expiresAtSeconds}`;
+  const { userId, apiKeyId, interface: door } = target.holder;
+  return `d.${target.entryId}.${userId ?? 0}-${apiKeyId ?? 0}-${door}.${expiresAtSeconds}`;
+}
+
+/** A download token's holder field (`<user id>-<key id>-<interface>`, 0 for none); anything else names nothing. */
+function holderOf(field: string): LinkHolder {
+  const [userId, apiKeyId, door] = field.split('-') as [string, string | undefined, string | undefined];
+  const known = HISTORY_INTERFACES.find((name) => name === door);
+  if (apiKeyId === undefined || known === undefined || Number(userId) > MAX_ID || Number(apiKeyId) > MAX_ID) throw errors.notFound();
+  return { userId: Number(userId) === 0 ? null : Number(userId), apiKeyId: Number(apiKeyId) === 0 ? null : Number(apiKeyId), interface: known };
 }

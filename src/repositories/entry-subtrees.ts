@@ -20,14 +20,14 @@ function depth(key: string): number {
   return n;
 }
 
-/** Deletes an entry and everything below it; the storage keys of the deleted files. */
-export async function deleteSubtree(db: Db, key: string): Promise<string[]> {
+/** Deletes an entry and everything below it: how many entries went, and the storage keys of the deleted files. */
+export async function deleteSubtree(db: Db, key: string): Promise<{ entries: number; storageKeys: string[] }> {
   const rows = await db
     .deleteFrom('entries')
     .where((eb) => eb.or([eb('path_key', '=', key), startsWith('path_key', `${key}/`)]))
     .returning('storage_key')
     .execute();
-  return rows.flatMap((row) => (row.storage_key === null ? [] : [row.storage_key]));
+  return { entries: rows.length, storageKeys: rows.flatMap((row) => (row.storage_key === null ? [] : [row.storage_key])) };
 }
 
 export interface SubtreeMove {
@@ -40,11 +40,12 @@ export interface SubtreeMove {
  * are keyed by id, not by path), so a move costs one row update per entry and no byte copying.
  * Prefix lengths are measured by the database in its own character units, the same ones substr
  * counts in, so a display spelling whose lower-case form has another length cannot misalign them.
+ * Answers how many entries moved.
  */
-export async function moveSubtree(db: Db, move: SubtreeMove, now: number): Promise<void> {
+export async function moveSubtree(db: Db, move: SubtreeMove, now: number): Promise<number> {
   const { from, to } = move;
   const text = (value: string) => sql<string>`cast(${value} as text)`;
-  await db
+  const result = await db
     .updateTable('entries')
     .set({
       path: sql<string>`${text(to.path)} || substr(path, length(${text(from.path)}) + 1)`,
@@ -53,7 +54,8 @@ export async function moveSubtree(db: Db, move: SubtreeMove, now: number): Promi
       mtime: sql<number>`case when path_key = ${text(from.key)} then ${now} else mtime end`,
     })
     .where((eb) => eb.or([eb('path_key', '=', from.key), startsWith('path_key', `${from.key}/`)]))
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 /** Inserts entries made elsewhere (a copied subtree), shallowest first so parents come first. */

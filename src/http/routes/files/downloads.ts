@@ -20,7 +20,8 @@ export function downloadRoutes(app: ApiInstance, deps: RouteDeps): void {
       response: { 200: Type.String({ format: 'binary' }), 206: Type.String({ format: 'binary' }), ...errorResponses },
     },
   }, async (request, reply) => {
-    const opened = await deps.files.openDownload(request.params.token, rangeRequestOf(request.headers.range));
+    // Recorded in History as a download by the link's holder, from this client's address.
+    const opened = await deps.files.openDownload(request.params.token, rangeRequestOf(request.headers.range), { ip: request.ip, headersOnly: request.method === 'HEAD' });
     return sendStream(reply, opened, opened.stream, opened.range);
   });
 }

@@ -28,7 +28,7 @@ export function fileRoutes(app: ApiInstance, deps: RouteDeps): void {
     }, async (request, reply) => {
       const { session, path } = await sessionAndPath(request, deps, 'files');
       if (request.query.action === 'stream') {
-        const { entry, stream, range } = await session.read(path, rangeRequestOf(request.headers.range));
+        const { entry, stream, range } = await session.read(path, rangeRequestOf(request.headers.range), { headersOnly: request.method === 'HEAD' });
         return sendStream(reply, entry, stream, range);
       }
       const { entry, link } = await session.downloadLink(path);
