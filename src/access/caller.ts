@@ -3,7 +3,9 @@ import { type User } from '../repositories/users.js';
 
 export type Credential =
   | { kind: 'session'; sessionId: number; reauthFailures: number }
-  | { kind: 'api_key'; keyId: number; permissionSet: PermissionSet; workspaceId: number };
+  | { kind: 'api_key'; keyId: number; permissionSet: PermissionSet; workspaceId: number }
+  /** A username and password sent with the request itself (HTTP Basic at WebDAV, SFTP's password). */
+  | { kind: 'password' };
 
 /**
  * Who is calling: the user (null for a site-wide key) and the credential used. Authentication
@@ -38,4 +40,9 @@ export function callerFromApiKey(
     // An account of a Custom Workspace is scoped to it whatever context its key was made in.
     homeWorkspaceId: user !== null && user.workspaceId !== 0 ? user.workspaceId : key.workspaceId,
   };
+}
+
+/** A user who signed in with its password on this request or connection: its own authority, as a session has. */
+export function callerFromPassword(user: User): Caller {
+  return { user, credential: { kind: 'password' }, siteAdmin: user.siteAdmin, homeWorkspaceId: user.workspaceId };
 }

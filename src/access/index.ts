@@ -4,7 +4,7 @@
 
 export { isAdministratorOf, subjectOf, subjectOfCaller } from './authority.js';
 export { type Call } from './call.js';
-export { type Caller, callerFromApiKey, callerFromSession } from './caller.js';
+export { type Caller, callerFromApiKey, callerFromPassword, callerFromSession } from './caller.js';
 export { assertCredentialReaches, credentialReaches, type OperationKind } from './credential-gate.js';
 export { assertMayManageGrantsOn } from './grant-authority.js';
 export { canSeeGrant, granteeSetOf, listVisibility, mayListGroup, mayListUser, mayListUserGrants, overseesPath, permissionReachOf, reachOverPath } from './grant-reach.js';

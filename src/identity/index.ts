@@ -15,3 +15,4 @@ export { logIn, logOut, type NewSession, startSession } from './sessions.js';
 export { type PasswordSignIn, verifyPasswordSignIn } from './sign-in.js';
 export { changeSiteSettings, readSitePolicies, readSiteSettingsAs } from './site-administration.js';
 export { historyRetentionDays, SETTING_RANGES, type SiteSettings } from './site-settings.js';
+export { PasswordDoor, REMEMBER_PASSWORD_MS } from './password-door.js';

@@ -1,0 +1,87 @@
+import { createHash, createHmac } from 'node:crypto';
+import { callerFromPassword, type Caller } from '../access/index.js';
+import type { Db } from '../db/database.js';
+import { findLockout } from '../repositories/login-attempts.js';
+import { sharedSecret } from '../repositories/server-secrets.js';
+import { findLoginAccount } from '../repositories/user-credentials.js';
+import { usernameKey } from '../repositories/users.js';
+import { hashesEqual } from './secrets.js';
+import { verifyPasswordSignIn, type PasswordSignIn } from './sign-in.js';
+import { readSiteSettings } from './site-settings.js';
+
+/** How long a verified password is taken without argon2 again. */
+export const REMEMBER_PASSWORD_MS = 5 * 60_000;
+/** Entries kept at most: a flood of distinct passwords evicts the oldest, never grows memory. */
+const MAX_REMEMBERED = 10_000;
+const SECRET_NAME = 'password-memory';
+
+interface Remembered {
+  userId: number;
+  /** SHA-256 of the password hash it was verified against: a changed password no longer matches. */
+  hashStamp: string;
+  until: number;
+}
+
+/**
+ * Sign-in by username and password on every request, for the doors whose clients send them each
+ * time (HTTP Basic on WebDAV; SFTP's password sign-in). The first request is a full sign-in
+ * (verifyPasswordSignIn: login protection, argon2, recorded in History); after it, for
+ * REMEMBER_PASSWORD_MS, the same username and password are recognised by an HMAC under a server
+ * secret, so that a client's hundreds of requests do not cost an argon2 each.
+ *
+ * What is remembered is a keyed hash, never the password. Each remembered request still reads the
+ * user and its lockout from the database, so a password change, a disabled or deleted user, or a
+ * lockout ends it at once on every worker and node; nothing needs to be told to forget.
+ */
+export class PasswordDoor {
+  private readonly remembered = new Map<string, Remembered>();
+  private secret: Buffer | undefined;
+
+  constructor(private readonly db: Db) {}
+
+  async signIn(now: number, input: PasswordSignIn): Promise<Caller> {
+    const key = await this.keyOf(input.username, input.password);
+    const known = this.remembered.get(key);
+    if (known !== undefined && known.until > now) {
+      const caller = await this.stillValid(now, input.username, known);
+      if (caller !== undefined) return caller;
+    }
+    this.remembered.delete(key);
+    const user = await verifyPasswordSignIn(this.db, now, input);
+    const account = await findLoginAccount(this.db, usernameKey(input.username));
+    if (account?.passwordHash != null && account.user.id === user.id) {
+      this.remember(key, { userId: user.id, hashStamp: stampOf(account.passwordHash), until: now + REMEMBER_PASSWORD_MS });
+    }
+    return callerFromPassword(user);
+  }
+
+  private async stillValid(now: number, username: string, known: Remembered): Promise<Caller | undefined> {
+    const key = usernameKey(username);
+    const account = await findLoginAccount(this.db, key);
+    if (account === undefined || account.user.id !== known.userId || account.user.disabled || account.passwordHash === null) return undefined;
+    if (!hashesEqual(stampOf(account.passwordHash), known.hashStamp)) return undefined;
+    const settings = await readSiteSettings(this.db);
+    if (settings.user_lockout) {
+      const lockedUntil = await findLockout(this.db, key);
+      if (lockedUntil !== undefined && lockedUntil > now) return undefined;
+    }
+    return callerFromPassword(account.user);
+  }
+
+  private remember(key: string, entry: Remembered): void {
+    if (this.remembered.size >= MAX_REMEMBERED) {
+      const oldest = this.remembered.keys().next().value;
+      if (oldest !== undefined) this.remembered.delete(oldest);
+    }
+    this.remembered.set(key, entry);
+  }
+
+  private async keyOf(username: string, password: string): Promise<string> {
+    this.secret ??= await sharedSecret(this.db, SECRET_NAME, Date.now());
+    return createHmac('sha256', this.secret).update(usernameKey(username)).update('\0').update(password).digest('hex');
+  }
+}
+
+function stampOf(passwordHash: string): string {
+  return createHash('sha256').update(passwordHash).digest('hex');
+}
