@@ -12,6 +12,7 @@ const UsersPage = lazy(() => import('./pages/UsersPage').then((m) => ({ default:
 const GroupsPage = lazy(() => import('./pages/GroupsPage').then((m) => ({ default: m.GroupsPage })));
 const WorkspacesPage = lazy(() => import('./pages/WorkspacesPage').then((m) => ({ default: m.WorkspacesPage })));
 const SiteSettingsPage = lazy(() => import('./pages/SiteSettingsPage').then((m) => ({ default: m.SiteSettingsPage })));
+const HistoryPage = lazy(() => import('./pages/HistoryPage').then((m) => ({ default: m.HistoryPage })));
 
 export function App() {
   return (
@@ -21,6 +22,7 @@ export function App() {
         <Route element={<RequireSession><Shell /></RequireSession>}>
           <Route path="/files/*" element={<FilesPage />} />
           <Route path="/account" element={<AccountPage />} />
+          <Route path="/history" element={<HistoryPage />} />
           <Route path="/admin/users" element={<UsersPage />} />
           <Route path="/admin/groups" element={<GroupsPage />} />
           <Route path="/admin/workspaces" element={<WorkspacesPage />} />

@@ -6,7 +6,7 @@ import type { Entry, FolderSort, SortField } from '../api/files';
 import { folderUrl } from './Breadcrumbs';
 import { formatSize, formatTime, permissionLetters } from './format';
 
-export type EntryAction = 'download' | 'move' | 'copy' | 'delete' | 'explain' | 'reach' | 'permissions';
+export type EntryAction = 'download' | 'move' | 'copy' | 'delete' | 'explain' | 'reach' | 'permissions' | 'history';
 
 /**
  * Whether a folder's menu offers its permissions: `all` for an administrator of the Workspace, who
@@ -125,6 +125,7 @@ function OpenedEntryMenu({ entry, onAction, offerPermissions }: { entry: Entry; 
           Rename or move{mayDelete ? '' : ' (needs delete permission)'}
         </Menu.Item>
         <Menu.Item onClick={() => onAction(entry, 'explain')}>Why can this be reached?</Menu.Item>
+        <Menu.Item onClick={() => onAction(entry, 'history')}>History</Menu.Item>
         {manages === true && <Menu.Item onClick={() => onAction(entry, 'reach')}>Who can reach this?</Menu.Item>}
         {manages === true && <Menu.Item onClick={() => onAction(entry, 'permissions')}>Permissions</Menu.Item>}
         <Menu.Item disabled={!mayRead} onClick={() => onAction(entry, 'copy')}>

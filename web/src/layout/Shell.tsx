@@ -41,6 +41,8 @@ function Frame() {
               {isAdministrator && <NavLink to="/admin/groups" style={NAV_LINK_STYLE}>Groups</NavLink>}
               {authority.siteAdmin && <NavLink to="/admin/workspaces" style={NAV_LINK_STYLE}>Workspaces</NavLink>}
               {authority.siteAdmin && <NavLink to="/admin/site" style={NAV_LINK_STYLE}>Site settings</NavLink>}
+              {/* Everyone has a history: at least their own sign-ins; the server decides what else. */}
+              <NavLink to="/history" style={NAV_LINK_STYLE}>History</NavLink>
               <NavLink to="/account" style={NAV_LINK_STYLE}>My account</NavLink>
             </Group>
           </Group>

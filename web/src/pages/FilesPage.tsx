@@ -1,9 +1,10 @@
 import { Alert, Button, Center, FileButton, Group, Loader, Stack, Text, Tooltip } from '@mantine/core';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { mayManage } from '../api/explain';
 import { copyEntry, createFolder, deleteEntry, downloadLink, folderPermissions, joinPath, moveEntry, type Entry } from '../api/files';
 import { FolderBreadcrumbs } from '../files/Breadcrumbs';
+import { historyLink } from '../history/links';
 import { ConfirmDialog, NameDialog } from '../files/dialogs';
 import { DropZone } from '../files/DropZone';
 import { EntryTable, type EntryAction } from '../files/EntryTable';
@@ -34,6 +35,7 @@ export function FilesPage() {
   const [actionError, setActionError] = useState<string | undefined>();
   const { reload } = folder;
   const uploads = useUploads(reload);
+  const navigate = useNavigate();
 
   useEffect(() => {
     const controller = new AbortController();
@@ -79,8 +81,12 @@ export function FilesPage() {
       }
       return;
     }
+    if (action === 'history') {
+      navigate(historyLink(entry));
+      return;
+    }
     setDialog({ kind: action, entry });
-  }, []);
+  }, [navigate]);
 
   return (
     // data-manages says whether the server was asked yet, so a test can tell "not offered" from "not yet known".
