@@ -11,7 +11,7 @@ const REAUTH = 'X-Service-Reauthentication';
 /**
  * What History records of each change made through the REST API (issue: "every recorded event
  * above is tested, and its absence on a rolled-back change"), read straight from the table: the
- * HTTP read side has its own tests. File actions are in files-history.test.ts.
+ * HTTP read side has its own tests. File actions are in file-recording.test.ts.
  */
 describe.each(testDatabaseTargets())('history recording [$name]', (target) => {
   let t: TestApp;

@@ -20,6 +20,9 @@ const Files = require('files.com/lib/Files.js');
 const File = require('files.com/lib/models/File.js');
 const Folder = require('files.com/lib/models/Folder.js');
 const { LogLevel } = require('files.com/lib/Logger.js');
+const History = require('files.com/lib/models/History.js').default;
+const HistoryExport = require('files.com/lib/models/HistoryExport.js').default;
+const HistoryExportResult = require('files.com/lib/models/HistoryExportResult.js').default;
 
 /** Resident memory of a process, from /proc (Linux), in bytes. */
 function residentBytes(pid: number): number | undefined {
@@ -182,6 +185,34 @@ describe('the official Files.com SDK (files.com 1.2.314) against a running Atriu
     expect(unknown.constructor.name).toBe('BadRequest_InvalidSortFieldError');
     const two = await Folder.listFor('sdk/sorted', { sort_by: { size: 'asc', path: 'asc' } }).catch((error: any) => error);
     expect(two.constructor.name).toBe('BadRequest_MultipleSortParamsNotAllowedError');
+  });
+
+  it('reads History with the SDK\'s own calls: the site, sign-ins, a user, a folder, a file, and an export', async () => {
+    const local = path.join(work, 'history.txt');
+    fs.writeFileSync(local, 'recorded\n');
+    await File.uploadFile('sdk/history.txt', local);
+    const asAdmin = { apiKey: KEY };
+    const site = await History.list({ per_page: 100 }, asAdmin);
+    expect(site.length).toBeGreaterThan(0);
+    const upload = site.find((action: any) => action.getPath() === 'sdk/history.txt');
+    expect(upload).toBeDefined();
+    expect(upload.getAction()).toBe('create');
+    expect(upload.getInterface()).toBe('restapi');
+    expect(upload.getUsername()).toBe('sdk-member');
+
+    // The member sees its own actions; the folder's and the file's lists show the upload.
+    const mine = await History.list({ sort_by: { created_at: 'asc' } });
+    expect(mine.every((action: any) => action.getUserId() === mine[0].getUserId())).toBe(true);
+    expect((await History.listForFolder('sdk', {})).map((action: any) => action.getPath())).toContain('sdk/history.txt');
+    expect((await History.listForFile('sdk/history.txt', {})).map((action: any) => action.getAction())).toEqual(['create']);
+    expect((await History.listForUser(upload.getUserId(), {}, asAdmin)).length).toBeGreaterThan(0);
+    expect(Array.isArray(await History.listLogins({}, asAdmin))).toBe(true);
+
+    const made = await HistoryExport.create({ query_action: 'create', start_at: '2000-01-01T00:00:00Z' }, asAdmin);
+    expect(made.status).toBe('ready');
+    expect((await HistoryExport.find(made.id, {}, asAdmin)).query_action).toBe('create');
+    const results = await HistoryExportResult.list({ history_export_id: made.id }, asAdmin);
+    expect(results.map((result: any) => result.path)).toContain('sdk/history.txt');
   });
 
   it('uploads a file of several parts, which Atrium joins in order', async () => {
