@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
-import { toRequestPath } from '../../../access/index.js';
 import type { HistoryExport } from '../../../history/index.js';
 import type { HistoryRow } from '../../../history/index.js';
+import { shownPath } from './history-body.js';
 
 /** Files.com's HistoryExport (docs/models/HistoryExport.md of its SDK). */
 export const HistoryExportBody = Type.Object({
@@ -86,7 +86,7 @@ export type HistoryExportResultBody = Static<typeof HistoryExportResultBody>;
 export const RESULT_COLUMNS = Object.keys(HistoryExportResultBody.properties) as (keyof HistoryExportResultBody)[];
 
 export function historyExportResultBody(requestWorkspaceId: number, row: HistoryRow): HistoryExportResultBody {
-  const shown = (path: string | null) => (path === null ? null : (toRequestPath(requestWorkspaceId, path) ?? path));
+  const shown = (path: string | null) => shownPath(requestWorkspaceId, path);
   const targets = row.targets === null ? {} : (JSON.parse(row.targets) as Record<string, unknown>);
   const path = shown(row.path);
   const slash = path === null ? -1 : path.lastIndexOf('/');

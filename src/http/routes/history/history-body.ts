@@ -21,12 +21,17 @@ export const HistoryBody = Type.Object({
 });
 export type HistoryBody = Static<typeof HistoryBody>;
 
+/** A recorded site path as the context shows it; one outside the context can only be the caller's own record, shown whole. */
+export function shownPath(requestWorkspaceId: number, path: string | null): string | null {
+  return path === null ? null : (toRequestPath(requestWorkspaceId, path) ?? path);
+}
+
 /**
  * A record as the request context shows it: paths relative to the selected Workspace, as every
  * other answer gives them (a record outside it can only be the caller's own, shown whole).
  */
 export function historyBody(requestWorkspaceId: number, row: HistoryRow): HistoryBody {
-  const shown = (path: string | null) => (path === null ? null : (toRequestPath(requestWorkspaceId, path) ?? path));
+  const shown = (path: string | null) => shownPath(requestWorkspaceId, path);
   return {
     id: row.id,
     path: shown(row.path) ?? '',
