@@ -7,7 +7,7 @@
 export const FEATURES = ['access', 'history', 'identity', 'directory', 'grants', 'files', 'access-review'];
 
 /** Front doors: they translate a protocol and call features; nothing below may import them. */
-export const FRONT_DOORS = ['http', 'cli', 'scim'];
+export const FRONT_DOORS = ['http', 'cli', 'scim', 'webdav'];
 
 /** What each layer may import besides itself. app.ts, main.ts and core.ts (src/*.ts) may import anything. */
 export const MAY_IMPORT = {
@@ -30,6 +30,9 @@ export const MAY_IMPORT = {
   http: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],
   cli: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],
   scim: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],
+  // WebDAV's locks are protocol state, not file decisions: its lock store keeps them in the
+  // database (repositories/dav-locks.ts) so they hold across workers and nodes.
+  webdav: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors', 'repositories'],
 };
 
 const DEEPEST = 5;

@@ -26,6 +26,7 @@ import { closeHttp2SessionsOnClose } from './http/tls/http2-sessions.js';
 import type { TlsCredentials } from './http/tls/tls-credentials.js';
 import { parseQueryString } from './lib/query-string.js';
 import { registerScim } from './scim/register-scim.js';
+import { registerWebdav } from './webdav/register-webdav.js';
 
 /** How the front door is reached: over HTTPS with these credentials, and at this public URL. */
 export interface FrontDoorListener {
@@ -96,6 +97,7 @@ export async function buildApp(core: Core, listener: FrontDoorListener = {}): Pr
     registerApiRoutes(api, deps);
   }, { prefix: API_ROOT });
   await registerScim(app, { db: deps.db, clock: deps.clock, headers });
+  await registerWebdav(app, { db: deps.db, clock: deps.clock, files: core.files });
   // The web console at `/`, when it has been built (npm run build).
   await registerConsole(app, config.headerBrands[0] as string);
 

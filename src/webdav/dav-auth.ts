@@ -1,0 +1,49 @@
+import type { FastifyRequest } from 'fastify';
+import type { Caller } from '../access/index.js';
+import type { Db } from '../db/database.js';
+import { errors } from '../errors/catalogue.js';
+import { authenticate, PasswordDoor } from '../identity/index.js';
+import type { Clock } from '../lib/time.js';
+
+/** Generated API keys (identity/secrets.ts): `atr_` and 43 base64url characters. */
+const API_KEY_SHAPE = /^atr_[A-Za-z0-9_-]{43}$/;
+
+export interface BasicCredentials {
+  user: string;
+  password: string;
+}
+
+/**
+ * HTTP Basic for WebDAV clients, which send the same credentials with every request:
+ * - an API key as the user name (the password is ignored), as the REST API accepts it;
+ * - otherwise a username and password, through the process's one PasswordDoor: a full sign-in
+ *   (login protection, lockout, History with interface `dav`) the first time, then recognised by
+ *   a keyed hash for a few minutes, rechecked against the user on every request.
+ * No credential is `not-authenticated`, answered 401 with the Basic challenge. The Authorization
+ * header is never logged (http/log-options.ts redacts it for the whole listener).
+ */
+export class DavAuthenticator {
+  private readonly door: PasswordDoor;
+
+  constructor(private readonly db: Db, private readonly clock: Clock) {
+    this.door = new PasswordDoor(db);
+  }
+
+  async callerOf(request: FastifyRequest): Promise<Caller> {
+    const basic = basicCredentials(request.headers.authorization);
+    if (basic === undefined) throw errors.authenticationRequired();
+    if (API_KEY_SHAPE.test(basic.user)) return authenticate(this.db, this.clock, { sessionId: undefined, apiKey: basic.user });
+    if (basic.user === '' || basic.password === '') throw errors.invalidUsernameOrPassword();
+    return this.door.signIn(this.clock.now(), { username: basic.user, password: basic.password, clientIp: request.ip, interface: 'dav' });
+  }
+}
+
+/** The user name and password of an `Authorization: Basic` header (RFC 7617), UTF-8. */
+export function basicCredentials(authorization: string | undefined): BasicCredentials | undefined {
+  if (authorization === undefined) return undefined;
+  const match = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(authorization);
+  if (match === null) return undefined;
+  const decoded = Buffer.from(match[1] as string, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon === -1 ? { user: decoded, password: '' } : { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
