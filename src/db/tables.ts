@@ -214,6 +214,23 @@ export interface HistoryExportsTable {
   query: string;
 }
 
+/** An SSH public key of a user (repositories/public-keys.ts). */
+export interface PublicKeysTable {
+  id: Id;
+  user_id: number;
+  title: string;
+  /** The key type as SSH names it: ssh-ed25519, ecdsa-sha2-nistp256, ssh-rsa, ... */
+  algorithm: string;
+  /** The SSH wire encoding of the public key, base64: what a client presents at sign-in. */
+  key_blob: string;
+  /** The comment pasted after the key ('' when none). */
+  comment: string;
+  fingerprint_md5: string;
+  fingerprint_sha256: string;
+  created_at: number;
+  last_login_at: number | null;
+}
+
 export interface Tables {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -233,4 +250,5 @@ export interface Tables {
   history: HistoryTable;
   history_chain: HistoryChainTable;
   history_exports: HistoryExportsTable;
+  public_keys: PublicKeysTable;
 }

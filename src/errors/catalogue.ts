@@ -75,6 +75,8 @@ export const errors = {
   reauthenticationRateLimited: () =>
     new AtriumError('rate-limited/reauthentication-rate-limited', 'Too many failed reauthentications: the session has been ended. Log in again.', { retryAfterSeconds: 0 }),
   apiKeyNotFound: () => new AtriumError('not-found/api-key-not-found', 'API key not found.'),
+  // Files.com has no type of its own for a missing public key: plain `not-found`, named in the message.
+  publicKeyNotFound: () => new AtriumError('not-found', 'Public key not found.'),
   apiKeyCreationRestricted: () =>
     new AtriumError(
       'not-authorized/site-admin-or-workspace-admin-permission-required',

@@ -15,6 +15,7 @@ const API = '/api/rest/v1';
 const PUBLIC_ROUTES = new Set([`POST ${API}/sessions`, `DELETE ${API}/sessions`, `GET ${API}/downloads/{token}`, `PUT ${API}/uploads/{token}`]);
 const REAUTHENTICATED_ROUTES = [
   `POST ${API}/api_keys`, `DELETE ${API}/api_keys/{id}`, `DELETE ${API}/api_key`,
+  `POST ${API}/public_keys`, `DELETE ${API}/public_keys/{id}`,
   `PUT ${API}/site`, `PATCH ${API}/site`, `PUT ${API}/users/{id}`, `PATCH ${API}/users/{id}`, `DELETE ${API}/users/{id}`,
 ];
 

@@ -64,6 +64,14 @@ describe.each(testDatabaseTargets())('updates with nothing to change [$name]', (
     await expectUnchanged('/api_key', key);
   });
 
+  it('an SSH public key', async () => {
+    const user = await createUser(t.database.db);
+    const line = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIO4rZ1jC9wh0mZ7yq0J1mU8eB7x0v9hcQ0bW2wq3JXyT still';
+    const created = await t.api.post('/public_keys', { title: 'still', user_id: user.id, public_key: line }, { key: BOOTSTRAP_KEY });
+    expect(created.status).toBe(201);
+    await expectUnchanged(`/public_keys/${created.body.id}`, BOOTSTRAP_KEY);
+  });
+
   it('a Workspace', async () => {
     const created = await t.api.post('/workspaces', { name: unique('Still') }, { key: BOOTSTRAP_KEY });
     await expectUnchanged(`/workspaces/${created.body.id}`, BOOTSTRAP_KEY);

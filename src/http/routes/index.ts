@@ -7,6 +7,7 @@ import { groupRoutes } from './groups.js';
 import { historyRoutes } from './history/index.js';
 import { openApiRoutes } from './openapi.js';
 import { permissionRoutes } from './permissions/index.js';
+import { publicKeyRoutes } from './public-keys.js';
 import { sessionRoutes } from './sessions.js';
 import { sitePolicyRoutes } from './site-policies.js';
 import { siteRoutes } from './site.js';
@@ -18,6 +19,7 @@ export function registerApiRoutes(api: ApiInstance, deps: RouteDeps): void {
   openApiRoutes(api);
   sessionRoutes(api, deps);
   apiKeyRoutes(api, deps);
+  publicKeyRoutes(api, deps);
   siteRoutes(api, deps);
   sitePolicyRoutes(api, deps);
   workspaceRoutes(api, deps);

@@ -24,6 +24,9 @@ const ACTION_LABELS: Readonly<Record<HistoryAction, string>> = {
   api_key_create: 'Created API key',
   api_key_update: 'Changed API key',
   api_key_destroy: 'Deleted API key',
+  public_key_create: 'Added SSH key',
+  public_key_update: 'Changed SSH key',
+  public_key_destroy: 'Deleted SSH key',
   workspace_create: 'Created Workspace',
   workspace_update: 'Changed Workspace',
   workspace_destroy: 'Deleted Workspace',
@@ -57,7 +60,7 @@ export const ACTION_GROUPS: readonly { group: string; items: { value: string; la
   { group: 'Files', items: [{ value: 'create', label: 'Uploaded or created folder' }, ...options(['read', 'update', 'destroy', 'move', 'copy'])] },
   { group: 'Users & groups', items: options(['user_create', 'user_update', 'user_destroy', 'group_create', 'group_update', 'group_destroy']) },
   { group: 'Permissions', items: options(['permission_create', 'permission_destroy']) },
-  { group: 'Keys', items: options(['api_key_create', 'api_key_update', 'api_key_destroy']) },
+  { group: 'Keys', items: options(['api_key_create', 'api_key_update', 'api_key_destroy', 'public_key_create', 'public_key_update', 'public_key_destroy']) },
   { group: 'Workspaces & site', items: options(['workspace_create', 'workspace_update', 'workspace_destroy', 'site_update']) },
 ];
 
