@@ -7,7 +7,7 @@
 export const FEATURES = ['access', 'history', 'identity', 'directory', 'grants', 'files', 'access-review'];
 
 /** Front doors: they translate a protocol and call features; nothing below may import them. */
-export const FRONT_DOORS = ['http', 'cli', 'scim', 'webdav'];
+export const FRONT_DOORS = ['http', 'cli', 'scim', 'webdav', 'sftp'];
 
 /** What each layer may import besides itself. app.ts, main.ts and core.ts (src/*.ts) may import anything. */
 export const MAY_IMPORT = {
@@ -33,6 +33,7 @@ export const MAY_IMPORT = {
   // WebDAV's locks are protocol state, not file decisions: its lock store keeps them in the
   // database (repositories/dav-locks.ts) so they hold across workers and nodes.
   webdav: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors', 'repositories'],
+  sftp: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],
 };
 
 const DEEPEST = 5;

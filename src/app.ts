@@ -39,6 +39,8 @@ export interface FrontDoorListener {
   idleTimeoutMs?: number;
   /** Request timing and, with a token, `GET /metrics` on this port (main.ts decides). */
   metrics?: MetricsExposure | undefined;
+  /** The SFTP host keys' fingerprints when SFTP is on, shown to administrators by GET /site. */
+  sftpHostKeyFingerprints?: readonly string[] | undefined;
 }
 
 /**
@@ -48,7 +50,7 @@ export interface FrontDoorListener {
 export async function buildApp(core: Core, listener: FrontDoorListener = {}): Promise<ApiInstance> {
   const { database, clock, config } = core;
   const headers = brandHeaders(config.headerBrands);
-  const deps: RouteDeps = { database, db: database.db, clock, headers, files: core.files };
+  const deps: RouteDeps = { database, db: database.db, clock, headers, files: core.files, sftpHostKeyFingerprints: listener.sftpHostKeyFingerprints };
 
   const app = Fastify({
     logger: logOptions(config.logLevel, headers),

@@ -3,7 +3,7 @@ import { ConfigError } from './config/config-error.js';
 import { createOwnerOnlyFromNowOn, prepareDataDir } from './db/data-dir.js';
 import { loadConfig } from './config/load-config.js';
 import type { Config } from './config/settings.js';
-import { createCore } from './core.js';
+import { createCore, type Core } from './core.js';
 import { openConfiguredDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { withStartupLock } from './db/startup-lock.js';
@@ -19,6 +19,8 @@ import { reloadCertificateOnHangup } from './http/tls/certificate-reload.js';
 import { createHttpsRedirectServer } from './http/tls/https-redirect.js';
 import { listenOn } from './http/listen.js';
 import { readTlsCredentials, type TlsFiles } from './http/tls/tls-credentials.js';
+import { loadHostKeys, type HostKeys } from './sftp/host-keys.js';
+import { startSftpServer, type SftpServer } from './sftp/sftp-server.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -45,14 +47,19 @@ async function main(): Promise<void> {
   const core = createCore({ database, clock: systemClock, config });
   await core.start({ onHousekeepingError: (error) => process.stderr.write(`atrium: History retention failed, will try again within the hour: ${(error as Error).message}\n`) });
   const metrics = metricsExposureFor(config, database);
-  const app = await buildApp(core, { tls, publicUrl: config.publicUrl, metrics, idleTimeoutMs: Math.min(config.idleTimeoutMs, config.keepAliveTimeoutMs) });
+  // SFTP's host keys are read (or made, on the first start) before anything listens: GET /site shows their fingerprints.
+  const hostKeys = config.sftpPort === undefined ? undefined : await loadHostKeys({ dataDir: config.dataDir, files: config.sftpHostKeyFiles });
+  const sftpHostKeyFingerprints = hostKeys?.fingerprints.map((key) => `${key.type} ${key.sha256}`);
+  const app = await buildApp(core, { tls, publicUrl: config.publicUrl, metrics, idleTimeoutMs: Math.min(config.idleTimeoutMs, config.keepAliveTimeoutMs), sftpHostKeyFingerprints });
   applyConnectionSettings(app.server, config);
   let redirects: Server | undefined;
   let metricsServer: Server | undefined;
+  let sftp: SftpServer | undefined;
   closeGracefullyOnSignals(async () => {
     core.stop();
     redirects?.close();
     metricsServer?.close();
+    await sftp?.close();
     await app.close();
     await database.close();
   }, (message) => app.log.info(message));
@@ -65,6 +72,7 @@ async function main(): Promise<void> {
   if (metrics !== undefined && config.metricsPort !== undefined) {
     metricsServer = await startMetricsListener(metrics.metrics, config.metricsPort, config.metricsToken, app.log);
   }
+  if (hostKeys !== undefined && config.sftpPort !== undefined) sftp = await startSftp(core, config, hostKeys, app.log);
   if (bootstrap.generated !== undefined) printGeneratedCredentials(bootstrap.generated);
   if (bootstrap.ignoredSettings !== undefined) {
     app.log.warn(`${bootstrap.ignoredSettings.join(', ')} ignored: bootstrap settings apply only to an empty database. `
@@ -88,6 +96,16 @@ async function startRedirects(config: Config, httpsPort: number, log: { info(mes
   return server;
 }
 
+/** The SFTP front door (ATRIUM_SFTP_PORT), on the API's address; its host key fingerprints are logged for clients' known_hosts. */
+async function startSftp(core: Core, config: Config, hostKeys: HostKeys, log: { info(message: string): void; warn(message: string): void }): Promise<SftpServer> {
+  const server = await startSftpServer(
+    { db: core.database.db, clock: core.clock, files: core.files, hostKeys, onError: (error) => log.warn(`SFTP: ${error.message}`) },
+    { host: config.host, port: config.sftpPort as number },
+  );
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  log.info(`SFTP listening at sftp://${host}:${server.port}, host keys: ${hostKeys.fingerprints.map((key) => `${key.type} ${key.sha256}`).join(', ')}`);
+  return server;
+}
 
 /**
  * Printed once, to standard error and not through the logger: standard output carries the JSON log

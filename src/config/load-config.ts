@@ -46,6 +46,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Con
     maxConnectionsPerClient: parseCount('ATRIUM_MAX_CONNECTIONS_PER_CLIENT', text('maxConnectionsPerClient'), 256),
     idleTimeoutMs: parseDuration('ATRIUM_IDLE_TIMEOUT', text('idleTimeoutMs'), 60_000),
     keepAliveTimeoutMs: parseDuration('ATRIUM_KEEP_ALIVE_TIMEOUT', text('keepAliveTimeoutMs'), 72_000),
+    sftpPort: parsePort('ATRIUM_SFTP_PORT', text('sftpPort'), undefined),
+    sftpHostKeyFiles: text('sftpHostKeyFiles')?.split(',').map((file) => file.trim()).filter((file) => file !== '').map((file) => path.resolve(file)),
   };
   checkBootstrap(config);
   checkTls(config);

@@ -36,6 +36,10 @@ export interface Config {
   idleTimeoutMs: number;
   /** How long an idle keep-alive connection is kept between requests. */
   keepAliveTimeoutMs: number;
+  /** The SFTP front door's port (docs/sftp.md), on the same address as the API; off when unset. */
+  sftpPort: number | undefined;
+  /** SFTP host private keys to use instead of the ones generated into the data dir. */
+  sftpHostKeyFiles: string[] | undefined;
 }
 
 export interface SettingSpec {
@@ -68,5 +72,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   { key: 'maxConnectionsPerClient', env: 'ATRIUM_MAX_CONNECTIONS_PER_CLIENT', flag: 'max-connections-per-client', defaultText: '256', meaning: 'open connections from one client address (behind a load balancer, that is the balancer: raise it or use 0, no limit)' },
   { key: 'idleTimeoutMs', env: 'ATRIUM_IDLE_TIMEOUT', flag: 'idle-timeout', defaultText: '60s', meaning: 'a connection that moves no byte for this long (stalled headers or body, or a silent client) is closed; `500ms`, `30s`, `2m`' },
   { key: 'keepAliveTimeoutMs', env: 'ATRIUM_KEEP_ALIVE_TIMEOUT', flag: 'keep-alive-timeout', defaultText: '72s', meaning: 'how long an idle keep-alive connection waits for its next request; keep it above the load balancer\'s idle timeout' },
+  { key: 'sftpPort', env: 'ATRIUM_SFTP_PORT', flag: 'sftp-port', defaultText: 'none (SFTP off)', meaning: 'serves SFTP on this port, on the same address (docs/sftp.md)' },
+  { key: 'sftpHostKeyFiles', env: 'ATRIUM_SFTP_HOST_KEY_FILES', flag: 'sftp-host-key-files', defaultText: 'generated in the data dir', meaning: 'comma-separated SFTP host private key files (OpenSSH or PEM, unencrypted) instead of the generated Ed25519 and RSA keys' },
   { key: 'accessLog', env: 'ATRIUM_ACCESS_LOG', flag: 'access-log', defaultText: 'true', meaning: 'one log line per request (`false` halves logging cost)' },
 ];

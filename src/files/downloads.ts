@@ -109,6 +109,12 @@ export async function openDownload(deps: FileDeps, token: string, rangeRequest: 
   return { name, size: entry.size ?? 0, mtime: entry.mtime, sha256: entry.sha256, ...opened };
 }
 
+/** Records a download of a file by the session's caller (a reader that serves its first byte: file-reader.ts). */
+export async function recordDownload(scope: SessionScope, entry: Entry): Promise<void> {
+  const now = scope.deps.clock.now();
+  await scope.deps.db.transaction().execute((tx) => appendEvents(tx, sessionRecording(scope, now), [fileRead(entry)]));
+}
+
 /**
  * Records the download of opened bytes before they are sent; if the record cannot be written, the
  * bytes are not sent either (no download without its record).

@@ -8,6 +8,8 @@ export { type OpenedDownload, type TransferLink } from './downloads.js';
 export { type FileEntry } from './file-entry.js';
 export { createFileOperations, type FileOperations } from './file-operations.js';
 export { type FileSession, type ListingPage } from './file-session.js';
+export { type FileReader } from './file-reader.js';
+export { type StagedUpload, type StagedUploadOptions } from './staged-upload.js';
 export { type UploadOffer } from './upload-offer.js';
 export { type ReceivedPart } from './upload-parts.js';
 export { MAX_PARTS } from './uploads.js';

@@ -11,4 +11,6 @@ export interface RouteDeps {
   headers: BrandHeaders;
   /** Every file operation (the folder and file routes). */
   files: FileOperations;
+  /** `<type> SHA256:<base64>` of each SFTP host key, when SFTP is on (GET /site). */
+  sftpHostKeyFingerprints?: readonly string[] | undefined;
 }

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { StagedBlob } from './staged-blob.js';
 
 /** What a completed write stored. */
 export interface WrittenBlob {
@@ -18,7 +19,7 @@ export interface ByteRange {
  * never derived from user paths, so no path spelling can name anything but a blob. A blob is
  * immutable once written: replacing a file writes a new blob under a new key.
  *
- * The local-disk backend is the only one today; an object store can implement the same four
+ * The local-disk backend is the only one today; an object store can implement the same
  * operations later (a write there is a multipart upload that completes only at the end).
  */
 export interface BlobStorage {
@@ -34,6 +35,8 @@ export interface BlobStorage {
   copy(fromKey: string, toKey: string): Promise<void>;
   /** Removes a blob; removing a missing blob is not an error. */
   delete(key: string): Promise<void>;
+  /** A blob to be written at offsets (SFTP), which becomes a blob only when finished (staged-blob.ts). */
+  stage(options: { maxBytes: number }): Promise<StagedBlob>;
 }
 
 export class BlobTooLargeError extends Error {

@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BlobNotFoundError, type BlobStorage, type ByteRange, type WrittenBlob } from './blob-storage.js';
 import { ByteMeter } from './byte-meter.js';
+import { LocalStagedBlob, type StagedBlob } from './staged-blob.js';
 import { assertStorageKey } from './storage-keys.js';
 
 /**
@@ -73,6 +74,14 @@ export class LocalDiskStorage implements BlobStorage {
     }
   }
 
+  stage(options: { maxBytes: number }): Promise<StagedBlob> {
+    return LocalStagedBlob.create({
+      tmpDir: this.tmpDir,
+      pathOf: (key) => this.pathOf(key),
+      publish: (tmpPath, key) => this.publish(tmpPath, key),
+    }, options.maxBytes);
+  }
+
   /**
    * Removes temporary files nobody has written to for `olderThanMs`: what a crash or a killed
    * process left. The age test keeps a write in progress (on this node or on another node
@@ -103,19 +112,25 @@ export class LocalDiskStorage implements BlobStorage {
    * survives a power cut). Any failure removes the temporary file.
    */
   private async writeThrough(key: string, fill: (tmpPath: string) => Promise<void>): Promise<void> {
-    const finalPath = this.pathOf(key);
+    this.pathOf(key); // the key is checked before anything is written
     await fs.mkdir(this.tmpDir, { recursive: true });
     const tmpPath = path.join(this.tmpDir, `${randomUUID()}.tmp`);
     try {
       await fill(tmpPath);
-      await syncFile(tmpPath);
-      await fs.mkdir(path.dirname(finalPath), { recursive: true });
-      await fs.rename(tmpPath, finalPath);
-      await syncFile(path.dirname(finalPath));
+      await this.publish(tmpPath, key);
     } catch (error) {
       await fs.rm(tmpPath, { force: true }).catch(() => undefined);
       throw error;
     }
+  }
+
+  /** A complete temporary file becomes the blob `key`: flushed, renamed into place, the directory flushed. */
+  private async publish(tmpPath: string, key: string): Promise<void> {
+    const finalPath = this.pathOf(key);
+    await syncFile(tmpPath);
+    await fs.mkdir(path.dirname(finalPath), { recursive: true });
+    await fs.rename(tmpPath, finalPath);
+    await syncFile(path.dirname(finalPath));
   }
 
   private pathOf(key: string): string {

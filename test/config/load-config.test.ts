@@ -54,6 +54,8 @@ describe('loadConfig', () => {
       ATRIUM_MAX_CONNECTIONS_PER_CLIENT: '20',
       ATRIUM_IDLE_TIMEOUT: '30s',
       ATRIUM_KEEP_ALIVE_TIMEOUT: '500ms',
+      ATRIUM_SFTP_PORT: '2222',
+      ATRIUM_SFTP_HOST_KEY_FILES: '/etc/atrium/ssh_host_ed25519_key, /etc/atrium/ssh_host_rsa_key',
     });
     expect(config).toEqual({
       host: '0.0.0.0',
@@ -78,6 +80,8 @@ describe('loadConfig', () => {
       maxConnectionsPerClient: 20,
       idleTimeoutMs: 30_000,
       keepAliveTimeoutMs: 500,
+      sftpPort: 2222,
+      sftpHostKeyFiles: ['/etc/atrium/ssh_host_ed25519_key', '/etc/atrium/ssh_host_rsa_key'],
     });
   });
 

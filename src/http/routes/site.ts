@@ -23,14 +23,25 @@ const SettingFields = {
 };
 
 const SiteBody = Type.Object(SettingFields);
+// What GET /site shows besides the settings: facts of the running server, not settings to change.
+const SiteView = Type.Object({
+  ...SettingFields,
+  sftp_host_key_fingerprints: Type.Optional(Type.Array(Type.String(), {
+    description: 'When SFTP is on: each host key as `<type> SHA256:<base64>`, what clients show on first connection (docs/sftp.md)',
+  })),
+});
 // Every field optional: a partial update, the same for PUT and PATCH (contract 1.1).
 const SiteChanges = Type.Partial(SiteBody);
 
 /** GET and PATCH/PUT /site: the site settings of contract 8, for Site Administrators only. */
 export function siteRoutes(app: ApiInstance, deps: RouteDeps): void {
   app.get('/site', {
-    schema: { summary: 'Show the site settings', querystring: Type.Object({}), response: { 200: SiteBody, ...errorResponses } },
-  }, async (request) => readSiteSettingsAs(callOf(request, deps)));
+    schema: { summary: 'Show the site settings', querystring: Type.Object({}), response: { 200: SiteView, ...errorResponses } },
+  }, async (request) => {
+    const settings = await readSiteSettingsAs(callOf(request, deps));
+    const fingerprints = deps.sftpHostKeyFingerprints;
+    return fingerprints === undefined ? settings : { ...settings, sftp_host_key_fingerprints: [...fingerprints] };
+  });
 
   app.route({
     method: UPDATE_METHODS,

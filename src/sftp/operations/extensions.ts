@@ -1,0 +1,52 @@
+import type { SFTPWrapper } from 'ssh2';
+import { utils } from 'ssh2';
+import type { FileSession } from '../../files/index.js';
+import { sessionPathOf } from './sftp-paths.js';
+import { readStrings, sendExtendedReply } from './wire.js';
+
+const { STATUS_CODE } = utils.sftp;
+const BLOCK = 4096;
+/** statvfs has no notion of a quota here: the figures say "plenty" so clients do not refuse to upload. */
+const PLENTY_BLOCKS = 2n ** 40n;
+
+/**
+ * The OpenSSH extensions Atrium answers (advertised in wire.ts); false for any other, which is
+ * then unsupported.
+ * - posix-rename@openssh.com: a rename; like RENAME it never replaces an existing entry here
+ *   (a move in Atrium never overwrites), which clients see as a failure they can report.
+ * - statvfs@openssh.com: the path must be visible; the figures are nominal (docs/sftp.md).
+ */
+export async function handleExtension(sftp: SFTPWrapper, files: FileSession, id: number, name: string, data: Buffer | undefined): Promise<boolean> {
+  switch (name) {
+    case 'posix-rename@openssh.com': {
+      const paths = readStrings(data, 2);
+      if (paths === undefined) {
+        sftp.status(id, STATUS_CODE.BAD_MESSAGE, 'Malformed request.');
+        return true;
+      }
+      await files.move(sessionPathOf(paths[0] as string), sessionPathOf(paths[1] as string));
+      sftp.status(id, STATUS_CODE.OK);
+      return true;
+    }
+    case 'statvfs@openssh.com': {
+      const path = readStrings(data, 1);
+      if (path === undefined) {
+        sftp.status(id, STATUS_CODE.BAD_MESSAGE, 'Malformed request.');
+        return true;
+      }
+      await files.stat(sessionPathOf(path[0] as string));
+      sendExtendedReply(sftp, id, statvfsBody());
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+/** bsize, frsize, blocks, bfree, bavail, files, ffree, favail, fsid, flag, namemax: eleven uint64. */
+function statvfsBody(): Buffer {
+  const values = [BigInt(BLOCK), BigInt(BLOCK), PLENTY_BLOCKS, PLENTY_BLOCKS, PLENTY_BLOCKS, PLENTY_BLOCKS, PLENTY_BLOCKS, PLENTY_BLOCKS, 0n, 0n, 255n];
+  const body = Buffer.alloc(values.length * 8);
+  values.forEach((value, i) => body.writeBigUInt64BE(value, i * 8));
+  return body;
+}

@@ -1,0 +1,90 @@
+import type { AuthContext } from 'ssh2';
+import { utils } from 'ssh2';
+import type { Caller } from '../access/index.js';
+import type { Db } from '../db/database.js';
+import { authenticate, PasswordDoor } from '../identity/index.js';
+import type { Clock } from '../lib/time.js';
+
+/** Generated API keys (identity/secrets.ts): `atr_` and 43 base64url characters. */
+const API_KEY_SHAPE = /^atr_[A-Za-z0-9_-]{43}$/;
+
+/** The sign-in methods a client is told it may use. */
+export const SIGN_IN_METHODS = ['publickey', 'password', 'keyboard-interactive'] as const;
+
+/**
+ * The public keys registered to users (identity's public keys, docs/sftp.md): the caller of the
+ * enabled user `username` when `keyBlob` (the SSH wire form of a public key) is one of its keys.
+ */
+export interface PublicKeyLookup {
+  callerFor(username: string, keyBlob: Buffer): Promise<Caller | undefined>;
+}
+
+/** What one sign-in attempt came to. */
+export type SignInOutcome =
+  | { kind: 'signed-in'; caller: Caller }
+  /** A public key offered without a signature, registered to the user: the client may sign with it. */
+  | { kind: 'key-acceptable' }
+  | { kind: 'refused' };
+
+/**
+ * Sign-in for SFTP, deciding nothing itself:
+ * - a password through the process's PasswordDoor (identity): the same login protection, lockout,
+ *   disabled-user rule and History records (`login` / `failedlogin`, interface `sftp`) as
+ *   POST /sessions; keyboard-interactive is the same password asked in a prompt;
+ * - an API key as the password of its own user (the username must be the key's user's); a
+ *   password that only looks like a key is tried as a password, so a wrong key counts as a
+ *   wrong password;
+ * - a public key registered to the user: asked without a signature, the answer is whether it would
+ *   do; with one, the signature over the session is verified.
+ */
+export class SftpAuthenticator {
+  private readonly door: PasswordDoor;
+
+  constructor(private readonly db: Db, private readonly clock: Clock, private readonly publicKeys: PublicKeyLookup | undefined) {
+    this.door = new PasswordDoor(db);
+  }
+
+  async attempt(ctx: AuthContext, clientIp: string): Promise<SignInOutcome> {
+    switch (ctx.method) {
+      case 'password':
+        return this.password(ctx.username, ctx.password, clientIp);
+      case 'keyboard-interactive': {
+        const answers = await new Promise<string[] | undefined>((resolve) => {
+          ctx.prompt([{ prompt: 'Password: ', echo: false }], (responses) => resolve(Array.isArray(responses) ? responses : undefined));
+        });
+        const password = answers?.[0];
+        return password === undefined ? { kind: 'refused' } : this.password(ctx.username, password, clientIp);
+      }
+      case 'publickey':
+        return this.publicKey(ctx.username, ctx.key.algo, ctx.key.data, ctx.signature, ctx.blob, ctx.hashAlgo);
+      default:
+        return { kind: 'refused' };
+    }
+  }
+
+  private async password(username: string, password: string, clientIp: string): Promise<SignInOutcome> {
+    if (username === '' || password === '') return { kind: 'refused' };
+    if (API_KEY_SHAPE.test(password)) {
+      const caller = await authenticate(this.db, this.clock, { sessionId: undefined, apiKey: password }).catch(() => undefined);
+      if (caller?.user != null && caller.user.username.toLowerCase() === username.toLowerCase()) return { kind: 'signed-in', caller };
+    }
+    try {
+      const caller = await this.door.signIn(this.clock.now(), { username, password, clientIp, interface: 'sftp' });
+      return { kind: 'signed-in', caller };
+    } catch {
+      // Every refusal (wrong, locked out, too many attempts) looks alike to the client; History has the reason.
+      return { kind: 'refused' };
+    }
+  }
+
+  private async publicKey(username: string, algo: string, keyBlob: Buffer, signature: Buffer | undefined, signed: Buffer | undefined, hashAlgo: string | undefined): Promise<SignInOutcome> {
+    if (this.publicKeys === undefined) return { kind: 'refused' };
+    const caller = await this.publicKeys.callerFor(username, keyBlob).catch(() => undefined);
+    if (caller === undefined || caller.user?.disabled === true) return { kind: 'refused' };
+    if (signature === undefined || signed === undefined) return { kind: 'key-acceptable' };
+    const key = utils.parseKey(keyBlob);
+    if (key instanceof Error || Array.isArray(key)) return { kind: 'refused' };
+    const valid = key.verify(signed, signature, hashAlgo) === true;
+    return valid && algo !== 'ssh-dss' ? { kind: 'signed-in', caller } : { kind: 'refused' };
+  }
+}

@@ -1,0 +1,287 @@
+import type { Socket } from 'node:net';
+import { utils, type Attributes, type SFTPWrapper } from 'ssh2';
+import { DEFAULT_LISTING_SORT, type ChildPosition, type FileReader, type FileSession, type StagedUpload } from '../files/index.js';
+import { HandleTable } from './handles.js';
+import { attributesOf, longnameOf } from './operations/attributes.js';
+import { handleExtension } from './operations/extensions.js';
+import { normalizeSftpPath, sessionPathOf } from './operations/sftp-paths.js';
+import { statusOf, UNSUPPORTED, type SftpStatus } from './operations/status.js';
+
+const { OPEN_MODE, STATUS_CODE } = utils.sftp;
+
+/** The most bytes one READ answers; a client asking for more gets fewer and asks again (SFTP allows it). */
+export const MAX_READ_BYTES = 64 * 1024;
+/** Folder entries per READDIR answer. */
+const ENTRIES_PER_READDIR = 256;
+/** Requests of one session being worked on at once; beyond it a request fails at once (bounded memory). */
+export const MAX_PENDING_REQUESTS = 256;
+/** Answers waiting to be sent: past this, READs wait for the client to take what it was sent. */
+const MAX_BUFFERED_OUTPUT_BYTES = 8 * 1024 * 1024;
+
+type Open =
+  | { kind: 'folder'; path: string; after: ChildPosition | undefined; done: boolean }
+  | { kind: 'reader'; reader: FileReader; queue: Promise<unknown> }
+  | { kind: 'upload'; upload: StagedUpload; queue: Promise<unknown>; failed: SftpStatus | undefined };
+
+/**
+ * One signed-in SFTP session: translates each request into a call on the caller's FileSession and
+ * its answer (or AtriumError, through statusOf) into SFTP. It decides nothing: every right is the
+ * file session's to decide, the same as REST. What it bounds is its own: open handles, requests in
+ * progress, the size of a READ, and answers not yet taken by the client.
+ *
+ * Reads and writes on one handle run in the order they came, so a client's pipelined requests work
+ * as sent. A written file becomes visible at CLOSE; a session that ends with files still open
+ * (a disconnect, a client that never closes) drops them and nothing partial is ever seen.
+ */
+export class SftpSession {
+  private readonly handles = new HandleTable<Open>();
+  private pending = 0;
+  private ended = false;
+
+  constructor(private readonly sftp: SFTPWrapper, private readonly files: FileSession, private readonly socket: Socket, private readonly now: () => number) {
+    sftp.on('REALPATH', (id: number, path: string) => this.run(id, async () => {
+      const normalized = normalizeSftpPath(path);
+      sftp.name(id, [{ filename: normalized, longname: normalized, attrs: {} as Attributes }]);
+    }));
+    sftp.on('STAT', (id: number, path: string) => this.stat(id, path));
+    sftp.on('LSTAT', (id: number, path: string) => this.stat(id, path));
+    sftp.on('FSTAT', (id: number, handle: Buffer) => this.fstat(id, handle));
+    sftp.on('OPENDIR', (id: number, path: string) => this.openFolder(id, path));
+    sftp.on('READDIR', (id: number, handle: Buffer) => this.readFolder(id, handle));
+    sftp.on('OPEN', (id: number, path: string, flags: number) => this.open(id, path, flags));
+    sftp.on('READ', (id: number, handle: Buffer, offset: number, length: number) => this.read(id, handle, offset, length));
+    sftp.on('WRITE', (id: number, handle: Buffer, offset: number, data: Buffer) => this.write(id, handle, offset, data));
+    sftp.on('CLOSE', (id: number, handle: Buffer) => this.close(id, handle));
+    sftp.on('MKDIR', (id: number, path: string) => this.run(id, async () => {
+      await this.files.createFolder(sessionPathOf(path), { mkdirParents: false });
+      this.ok(id);
+    }));
+    sftp.on('RMDIR', (id: number, path: string) => this.remove(id, path, 'directory'));
+    sftp.on('REMOVE', (id: number, path: string) => this.remove(id, path, 'file'));
+    sftp.on('RENAME', (id: number, from: string, to: string) => this.run(id, async () => {
+      await this.files.move(sessionPathOf(from), sessionPathOf(to));
+      this.ok(id);
+    }));
+    // Attributes are accepted and ignored: Atrium keeps no owners or modes, and a file's time is
+    // when it was written. The path must still be one the caller sees.
+    sftp.on('SETSTAT', (id: number, path: string) => this.run(id, async () => {
+      await this.files.stat(sessionPathOf(path));
+      this.ok(id);
+    }));
+    sftp.on('FSETSTAT', (id: number, handle: Buffer) => this.withHandle(id, handle, async () => this.ok(id)));
+    sftp.on('EXTENDED', (id: number, name: string, data: Buffer | undefined) => this.run(id, async () => {
+      const answered = await handleExtension(this.sftp, this.files, id, name, data);
+      if (!answered) this.fail(id, UNSUPPORTED);
+    }));
+    sftp.on('SYMLINK', (id: number) => this.fail(id, UNSUPPORTED));
+    sftp.on('READLINK', (id: number) => this.fail(id, UNSUPPORTED));
+    sftp.on('end', () => this.end());
+    sftp.on('close', () => this.end());
+  }
+
+  /** Drops every open handle: uploads not closed are abandoned (nothing partial becomes visible). */
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    for (const open of this.handles.takeAll()) void this.release(open);
+  }
+
+  private async stat(id: number, path: string): Promise<void> {
+    await this.run(id, async () => {
+      this.sftp.attrs(id, attributesOf(await this.files.stat(sessionPathOf(path))));
+    });
+  }
+
+  private async fstat(id: number, handle: Buffer): Promise<void> {
+    await this.withHandle(id, handle, async (open) => {
+      if (open.kind === 'folder') {
+        this.sftp.attrs(id, attributesOf(await this.files.stat(open.path)));
+        return;
+      }
+      const seconds = Math.floor(this.now() / 1000);
+      const size = open.kind === 'reader' ? open.reader.size : open.upload.size;
+      const mtime = open.kind === 'reader' ? Math.floor(open.reader.entry.mtime / 1000) : seconds;
+      this.sftp.attrs(id, { mode: 0o100000 | (open.kind === 'reader' ? 0o400 : 0o600), uid: 0, gid: 0, size, atime: mtime, mtime });
+    });
+  }
+
+  private async openFolder(id: number, path: string): Promise<void> {
+    await this.run(id, async () => {
+      const folder = await this.files.stat(sessionPathOf(path));
+      if (folder.type !== 'directory') return this.fail(id, { code: STATUS_CODE.FAILURE, message: 'Not a folder.' });
+      this.answerHandle(id, { kind: 'folder', path: folder.path, after: undefined, done: false });
+    });
+  }
+
+  private async readFolder(id: number, handle: Buffer): Promise<void> {
+    await this.withHandle(id, handle, async (open) => {
+      if (open.kind !== 'folder') return this.fail(id, { code: STATUS_CODE.FAILURE, message: 'Not a folder handle.' });
+      // A folder ends with EOF, or clients ask again forever.
+      if (open.done) return this.fail(id, { code: STATUS_CODE.EOF, message: 'End of folder.' });
+      const page = await this.files.list(open.path, { sort: DEFAULT_LISTING_SORT, after: open.after, limit: ENTRIES_PER_READDIR });
+      open.after = page.next;
+      open.done = page.next === undefined;
+      if (page.entries.length === 0) return this.fail(id, { code: STATUS_CODE.EOF, message: 'End of folder.' });
+      const now = this.now();
+      this.sftp.name(id, page.entries.map((entry) => {
+        const attrs = attributesOf(entry);
+        return { filename: entry.name, longname: longnameOf(entry, attrs, now), attrs };
+      }));
+    });
+  }
+
+  /** OPEN: for reading, a reader of the file as it is; for writing, a staged upload (files/). */
+  private async open(id: number, path: string, flags: number): Promise<void> {
+    await this.run(id, async () => {
+      const sessionPath = sessionPathOf(path);
+      if ((flags & OPEN_MODE.WRITE) === 0 && (flags & OPEN_MODE.APPEND) === 0) {
+        const reader = await this.files.openReader(sessionPath);
+        if (!this.answerHandle(id, { kind: 'reader', reader, queue: Promise.resolve() })) reader.close();
+        return;
+      }
+      const upload = await this.files.stageUpload(sessionPath, {
+        truncate: (flags & OPEN_MODE.TRUNC) !== 0,
+        exclusive: (flags & OPEN_MODE.EXCL) !== 0 && (flags & OPEN_MODE.CREAT) !== 0,
+        mustExist: (flags & OPEN_MODE.CREAT) === 0,
+        append: (flags & OPEN_MODE.APPEND) !== 0,
+      });
+      if (!this.answerHandle(id, { kind: 'upload', upload, queue: Promise.resolve(), failed: undefined })) await upload.abandon();
+    });
+  }
+
+  private async read(id: number, handle: Buffer, offset: number, length: number): Promise<void> {
+    await this.withHandle(id, handle, async (open) => {
+      if (open.kind !== 'reader') return this.fail(id, { code: STATUS_CODE.FAILURE, message: 'The handle is not open for reading.' });
+      const bytes = await inOrder(open, () => open.reader.read(offset, Math.min(length, MAX_READ_BYTES)));
+      if (bytes.length === 0) return this.fail(id, { code: STATUS_CODE.EOF, message: 'End of file.' });
+      await this.roomToAnswer();
+      this.sftp.data(id, bytes);
+    });
+  }
+
+  private async write(id: number, handle: Buffer, offset: number, data: Buffer): Promise<void> {
+    // ssh2 hands a view of its packet buffer; the bytes are kept past this tick, so they are copied.
+    const bytes = Buffer.from(data);
+    await this.withHandle(id, handle, async (open) => {
+      if (open.kind !== 'upload') return this.fail(id, { code: STATUS_CODE.FAILURE, message: 'The handle is not open for writing.' });
+      await inOrder(open, async () => {
+        if (open.failed !== undefined) throw open.failed;
+        await open.upload.write(bytes, offset).catch((error: unknown) => {
+          // One failed write fails the file: CLOSE must not commit it with a hole.
+          open.failed = statusOf(error);
+          throw error;
+        });
+      });
+      this.ok(id);
+    });
+  }
+
+  /** CLOSE: an upload is committed now (made visible, recorded in History); anything else released. */
+  private async close(id: number, handle: Buffer): Promise<void> {
+    await this.run(id, async () => {
+      const open = this.handles.take(handle);
+      if (open === undefined) return this.fail(id, { code: STATUS_CODE.FAILURE, message: 'Unknown handle.' });
+      if (open.kind !== 'upload') {
+        await this.release(open);
+        return this.ok(id);
+      }
+      await open.queue.catch(() => undefined);
+      if (open.failed !== undefined) {
+        await open.upload.abandon();
+        return this.fail(id, open.failed);
+      }
+      try {
+        await open.upload.commit();
+      } catch (error) {
+        await open.upload.abandon();
+        throw error;
+      }
+      this.ok(id);
+    });
+  }
+
+  private async remove(id: number, path: string, type: 'file' | 'directory'): Promise<void> {
+    await this.run(id, async () => {
+      const sessionPath = sessionPathOf(path);
+      const entry = await this.files.stat(sessionPath);
+      if (entry.type !== type) return this.fail(id, { code: STATUS_CODE.FAILURE, message: type === 'file' ? 'Is a folder: use rmdir.' : 'Not a folder.' });
+      await this.files.delete(sessionPath, { recursive: false });
+      this.ok(id);
+    });
+  }
+
+  private async release(open: Open): Promise<void> {
+    if (open.kind === 'reader') {
+      await open.queue.catch(() => undefined);
+      open.reader.close();
+    } else if (open.kind === 'upload') {
+      await open.queue.catch(() => undefined);
+      await open.upload.abandon();
+    }
+  }
+
+  private answerHandle(id: number, open: Open): boolean {
+    const handle = this.ended ? undefined : this.handles.add(open);
+    if (handle === undefined) {
+      this.fail(id, { code: STATUS_CODE.FAILURE, message: 'Too many open files or folders in this session: close some first.' });
+      return false;
+    }
+    this.sftp.handle(id, handle);
+    return true;
+  }
+
+  private async withHandle(id: number, handle: Buffer, work: (open: Open) => Promise<void>): Promise<void> {
+    await this.run(id, async () => {
+      const open = this.handles.get(handle);
+      if (open === undefined) return this.fail(id, { code: STATUS_CODE.FAILURE, message: 'Unknown handle.' });
+      await work(open);
+    });
+  }
+
+  /** Runs one request, bounded in number, answering its failure as SFTP says it. */
+  private async run(id: number, work: () => Promise<void>): Promise<void> {
+    if (this.pending >= MAX_PENDING_REQUESTS) {
+      this.fail(id, { code: STATUS_CODE.FAILURE, message: 'Too many requests in progress: wait for answers.' });
+      return;
+    }
+    this.pending += 1;
+    try {
+      await work();
+    } catch (error) {
+      this.fail(id, isStatus(error) ? error : statusOf(error));
+    } finally {
+      this.pending -= 1;
+    }
+  }
+
+  /**
+   * Waits while answers pile up unsent (a client that asks and does not read): READs then stop
+   * producing, and with the pending-request bound the session's memory stays bounded.
+   */
+  private async roomToAnswer(): Promise<void> {
+    const queued = this.sftp as unknown as { _buffer?: Buffer[] };
+    const buffered = () => this.socket.writableLength + (queued._buffer ?? []).reduce((sum, chunk) => sum + chunk.length, 0);
+    while (!this.ended && !this.socket.destroyed && buffered() > MAX_BUFFERED_OUTPUT_BYTES) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+
+  private ok(id: number): void {
+    if (!this.ended) this.sftp.status(id, STATUS_CODE.OK);
+  }
+
+  private fail(id: number, status: SftpStatus): void {
+    if (!this.ended) this.sftp.status(id, status.code, status.message);
+  }
+}
+
+/** Runs `work` after every earlier read or write on the same handle. */
+function inOrder<T>(open: { queue: Promise<unknown> }, work: () => Promise<T>): Promise<T> {
+  const result = open.queue.catch(() => undefined).then(work);
+  open.queue = result;
+  return result;
+}
+
+function isStatus(value: unknown): value is SftpStatus {
+  return typeof value === 'object' && value !== null && 'code' in value && 'message' in value && !(value instanceof Error);
+}

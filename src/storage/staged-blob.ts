@@ -1,0 +1,122 @@
+import { createHash, randomUUID } from 'node:crypto';
+import fs, { type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { BlobTooLargeError, type WrittenBlob } from './blob-storage.js';
+
+/**
+ * A blob being written at offsets, in any order (an SFTP client pipelines its WRITE requests and
+ * may resume at an offset), before it becomes a blob. It lives as a temporary file: nothing reads
+ * it, and a crash leaves only a file that the start-up sweep of temporary files removes. `finish`
+ * makes it a blob under a new key, with the same all-or-nothing rule as BlobStorage.write;
+ * `discard` removes it.
+ */
+export interface StagedBlob {
+  /** The end of the furthest byte written so far (a gap reads as zeros, as in a sparse file). */
+  readonly size: number;
+  /** Writes `bytes` at `position`; past `maxBytes` is BlobTooLargeError and writes nothing. */
+  write(bytes: Uint8Array, position: number): Promise<void>;
+  /** The bytes of `from` (a blob) become the staged start; used to append to or resume a file. */
+  fill(from: string): Promise<void>;
+  finish(key: string): Promise<WrittenBlob>;
+  discard(): Promise<void>;
+}
+
+/** What LocalDiskStorage gives StagedBlob: where temporary files go, and how one becomes a blob. */
+export interface StagingPlace {
+  tmpDir: string;
+  /** Path of an existing blob (for `fill`). */
+  pathOf(key: string): string;
+  /** Flushes and renames the temporary file into the blob's place. */
+  publish(tmpPath: string, key: string): Promise<void>;
+}
+
+/**
+ * The local-disk staged blob. While bytes arrive in order from the start, which is what clients
+ * do, they are hashed on the way; only an out-of-order file is read back once at `finish` for
+ * its SHA-256. Memory stays flat whatever the size.
+ */
+export class LocalStagedBlob implements StagedBlob {
+  private handle: FileHandle | undefined;
+  private readonly tmpPath: string;
+  private hash = createHash('sha256');
+  /** Bytes hashed so far, all of them in order from 0; -1 once a write broke the order. */
+  private hashedUpTo = 0;
+  size = 0;
+
+  private constructor(private readonly place: StagingPlace, private readonly maxBytes: number) {
+    this.tmpPath = path.join(place.tmpDir, `${randomUUID()}.tmp`);
+  }
+
+  static async create(place: StagingPlace, maxBytes: number): Promise<LocalStagedBlob> {
+    const staged = new LocalStagedBlob(place, maxBytes);
+    await fs.mkdir(place.tmpDir, { recursive: true });
+    staged.handle = await fs.open(staged.tmpPath, 'wx+', 0o600);
+    return staged;
+  }
+
+  async write(bytes: Uint8Array, position: number): Promise<void> {
+    const end = position + bytes.length;
+    if (!Number.isSafeInteger(position) || position < 0 || end > this.maxBytes) throw new BlobTooLargeError(this.maxBytes);
+    let written = 0;
+    while (written < bytes.length) {
+      const { bytesWritten } = await this.open().write(bytes, written, bytes.length - written, position + written);
+      written += bytesWritten;
+    }
+    if (this.hashedUpTo === position) {
+      this.hash.update(bytes);
+      this.hashedUpTo = end;
+    } else {
+      // A rewrite of hashed bytes, or a gap: the bytes are read back once at the end instead.
+      this.hashedUpTo = -1;
+    }
+    this.size = Math.max(this.size, end);
+  }
+
+  async fill(from: string): Promise<void> {
+    await this.open().close();
+    this.handle = undefined;
+    await fs.copyFile(this.place.pathOf(from), this.tmpPath);
+    this.handle = await fs.open(this.tmpPath, 'r+');
+    this.size = (await this.handle.stat()).size;
+    if (this.size > this.maxBytes) throw new BlobTooLargeError(this.maxBytes);
+    this.hashedUpTo = -1;
+  }
+
+  async finish(key: string): Promise<WrittenBlob> {
+    const handle = this.open();
+    const sha256 = this.hashedUpTo === this.size ? this.hash.digest('hex') : await digestOf(handle, this.size);
+    await handle.close();
+    this.handle = undefined;
+    try {
+      await this.place.publish(this.tmpPath, key);
+    } catch (error) {
+      await fs.rm(this.tmpPath, { force: true }).catch(() => undefined);
+      throw error;
+    }
+    return { size: this.size, sha256 };
+  }
+
+  async discard(): Promise<void> {
+    const handle = this.handle;
+    this.handle = undefined;
+    await handle?.close().catch(() => undefined);
+    await fs.rm(this.tmpPath, { force: true });
+  }
+
+  private open(): FileHandle {
+    if (this.handle === undefined) throw new Error('storage: the staged blob is finished or discarded');
+    return this.handle;
+  }
+}
+
+async function digestOf(handle: FileHandle, size: number): Promise<string> {
+  const hash = createHash('sha256');
+  const buffer = Buffer.allocUnsafe(1024 * 1024);
+  for (let position = 0; position < size;) {
+    const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, size - position), position);
+    if (bytesRead === 0) break;
+    hash.update(buffer.subarray(0, bytesRead));
+    position += bytesRead;
+  }
+  return hash.digest('hex');
+}
