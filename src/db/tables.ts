@@ -231,6 +231,14 @@ export interface PublicKeysTable {
   last_login_at: number | null;
 }
 
+/** A WebDAV dead property of an entry (repositories/dav-properties.ts): the element as an XML fragment. */
+export interface DavPropertiesTable {
+  entry_id: number;
+  namespace: string;
+  name: string;
+  value: string;
+}
+
 export interface Tables {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -250,5 +258,6 @@ export interface Tables {
   history: HistoryTable;
   history_chain: HistoryChainTable;
   history_exports: HistoryExportsTable;
+  dav_properties: DavPropertiesTable;
   public_keys: PublicKeysTable;
 }

@@ -2,14 +2,16 @@ import { isStrictAncestor, parentKey } from '../authz/index.js';
 import { errors } from '../errors/catalogue.js';
 import { joinPath, parentPath } from '../lib/paths.js';
 import { isUniqueViolation } from '../repositories/constraint-errors.js';
+import { copyDeadProperties } from '../repositories/dav-properties.js';
 import { findEntry, type Entry } from '../repositories/entries.js';
-import { insertEntries, moveSubtree, subtreeOf } from '../repositories/entry-subtrees.js';
+import { deleteSubtree, insertEntries, moveSubtree, subtreeOf } from '../repositories/entry-subtrees.js';
 import { newStorageKey } from '../storage/storage-keys.js';
-import { holdsOverSubtree, type SitePath } from '../access/index.js';
+import { holdsOverSubtree, PathAccess, type SitePath } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { createMissingParents, planCreation, type CreationPlan } from './creation-plan.js';
 import { discardBlobs } from './file-deps.js';
-import { entryTransferred, foldersCreated, recordFileEvents } from './file-history.js';
+import { entryDeleted, entryTransferred, foldersCreated, recordFileEvents } from './file-history.js';
+import type { HistoryEvent } from '../history/index.js';
 import { visibleEntry } from './file-lookup.js';
 import { assertChangeablePath, type SessionScope } from './session-scope.js';
 
@@ -19,9 +21,11 @@ import { assertChangeablePath, type SessionScope } from './session-scope.js';
  * `destination-exists` (a move never overwrites). Contents stay in place: only paths change.
  * Grants stay on their paths; they do not travel with a moved folder (docs/files.md). The History
  * record (and those of folders made for the destination) is written in the move's transaction.
+ * With `overwrite` (WebDAV's `Overwrite: T`), what stands at the destination is deleted first, in
+ * the same transaction (see clearDestination); the REST API never asks for it.
  */
-export async function moveEntry(scope: SessionScope, source: SitePath, destination: SitePath): Promise<void> {
-  const { db, clock } = scope.deps;
+export async function moveEntry(scope: SessionScope, source: SitePath, destination: SitePath, options: TransferOptions = {}): Promise<void> {
+  const { db, clock, storage } = scope.deps;
   assertChangeablePath(scope, source);
   assertChangeablePath(scope, destination);
   const { entry, access } = await visibleEntry(scope, source);
@@ -40,31 +44,39 @@ export async function moveEntry(scope: SessionScope, source: SitePath, destinati
     return;
   }
   if (isStrictAncestor(entry.pathKey, destination.key)) throw errors.destinationInsideSource();
-  await translatingConflicts(() =>
+  const replacedBlobs = await translatingConflicts(() =>
     db.transaction().execute(async (tx) => {
+      const cleared = options.overwrite === true ? await clearDestination(tx, scope, destination, entry) : undefined;
       const plan = await freeDestination(tx, scope, destination, entry);
       if ((await findEntry(tx, entry.pathKey))?.id !== entry.id) throw errors.fileNotFound();
       const parents = await createMissingParents(tx, plan, now);
       const moved = await moveSubtree(tx, { from: { path: entry.path, key: entry.pathKey }, to: { path: plan.path, key: plan.key, parentKey: parentKey(plan.key) ?? '' } }, now);
-      await recordFileEvents(tx, scope, now, [...foldersCreated(parents), entryTransferred('move', entry, plan.path, moved)]);
+      await recordFileEvents(tx, scope, now, [...(cleared?.events ?? []), ...foldersCreated(parents), entryTransferred('move', entry, plan.path, moved)]);
+      return cleared?.storageKeys ?? [];
     }),
   );
+  await discardBlobs(storage, replacedBlobs);
+}
+
+export interface TransferOptions {
+  /** Replace what stands at the destination (deleted in the same transaction) instead of refusing. */
+  overwrite?: boolean;
 }
 
 /**
  * POST /file_actions/copy/<path> (contract 5.1): `read` on the source and everything in it,
  * `write` at the destination. Blobs are copied first (outside any transaction, since that takes
  * time), then every entry is inserted in one transaction, with the History records; on failure
- * the copies are deleted.
+ * the copies are deleted. WebDAV dead properties are copied with the entries; `overwrite` as for moveEntry.
  */
-export async function copyEntry(scope: SessionScope, source: SitePath, destination: SitePath): Promise<void> {
+export async function copyEntry(scope: SessionScope, source: SitePath, destination: SitePath, options: TransferOptions = {}): Promise<void> {
   const { db, clock, storage } = scope.deps;
   assertChangeablePath(scope, destination);
   const { entry, access } = await visibleEntry(scope, source);
   if (!(await holdsOverSubtree(db, access, entry, 'read'))) throw errors.readPermissionRequired();
   if (destination.key === entry.pathKey) throw errors.destinationSame();
   if (entry.pathKey === '' || isStrictAncestor(entry.pathKey, destination.key)) throw errors.destinationInsideSource();
-  await freeDestination(db, scope, destination, entry);
+  if (options.overwrite !== true) await freeDestination(db, scope, destination, entry);
 
   const tree = entry.type === 'file' ? [entry] : await subtreeOf(db, entry.pathKey);
   const copies = new Map<string, string>();
@@ -76,8 +88,9 @@ export async function copyEntry(scope: SessionScope, source: SitePath, destinati
       await storage.copy(item.storageKey, key);
     }
     const now = clock.now();
-    await translatingConflicts(() =>
+    const replacedBlobs = await translatingConflicts(() =>
       db.transaction().execute(async (tx) => {
+        const cleared = options.overwrite === true ? await clearDestination(tx, scope, destination, entry) : undefined;
         const plan = await freeDestination(tx, scope, destination, entry);
         const parents = await createMissingParents(tx, plan, now);
         await insertEntries(tx, tree.map((item) => ({
@@ -91,13 +104,36 @@ export async function copyEntry(scope: SessionScope, source: SitePath, destinati
           createdAt: now,
           mtime: now,
         })));
-        await recordFileEvents(tx, scope, now, [...foldersCreated(parents), entryTransferred('copy', entry, plan.path, tree.length)]);
+        await copyDeadProperties(tx, entry.pathKey, plan.key);
+        await recordFileEvents(tx, scope, now, [...(cleared?.events ?? []), ...foldersCreated(parents), entryTransferred('copy', entry, plan.path, tree.length)]);
+        return cleared?.storageKeys ?? [];
       }),
     );
+    await discardBlobs(storage, replacedBlobs);
   } catch (error) {
     await discardBlobs(storage, copies.values());
     throw error;
   }
+}
+
+/**
+ * Deletes what stands at a move's or copy's destination so that it can be replaced, inside the
+ * transfer's transaction: the caller needs `delete` on it and everything in it, as a DELETE would.
+ * Something there the caller cannot see is not touched (`destination-exists`), nor is a folder
+ * that holds the source. Answers the History records and the blobs to discard after the commit.
+ */
+async function clearDestination(tx: Db, scope: SessionScope, destination: SitePath, source: Entry): Promise<{ events: HistoryEvent[]; storageKeys: string[] } | undefined> {
+  assertChangeablePath(scope, destination);
+  const existing = await findEntry(tx, destination.key);
+  if (existing === undefined) return undefined;
+  if (isStrictAncestor(existing.pathKey, source.pathKey)) throw errors.destinationExists();
+  const access = await PathAccess.forPath(tx, scope, existing.pathKey);
+  if (!(await access.visible(existing.pathKey, existing.type))) throw errors.destinationExists();
+  if (!access.can(existing.pathKey, existing.type, 'delete') || !(await holdsOverSubtree(tx, access, existing, 'delete'))) {
+    throw errors.fullPermissionRequired('Full permission on the destination (and everything inside it) is needed to replace it.');
+  }
+  const deleted = await deleteSubtree(tx, existing.pathKey);
+  return { events: [entryDeleted(existing, { entries: deleted.entries, files: deleted.storageKeys.length })], storageKeys: deleted.storageKeys };
 }
 
 /** The destination's creation plan, refusing any existing entry there (no overwrite). */

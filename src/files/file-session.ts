@@ -7,12 +7,12 @@ import { downloadLinkFor, readableFile, readFile, type OpenedBytes, type ReadOpt
 import { fileEntryOf, type FileEntry } from './file-entry.js';
 import { deletePath } from './file-deletion.js';
 import { visibleEntry } from './file-lookup.js';
-import { copyEntry, moveEntry } from './file-moves.js';
+import { copyEntry, moveEntry, type TransferOptions } from './file-moves.js';
+import { changeDeadProperties, readDeadProperties, type PropertyChange } from './dead-properties.js';
+import type { DeadProperty } from '../repositories/dav-properties.js';
 import { listFolder, type ListingPageRequest } from './folder-listing.js';
 import { createFolder } from './folders.js';
 import { decisionKeyOf, sitePathIn, type SessionScope } from './session-scope.js';
-import { FileReader } from './file-reader.js';
-import { StagedUpload, type StagedUploadOptions } from './staged-upload.js';
 import { uploadOfferOf, type UploadOffer } from './upload-offer.js';
 import { beginUpload, endUpload, offerPart } from './uploads.js';
 import { writeWholeFile } from './whole-upload.js';
@@ -88,12 +88,33 @@ export class FileSession {
     return fileEntryOf(this.scope, entry, capabilities);
   }
 
-  async move(from: string, to: string): Promise<void> {
-    await moveEntry(this.scope, this.locate(from), this.locate(to));
+  /** Moves an entry; with `overwrite` (WebDAV) what stands at the destination is replaced in the same transaction. */
+  async move(from: string, to: string, options: TransferOptions = {}): Promise<void> {
+    await moveEntry(this.scope, this.locate(from), this.locate(to), options);
   }
 
-  async copy(from: string, to: string): Promise<void> {
-    await copyEntry(this.scope, this.locate(from), this.locate(to));
+  async copy(from: string, to: string, options: TransferOptions = {}): Promise<void> {
+    await copyEntry(this.scope, this.locate(from), this.locate(to), options);
+  }
+
+  /**
+   * The dead properties (WebDAV) of entries this session answered (by stat or list), by path as
+   * given; entries without any are absent from the map.
+   */
+  async deadProperties(paths: readonly string[]): Promise<Map<string, DeadProperty[]>> {
+    const sites = paths.map((path) => ({ path, site: this.locate(path) }));
+    const byKey = await readDeadProperties(this.scope, sites.map(({ site }) => site));
+    const byPath = new Map<string, DeadProperty[]>();
+    for (const { path, site } of sites) {
+      const found = byKey.get(site.key);
+      if (found !== undefined) byPath.set(path, found);
+    }
+    return byPath;
+  }
+
+  /** Sets and removes dead properties of an entry, all or none; needs `write` on it. */
+  async changeDeadProperties(path: string, changes: readonly PropertyChange[]): Promise<void> {
+    await changeDeadProperties(this.scope, this.locate(path), changes);
   }
 
   async delete(path: string, options: { recursive: boolean }): Promise<void> {
@@ -113,16 +134,6 @@ export class FileSession {
   /** Ends the caller's upload `ref`: its parts become the file. */
   async endUpload(path: string, ref: string): Promise<FileEntry> {
     return this.fileEntry(await endUpload(this.scope, this.locate(path), ref));
-  }
-
-  /** A readable file opened for reads at offsets (SFTP), its download recorded at its first byte (file-reader.ts). */
-  async openReader(path: string): Promise<FileReader> {
-    return FileReader.open(this.scope, this.locate(path));
-  }
-
-  /** A file to write at offsets, visible only once committed (SFTP's OPEN ... CLOSE; staged-upload.ts). */
-  async stageUpload(path: string, options: StagedUploadOptions): Promise<StagedUpload> {
-    return StagedUpload.begin(this.scope, this.locate(path), options);
   }
 
   /** A file just written, with the caller's capabilities on it as they are now. */

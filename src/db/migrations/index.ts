@@ -5,6 +5,7 @@ import { filesAndUploads } from './002-files-and-uploads.js';
 import { externalIds } from './003-external-ids.js';
 import { listingSortIndexes } from './004-listing-sort-indexes.js';
 import { history } from './005-history.js';
+import { davProperties } from './006-dav-properties.js';
 import { publicKeys } from './008-public-keys.js';
 
 /**
@@ -19,6 +20,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '003-external-ids': externalIds(dialect),
     '004-listing-sort-indexes': listingSortIndexes(),
     '005-history': history(dialect),
+    '006-dav-properties': davProperties(),
     '008-public-keys': publicKeys(dialect),
   };
   return { getMigrations: async () => migrations };

@@ -1,0 +1,54 @@
+import type { SitePath } from '../access/index.js';
+import { PathAccess } from '../access/index.js';
+import { errors } from '../errors/catalogue.js';
+import { findDeadProperties, removeDeadProperty, setDeadProperty, type DeadProperty } from '../repositories/dav-properties.js';
+import { findEntry } from '../repositories/entries.js';
+import { visibleEntry } from './file-lookup.js';
+import type { SessionScope } from './session-scope.js';
+
+/** A change of a dead property: set (`value` given) or removed. Applied in order, all or none. */
+export interface PropertyChange {
+  namespace: string;
+  name: string;
+  value?: string | undefined;
+}
+
+/**
+ * The dead properties (WebDAV PROPPATCH's client-set properties) of entries the session has
+ * answered, by path key. Entries without any cost one query for all; only those with properties
+ * have their visibility checked, so a caller never gets the properties of something it cannot see.
+ */
+export async function readDeadProperties(scope: SessionScope, sites: readonly SitePath[]): Promise<Map<string, DeadProperty[]>> {
+  const rows = await findDeadProperties(scope.deps.db, [...new Set(sites.map((site) => site.key))]);
+  const byKey = new Map<string, DeadProperty[]>();
+  for (const row of rows) {
+    const list = byKey.get(row.pathKey) ?? [];
+    list.push({ namespace: row.namespace, name: row.name, value: row.value });
+    byKey.set(row.pathKey, list);
+  }
+  for (const key of [...byKey.keys()]) {
+    const entry = await findEntry(scope.deps.db, key);
+    const access = await PathAccess.forPath(scope.deps.db, scope, key);
+    if (entry === undefined || !(await access.visible(key, entry.type))) byKey.delete(key);
+  }
+  return byKey;
+}
+
+/**
+ * Changes dead properties of one entry, all or none (RFC 4918 9.2), in one transaction. Needs
+ * `write` on the entry, as changing its contents does; an invisible entry is `not-found`. The
+ * site root has no row to keep properties on: it cannot be changed.
+ */
+export async function changeDeadProperties(scope: SessionScope, site: SitePath, changes: readonly PropertyChange[]): Promise<void> {
+  const { entry, access } = await visibleEntry(scope, site);
+  if (entry.id === 0) throw errors.invalidPath('The root folder cannot be changed.');
+  if (!access.can(entry.pathKey, entry.type, 'write')) throw errors.writePermissionRequired();
+  await scope.deps.db.transaction().execute(async (tx) => {
+    // Deleted meanwhile: nothing to keep properties on.
+    if ((await findEntry(tx, entry.pathKey))?.id !== entry.id) throw errors.fileNotFound();
+    for (const change of changes) {
+      if (change.value === undefined) await removeDeadProperty(tx, entry.id, change.namespace, change.name);
+      else await setDeadProperty(tx, entry.id, { namespace: change.namespace, name: change.name, value: change.value });
+    }
+  });
+}

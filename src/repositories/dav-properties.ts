@@ -1,0 +1,67 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database.js';
+import { startsWith } from '../db/like-prefix.js';
+
+export interface DeadProperty {
+  namespace: string;
+  name: string;
+  /** The property element as a self-contained XML fragment. */
+  value: string;
+}
+
+export interface KeyedDeadProperty extends DeadProperty {
+  pathKey: string;
+}
+
+const CHUNK = 500;
+
+/** The dead properties of the entries at these path keys, with the key of each. */
+export async function findDeadProperties(db: Db, keys: readonly string[]): Promise<KeyedDeadProperty[]> {
+  const found: KeyedDeadProperty[] = [];
+  for (let i = 0; i < keys.length; i += CHUNK) {
+    const rows = await db
+      .selectFrom('dav_properties')
+      .innerJoin('entries', 'entries.id', 'dav_properties.entry_id')
+      .select(['entries.path_key', 'dav_properties.namespace', 'dav_properties.name', 'dav_properties.value'])
+      .where('entries.path_key', 'in', keys.slice(i, i + CHUNK))
+      .orderBy('dav_properties.namespace')
+      .orderBy('dav_properties.name')
+      .execute();
+    found.push(...rows.map((row) => ({ pathKey: row.path_key, namespace: row.namespace, name: row.name, value: row.value })));
+  }
+  return found;
+}
+
+/** Sets a dead property of an entry, replacing its value if it has one. */
+export async function setDeadProperty(db: Db, entryId: number, property: DeadProperty): Promise<void> {
+  await db
+    .insertInto('dav_properties')
+    .values({ entry_id: entryId, namespace: property.namespace, name: property.name, value: property.value })
+    .onConflict((oc) => oc.columns(['entry_id', 'namespace', 'name']).doUpdateSet({ value: property.value }))
+    .execute();
+}
+
+export async function removeDeadProperty(db: Db, entryId: number, namespace: string, name: string): Promise<void> {
+  await db.deleteFrom('dav_properties').where('entry_id', '=', entryId).where('namespace', '=', namespace).where('name', '=', name).execute();
+}
+
+/**
+ * Copies the dead properties of an entry and everything below it (`from`) to the copies just
+ * inserted at `to`, matched by path key, in one statement. Prefix lengths are counted by the
+ * database, as entry-subtrees.ts moveSubtree counts them.
+ */
+export async function copyDeadProperties(db: Db, from: string, to: string): Promise<void> {
+  const text = (value: string) => sql<string>`cast(${value} as text)`;
+  await db
+    .insertInto('dav_properties')
+    .columns(['entry_id', 'namespace', 'name', 'value'])
+    .expression((eb) =>
+      eb
+        .selectFrom('dav_properties as p')
+        .innerJoin('entries as o', 'o.id', 'p.entry_id')
+        .innerJoin('entries as n', (join) => join.on(sql<boolean>`n.path_key = ${text(to)} || substr(o.path_key, length(${text(from)}) + 1)`))
+        .select(['n.id', 'p.namespace', 'p.name', 'p.value'])
+        .where((w) => w.or([w('o.path_key', '=', from), startsWith('o.path_key', `${from}/`)])),
+    )
+    .execute();
+}

@@ -1,0 +1,17 @@
+import { davErrors } from '../dav-error.js';
+import { parentOf, type DavContext } from '../dav-request.js';
+import { assertWritable, releaseLocksUnder } from '../locks/index.js';
+
+/**
+ * DELETE (RFC 4918 9.6): a file, or a folder with everything in it, 204. The file session
+ * deletes all or nothing (the caller needs delete on everything inside), so there is never a
+ * partial failure to report in a 207. Locks on what was deleted go with it.
+ */
+export async function deleteMethod(ctx: DavContext): Promise<void> {
+  if (ctx.path === '') throw davErrors.forbidden('The root folder cannot be deleted.');
+  const entry = await ctx.session.stat(ctx.path);
+  await assertWritable(ctx, { paths: [ctx.path, parentOf(ctx.path)], recursive: entry.type === 'directory' });
+  await ctx.session.delete(ctx.path, { recursive: true });
+  await releaseLocksUnder(ctx, ctx.path);
+  ctx.reply.code(204).send();
+}

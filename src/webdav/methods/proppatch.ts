@@ -1,0 +1,46 @@
+import type { PropertyChange } from '../../files/index.js';
+import { davErrors } from '../dav-error.js';
+import { hrefOf, type DavContext } from '../dav-request.js';
+import { assertWritable } from '../locks/index.js';
+import { isLiveProperty } from '../properties/live.js';
+import { readTextBody } from '../xml/body.js';
+import { multistatus } from '../xml/multistatus.js';
+import { childElements, isDav, parseXml } from '../xml/parse.js';
+import { emptyElement, serializeElement } from '../xml/serialize.js';
+
+/**
+ * PROPPATCH (RFC 4918 9.2): sets and removes dead properties, in document order, all or none. A
+ * live property cannot be changed: it is 403 (cannot-modify-protected-property), and every other
+ * property of the request is then 424 (failed dependency) and nothing is changed. Who may change
+ * an entry's properties is the file session's to decide (write on the entry).
+ */
+export async function proppatch(ctx: DavContext): Promise<void> {
+  const body = await readTextBody(ctx);
+  if (body.trim() === '') throw davErrors.badRequest('PROPPATCH needs a DAV:propertyupdate body.');
+  const root = parseXml(body);
+  if (!isDav(root, 'propertyupdate')) throw davErrors.badRequest('The body of a PROPPATCH must be a DAV:propertyupdate element.');
+
+  const changes: PropertyChange[] = [];
+  const protectedNames: string[] = [];
+  for (const instruction of childElements(root)) {
+    const set = isDav(instruction, 'set');
+    if (!set && !isDav(instruction, 'remove')) continue;
+    for (const prop of childElements(instruction).filter((c) => isDav(c, 'prop'))) {
+      for (const property of childElements(prop)) {
+        if (isLiveProperty(property.ns, property.name)) protectedNames.push(emptyElement(property.ns, property.name));
+        else changes.push({ namespace: property.ns, name: property.name, value: set ? serializeElement(property) : undefined });
+      }
+    }
+  }
+  const entry = await ctx.session.stat(ctx.path);
+  await assertWritable(ctx, { paths: [ctx.path], recursive: false });
+  const names = changes.map((change) => emptyElement(change.namespace, change.name));
+  const href = hrefOf(entry.path, entry.type === 'directory');
+  if (protectedNames.length > 0) {
+    const answer = multistatus([{ href, propstats: [{ status: 403, props: protectedNames }, { status: 424, props: names }] }]);
+    ctx.reply.code(207).type('application/xml; charset=utf-8').send(answer);
+    return;
+  }
+  await ctx.session.changeDeadProperties(ctx.path, changes);
+  ctx.reply.code(207).type('application/xml; charset=utf-8').send(multistatus([{ href, propstats: [{ status: 200, props: names }] }]));
+}
