@@ -13,6 +13,8 @@ import type { DeadProperty } from '../repositories/dav-properties.js';
 import { listFolder, type ListingPageRequest } from './folder-listing.js';
 import { createFolder } from './folders.js';
 import { decisionKeyOf, sitePathIn, type SessionScope } from './session-scope.js';
+import { FileReader } from './file-reader.js';
+import { StagedUpload, type StagedUploadOptions } from './staged-upload.js';
 import { uploadOfferOf, type UploadOffer } from './upload-offer.js';
 import { beginUpload, endUpload, offerPart } from './uploads.js';
 import { writeWholeFile } from './whole-upload.js';
@@ -134,6 +136,16 @@ export class FileSession {
   /** Ends the caller's upload `ref`: its parts become the file. */
   async endUpload(path: string, ref: string): Promise<FileEntry> {
     return this.fileEntry(await endUpload(this.scope, this.locate(path), ref));
+  }
+
+  /** A readable file opened for reads at offsets (SFTP), its download recorded at its first byte (file-reader.ts). */
+  async openReader(path: string): Promise<FileReader> {
+    return FileReader.open(this.scope, this.locate(path));
+  }
+
+  /** A file to write at offsets, visible only once committed (SFTP's OPEN ... CLOSE; staged-upload.ts). */
+  async stageUpload(path: string, options: StagedUploadOptions): Promise<StagedUpload> {
+    return StagedUpload.begin(this.scope, this.locate(path), options);
   }
 
   /** A file just written, with the caller's capabilities on it as they are now. */

@@ -11,6 +11,8 @@ export { type FileSession, type ListingPage } from './file-session.js';
 export { type PropertyChange } from './dead-properties.js';
 export { type TransferOptions } from './file-moves.js';
 export { type DeadProperty } from '../repositories/dav-properties.js';
+export { type FileReader } from './file-reader.js';
+export { type StagedUpload, type StagedUploadOptions } from './staged-upload.js';
 export { type UploadOffer } from './upload-offer.js';
 export { type ReceivedPart } from './upload-parts.js';
 export { MAX_PARTS } from './uploads.js';
