@@ -214,6 +214,21 @@ export interface HistoryExportsTable {
   query: string;
 }
 
+/** A WebDAV lock (repositories/dav-locks.ts); times are epoch milliseconds. */
+export interface DavLocksTable {
+  token: string;
+  path: string;
+  path_key: string;
+  collection: Flag;
+  depth: '0' | 'infinity';
+  scope: 'exclusive' | 'shared';
+  owner_xml: string | null;
+  user_id: number | null;
+  timeout_seconds: number;
+  created_at: number;
+  expires_at: number;
+}
+
 /** An SSH public key of a user (repositories/public-keys.ts). */
 export interface PublicKeysTable {
   id: Id;
@@ -259,5 +274,6 @@ export interface Tables {
   history_chain: HistoryChainTable;
   history_exports: HistoryExportsTable;
   dav_properties: DavPropertiesTable;
+  dav_locks: DavLocksTable;
   public_keys: PublicKeysTable;
 }

@@ -6,7 +6,8 @@ import { AtriumError } from '../errors/atrium-error.js';
  * `DAV:error` body. Thrown by the methods; rendered by register-webdav.ts.
  */
 export class DavError extends Error {
-  constructor(readonly status: number, message: string, readonly precondition?: string) {
+  /** `hrefs` go inside the precondition element (RFC 4918 16: lock-token-submitted names the locked resources). */
+  constructor(readonly status: number, message: string, readonly precondition?: string, readonly hrefs: readonly string[] = []) {
     super(message);
     this.name = 'DavError';
   }
@@ -42,13 +43,15 @@ export interface DavFailure {
   status: number;
   message: string;
   precondition?: string | undefined;
+  /** Hrefs inside the precondition element. */
+  hrefs?: readonly string[] | undefined;
   /** Seconds to wait, for 429 (login throttling). */
   retryAfterSeconds?: number | undefined;
 }
 
 /** The WebDAV answer of any failure: a DavError as it is, an AtriumError by its type or family. */
 export function davErrorOf(error: unknown): DavFailure {
-  if (error instanceof DavError) return { status: error.status, message: error.message, precondition: error.precondition };
+  if (error instanceof DavError) return { status: error.status, message: error.message, precondition: error.precondition, hrefs: error.hrefs };
   if (error instanceof AtriumError) {
     const status = STATUS_BY_TYPE[error.type] ?? STATUS_BY_FAMILY[error.family] ?? 500;
     const retry = error.extra.retryAfterSeconds;

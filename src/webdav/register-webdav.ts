@@ -8,7 +8,7 @@ import { DAV_ROOT, davContext } from './dav-request.js';
 import { ALLOWED_METHODS } from './methods/allowed.js';
 import { DAV_METHODS } from './methods/index.js';
 import { options } from './methods/options.js';
-import { xmlDeclaration } from './xml/multistatus.js';
+import { escapeXml, xmlDeclaration } from './xml/multistatus.js';
 
 export interface WebdavDeps {
   db: Db;
@@ -69,7 +69,9 @@ function renderFailure(error: unknown, request: FastifyRequest, reply: FastifyRe
   // A refused upload may still have most of its body on the way: close rather than read it all.
   if (request.method === 'PUT' && request.raw.httpVersionMajor === 1) reply.header('Connection', 'close');
   if (failure.precondition !== undefined) {
-    return reply.type('application/xml; charset=utf-8').send(`${xmlDeclaration}<D:error xmlns:D="DAV:"><D:${failure.precondition}/></D:error>`);
+    const hrefs = (failure.hrefs ?? []).map((href) => `<D:href>${escapeXml(href)}</D:href>`).join('');
+    const element = hrefs === '' ? `<D:${failure.precondition}/>` : `<D:${failure.precondition}>${hrefs}</D:${failure.precondition}>`;
+    return reply.type('application/xml; charset=utf-8').send(`${xmlDeclaration}<D:error xmlns:D="DAV:">${element}</D:error>`);
   }
   return reply.type('text/plain; charset=utf-8').send(`${failure.message}\n`);
 }

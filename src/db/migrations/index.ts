@@ -6,6 +6,7 @@ import { externalIds } from './003-external-ids.js';
 import { listingSortIndexes } from './004-listing-sort-indexes.js';
 import { history } from './005-history.js';
 import { davProperties } from './006-dav-properties.js';
+import { davLocks } from './007-dav-locks.js';
 import { publicKeys } from './008-public-keys.js';
 
 /**
@@ -21,6 +22,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '004-listing-sort-indexes': listingSortIndexes(),
     '005-history': history(dialect),
     '006-dav-properties': davProperties(),
+    '007-dav-locks': davLocks(dialect),
     '008-public-keys': publicKeys(dialect),
   };
   return { getMigrations: async () => migrations };

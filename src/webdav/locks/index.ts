@@ -1,28 +1,99 @@
-// WebDAV locks (RFC 4918 class 2): what the write methods ask before changing anything, and what
-// PROPFIND shows. Stand-ins until the lock store lands: nothing is locked, so every write may go.
+// WebDAV locks (RFC 4918 class 2): what the write methods ask before changing anything, what
+// PROPFIND shows, and what DELETE and MOVE clear. Locks live in the database (lock-store.ts), so
+// they hold on every worker and node.
+import type { Caller } from '../../access/index.js';
+import type { DavLock } from '../../repositories/dav-locks.js';
+import { DavError, davErrors } from '../dav-error.js';
 import type { DavContext } from '../dav-request.js';
+import { activeLockXml, lockRootHref } from './activelock.js';
+import { evaluateIf, ifListsOf } from './if-evaluation.js';
+import { covers, locksBelow, locksCovering, removeLocksAtOrBelow } from './lock-store.js';
 
 export interface WriteTarget {
   /** Request paths the method changes (a MOVE: its source and destination). */
   paths: readonly string[];
-  /** The change reaches everything below the paths too (DELETE, MOVE, COPY Depth infinity of a folder). */
+  /** The change reaches everything below `paths` too (DELETE, MOVE, COPY Depth infinity of a folder). */
   recursive: boolean;
+  /**
+   * Folders that gain or lose a member (the parent of a created, deleted or moved path): a lock on
+   * the folder itself protects its membership (RFC 4918 7.5), even a depth-0 one; locks on its
+   * other members are not concerned, whatever `recursive` says.
+   */
+  parents?: readonly string[];
+}
+
+/** 423 Locked, naming the roots of the locks whose tokens were missing (RFC 4918 16, lock-token-submitted). */
+export class LockedError extends DavError {
+  constructor(hrefs: readonly string[]) {
+    super(423, 'The resource is locked: submit the lock\'s token in the If header.', 'lock-token-submitted', hrefs);
+  }
+}
+
+/** Whether the caller is the one who took the lock (the same user; for a site-wide key, any site-wide key). */
+export function ownsLock(caller: Caller, lock: DavLock): boolean {
+  return lock.userId === (caller.user?.id ?? null);
 }
 
 /**
- * Throws DavError(423, ..., 'lock-token-submitted') when a path is locked by a lock whose token
- * the If header does not submit, or DavError(412) when the If header's conditions fail.
+ * Before a write: 412 when the request's If header has conditions and none of its lists holds; 423
+ * when a path (or, recursive, anything below it) is covered by a lock whose token the header does
+ * not submit from a list that holds, or submits for a lock another user took. Of several shared
+ * locks on a resource, one token is enough. 400 for a malformed If header.
  */
-export async function assertWritable(_ctx: DavContext, _target: WriteTarget): Promise<void> {
-  // No locks yet.
+export async function assertWritable(ctx: DavContext, target: WriteTarget): Promise<void> {
+  const now = ctx.clock.now();
+  const lists = ifListsOf(ctx);
+  let submitted: ReadonlySet<string> = new Set();
+  if (lists !== undefined) {
+    const outcome = await evaluateIf(ctx, lists, now);
+    if (!outcome.holds) throw davErrors.preconditionFailed('No list of the If header holds.');
+    submitted = outcome.submitted;
+  }
+  const missing = new Map<string, DavLock>();
+  const checks = [...target.paths.map((path) => ({ path, recursive: target.recursive })), ...(target.parents ?? []).map((path) => ({ path, recursive: false }))];
+  for (const { path, recursive } of checks) {
+    const key = ctx.session.locate(path).key;
+    const near = await locksCovering(ctx.db, key, now);
+    const below = recursive ? await locksBelow(ctx.db, key, now) : [];
+    if (near.length === 0 && below.length === 0) continue;
+    const all = [...near, ...below];
+    // Each locked resource needs one of the locks covering it submitted by its owner.
+    const resources = new Set([...(near.length > 0 ? [key] : []), ...below.map((lock) => lock.pathKey)]);
+    for (const resource of resources) {
+      const covering = all.filter((lock) => covers(lock, resource));
+      if (covering.some((lock) => submitted.has(lock.token) && ownsLock(ctx.caller, lock))) continue;
+      for (const lock of covering) missing.set(lock.token, lock);
+    }
+  }
+  if (missing.size > 0) {
+    const workspaceId = ctx.caller.homeWorkspaceId;
+    throw new LockedError([...new Set([...missing.values()].map((lock) => lockRootHref(workspaceId, lock)))]);
+  }
 }
+
+/** Per request: the locks on and below the request path, read once for a whole PROPFIND. */
+const requestLocks = new WeakMap<DavContext, Promise<DavLock[]>>();
 
 /** The inner XML of a path's DAV:lockdiscovery property ('' when it holds no lock). */
-export async function lockDiscovery(_ctx: DavContext, _path: string): Promise<string> {
-  return '';
+export async function lockDiscovery(ctx: DavContext, path: string): Promise<string> {
+  const now = ctx.clock.now();
+  const key = ctx.session.locate(path).key;
+  const requestKey = ctx.session.locate(ctx.path).key;
+  let locks: DavLock[];
+  if (key === requestKey || requestKey === '' || key.startsWith(`${requestKey}/`)) {
+    let cached = requestLocks.get(ctx);
+    if (cached === undefined) {
+      cached = Promise.all([locksCovering(ctx.db, requestKey, now), locksBelow(ctx.db, requestKey, now)]).then(([near, below]) => [...near, ...below]);
+      requestLocks.set(ctx, cached);
+    }
+    locks = await cached;
+  } else {
+    locks = await locksCovering(ctx.db, key, now);
+  }
+  return locks.filter((lock) => covers(lock, key)).map((lock) => activeLockXml(lock, ctx.caller.homeWorkspaceId, now)).join('');
 }
 
-/** Removes the locks on a path and below it, after it was deleted or moved away (locks go with the resource). */
-export async function releaseLocksUnder(_ctx: DavContext, _path: string): Promise<void> {
-  // No locks yet.
+/** Removes the locks on a path and below it, after it was deleted or moved away (locks go with the resource, never with a copy). */
+export async function releaseLocksUnder(ctx: DavContext, path: string): Promise<void> {
+  await removeLocksAtOrBelow(ctx.db, ctx.session.locate(path).key);
 }

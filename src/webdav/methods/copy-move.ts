@@ -27,8 +27,8 @@ export async function copyOrMove(ctx: DavContext): Promise<void> {
   const existing = await statOrUndefined(ctx, destination);
   if (existing !== undefined && overwriteHeader === 'F') throw davErrors.preconditionFailed('Something exists at the destination and Overwrite is F.');
 
-  const paths = [destination, parentOf(destination), ...(move ? [ctx.path, parentOf(ctx.path)] : [])];
-  await assertWritable(ctx, { paths, recursive: true });
+  const paths = [destination, ...(move ? [ctx.path] : [])];
+  await assertWritable(ctx, { paths, parents: [parentOf(destination), ...(move ? [parentOf(ctx.path)] : [])], recursive: true });
   const overwrite = existing !== undefined;
   if (move) {
     await ctx.session.move(ctx.path, destination, { overwrite });

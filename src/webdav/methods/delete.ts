@@ -10,7 +10,7 @@ import { assertWritable, releaseLocksUnder } from '../locks/index.js';
 export async function deleteMethod(ctx: DavContext): Promise<void> {
   if (ctx.path === '') throw davErrors.forbidden('The root folder cannot be deleted.');
   const entry = await ctx.session.stat(ctx.path);
-  await assertWritable(ctx, { paths: [ctx.path, parentOf(ctx.path)], recursive: entry.type === 'directory' });
+  await assertWritable(ctx, { paths: [ctx.path], parents: [parentOf(ctx.path)], recursive: entry.type === 'directory' });
   await ctx.session.delete(ctx.path, { recursive: true });
   await releaseLocksUnder(ctx, ctx.path);
   ctx.reply.code(204).send();

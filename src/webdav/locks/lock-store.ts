@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import { PostgresAdapter, sql } from 'kysely';
+import { selfAndAncestorKeys, type SitePath } from '../../access/index.js';
+import type { Db } from '../../db/database.js';
+import { inTransaction } from '../../db/transaction.js';
+import {
+  davLocksAt, davLocksBelow, deleteDavLock, deleteDavLocksAtOrBelow, deleteExpiredDavLocks, findDavLock, insertDavLock, renewDavLock, type DavLock,
+} from '../../repositories/dav-locks.js';
+
+// The WebDAV lock store: locks live in the database (dav_locks), so every worker and node sees the
+// same ones. Expired locks are ignored by every read and removed lazily, when a lock is taken.
+
+/** An arbitrary constant naming the lock-taking section among PostgreSQL advisory locks. */
+const LOCK_TAKING_KEY = 0x6461_766c; // "davl"
+
+/**
+ * A new lock token: 128 random bits as a URI, `urn:x-atrium:` and 22 base64url characters. Kept
+ * shorter than a `urn:uuid:` (45 characters) on purpose: clients build If headers of a token and two
+ * entity tags (a file's is its 66-character SHA-256) in fixed buffers of 200 bytes (litmus does).
+ */
+export function newLockToken(): string {
+  return `urn:x-atrium:${randomBytes(16).toString('base64url')}`;
+}
+
+/** Whether `lock` covers the resource at `pathKey`: rooted there, or above it with depth infinity. */
+export function covers(lock: DavLock, pathKey: string): boolean {
+  if (lock.pathKey === pathKey) return true;
+  if (lock.depth !== 'infinity') return false;
+  return lock.pathKey === '' ? pathKey !== '' : pathKey.startsWith(`${lock.pathKey}/`);
+}
+
+/** Unexpired locks that cover the resource at `pathKey`. */
+export async function locksCovering(db: Db, pathKey: string, now: number): Promise<DavLock[]> {
+  const locks = await davLocksAt(db, selfAndAncestorKeys(pathKey), now);
+  return locks.filter((lock) => covers(lock, pathKey));
+}
+
+/** Unexpired locks rooted strictly below `pathKey`. */
+export function locksBelow(db: Db, pathKey: string, now: number): Promise<DavLock[]> {
+  return davLocksBelow(db, pathKey, now);
+}
+
+export function findLock(db: Db, token: string, now: number): Promise<DavLock | undefined> {
+  return findDavLock(db, token, now);
+}
+
+export interface NewLock {
+  site: SitePath;
+  collection: boolean;
+  depth: '0' | 'infinity';
+  scope: 'exclusive' | 'shared';
+  ownerXml: string | null;
+  userId: number | null;
+  timeoutSeconds: number;
+}
+
+/**
+ * Takes a lock, unless an unexpired lock conflicts with it (RFC 4918 6.1, 9.10.6): one that covers
+ * the new lock's root, or, for a depth-infinity lock, one rooted below it; and either of them
+ * exclusive. Checking and inserting happen in one transaction that no other node's lock taking
+ * can interleave with (an advisory lock on PostgreSQL; SQLite has one writer at a time, and the
+ * first statement, which removes expired locks, makes this transaction that writer).
+ */
+export async function takeLock(db: Db, now: number, request: NewLock): Promise<{ lock: DavLock; conflicts: [] } | { lock: undefined; conflicts: DavLock[] }> {
+  return inTransaction(db, async (tx) => {
+    if (tx.getExecutor().adapter instanceof PostgresAdapter) await sql`select pg_advisory_xact_lock(${LOCK_TAKING_KEY})`.execute(tx);
+    await deleteExpiredDavLocks(tx, now);
+    const key = request.site.key;
+    const near = await locksCovering(tx, key, now);
+    const below = request.depth === 'infinity' ? await locksBelow(tx, key, now) : [];
+    const conflicts = [...near, ...below].filter((lock) => lock.scope === 'exclusive' || request.scope === 'exclusive');
+    if (conflicts.length > 0) return { lock: undefined, conflicts };
+    const lock: DavLock = {
+      token: newLockToken(),
+      path: request.site.path,
+      pathKey: key,
+      collection: request.collection,
+      depth: request.depth,
+      scope: request.scope,
+      ownerXml: request.ownerXml,
+      userId: request.userId,
+      timeoutSeconds: request.timeoutSeconds,
+      createdAt: now,
+      expiresAt: now + request.timeoutSeconds * 1000,
+    };
+    await insertDavLock(tx, lock);
+    return { lock, conflicts: [] };
+  });
+}
+
+/** A lock given a new timeout from now (a refresh). */
+export async function renewLock(db: Db, now: number, lock: DavLock, timeoutSeconds: number): Promise<DavLock> {
+  const expiresAt = now + timeoutSeconds * 1000;
+  await renewDavLock(db, lock.token, timeoutSeconds, expiresAt);
+  return { ...lock, timeoutSeconds, expiresAt };
+}
+
+export function removeLock(db: Db, token: string): Promise<void> {
+  return deleteDavLock(db, token);
+}
+
+export function removeLocksAtOrBelow(db: Db, pathKey: string): Promise<void> {
+  return deleteDavLocksAtOrBelow(db, pathKey);
+}
