@@ -19,4 +19,5 @@ export { PasswordDoor, REMEMBER_PASSWORD_MS } from './password-door.js';
 export { type PublicKey } from '../repositories/public-keys.js';
 export { createPublicKey, type CreatedPublicKey, deletePublicKeyAs, findPublicKeyAs, listPublicKeysAs, type NewPublicKeyInput, renamePublicKeyAs } from './public-keys.js';
 export { findPublicKeysOfUser, publicKeyMatches, publicKeyOfUserMatching, touchPublicKeyLogin } from './public-key-sign-in.js';
+export { completeKeySignIn, findKeySignIn, type KeySignIn } from './key-sign-in.js';
 export { fingerprintsOf, openSshLine, parseSshPublicKey, type SshPublicKey } from './ssh-public-key.js';

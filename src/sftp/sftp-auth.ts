@@ -2,7 +2,7 @@ import type { AuthContext } from 'ssh2';
 import { utils } from 'ssh2';
 import type { Caller } from '../access/index.js';
 import type { Db } from '../db/database.js';
-import { authenticate, PasswordDoor } from '../identity/index.js';
+import { authenticate, completeKeySignIn, findKeySignIn, PasswordDoor } from '../identity/index.js';
 import type { Clock } from '../lib/time.js';
 
 /** Generated API keys (identity/secrets.ts): `atr_` and 43 base64url characters. */
@@ -12,11 +12,23 @@ const API_KEY_SHAPE = /^atr_[A-Za-z0-9_-]{43}$/;
 export const SIGN_IN_METHODS = ['publickey', 'password', 'keyboard-interactive'] as const;
 
 /**
- * The public keys registered to users (identity's public keys, docs/sftp.md): the caller of the
- * enabled user `username` when `keyBlob` (the SSH wire form of a public key) is one of its keys.
+ * The public keys registered to users (identity's public keys, docs/sftp.md): `find` answers the
+ * caller of the enabled user `username` when `keyBlob` (the SSH wire form of a public key) is one
+ * of its keys; `signedIn` records a sign-in once its signature is verified.
  */
 export interface PublicKeyLookup {
-  callerFor(username: string, keyBlob: Buffer): Promise<Caller | undefined>;
+  find(username: string, keyBlob: Buffer): Promise<{ caller: Caller; signedIn(clientIp: string): Promise<void> } | undefined>;
+}
+
+/** The registered public keys of identity/, as SFTP sign-in asks for them. */
+export function registeredPublicKeys(db: Db, clock: Clock): PublicKeyLookup {
+  return {
+    async find(username, keyBlob) {
+      const found = await findKeySignIn(db, username, keyBlob);
+      if (found === undefined) return undefined;
+      return { caller: found.caller, signedIn: (clientIp) => completeKeySignIn(db, clock.now(), { interface: 'sftp', ip: clientIp }, found) };
+    },
+  };
 }
 
 /** What one sign-in attempt came to. */
@@ -40,7 +52,7 @@ export type SignInOutcome =
 export class SftpAuthenticator {
   private readonly door: PasswordDoor;
 
-  constructor(private readonly db: Db, private readonly clock: Clock, private readonly publicKeys: PublicKeyLookup | undefined) {
+  constructor(private readonly db: Db, private readonly clock: Clock, private readonly publicKeys: PublicKeyLookup) {
     this.door = new PasswordDoor(db);
   }
 
@@ -56,7 +68,7 @@ export class SftpAuthenticator {
         return password === undefined ? { kind: 'refused' } : this.password(ctx.username, password, clientIp);
       }
       case 'publickey':
-        return this.publicKey(ctx.username, ctx.key.algo, ctx.key.data, ctx.signature, ctx.blob, ctx.hashAlgo);
+        return this.publicKey(ctx.username, ctx.key.algo, ctx.key.data, ctx.signature, ctx.blob, ctx.hashAlgo, clientIp);
       default:
         return { kind: 'refused' };
     }
@@ -77,14 +89,15 @@ export class SftpAuthenticator {
     }
   }
 
-  private async publicKey(username: string, algo: string, keyBlob: Buffer, signature: Buffer | undefined, signed: Buffer | undefined, hashAlgo: string | undefined): Promise<SignInOutcome> {
-    if (this.publicKeys === undefined) return { kind: 'refused' };
-    const caller = await this.publicKeys.callerFor(username, keyBlob).catch(() => undefined);
-    if (caller === undefined || caller.user?.disabled === true) return { kind: 'refused' };
+  private async publicKey(username: string, algo: string, keyBlob: Buffer, signature: Buffer | undefined, signed: Buffer | undefined, hashAlgo: string | undefined, clientIp: string): Promise<SignInOutcome> {
+    if (algo === 'ssh-dss') return { kind: 'refused' };
+    const found = await this.publicKeys.find(username, keyBlob);
+    if (found === undefined) return { kind: 'refused' };
     if (signature === undefined || signed === undefined) return { kind: 'key-acceptable' };
     const key = utils.parseKey(keyBlob);
     if (key instanceof Error || Array.isArray(key)) return { kind: 'refused' };
-    const valid = key.verify(signed, signature, hashAlgo) === true;
-    return valid && algo !== 'ssh-dss' ? { kind: 'signed-in', caller } : { kind: 'refused' };
+    if (key.verify(signed, signature, hashAlgo) !== true) return { kind: 'refused' };
+    await found.signedIn(clientIp);
+    return { kind: 'signed-in', caller: found.caller };
   }
 }

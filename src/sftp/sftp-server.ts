@@ -6,7 +6,7 @@ import type { Db } from '../db/database.js';
 import type { Clock } from '../lib/time.js';
 import { SFTP_ALGORITHMS } from './algorithms.js';
 import type { HostKeys } from './host-keys.js';
-import { SftpAuthenticator, SIGN_IN_METHODS, type PublicKeyLookup } from './sftp-auth.js';
+import { registeredPublicKeys, SftpAuthenticator, SIGN_IN_METHODS, type PublicKeyLookup } from './sftp-auth.js';
 import { SftpSession } from './sftp-session.js';
 import { advertiseExtensions } from './operations/wire.js';
 import { DEFAULT_SIGN_IN_LIMITS, SignInLimits, type SignInLimitSettings, type Admission } from './sign-in-limits.js';
@@ -17,7 +17,7 @@ export interface SftpServerOptions {
   clock: Clock;
   files: FileOperations;
   hostKeys: HostKeys;
-  /** Registered public keys (identity); without it, public-key sign-in is refused. */
+  /** Where public keys are looked up: the registered keys of identity/ unless a test says otherwise. */
   publicKeys?: PublicKeyLookup;
   limits?: Partial<SignInLimitSettings>;
   /** Reports a connection's failure (logged by main.ts); the server carries on. */
@@ -40,7 +40,7 @@ export interface SftpServer {
  */
 export async function startSftpServer(options: SftpServerOptions, listen: { host: string; port: number }): Promise<SftpServer> {
   const limits = new SignInLimits({ ...DEFAULT_SIGN_IN_LIMITS, ...options.limits });
-  const authenticator = new SftpAuthenticator(options.db, options.clock, options.publicKeys);
+  const authenticator = new SftpAuthenticator(options.db, options.clock, options.publicKeys ?? registeredPublicKeys(options.db, options.clock));
   const ssh = new Server({ hostKeys: options.hostKeys.privateKeys, algorithms: SFTP_ALGORITHMS, ident: 'Atrium' });
   const admitted = new Map<string, { socket: Socket; admission: Admission }>();
   const sockets = new Set<Socket>();

@@ -40,7 +40,7 @@ export async function startSftpTestApp(target: TestDatabaseTarget, options: { li
 export function connectSftp(config: ConnectConfig): Promise<SftpConnection> {
   return new Promise((resolve, reject) => {
     const client = new Client();
-    client.once('error', reject);
+    client.on('error', reject);
     client.once('close', () => reject(new Error('connection closed before sign-in')));
     client.once('ready', () => {
       client.sftp((error, sftp) => {
