@@ -324,6 +324,11 @@ describe.each(testDatabaseTargets())('webdav locks [$name]', (target) => {
         expect((await second.put(name, 'x', { If: `(<${token}>)` })).status).toBe(204);
         expect((await unlock(name, token, second)).status).toBe(204);
         expect((await dav.put(name, 'y')).status).toBe(204);
+
+        // Exclusive locks asked at once on both nodes: exactly one is granted.
+        const contested = await file();
+        const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => lock(contested, 'exclusive', {}, i % 2 === 0 ? dav : second)));
+        expect(answers.map((answer) => answer.status).sort()).toEqual([200, 423, 423, 423, 423, 423, 423, 423]);
       } finally {
         await other.close();
       }
