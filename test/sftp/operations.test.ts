@@ -1,0 +1,175 @@
+import { utils, type SFTPWrapper } from 'ssh2';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { grantAsSite } from '../grants/grants-support.js';
+import { testDatabaseTargets } from '../support/databases.js';
+import { createUser } from '../support/factories.js';
+import { BOOTSTRAP_KEY } from '../support/test-app.js';
+import { call, startSftpTestApp, type SftpConnection, type SftpTestApp } from './sftp-fixture.js';
+
+const { OPEN_MODE, STATUS_CODE } = utils.sftp;
+const PASSWORD = 'a perfectly good passphrase';
+
+/** Every SFTP operation through the ssh2 client, and what the REST API and History see of it. */
+describe.each(testDatabaseTargets())('SFTP operations [$name]', (target) => {
+  let t: SftpTestApp;
+  let admin: SftpConnection;
+  let sftp: SFTPWrapper;
+  beforeAll(async () => {
+    t = await startSftpTestApp(target);
+    const user = await createUser(t.database.db, { password: PASSWORD, siteAdmin: true, username: 'sftp-admin' });
+    admin = await t.connect({ username: user.username, password: PASSWORD });
+    sftp = admin.sftp;
+  });
+  afterAll(async () => {
+    admin.close();
+    await t.close();
+  });
+
+  const rest = (path: string) => t.api.get(`/files/${path}`, { key: BOOTSTRAP_KEY });
+  const restList = async (path: string) => ((await t.api.get(`/folders/${path}`, { key: BOOTSTRAP_KEY })).body as { path: string; size: number | null }[]);
+  const codeOf = (promise: Promise<unknown>) => promise.then(() => 'ok', (error: { code?: number }) => error.code);
+  const open = (path: string, flags: number) => call<Buffer>((done) => sftp.open(path, flags, done));
+  const write = (handle: Buffer, data: string, position: number) => call((done) => sftp.write(handle, Buffer.from(data), 0, data.length, position, done));
+  const close = (handle: Buffer) => call((done) => sftp.close(handle, done));
+  const read = (path: string) => call<Buffer>((done) => sftp.readFile(path, done)).then((bytes) => bytes.toString());
+
+  it('writes, reads, stats and lists, with the type bits and an ls -l line', async () => {
+    await call((done) => sftp.mkdir('/ops', done));
+    await call((done) => sftp.writeFile('/ops/a.txt', 'hello world', done));
+    expect(await read('/ops/a.txt')).toBe('hello world');
+    const stats = await call<{ size: number; isFile(): boolean; isDirectory(): boolean }>((done) => sftp.stat('/ops/a.txt', done));
+    expect(stats.isFile()).toBe(true);
+    expect(stats.size).toBe(11);
+    expect((await call<{ isDirectory(): boolean }>((done) => sftp.lstat('/ops', done))).isDirectory()).toBe(true);
+    const listed = await call<{ filename: string; longname: string }[]>((done) => sftp.readdir('/ops', done));
+    expect(listed.map((entry) => entry.filename)).toEqual(['a.txt']);
+    expect(listed[0]?.longname).toMatch(/^-rw-------\s+1 atrium\s+atrium\s+11 \w{3} [ \d]\d .* a\.txt$/);
+    expect(await call((done) => sftp.realpath('/ops/../ops/./a.txt', done))).toBe('/ops/a.txt');
+    expect(await call((done) => sftp.realpath('/..', done))).toBe('/');
+    expect(await restList('ops')).toEqual([expect.objectContaining({ path: 'ops/a.txt', size: 11 })]);
+  });
+
+  it('records the upload as create then update, and a download once, with interface sftp', async () => {
+    await call((done) => sftp.writeFile('/recorded.txt', 'one', done));
+    await call((done) => sftp.writeFile('/recorded.txt', 'two', done));
+    await read('/recorded.txt');
+    const rows = await t.database.db.selectFrom('history').selectAll().where('path', '=', 'recorded.txt').orderBy('id').execute();
+    expect(rows.map((row) => [row.action, row.interface])).toEqual([['create', 'sftp'], ['update', 'sftp'], ['read', 'sftp']]);
+  });
+
+  it('takes writes out of order and shows the file only when it is closed', async () => {
+    const handle = await open('/pipelined.bin', OPEN_MODE.WRITE | OPEN_MODE.CREAT | OPEN_MODE.TRUNC);
+    await write(handle, 'world', 6);
+    await write(handle, 'hello ', 0);
+    expect(await codeOf(call((done) => sftp.stat('/pipelined.bin', done)))).toBe(STATUS_CODE.NO_SUCH_FILE);
+    expect((await rest('pipelined.bin')).status).toBe(404);
+    const fstat = await call<{ size: number }>((done) => sftp.fstat(handle, done));
+    expect(fstat.size).toBe(11);
+    await close(handle);
+    expect(await read('/pipelined.bin')).toBe('hello world');
+    expect((await rest('pipelined.bin')).body).toMatchObject({ size: 11 });
+  });
+
+  it('resumes an upload by appending to the file as it is (reput), and reads from any offset', async () => {
+    await call((done) => sftp.writeFile('/resumed.txt', 'hello', done));
+    const handle = await open('/resumed.txt', OPEN_MODE.WRITE | OPEN_MODE.CREAT | OPEN_MODE.APPEND);
+    await write(handle, ' world', 5);
+    await close(handle);
+    expect(await read('/resumed.txt')).toBe('hello world');
+    const reading = await open('/resumed.txt', OPEN_MODE.READ);
+    const buffer = Buffer.alloc(5);
+    const got = await call<number>((done) => sftp.read(reading, buffer, 0, 5, 6, (error, bytes) => done(error, bytes)));
+    expect(buffer.subarray(0, got).toString()).toBe('world');
+    // Past the end is EOF, which the client reports as no bytes.
+    expect(await call<number>((done) => sftp.read(reading, buffer, 0, 5, 11, (error, bytes) => done(error, bytes)))).toBe(0);
+    await close(reading);
+  });
+
+  it('keeps exclusive creation and open-without-create honest, and an untouched open changes nothing', async () => {
+    await call((done) => sftp.writeFile('/exists.txt', 'keep me', done));
+    expect(await codeOf(open('/exists.txt', OPEN_MODE.WRITE | OPEN_MODE.CREAT | OPEN_MODE.EXCL))).toBe(STATUS_CODE.FAILURE);
+    expect(await codeOf(open('/missing.txt', OPEN_MODE.WRITE))).toBe(STATUS_CODE.NO_SUCH_FILE);
+    const before = await t.database.db.selectFrom('history').select('id').execute();
+    await close(await open('/exists.txt', OPEN_MODE.WRITE));
+    expect(await t.database.db.selectFrom('history').select('id').execute()).toHaveLength(before.length);
+    expect(await read('/exists.txt')).toBe('keep me');
+  });
+
+  it('makes and removes folders and files, each with the right failure for the wrong kind', async () => {
+    await call((done) => sftp.mkdir('/tree', done));
+    await call((done) => sftp.mkdir('/tree/inner', done));
+    await call((done) => sftp.writeFile('/tree/file.txt', 'x', done));
+    expect(await codeOf(call((done) => sftp.mkdir('/tree', done)))).toBe(STATUS_CODE.FAILURE);
+    expect(await codeOf(call((done) => sftp.mkdir('/nowhere/deep', done)))).not.toBe('ok');
+    expect(await codeOf(call((done) => sftp.rmdir('/tree', done)))).toBe(STATUS_CODE.FAILURE);
+    expect(await codeOf(call((done) => sftp.unlink('/tree/inner', done)))).toBe(STATUS_CODE.FAILURE);
+    expect(await codeOf(call((done) => sftp.rmdir('/tree/file.txt', done)))).toBe(STATUS_CODE.FAILURE);
+    await call((done) => sftp.unlink('/tree/file.txt', done));
+    await call((done) => sftp.rmdir('/tree/inner', done));
+    await call((done) => sftp.rmdir('/tree', done));
+    expect(await codeOf(call((done) => sftp.stat('/tree', done)))).toBe(STATUS_CODE.NO_SUCH_FILE);
+    expect(await codeOf(call((done) => sftp.unlink('/tree', done)))).toBe(STATUS_CODE.NO_SUCH_FILE);
+  });
+
+  it('renames with RENAME and posix-rename, never over an existing entry', async () => {
+    await call((done) => sftp.writeFile('/r1.txt', 'one', done));
+    await call((done) => sftp.writeFile('/r2.txt', 'two', done));
+    expect(await codeOf(call((done) => sftp.rename('/r1.txt', '/r2.txt', done)))).toBe(STATUS_CODE.FAILURE);
+    await call((done) => sftp.rename('/r1.txt', '/r3.txt', done));
+    await call((done) => sftp.ext_openssh_rename('/r3.txt', '/r4.txt', done));
+    expect(await read('/r4.txt')).toBe('one');
+    expect(await codeOf(call((done) => sftp.stat('/r1.txt', done)))).toBe(STATUS_CODE.NO_SUCH_FILE);
+    const moves = await t.database.db.selectFrom('history').selectAll().where('action', '=', 'move').where('interface', '=', 'sftp').execute();
+    expect(moves.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('accepts SETSTAT, answers statvfs, and refuses symbolic links as unsupported', async () => {
+    await call((done) => sftp.writeFile('/attrs.txt', 'x', done));
+    await call((done) => sftp.setstat('/attrs.txt', { mode: 0o600, mtime: 1_000_000, atime: 1_000_000 }, done));
+    expect(await codeOf(call((done) => sftp.setstat('/absent.txt', { mode: 0o600 }, done)))).toBe(STATUS_CODE.NO_SUCH_FILE);
+    const vfs = await call<{ f_bsize: number; f_bavail: number }>((done) => sftp.ext_openssh_statvfs('/', done));
+    expect(vfs.f_bsize).toBe(4096);
+    expect(vfs.f_bavail).toBeGreaterThan(0);
+    expect(await codeOf(call((done) => sftp.symlink('/attrs.txt', '/link', done)))).toBe(STATUS_CODE.OP_UNSUPPORTED);
+    expect(await codeOf(call((done) => sftp.readlink('/attrs.txt', done)))).toBe(STATUS_CODE.OP_UNSUPPORTED);
+  });
+
+  it('pages a large folder through READDIR until EOF', async () => {
+    const count = 700;
+    await call((done) => sftp.mkdir('/many', done));
+    const rows = Array.from({ length: count }, (_, i) => `many/f${String(i).padStart(4, '0')}.txt`);
+    // Made straight in the table: the listing, not 700 uploads, is under test.
+    const now = Date.now();
+    await t.database.db.insertInto('entries').values(rows.map((path) => ({
+      path, path_key: path, parent_key: 'many', type: 'file', size: 0, storage_key: null, sha256: null, created_at: now, mtime: now,
+    })) as never).execute().catch(async () => {
+      for (const path of rows) await call((done) => sftp.writeFile(`/${path}`, '', done));
+    });
+    const listed = await call<{ filename: string }[]>((done) => sftp.readdir('/many', done));
+    expect(listed).toHaveLength(count);
+    expect(new Set(listed.map((entry) => entry.filename)).size).toBe(count);
+  });
+
+  it('answers the invisible as absent and a refusal the user may know about as permission denied', async () => {
+    await call((done) => sftp.mkdir('/shared', done));
+    await call((done) => sftp.writeFile('/shared/doc.txt', 'shared', done));
+    await call((done) => sftp.mkdir('/secret', done));
+    await call((done) => sftp.writeFile('/secret/hidden.txt', 'hidden', done));
+    const reader = await createUser(t.database.db, { password: PASSWORD });
+    await grantAsSite(t, { path: 'shared', user_id: reader.id, permission: 'readonly' });
+    const c = await t.connect({ username: reader.username, password: PASSWORD });
+    try {
+      const mine = c.sftp;
+      const code = (promise: Promise<unknown>) => codeOf(promise);
+      expect(await new Promise((resolve) => mine.readFile('/shared/doc.txt', (error, bytes) => resolve(error ?? bytes.toString())))).toBe('shared');
+      expect(await code(call((done) => mine.stat('/secret/hidden.txt', done)))).toBe(STATUS_CODE.NO_SUCH_FILE);
+      expect(await code(call((done) => mine.stat('/secret/absent.txt', done)))).toBe(STATUS_CODE.NO_SUCH_FILE);
+      expect(await code(call((done) => mine.readdir('/secret', done)))).toBe(STATUS_CODE.NO_SUCH_FILE);
+      expect(await code(call((done) => mine.writeFile('/shared/new.txt', 'no', done)))).toBe(STATUS_CODE.PERMISSION_DENIED);
+      expect(await code(call((done) => mine.unlink('/shared/doc.txt', done)))).toBe(STATUS_CODE.PERMISSION_DENIED);
+      expect(await code(call((done) => mine.writeFile('/secret/new.txt', 'no', done)))).toBe(STATUS_CODE.NO_SUCH_FILE);
+    } finally {
+      c.close();
+    }
+  });
+});
