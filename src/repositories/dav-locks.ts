@@ -96,6 +96,11 @@ export async function deleteDavLocksAtOrBelow(db: Db, pathKey: string): Promise<
   await db.deleteFrom('dav_locks').where((eb) => eb.or([eb('path_key', '=', pathKey), startsWith('path_key', `${pathKey}/`)])).execute();
 }
 
+/** Removes every lock rooted strictly below `pathKey`. */
+export async function deleteDavLocksBelow(db: Db, pathKey: string): Promise<void> {
+  await db.deleteFrom('dav_locks').where(pathKey === '' ? (eb) => eb('path_key', '!=', '') : startsWith('path_key', `${pathKey}/`)).execute();
+}
+
 /** Removes expired locks: they are already ignored by every read, this only keeps the table small. */
 export async function deleteExpiredDavLocks(db: Db, now: number): Promise<void> {
   await db.deleteFrom('dav_locks').where('expires_at', '<=', now).execute();

@@ -112,6 +112,22 @@ describe.each(testDatabaseTargets())('webdav locks [$name]', (target) => {
       expect((await dav.put(name, 'again')).status).toBe(201);
     });
 
+    it('keeps a lock on a destination that a COPY or MOVE replaces, as an editor saving through a temporary file expects', async () => {
+      const name = await file();
+      const token = tokenOf(await lock(name));
+      const temporary = await file();
+      expect((await dav.transfer('MOVE', temporary, name)).status).toBe(423);
+      expect((await dav.transfer('MOVE', temporary, name, { If: `<${dav.url(name)}> (<${token}>)` })).status).toBe(204);
+      expect((await dav.get(name)).status).toBe(200);
+      expect((await dav.put(name, 'x')).status).toBe(423);
+      const copied = await file();
+      // An untagged list is about the request's resource, the source here, which holds no such lock.
+      expect((await dav.transfer('COPY', copied, name, { If: `(<${token}>)` })).status).toBe(412);
+      expect((await dav.transfer('COPY', copied, name, { If: `<${dav.url(name)}> (<${token}>)` })).status).toBe(204);
+      expect((await dav.put(name, 'x')).status).toBe(423);
+      expect((await unlock(name, token)).status).toBe(204);
+    });
+
     it('locks an unmapped URL as a locked empty file (201), which UNLOCK leaves in place', async () => {
       const name = unique('unmapped');
       const locked = await lock(name, 'exclusive', { Depth: '0' });

@@ -7,7 +7,7 @@ import { DavError, davErrors } from '../dav-error.js';
 import type { DavContext } from '../dav-request.js';
 import { activeLockXml, lockRootHref } from './activelock.js';
 import { evaluateIf, ifListsOf } from './if-evaluation.js';
-import { covers, locksBelow, locksCovering, removeLocksAtOrBelow } from './lock-store.js';
+import { covers, locksBelow, locksCovering, removeLocksAtOrBelow, removeLocksBelow } from './lock-store.js';
 
 export interface WriteTarget {
   /** Request paths the method changes (a MOVE: its source and destination). */
@@ -93,7 +93,15 @@ export async function lockDiscovery(ctx: DavContext, path: string): Promise<stri
   return locks.filter((lock) => covers(lock, key)).map((lock) => activeLockXml(lock, ctx.caller.homeWorkspaceId, now)).join('');
 }
 
-/** Removes the locks on a path and below it, after it was deleted or moved away (locks go with the resource, never with a copy). */
-export async function releaseLocksUnder(ctx: DavContext, path: string): Promise<void> {
-  await removeLocksAtOrBelow(ctx.db, ctx.session.locate(path).key);
+/**
+ * Removes the locks on a path and below it, after it was deleted or moved away (locks go with the
+ * resource, never with a copy). With `onlyBelow`, the locks on the path itself stay: a COPY or MOVE
+ * that replaced a locked destination leaves the new resource under the destination's lock (RFC
+ * 4918 7.7), which is how an editor that saves by writing a temporary file and moving it over the
+ * original keeps its lock.
+ */
+export async function releaseLocksUnder(ctx: DavContext, path: string, options: { onlyBelow?: boolean } = {}): Promise<void> {
+  const key = ctx.session.locate(path).key;
+  if (options.onlyBelow === true) await removeLocksBelow(ctx.db, key);
+  else await removeLocksAtOrBelow(ctx.db, key);
 }

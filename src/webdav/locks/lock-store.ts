@@ -4,7 +4,7 @@ import { selfAndAncestorKeys, type SitePath } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
 import { inTransaction } from '../../db/transaction.js';
 import {
-  davLocksAt, davLocksBelow, deleteDavLock, deleteDavLocksAtOrBelow, deleteExpiredDavLocks, findDavLock, insertDavLock, renewDavLock, type DavLock,
+  davLocksAt, davLocksBelow, deleteDavLock, deleteDavLocksAtOrBelow, deleteDavLocksBelow, deleteExpiredDavLocks, findDavLock, insertDavLock, renewDavLock, type DavLock,
 } from '../../repositories/dav-locks.js';
 
 // The WebDAV lock store: locks live in the database (dav_locks), so every worker and node sees the
@@ -101,4 +101,8 @@ export function removeLock(db: Db, token: string): Promise<void> {
 
 export function removeLocksAtOrBelow(db: Db, pathKey: string): Promise<void> {
   return deleteDavLocksAtOrBelow(db, pathKey);
+}
+
+export function removeLocksBelow(db: Db, pathKey: string): Promise<void> {
+  return deleteDavLocksBelow(db, pathKey);
 }

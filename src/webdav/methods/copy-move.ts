@@ -41,8 +41,9 @@ export async function copyOrMove(ctx: DavContext): Promise<void> {
   } else {
     await ctx.session.copy(ctx.path, destination, { overwrite });
   }
-  // What was replaced is gone, and its locks with it (a lock never travels with a copy).
-  if (overwrite) await releaseLocksUnder(ctx, destination);
+  // What was below a replaced destination is gone, and its locks with it; a lock on the destination
+  // itself stays and now covers what replaced it (RFC 4918 7.7). A lock never travels with a copy.
+  if (overwrite) await releaseLocksUnder(ctx, destination, { onlyBelow: true });
   ctx.reply.code(overwrite ? 204 : 201).header('Content-Length', '0').send();
 }
 
