@@ -328,6 +328,28 @@ describe.each(testDatabaseTargets())('webdav locks [$name]', (target) => {
     });
   });
 
+  describe('Workspaces', () => {
+    it('locks the one resource whichever Workspace view names it, each shown its own lock root', async () => {
+      const ws = (await t.api.post('/workspaces', { name: unique('Locks') }, { key: BOOTSTRAP_KEY })).body.id as number;
+      const member = await createUser(t.database.db, { password: PASSWORD, workspaceId: ws, workspaceAdmin: true });
+      const inWorkspace = dav.as(member.username, PASSWORD);
+      expect((await inWorkspace.put('Report.txt', 'x')).status).toBe(201);
+      const locked = await lock('Report.txt', 'exclusive', {}, inWorkspace);
+      expect(locked.text).toContain('<D:lockroot><D:href>/dav/Report.txt</D:href></D:lockroot>');
+      const sitePath = `_/Workspaces/${ws}/report.TXT`;
+      expect((await dav.put(sitePath, 'y')).status).toBe(423);
+      const seen = await dav.propfind(sitePath, '0', '<?xml version="1.0"?><D:propfind xmlns:D="DAV:"><D:prop><D:lockdiscovery/></D:prop></D:propfind>');
+      expect(seen.text).toContain(`<D:lockroot><D:href>/dav/_/Workspaces/${ws}/Report.txt</D:href></D:lockroot>`);
+      expect((await unlock('Report.txt', tokenOf(locked), inWorkspace)).status).toBe(204);
+      expect((await dav.put(sitePath, 'y')).status).toBe(204);
+      // A Workspace Administrator may clear a lock someone else took in its Workspace.
+      const adminsLock = await lock(sitePath);
+      expect((await inWorkspace.put('Report.txt', 'z')).status).toBe(423);
+      expect((await unlock('Report.txt', tokenOf(adminsLock), inWorkspace)).status).toBe(204);
+      expect((await inWorkspace.put('Report.txt', 'z')).status).toBe(204);
+    });
+  });
+
   describe('across nodes', () => {
     it('holds a lock taken on one node on another over the same database, where it can be removed', async () => {
       const other = await buildAppOn({ database: t.database, clock: t.clock, config: { headerBrands: ['Service'], logLevel: 'silent', accessLog: false } });
