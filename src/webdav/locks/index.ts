@@ -71,6 +71,16 @@ export async function assertWritable(ctx: DavContext, target: WriteTarget): Prom
   }
 }
 
+/**
+ * For a method that writes nothing (GET, HEAD, PROPFIND): 412 when the request's If header has no
+ * list that holds (RFC 4918 10.4 applies it to every method), 400 when it is malformed. Locks do
+ * not stop reading, so no token is required.
+ */
+export async function assertIfHolds(ctx: DavContext): Promise<void> {
+  const lists = ifListsOf(ctx);
+  if (lists !== undefined && !(await evaluateIf(ctx, lists, ctx.clock.now())).holds) throw davErrors.preconditionFailed('No list of the If header holds.');
+}
+
 /** Per request: the locks on and below the request path, read once for a whole PROPFIND. */
 const requestLocks = new WeakMap<DavContext, Promise<DavLock[]>>();
 

@@ -5,8 +5,8 @@ import type { DavLock } from '../../repositories/dav-locks.js';
 import { DavError, davErrors } from '../dav-error.js';
 import { hrefOf, parentOf, type DavContext } from '../dav-request.js';
 import { activeLockXml, lockRootHref } from '../locks/activelock.js';
-import { evaluateIf, ifListsOf } from '../locks/if-evaluation.js';
-import { assertWritable, ownsLock } from '../locks/index.js';
+import { ifListsOf } from '../locks/if-evaluation.js';
+import { assertIfHolds, assertWritable, ownsLock } from '../locks/index.js';
 import { covers, locksCovering, removeLock, renewLock, takeLock } from '../locks/lock-store.js';
 import { parseLockInfo } from '../locks/lockinfo.js';
 import { grantedTimeout } from '../locks/timeout.js';
@@ -34,8 +34,7 @@ export async function lock(ctx: DavContext): Promise<void> {
     // A locked empty resource is a new member of its folder: a lock there must allow it.
     await assertWritable(ctx, { paths: [ctx.path], parents: [parentOf(ctx.path)], recursive: false });
   } else {
-    const lists = ifListsOf(ctx);
-    if (lists !== undefined && !(await evaluateIf(ctx, lists, now)).holds) throw davErrors.preconditionFailed('No list of the If header holds.');
+    await assertIfHolds(ctx);
   }
 
   const site = ctx.session.locate(ctx.path);
