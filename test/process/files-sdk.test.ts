@@ -23,6 +23,7 @@ const { LogLevel } = require('files.com/lib/Logger.js');
 const History = require('files.com/lib/models/History.js').default;
 const HistoryExport = require('files.com/lib/models/HistoryExport.js').default;
 const HistoryExportResult = require('files.com/lib/models/HistoryExportResult.js').default;
+const PublicKey = require('files.com/lib/models/PublicKey.js').default;
 
 /** Resident memory of a process, from /proc (Linux), in bytes. */
 function residentBytes(pid: number): number | undefined {
@@ -213,6 +214,43 @@ describe('the official Files.com SDK (files.com 1.2.314) against a running Atriu
     expect((await HistoryExport.find(made.id, {}, asAdmin)).query_action).toBe('create');
     const results = await HistoryExportResult.list({ history_export_id: made.id }, asAdmin);
     expect(results.map((result: any) => result.path)).toContain('sdk/history.txt');
+  });
+
+  it('manages SSH public keys with the SDK\'s PublicKey calls: add, generate, list, find, rename, delete', async () => {
+    const ssh2 = require('ssh2');
+    const line = ssh2.utils.generateKeyPairSync('ed25519', { comment: 'sdk@laptop' }).public.trim();
+    const added = await PublicKey.create({ title: 'sdk laptop', public_key: line });
+    expect(added.getTitle()).toBe('sdk laptop');
+    expect(added.getFingerprint()).toMatch(/^([0-9a-f]{2}:){15}[0-9a-f]{2}$/);
+    expect(added.getFingerprintSha256()).toMatch(/^[A-Za-z0-9+/]{43}$/);
+    expect(added.getLastLoginAt()).toBeNull();
+
+    const generated = await PublicKey.create({ title: 'sdk generated', generate_keypair: true, generate_algorithm: 'ed25519' });
+    expect(generated.getStatus()).toBe('complete');
+    const privateKey = generated.getGeneratedPrivateKey();
+    expect(privateKey).toMatch(/^-----BEGIN OPENSSH PRIVATE KEY-----/);
+    const data = Buffer.from('signed by the generated key');
+    const signature = ssh2.utils.parseKey(privateKey).sign(data);
+    expect(ssh2.utils.parseKey(generated.getGeneratedPublicKey()).verify(data, signature)).toBe(true);
+
+    const listed = await PublicKey.list({ user_id: 0 });
+    expect(listed.map((key: any) => key.getTitle())).toEqual(['sdk laptop', 'sdk generated']);
+    const found = await PublicKey.find(added.getId());
+    expect(found.getUsername()).toBe('sdk-member');
+    expect(found.getGeneratedPrivateKey()).toBeUndefined();
+    const renamed = await found.update({ title: 'sdk old laptop' });
+    expect(renamed.getTitle()).toBe('sdk old laptop');
+
+    const weak = await PublicKey.create({ title: 'weak', public_key: ssh2.utils.generateKeyPairSync('rsa', { bits: 1024 }).public })
+      .catch((error: any) => error);
+    expect(weak.constructor.name).toBe('ProcessingFailure_ModelSaveErrorError');
+    expect(weak.message).toMatch(/at least 2048/);
+
+    await found.delete();
+    await generated.delete();
+    const gone = await PublicKey.find(added.getId()).catch((error: any) => error);
+    expect(gone.constructor.name).toBe('NotFoundError');
+    expect(await PublicKey.list({})).toEqual([]);
   });
 
   it('uploads a file of several parts, which Atrium joins in order', async () => {

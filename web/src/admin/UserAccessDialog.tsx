@@ -1,10 +1,11 @@
 import { Alert, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { ApiKeys } from '../account/ApiKeys';
+import { SshKeys } from '../account/SshKeys';
 import { granteeText, listPermissions, type Permission } from '../api/permissions';
 import type { User } from '../api/users';
 
-/** What a user can reach (their grants, their groups' included) and their API keys. */
+/** What a user can reach (their grants, their groups' included), their API keys and their SSH keys. */
 export function UserAccessDialog({ user, onClose }: { user: User; onClose(): void }) {
   const [grants, setGrants] = useState<Permission[] | undefined>();
   const [error, setError] = useState<string | undefined>();
@@ -41,6 +42,7 @@ export function UserAccessDialog({ user, onClose }: { user: User; onClose(): voi
           </Table.ScrollContainer>
         )}
         <ApiKeys userId={user.id} ownerWorkspaceId={user.workspace_id} title={`API keys of ${user.username}`} />
+        <SshKeys userId={user.id} title={`SSH keys of ${user.username}`} />
       </Stack>
     </Modal>
   );

@@ -1,6 +1,7 @@
 import { Divider, Stack, Text, Title } from '@mantine/core';
 import { ApiKeys } from '../account/ApiKeys';
 import { PasswordForm } from '../account/PasswordForm';
+import { SshKeys } from '../account/SshKeys';
 import { useSession } from '../session/session';
 
 export function AccountPage() {
@@ -14,6 +15,8 @@ export function AccountPage() {
       <PasswordForm userId={profile.userId} />
       <Divider />
       <ApiKeys />
+      <Divider />
+      <SshKeys />
     </Stack>
   );
 }
