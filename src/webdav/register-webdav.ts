@@ -67,7 +67,7 @@ function renderFailure(error: unknown, request: FastifyRequest, reply: FastifyRe
   if (failure.status === 401) reply.header('WWW-Authenticate', 'Basic realm="Atrium", charset="UTF-8"');
   if (failure.retryAfterSeconds !== undefined) reply.header('Retry-After', String(failure.retryAfterSeconds));
   // A refused upload may still have most of its body on the way: close rather than read it all.
-  if (request.method === 'PUT' && request.raw.httpVersionMajor === 1) reply.header('Connection', 'close');
+  if ((request.method === 'PUT' || failure.status === 413) && request.raw.httpVersionMajor === 1) reply.header('Connection', 'close');
   if (failure.precondition !== undefined) {
     const hrefs = (failure.hrefs ?? []).map((href) => `<D:href>${escapeXml(href)}</D:href>`).join('');
     const element = hrefs === '' ? `<D:${failure.precondition}/>` : `<D:${failure.precondition}>${hrefs}</D:${failure.precondition}>`;

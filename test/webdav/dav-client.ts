@@ -72,3 +72,27 @@ export function hrefsOf(xml: string): string[] {
 export function responseFor(xml: string, href: string): string | undefined {
   return [...xml.matchAll(/<D:response>[\s\S]*?<\/D:response>/g)].map((m) => m[0]).find((r) => r.includes(`<D:href>${href}</D:href>`));
 }
+
+/**
+ * A request sent byte for byte as given (fetch would normalize `%2e%2e` away), which resolves
+ * with the answer even when the server answers before reading the whole body and closes.
+ */
+export async function rawRequest(baseUrl: string, options: { method: string; path: string; headers?: Record<string, string>; body?: Buffer | string; auth?: [string, string] }): Promise<{ status: number; text: string }> {
+  const { request } = await import('node:http');
+  const url = new URL(baseUrl);
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.auth !== undefined) headers.Authorization = basic(options.auth[0], options.auth[1]);
+  if (options.body !== undefined && headers['Content-Length'] === undefined && headers['Transfer-Encoding'] === undefined) headers['Content-Length'] = String(Buffer.byteLength(options.body));
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, path: options.path, method: options.method, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      response.on('error', reject);
+    });
+    // The server may answer and close before taking the whole body: the answer is what counts.
+    req.on('error', () => undefined);
+    if (options.body !== undefined) req.write(options.body);
+    req.end();
+  });
+}

@@ -1,5 +1,5 @@
 import type { FileEntry } from '../../files/index.js';
-import { escapeXml } from '../xml/multistatus.js';
+import { escapeText } from '../xml/multistatus.js';
 import { contentTypeOf } from './content-type.js';
 import { entityTagOf } from './entity-tag.js';
 
@@ -31,13 +31,13 @@ export function liveProperty(entry: FileEntry, name: LiveProperty, lockXml: stri
     case 'creationdate':
       return `<D:creationdate>${new Date(entry.createdAt).toISOString()}</D:creationdate>`;
     case 'displayname':
-      return `<D:displayname>${escapeXml(entry.name)}</D:displayname>`;
+      return `<D:displayname>${escapeText(entry.name)}</D:displayname>`;
     case 'getcontentlength':
       return folder ? undefined : `<D:getcontentlength>${entry.size ?? 0}</D:getcontentlength>`;
     case 'getcontenttype':
-      return folder ? undefined : `<D:getcontenttype>${escapeXml(contentTypeOf(entry.name))}</D:getcontenttype>`;
+      return folder ? undefined : `<D:getcontenttype>${escapeText(contentTypeOf(entry.name))}</D:getcontenttype>`;
     case 'getetag':
-      return `<D:getetag>${escapeXml(entityTagOf(entry))}</D:getetag>`;
+      return `<D:getetag>${escapeText(entityTagOf(entry))}</D:getetag>`;
     case 'getlastmodified':
       return `<D:getlastmodified>${new Date(entry.mtime).toUTCString()}</D:getlastmodified>`;
     case 'resourcetype':

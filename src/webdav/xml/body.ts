@@ -16,15 +16,26 @@ export async function readTextBody(ctx: DavContext): Promise<string> {
   const stream = bodyStream(ctx);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of stream) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
-    size += buffer.length;
-    if (size > MAX_XML_BODY_BYTES) {
-      stream.destroy();
-      throw davErrors.tooLarge(`An XML request body may be at most ${MAX_XML_BODY_BYTES} bytes.`);
-    }
-    chunks.push(buffer);
-  }
+  // Read by hand rather than with for-await: leaving that loop early destroys the stream, and with
+  // it the socket the 413 must be answered on (the connection is closed after the answer instead).
+  await new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer | string) => {
+      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+      size += buffer.length;
+      if (size > MAX_XML_BODY_BYTES) {
+        stream.off('data', onData);
+        stream.pause();
+        reject(davErrors.tooLarge(`An XML request body may be at most ${MAX_XML_BODY_BYTES} bytes.`));
+        return;
+      }
+      chunks.push(buffer);
+    };
+    stream.on('data', onData);
+    stream.once('end', () => resolve());
+    stream.once('error', reject);
+    // A client gone before the end: after 'end' this changes nothing (a settled promise stays settled).
+    stream.once('close', () => reject(davErrors.badRequest('The request body ended before it was complete.')));
+  });
   return Buffer.concat(chunks).toString('utf8');
 }
 

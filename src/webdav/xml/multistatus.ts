@@ -2,9 +2,14 @@ import { STATUS_CODES } from 'node:http';
 
 export const xmlDeclaration = '<?xml version="1.0" encoding="utf-8"?>\n';
 
-/** Text and attribute values escaped for XML; any Unicode (above the BMP too) passes as itself. */
+/** Attribute values (always in double quotes) and text escaped for XML; any Unicode (above the BMP too) passes as itself. */
 export function escapeXml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
+}
+
+/** Element text: only what XML requires, so an entity tag reads `"..."` as clients compare it. */
+export function escapeText(text: string): string {
+  return text.replace(/[&<>]/g, (c) => ESCAPES[c] as string);
 }
 
 const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };

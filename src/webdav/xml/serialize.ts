@@ -1,4 +1,4 @@
-import { escapeXml } from './multistatus.js';
+import { escapeText, escapeXml } from './multistatus.js';
 import type { XmlElement } from './parse.js';
 
 /**
@@ -37,6 +37,6 @@ function write(element: XmlElement, prefixes: ReadonlyMap<string, string>, decla
     return ` ${prefixes.get(key.slice(1, close)) as string}:${key.slice(close + 1)}="${escapeXml(value)}"`;
   }).join('');
   if (element.children.length === 0) return `<${tag}${declarations}${attrs}/>`;
-  const inner = element.children.map((child) => (typeof child === 'string' ? escapeXml(child) : write(child, prefixes, ''))).join('');
+  const inner = element.children.map((child) => (typeof child === 'string' ? escapeText(child) : write(child, prefixes, ''))).join('');
   return `<${tag}${declarations}${attrs}>${inner}</${tag}>`;
 }

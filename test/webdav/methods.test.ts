@@ -1,0 +1,245 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabaseTargets } from '../support/databases.js';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, BOOTSTRAP_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { DavClient, hrefsOf, responseFor } from './dav-client.js';
+
+const XML = { 'Content-Type': 'application/xml; charset=utf-8' };
+
+/** Every WebDAV method through HTTP, as a Site Administrator signed in with its password (its /dav/ is the site root). */
+describe.each(testDatabaseTargets())('webdav methods [$name]', (target) => {
+  let t: TestApp;
+  let dav: DavClient;
+  let n = 0;
+  /** A fresh folder for each test, so tests share nothing. */
+  const folder = async () => {
+    n += 1;
+    const name = `t${n}`;
+    expect((await dav.mkcol(name)).status).toBe(201);
+    return name;
+  };
+  const restList = async (path: string) => (await t.api.get(`/folders/${encodeURIComponent(path)}`, { key: BOOTSTRAP_KEY })).body as { path: string; type: string; size: number }[];
+
+  beforeAll(async () => {
+    t = await startTestApp(target);
+    dav = new DavClient(t.baseUrl, [ADMIN_USERNAME, ADMIN_PASSWORD]);
+  });
+  afterAll(() => t.close());
+
+  describe('PROPFIND', () => {
+    it('answers Depth 0 and 1 with hrefs percent-encoded, folders with a trailing slash', async () => {
+      const f = await folder();
+      await dav.mkcol(`${f}/sub dir`);
+      await dav.put(`${f}/r%C3%A9sum%C3%A9%20%231.txt`, 'hello');
+      const zero = await dav.propfind(f, '0');
+      expect(zero.status).toBe(207);
+      expect(zero.headers.get('content-type')).toMatch(/^application\/xml/);
+      expect(hrefsOf(zero.text)).toEqual([`/dav/${f}/`]);
+      const one = await dav.propfind(`${f}/`, '1');
+      expect(hrefsOf(one.text)).toEqual([`/dav/${f}/`, `/dav/${f}/sub%20dir/`, `/dav/${f}/r%C3%A9sum%C3%A9%20%231.txt`]);
+      const file = responseFor(one.text, `/dav/${f}/r%C3%A9sum%C3%A9%20%231.txt`) as string;
+      expect(file).toContain('<D:getcontentlength>5</D:getcontentlength>');
+      expect(file).toContain('<D:resourcetype/>');
+      expect(file).toContain('<D:getcontenttype>text/plain</D:getcontenttype>');
+      expect(file).toMatch(/<D:getetag>"[0-9a-f]{64}"<\/D:getetag>/);
+      expect(file).toContain('<D:displayname>résumé #1.txt</D:displayname>');
+      expect(responseFor(one.text, `/dav/${f}/sub%20dir/`)).toContain('<D:collection/>');
+    });
+
+    it('refuses Depth infinity, also when no Depth is sent, with propfind-finite-depth', async () => {
+      for (const headers of [{ Depth: 'infinity' }, {}] as Record<string, string>[]) {
+        const answer = await dav.call('PROPFIND', '', { headers });
+        expect(answer.status).toBe(403);
+        expect(answer.text).toContain('<D:propfind-finite-depth/>');
+      }
+    });
+
+    it('answers prop with a 404 propstat for what an entry lacks, and propname with names only', async () => {
+      const f = await folder();
+      const prop = await dav.propfind(f, '0', '<?xml version="1.0"?><D:propfind xmlns:D="DAV:" xmlns:x="urn:x"><D:prop><D:getlastmodified/><D:getcontentlength/><x:nothing/></D:prop></D:propfind>');
+      expect(prop.status).toBe(207);
+      expect(prop.text).toMatch(/<D:propstat><D:prop><D:getlastmodified>[^<]+GMT<\/D:getlastmodified><\/D:prop><D:status>HTTP\/1.1 200 OK<\/D:status>/);
+      expect(prop.text).toMatch(/<D:propstat><D:prop><D:getcontentlength\/><P:nothing xmlns:P="urn:x"\/><\/D:prop><D:status>HTTP\/1.1 404 Not Found<\/D:status>/);
+      const names = await dav.propfind(f, '0', '<D:propfind xmlns:D="DAV:"><D:propname/></D:propfind>');
+      expect(names.text).toContain('<D:resourcetype/>');
+      expect(names.text).not.toContain('<D:collection/>');
+    });
+
+    it('is 404 for a path that does not exist', async () => {
+      expect((await dav.propfind('no-such-thing', '0')).status).toBe(404);
+    });
+  });
+
+  describe('PROPPATCH', () => {
+    const update = (body: string) => `<?xml version="1.0" encoding="utf-8"?><D:propertyupdate xmlns:D="DAV:" xmlns:Z="urn:schemas-microsoft-com:">${body}</D:propertyupdate>`;
+
+    it('keeps dead properties (Windows Win32 ones too), removes them, and they move and copy with the entry', async () => {
+      const f = await folder();
+      await dav.put(`${f}/a.txt`, 'a');
+      const set = await dav.call('PROPPATCH', `${f}/a.txt`, { headers: XML, body: update('<D:set><D:prop><Z:Win32FileAttributes>00000020</Z:Win32FileAttributes><nons>plain 𝄞</nons></D:prop></D:set>') });
+      expect(set.status).toBe(207);
+      expect(set.text).toContain('HTTP/1.1 200 OK');
+      const read = await dav.propfind(`${f}/a.txt`, '0');
+      expect(read.text).toContain('<ns0:Win32FileAttributes xmlns:ns0="urn:schemas-microsoft-com:">00000020</ns0:Win32FileAttributes>');
+      expect(read.text).toContain('<nons>plain 𝄞</nons>');
+
+      expect((await dav.transfer('MOVE', `${f}/a.txt`, `${f}/b.txt`)).status).toBe(201);
+      expect((await dav.propfind(`${f}/b.txt`, '0')).text).toContain('00000020');
+      expect((await dav.transfer('COPY', `${f}/b.txt`, `${f}/c.txt`)).status).toBe(201);
+      expect((await dav.propfind(`${f}/c.txt`, '0')).text).toContain('00000020');
+
+      const removed = await dav.call('PROPPATCH', `${f}/c.txt`, { headers: XML, body: update('<D:remove><D:prop><Z:Win32FileAttributes/></D:prop></D:remove>') });
+      expect(removed.status).toBe(207);
+      expect((await dav.propfind(`${f}/c.txt`, '0')).text).not.toContain('00000020');
+      expect((await dav.propfind(`${f}/b.txt`, '0')).text).toContain('00000020');
+    });
+
+    it('refuses a live property with 403, fails the rest with 424, and changes nothing', async () => {
+      const f = await folder();
+      const answer = await dav.call('PROPPATCH', f, { headers: XML, body: update('<D:set><D:prop><Z:mine>1</Z:mine><D:getetag>"x"</D:getetag></D:prop></D:set>') });
+      expect(answer.status).toBe(207);
+      expect(answer.text).toMatch(/<D:getetag\/><\/D:prop><D:status>HTTP\/1.1 403 Forbidden/);
+      expect(answer.text).toMatch(/<P:mine xmlns:P="urn:schemas-microsoft-com:"\/><\/D:prop><D:status>HTTP\/1.1 424 Failed Dependency/);
+      expect((await dav.propfind(f, '0')).text).not.toContain('mine');
+    });
+  });
+
+  describe('MKCOL', () => {
+    it('creates a folder (201), and refuses one that exists (405), a missing parent (409) and a body (415)', async () => {
+      const f = await folder();
+      expect((await dav.mkcol(`${f}/new`)).status).toBe(201);
+      expect((await restList(f)).map((e) => e.path)).toEqual([`${f}/new`]);
+      expect((await dav.mkcol(`${f}/new`)).status).toBe(405);
+      expect((await dav.mkcol(`${f}/missing/new`)).status).toBe(409);
+      expect((await dav.call('MKCOL', `${f}/body`, { body: '<x/>', headers: XML })).status).toBe(415);
+      expect((await restList(f)).map((e) => e.path)).toEqual([`${f}/new`]);
+    });
+  });
+
+  describe('PUT, GET and HEAD', () => {
+    it('creates (201), replaces (204), and REST sees the same file at once', async () => {
+      const f = await folder();
+      expect((await dav.put(`${f}/x.bin`, 'first')).status).toBe(201);
+      expect((await dav.put(`${f}/x.bin`, 'second!')).status).toBe(204);
+      expect(await restList(f)).toMatchObject([{ path: `${f}/x.bin`, type: 'file', size: 7 }]);
+      const got = await dav.get(`${f}/x.bin`);
+      expect(got.status).toBe(200);
+      expect(got.text).toBe('second!');
+    });
+
+    it('refuses a PUT whose folder is missing (409) or onto a folder (405)', async () => {
+      const f = await folder();
+      expect((await dav.put(`${f}/nope/x.txt`, 'x')).status).toBe(409);
+      expect((await dav.put(f, 'x')).status).toBe(405);
+      expect(await restList(f)).toEqual([]);
+    });
+
+    it('serves ranges, ETag and Last-Modified, and answers 304 and 412 on conditions', async () => {
+      const f = await folder();
+      await dav.put(`${f}/r.txt`, '0123456789');
+      const whole = await dav.get(`${f}/r.txt`);
+      const etag = whole.headers.get('etag') as string;
+      expect(etag).toMatch(/^"[0-9a-f]{64}"$/);
+      const part = await dav.get(`${f}/r.txt`, { Range: 'bytes=2-4' });
+      expect(part.status).toBe(206);
+      expect(part.text).toBe('234');
+      expect(part.headers.get('content-range')).toBe('bytes 2-4/10');
+      expect((await dav.get(`${f}/r.txt`, { 'If-None-Match': etag })).status).toBe(304);
+      expect((await dav.get(`${f}/r.txt`, { 'If-Modified-Since': whole.headers.get('last-modified') as string })).status).toBe(304);
+      expect((await dav.get(`${f}/r.txt`, { 'If-Match': '"other"' })).status).toBe(412);
+      const head = await dav.call('HEAD', `${f}/r.txt`);
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-length')).toBe('10');
+      expect(head.text).toBe('');
+    });
+
+    it('answers a folder GET with an HTML list of its entries', async () => {
+      const f = await folder();
+      await dav.put(`${f}/<b>.txt`.replace('<', '%3C').replace('>', '%3E'), 'x');
+      const page = await dav.get(`${f}/`);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(page.text).toContain('&lt;b&gt;.txt');
+      expect(page.text).not.toContain('<b>');
+    });
+
+    it('leaves nothing visible when a PUT is interrupted', async () => {
+      const f = await folder();
+      const { request } = await import('node:http');
+      const url = new URL(dav.url(`${f}/partial.bin`));
+      await new Promise<void>((resolve) => {
+        const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'PUT', headers: { 'Content-Length': '100000', Authorization: `Basic ${Buffer.from(`${ADMIN_USERNAME}:${ADMIN_PASSWORD}`).toString('base64')}` } });
+        req.on('error', () => resolve());
+        req.write(Buffer.alloc(5000, 1), () => setTimeout(() => { req.destroy(); resolve(); }, 200));
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await restList(f)).toEqual([]);
+      expect((await dav.propfind(`${f}/partial.bin`, '0')).status).toBe(404);
+    });
+  });
+
+  describe('DELETE', () => {
+    it('deletes a file, and a folder with everything in it', async () => {
+      const f = await folder();
+      await dav.mkcol(`${f}/d`);
+      await dav.mkcol(`${f}/d/e`);
+      await dav.put(`${f}/d/e/x.txt`, 'x');
+      await dav.put(`${f}/y.txt`, 'y');
+      expect((await dav.delete(`${f}/y.txt`)).status).toBe(204);
+      expect((await dav.delete(`${f}/d`)).status).toBe(204);
+      expect(await restList(f)).toEqual([]);
+      expect((await dav.delete(`${f}/d`)).status).toBe(404);
+      expect((await dav.delete('')).status).toBe(403);
+    });
+  });
+
+  describe('COPY and MOVE', () => {
+    it('copies and moves trees: 201 new, 204 overwritten, 412 with Overwrite F, 409 without the destination folder', async () => {
+      const f = await folder();
+      await dav.mkcol(`${f}/src`);
+      await dav.put(`${f}/src/a.txt`, 'a');
+      expect((await dav.transfer('COPY', `${f}/src`, `${f}/copy`)).status).toBe(201);
+      expect((await dav.get(`${f}/copy/a.txt`)).text).toBe('a');
+      expect((await dav.transfer('COPY', `${f}/src`, `${f}/copy`, { Overwrite: 'F' })).status).toBe(412);
+      await dav.put(`${f}/copy/extra.txt`, 'e');
+      expect((await dav.transfer('COPY', `${f}/src`, `${f}/copy`)).status).toBe(204);
+      expect((await dav.get(`${f}/copy/extra.txt`)).status).toBe(404);
+      expect((await dav.transfer('MOVE', `${f}/copy`, `${f}/none/moved`)).status).toBe(409);
+      expect((await dav.transfer('MOVE', `${f}/copy`, `${f}/moved`)).status).toBe(201);
+      await dav.put(`${f}/file.txt`, 'f');
+      expect((await dav.transfer('MOVE', `${f}/file.txt`, `${f}/moved`)).status).toBe(204);
+      expect((await restList(f)).map((e) => e.path).sort()).toEqual([`${f}/moved`, `${f}/src`]);
+      expect((await dav.get(`${f}/moved`)).text).toBe('f');
+    });
+
+    it('copies a folder alone with Depth 0, and refuses Depth 1', async () => {
+      const f = await folder();
+      await dav.mkcol(`${f}/src`);
+      await dav.put(`${f}/src/a.txt`, 'a');
+      expect((await dav.transfer('COPY', `${f}/src`, `${f}/shallow`, { Depth: '0' })).status).toBe(201);
+      expect(await restList(`${f}/shallow`)).toEqual([]);
+      expect((await dav.transfer('COPY', `${f}/src`, `${f}/one`, { Depth: '1' })).status).toBe(400);
+      expect((await dav.transfer('MOVE', `${f}/src`, `${f}/one`, { Depth: '0' })).status).toBe(400);
+    });
+
+    it('refuses a Destination on another host (502), outside /dav/ (403), or the source itself (403)', async () => {
+      const f = await folder();
+      await dav.put(`${f}/a.txt`, 'a');
+      expect((await dav.transfer('COPY', `${f}/a.txt`, `http://elsewhere.example/dav/${f}/b.txt`)).status).toBe(502);
+      expect((await dav.transfer('COPY', `${f}/a.txt`, '/api/rest/v1/files/b.txt')).status).toBe(403);
+      expect((await dav.transfer('COPY', `${f}/a.txt`, `/dav/${f}/../../etc/b.txt`)).status).toBe(403);
+      expect((await dav.transfer('MOVE', `${f}/a.txt`, `${f}/a.txt`)).status).toBe(403);
+      expect((await dav.call('MOVE', `${f}/a.txt`)).status).toBe(400);
+      expect((await restList(f)).map((e) => e.path)).toEqual([`${f}/a.txt`]);
+    });
+  });
+
+  it('records what WebDAV changes in History with interface dav', async () => {
+    const f = await folder();
+    await dav.put(`${f}/h.txt`, 'h');
+    await dav.get(`${f}/h.txt`);
+    await dav.transfer('MOVE', `${f}/h.txt`, `${f}/i.txt`);
+    await dav.delete(`${f}/i.txt`);
+    const rows = await t.database.db.selectFrom('history').select(['action', 'path', 'interface']).where('path', 'like', `${f}%`).orderBy('id').execute();
+    expect(rows.map((r) => [r.action, r.interface])).toEqual([['create', 'dav'], ['create', 'dav'], ['read', 'dav'], ['move', 'dav'], ['destroy', 'dav']]);
+  });
+});
