@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseTargets } from '../support/databases.js';
-import { createApiKey, createUser, createWorkspace, unique } from '../support/factories.js';
+import { createApiKey, createUser, unique } from '../support/factories.js';
 import { BOOTSTRAP_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 
 const PASSWORD = 'a perfectly good passphrase';
