@@ -19,6 +19,8 @@ export interface BenchOptions {
   folderSizes: number[];
   /** Records in History at each step of its growth series. */
   historySteps: number[];
+  /** The WebDAV section: the listed folder's entries, the transferred file's bytes and the transfer rounds. */
+  webdav: { folderSize: number; transferBytes: number; transferRounds: number };
   /** Extra Node.js flags for Atrium's process, e.g. `--cpu-prof --cpu-prof-dir=prof`. */
   atriumNodeArgs: string[];
   resultsDir: string;
@@ -44,6 +46,11 @@ export function benchOptions(env: NodeJS.ProcessEnv): BenchOptions {
     grantSteps: quick ? [1_000, 10_000] : [1_000, 10_000, 100_000, 1_000_000],
     folderSizes: quick ? [100, 1_000] : [100, 1_000, 10_000, 100_000],
     historySteps: quick ? [1_000, 10_000] : [10_000, 100_000, 1_000_000, 10_000_000],
+    webdav: {
+      folderSize: Number(env.BENCH_WEBDAV_FOLDER ?? (quick ? 1_000 : 10_000)),
+      transferBytes: Number(env.BENCH_WEBDAV_MIB ?? (quick ? 64 : 1024)) * 2 ** 20,
+      transferRounds: quick ? 1 : 2,
+    },
     atriumNodeArgs: (env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== ''),
     resultsDir: env.BENCH_RESULTS_DIR ?? 'bench/results',
   };

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Measurement } from './measure.js';
 import { auditSection, auditTargets } from './audit/audit-report.js';
+import { webdavSection, webdavTargets } from './webdav/webdav-report.js';
 import type { BenchReport, ResultRow } from './run-bench.js';
 
 const fixed = (value: number | undefined, digits = 0) => (value === undefined ? '' : value.toFixed(digits));
@@ -48,6 +49,7 @@ export function formatReport(report: BenchReport): string {
   out.push(growth('folder-growth', (r) => r.folderSize, (n) => `folder of ${n.toLocaleString('en')}`));
   out.push('');
   out.push(...auditSection(report));
+  out.push(...webdavSection(report));
   out.push('Targets:');
   out.push('');
   out.push(table(['target', 'measured', 'met'], targets(report)));
@@ -79,6 +81,7 @@ export function targets(report: BenchReport): string[][] {
     }
   }
   rows.push(...auditTargets(report));
+  rows.push(...webdavTargets(report));
   const lastStep = report.site.grantSteps.at(-1);
   const rssOf = (rows_: ResultRow[]) => Math.max(0, ...rows_.filter((r) => r.measurement !== undefined).map((r) => (r.measurement as Measurement).rssMb));
   for (const database of ['sqlite', 'postgres']) {

@@ -6,10 +6,12 @@ import { finishSeeding, growGrants, seedSite, type SeededSite } from './seed/see
 import { auditBench, type RunScenario } from './audit/audit-bench.js';
 import type { RecordingCost } from './audit/recording-cost.js';
 import { undoOnInterrupt } from './cleanup.js';
+import type { Transfer } from './webdav/transfer.js';
+import { webdavBench } from './webdav/webdav-bench.js';
 import { ATRIUM_MAIN, BASELINE_MAIN, startServer, type ServerProcess } from './server-process.js';
 import { postgresStore, sqliteStore, type BenchStore, type StoreName } from './stores.js';
 
-export type RowKind = 'main' | 'grant-growth' | 'folder-growth' | 'access-log' | 'audit' | 'history-growth';
+export type RowKind = 'main' | 'grant-growth' | 'folder-growth' | 'access-log' | 'audit' | 'history-growth' | 'webdav';
 
 export interface ResultRow {
   kind: RowKind;
@@ -22,6 +24,8 @@ export interface ResultRow {
   measurement?: Measurement;
   /** What appending one History record costs (measured in the bench process, not under load). */
   recordingCost?: RecordingCost;
+  /** One large upload or download (the WebDAV section). */
+  transfer?: Transfer;
   /** Requests per second as a fraction of the baseline's (the faster of its two runs). */
   ratioToBaseline?: number;
   /** Why there is no measurement. */
@@ -75,6 +79,10 @@ export async function runBench(options: BenchOptions, progress: (line: string) =
       forget();
       await store.destroy();
     }
+    await webdavBench({
+      database: name, postgresUrl: options.postgresUrl, ...options.webdav, timing: options.timing,
+      connections: options.load.connections, atriumEnv: ATRIUM_ENV, nodeArgs: options.atriumNodeArgs,
+    }, record, progress);
   }
   // The machine's other work moves the baseline too: it is measured at both ends of the run and
   // every ratio uses the faster of the two, so a slow moment never flatters Atrium.
@@ -249,6 +257,7 @@ function describe(row: ResultRow): string {
     row.historyRecords === undefined ? '' : `${row.historyRecords} History records`].filter((s) => s !== '').join(', ');
   if (row.skipped !== undefined) return `${where}: ${row.scenario}: skipped (${row.skipped})`;
   if (row.error !== undefined) return `${where}: ${row.scenario}: ERROR ${row.error}`;
+  if (row.transfer !== undefined) return `${where}: ${row.scenario}: ${row.transfer.mibPerSecond.toFixed(0)} MiB/s, ${row.transfer.cpuMsPerMib.toFixed(2)} ms CPU/MiB`;
   if (row.recordingCost !== undefined) return `${where}: ${row.scenario}: ${row.recordingCost.appMicros.toFixed(1)} µs CPU, ${row.recordingCost.databaseMicros.toFixed(1)} µs database CPU`;
   const m = row.measurement as Measurement;
   return `${where}: ${row.scenario}: ${m.requestsPerSecond.toFixed(0)} req/s, ${m.cpuMicrosPerRequest.toFixed(0)} µs CPU/req`;

@@ -31,7 +31,10 @@ describe('bench harness smoke run [sqlite]', () => {
       'GET /permissions?user_id=&include_groups=true',
       'GET /permissions/explain',
       'POST /sessions',
+      'WebDAV PROPFIND Depth 1 <1,000-entry folder>',
     ]));
+    // The WebDAV section's uploads and downloads, through each door.
+    expect(report.rows.filter((row) => row.transfer !== undefined).map((row) => row.scenario.split(' (')[0])).toEqual(['REST PUT /files/<path>', 'WebDAV PUT', 'REST GET /files/<path>?action=stream', 'WebDAV GET']);
     for (const row of measured) {
       expect(row.measurement?.requests).toBeGreaterThan(0);
       expect(row.measurement?.cpuMicrosPerRequest).toBeGreaterThan(0);
