@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { utils, type ParsedKey } from 'ssh2';
+import ssh2 from 'ssh2';
+import type { ParsedKey } from 'ssh2';
+
+// ssh2 is CommonJS: its values come from the default export under Node's ESM.
+const { utils } = ssh2;
 
 /** The server's host keys: the private keys ssh2 serves, and what clients are told to expect. */
 export interface HostKeys {

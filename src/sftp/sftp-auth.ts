@@ -1,9 +1,12 @@
 import type { AuthContext } from 'ssh2';
-import { utils } from 'ssh2';
+import ssh2 from 'ssh2';
 import type { Caller } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { authenticate, completeKeySignIn, findKeySignIn, PasswordDoor } from '../identity/index.js';
 import type { Clock } from '../lib/time.js';
+
+// ssh2 is CommonJS: its values come from the default export under Node's ESM.
+const { utils } = ssh2;
 
 /** Generated API keys (identity/secrets.ts): `atr_` and 43 base64url characters. */
 const API_KEY_SHAPE = /^atr_[A-Za-z0-9_-]{43}$/;

@@ -1,5 +1,6 @@
 import net, { type AddressInfo, type Socket } from 'node:net';
-import { Server, type Connection } from 'ssh2';
+import ssh2 from 'ssh2';
+import type { Connection } from 'ssh2';
 import type { Caller } from '../access/index.js';
 import type { FileOperations } from '../files/index.js';
 import type { Db } from '../db/database.js';
@@ -10,6 +11,9 @@ import { registeredPublicKeys, SftpAuthenticator, SIGN_IN_METHODS, type PublicKe
 import { SftpSession } from './sftp-session.js';
 import { advertiseExtensions } from './operations/wire.js';
 import { DEFAULT_SIGN_IN_LIMITS, SignInLimits, type SignInLimitSettings, type Admission } from './sign-in-limits.js';
+
+// ssh2 is CommonJS: its values come from the default export under Node's ESM.
+const { Server } = ssh2;
 
 /** What the SFTP front door is built from: the core's parts it uses, and its own settings. */
 export interface SftpServerOptions {
@@ -104,14 +108,14 @@ export async function startSftpServer(options: SftpServerOptions, listen: { host
         const session = accept();
         session.on('sftp', (acceptSftp) => {
           const signedIn = caller as Caller;
-          void options.files.session(signedIn, signedIn.homeWorkspaceId, { interface: 'sftp', ip }).then((files) => {
-            const sftp = acceptSftp();
-            advertiseExtensions(sftp);
-            new SftpSession(sftp, files, socket, () => options.clock.now());
-          }, (error: unknown) => {
+          const sftp = acceptSftp();
+          advertiseExtensions(sftp);
+          const files = options.files.session(signedIn, signedIn.homeWorkspaceId, { interface: 'sftp', ip });
+          files.catch((error: unknown) => {
             report(error as Error);
             client.end();
           });
+          new SftpSession(sftp, files, socket, () => options.clock.now());
         });
         // Only SFTP: every other request on the session channel is refused.
         for (const refused of ['shell', 'exec', 'pty', 'env', 'x11', 'subsystem', 'auth-agent', 'signal', 'window-change'] as const) {

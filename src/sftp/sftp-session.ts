@@ -1,11 +1,15 @@
 import type { Socket } from 'node:net';
-import { utils, type Attributes, type SFTPWrapper } from 'ssh2';
+import ssh2 from 'ssh2';
+import type { Attributes, SFTPWrapper } from 'ssh2';
 import { DEFAULT_LISTING_SORT, type ChildPosition, type FileReader, type FileSession, type StagedUpload } from '../files/index.js';
 import { HandleTable } from './handles.js';
 import { attributesOf, longnameOf } from './operations/attributes.js';
 import { handleExtension } from './operations/extensions.js';
 import { normalizeSftpPath, sessionPathOf } from './operations/sftp-paths.js';
 import { statusOf, UNSUPPORTED, type SftpStatus } from './operations/status.js';
+
+// ssh2 is CommonJS: its values come from the default export under Node's ESM.
+const { utils } = ssh2;
 
 const { OPEN_MODE, STATUS_CODE } = utils.sftp;
 
@@ -37,8 +41,14 @@ export class SftpSession {
   private readonly handles = new HandleTable<Open>();
   private pending = 0;
   private ended = false;
+  private files!: FileSession;
 
-  constructor(private readonly sftp: SFTPWrapper, private readonly files: FileSession, private readonly socket: Socket, private readonly now: () => number) {
+  /**
+   * Listens at once: a client may send its first requests before the file session is open (OpenSSH
+   * sends INIT with the subsystem request), and ssh2 refuses a request nobody listens for. Each
+   * request waits for `files` to open.
+   */
+  constructor(private readonly sftp: SFTPWrapper, private readonly filesOpening: Promise<FileSession>, private readonly socket: Socket, private readonly now: () => number) {
     sftp.on('REALPATH', (id: number, path: string) => this.run(id, async () => {
       const normalized = normalizeSftpPath(path);
       sftp.name(id, [{ filename: normalized, longname: normalized, attrs: {} as Attributes }]);
@@ -75,7 +85,12 @@ export class SftpSession {
     }));
     sftp.on('SYMLINK', (id: number) => this.fail(id, UNSUPPORTED));
     sftp.on('READLINK', (id: number) => this.fail(id, UNSUPPORTED));
-    sftp.on('end', () => this.end());
+    // The client's end of input is the end of the session: the channel is closed from this side too,
+    // or the client waits for it.
+    sftp.on('end', () => {
+      this.end();
+      sftp.end();
+    });
     sftp.on('close', () => this.end());
   }
 
@@ -246,6 +261,7 @@ export class SftpSession {
     }
     this.pending += 1;
     try {
+      this.files ??= await this.filesOpening;
       await work();
     } catch (error) {
       this.fail(id, isStatus(error) ? error : statusOf(error));

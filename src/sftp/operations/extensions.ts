@@ -1,8 +1,11 @@
 import type { SFTPWrapper } from 'ssh2';
-import { utils } from 'ssh2';
+import ssh2 from 'ssh2';
 import type { FileSession } from '../../files/index.js';
 import { sessionPathOf } from './sftp-paths.js';
 import { readStrings, sendExtendedReply } from './wire.js';
+
+// ssh2 is CommonJS: its values come from the default export under Node's ESM.
+const { utils } = ssh2;
 
 const { STATUS_CODE } = utils.sftp;
 const BLOCK = 4096;

@@ -1,5 +1,8 @@
-import { utils } from 'ssh2';
+import ssh2 from 'ssh2';
 import { AtriumError } from '../../errors/atrium-error.js';
+
+// ssh2 is CommonJS: its values come from the default export under Node's ESM.
+const { utils } = ssh2;
 
 const { STATUS_CODE } = utils.sftp;
 
