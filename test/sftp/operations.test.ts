@@ -111,7 +111,7 @@ describe.each(testDatabaseTargets())('SFTP operations [$name]', (target) => {
     expect(await codeOf(call((done) => sftp.unlink('/tree', done)))).toBe(STATUS_CODE.NO_SUCH_FILE);
   });
 
-  it('renames with RENAME and posix-rename, never over an existing entry', async () => {
+  it('renames with RENAME (never over an existing entry) and posix-rename (replacing a file, as rename(2))', async () => {
     await call((done) => sftp.writeFile('/r1.txt', 'one', done));
     await call((done) => sftp.writeFile('/r2.txt', 'two', done));
     expect(await codeOf(call((done) => sftp.rename('/r1.txt', '/r2.txt', done)))).toBe(STATUS_CODE.FAILURE);
@@ -119,6 +119,10 @@ describe.each(testDatabaseTargets())('SFTP operations [$name]', (target) => {
     await call((done) => sftp.ext_openssh_rename('/r3.txt', '/r4.txt', done));
     expect(await read('/r4.txt')).toBe('one');
     expect(await codeOf(call((done) => sftp.stat('/r1.txt', done)))).toBe(STATUS_CODE.NO_SUCH_FILE);
+    await call((done) => sftp.ext_openssh_rename('/r4.txt', '/r2.txt', done));
+    expect(await read('/r2.txt')).toBe('one');
+    await call((done) => sftp.mkdir('/r-folder', done));
+    expect(await codeOf(call((done) => sftp.ext_openssh_rename('/r2.txt', '/r-folder', done)))).toBe(STATUS_CODE.FAILURE);
     const moves = await t.database.db.selectFrom('history').selectAll().where('action', '=', 'move').where('interface', '=', 'sftp').execute();
     expect(moves.length).toBeGreaterThanOrEqual(2);
   });

@@ -15,8 +15,10 @@ const PLENTY_BLOCKS = 2n ** 40n;
 /**
  * The OpenSSH extensions Atrium answers (advertised in wire.ts); false for any other, which is
  * then unsupported.
- * - posix-rename@openssh.com: a rename; like RENAME it never replaces an existing entry here
- *   (a move in Atrium never overwrites), which clients see as a failure they can report.
+ * - posix-rename@openssh.com: a rename that replaces a file at the destination, as POSIX
+ *   rename(2) does (OpenSSH's `rename` uses it), in one transaction with the move; the caller
+ *   needs the right to delete what it replaces. A folder at the destination is not replaced
+ *   (rename(2) replaces only an empty one; Atrium keeps it simple and refuses).
  * - statvfs@openssh.com: the path must be visible; the figures are nominal (docs/sftp.md).
  */
 export async function handleExtension(sftp: SFTPWrapper, files: FileSession, id: number, name: string, data: Buffer | undefined): Promise<boolean> {
@@ -27,7 +29,14 @@ export async function handleExtension(sftp: SFTPWrapper, files: FileSession, id:
         sftp.status(id, STATUS_CODE.BAD_MESSAGE, 'Malformed request.');
         return true;
       }
-      await files.move(sessionPathOf(paths[0] as string), sessionPathOf(paths[1] as string));
+      const [from, to] = [sessionPathOf(paths[0] as string), sessionPathOf(paths[1] as string)];
+      const source = await files.stat(from);
+      const target = await files.stat(to).catch(() => undefined);
+      if (target?.type === 'directory' || (target !== undefined && source.type === 'directory')) {
+        sftp.status(id, STATUS_CODE.FAILURE, 'Something already exists at the destination path.');
+        return true;
+      }
+      await files.move(from, to, { overwrite: target !== undefined });
       sftp.status(id, STATUS_CODE.OK);
       return true;
     }
