@@ -64,6 +64,22 @@ describe.each(testDatabaseTargets())('webdav methods [$name]', (target) => {
       expect(names.text).not.toContain('<D:collection/>');
     });
 
+    it('keeps an answer only until the data changes, and never gives one caller another\'s', async () => {
+      const f = await folder();
+      const body = '<D:propfind xmlns:D="DAV:"><D:prop><D:getetag/></D:prop></D:propfind>';
+      await dav.put(`${f}/one.txt`, '1');
+      expect(hrefsOf((await dav.propfind(f, '1', body)).text)).toHaveLength(2);
+      expect(hrefsOf((await dav.propfind(f, '1', body)).text)).toHaveLength(2);
+      await dav.put(`${f}/two.txt`, '2');
+      expect(hrefsOf((await dav.propfind(f, '1', body)).text)).toHaveLength(3);
+      const etag = /<D:getetag>([^<]+)</.exec((await dav.propfind(`${f}/two.txt`, '0', body)).text)?.[1];
+      await dav.put(`${f}/two.txt`, 'changed');
+      expect((await dav.propfind(`${f}/two.txt`, '0', body)).text).not.toContain(etag as string);
+      const stranger = await t.api.post('/users', { username: `stranger${n}`, password: 'a perfectly good passphrase' }, { key: BOOTSTRAP_KEY });
+      expect(stranger.status).toBe(201);
+      expect((await dav.as(`stranger${n}`, 'a perfectly good passphrase').propfind(f, '1', body)).status).toBe(404);
+    });
+
     it('is 404 for a path that does not exist', async () => {
       expect((await dav.propfind('no-such-thing', '0')).status).toBe(404);
     });

@@ -1,8 +1,9 @@
+import { cachedRead } from '../../db/read-cache.js';
 import { DEFAULT_LISTING_SORT, type ChildPosition, type DeadProperty, type FileEntry } from '../../files/index.js';
 import { davErrors } from '../dav-error.js';
 import { hrefOf, type DavContext } from '../dav-request.js';
 import { lockDiscovery } from '../locks/index.js';
-import { isLiveProperty, LIVE_PROPERTIES, liveProperty, type LiveProperty } from '../properties/live.js';
+import { isLiveProperty, LIVE_PROPERTIES, liveProperty } from '../properties/live.js';
 import { readTextBody } from '../xml/body.js';
 import { multistatus, type DavResponse } from '../xml/multistatus.js';
 import { childElements, isDav, parseXml, type XmlElement } from '../xml/parse.js';
@@ -20,7 +21,9 @@ interface PropertyName {
   name: string;
 }
 
-const PAGE = 1000;
+const PAGE = 10_000;
+/** Rendered answers kept, in bytes: at most 48 MiB whatever the traffic (one answer at most 6 MiB). */
+const MAX_KEPT_BYTES = 48 * 1024 * 1024;
 
 /**
  * PROPFIND, Depth 0 or 1 (RFC 4918 9.1). Depth infinity, also when no Depth is sent, is refused
@@ -28,21 +31,51 @@ const PAGE = 1000;
  * entries come from the caller's file session (stat and list), so a listing shows exactly what
  * the REST API lists; each entry's properties are live ones computed from it and the dead ones a
  * client stored. A property an entry lacks is in a 404 propstat.
+ *
+ * The answer is a function of the data and of who asks, so, as the REST API's listing pages, it is
+ * kept until the data changes (db/read-cache.ts): a sync client polling a big folder costs a
+ * version check, not a walk of the grants. Except when it shows lockdiscovery, whose remaining
+ * timeouts change with the clock.
  */
 export async function propfind(ctx: DavContext): Promise<void> {
   const depth = headerOf(ctx, 'depth')?.trim().toLowerCase() ?? 'infinity';
   if (depth === 'infinity') throw davErrors.forbidden('PROPFIND with Depth: infinity is not served; use Depth 0 or 1.', 'propfind-finite-depth');
   if (depth !== '0' && depth !== '1') throw davErrors.badRequest('Depth must be 0, 1 or infinity.');
   const request = propfindRequestOf(await readTextBody(ctx));
+  const render = async () => Buffer.from(await rendered(ctx, depth, request), 'utf8');
+  const body = showsLocks(request)
+    ? await render()
+    : await cachedRead(ctx.db, 'dav-propfind', [ctx.session.decisionKey, ctx.session.locate(ctx.path).key, depth, JSON.stringify(request)].join('\u0000'), render, {
+      weigh: (value) => value.length,
+      maxWeight: MAX_KEPT_BYTES,
+    });
+  ctx.reply.code(207).type('application/xml; charset=utf-8').send(body);
+}
 
+async function rendered(ctx: DavContext, depth: '0' | '1', request: PropfindRequest): Promise<string> {
   const entry = await ctx.session.stat(ctx.path);
   const entries = [entry];
   if (depth === '1' && entry.type === 'directory') entries.push(...(await allChildren(ctx, entry.path)));
   const dead = await ctx.session.deadProperties(entries.map((e) => e.path));
+  const locks = showsLocks(request) ? await Promise.all(entries.map((e) => lockDiscovery(ctx, e.path))) : undefined;
+  const asked = request.kind === 'prop' ? distinct(request.names) : [];
+  return multistatus(entries.map((item, i) => responseOf(item, dead.get(item.path) ?? [], request, asked, locks?.[i] ?? '')));
+}
 
-  const responses: DavResponse[] = [];
-  for (const item of entries) responses.push(await responseOf(ctx, item, dead.get(item.path) ?? [], request));
-  ctx.reply.code(207).type('application/xml; charset=utf-8').send(multistatus(responses));
+function distinct(names: readonly PropertyName[]): PropertyName[] {
+  const seen = new Set<string>();
+  return names.filter(({ ns, name }) => {
+    const id = `${ns}\n${name}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}
+
+function showsLocks(request: PropfindRequest): boolean {
+  const lockdiscovery = (names: readonly PropertyName[]) => names.some((n) => n.ns === 'DAV:' && n.name === 'lockdiscovery');
+  if (request.kind === 'propname') return false;
+  return request.kind === 'allprop' || lockdiscovery(request.names);
 }
 
 async function allChildren(ctx: DavContext, path: string): Promise<FileEntry[]> {
@@ -76,25 +109,21 @@ function namesIn(element: XmlElement): PropertyName[] {
   return childElements(element).map((c) => ({ ns: c.ns, name: c.name }));
 }
 
-async function responseOf(ctx: DavContext, entry: FileEntry, dead: readonly DeadProperty[], request: PropfindRequest): Promise<DavResponse> {
+/** One entry's response; `asked` is a prop request's names without repeats, `lockXml` its lockdiscovery. */
+function responseOf(entry: FileEntry, dead: readonly DeadProperty[], request: PropfindRequest, asked: readonly PropertyName[], lockXml: string): DavResponse {
   const href = hrefOf(entry.path, entry.type === 'directory');
-  const lockXml = async (name: LiveProperty) => (name === 'lockdiscovery' ? lockDiscovery(ctx, entry.path) : '');
   if (request.kind === 'propname') {
     const live = LIVE_PROPERTIES.filter((name) => liveProperty(entry, name, '') !== undefined).map((name) => emptyElement('DAV:', name));
     return { href, propstats: [{ status: 200, props: [...live, ...dead.map((p) => emptyElement(p.namespace, p.name))] }] };
   }
   const found: string[] = [];
   const missing: string[] = [];
-  const names: PropertyName[] = request.kind === 'prop'
-    ? request.names
-    : [...LIVE_PROPERTIES.map((name) => ({ ns: 'DAV:', name })), ...dead.map((p) => ({ ns: p.namespace, name: p.name })), ...request.include];
-  const seen = new Set<string>();
+  const names = request.kind === 'prop'
+    ? asked
+    : distinct([...LIVE_PROPERTIES.map((name) => ({ ns: 'DAV:', name })), ...dead.map((p) => ({ ns: p.namespace, name: p.name })), ...request.include]);
   for (const { ns, name } of names) {
-    const id = `${ns}\n${name}`;
-    if (seen.has(id)) continue;
-    seen.add(id);
     const value = isLiveProperty(ns, name)
-      ? liveProperty(entry, name, await lockXml(name))
+      ? liveProperty(entry, name, lockXml)
       : dead.find((p) => p.namespace === ns && p.name === name)?.value;
     if (value !== undefined) found.push(value);
     // allprop lists what the entry has; only asked-for names are reported missing.
