@@ -53,6 +53,20 @@ describe.each(testDatabaseTargets())('webdav locks [$name]', (target) => {
       expect((await dav.put(name, 'changed')).status).toBe(204);
     });
 
+    it('shows a lock in PROPFIND as soon as it is taken, and no longer once it is removed or expired', async () => {
+      const name = await file();
+      const discover = async () => (await dav.propfind('', '1', '<?xml version="1.0"?><D:propfind xmlns:D="DAV:"><D:prop><D:lockdiscovery/></D:prop></D:propfind>')).text;
+      expect(await discover()).not.toContain('activelock');
+      const token = tokenOf(await lock(name, 'exclusive', { Timeout: 'Second-60' }));
+      expect(await discover()).toContain(token);
+      expect((await unlock(name, token)).status).toBe(204);
+      expect(await discover()).not.toContain(token);
+      const second = tokenOf(await lock(name, 'shared', { Timeout: 'Second-60' }));
+      expect(await discover()).toContain(second);
+      t.clock.advance(61_000);
+      expect(await discover()).not.toContain(second);
+    });
+
     it('keeps an owner element with markup and its namespaces', async () => {
       const name = await file();
       const owner = '<D:href>mailto:someone@example.com</D:href><x:who xmlns:x="urn:example">Some &amp; One</x:who>';
