@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Caller } from '../access/index.js';
 import type { Db } from '../db/database.js';
+import { AtriumError } from '../errors/atrium-error.js';
 import { errors } from '../errors/catalogue.js';
 import { authenticate, PasswordDoor } from '../identity/index.js';
 import type { Clock } from '../lib/time.js';
@@ -15,7 +16,8 @@ export interface BasicCredentials {
 
 /**
  * HTTP Basic for WebDAV clients, which send the same credentials with every request:
- * - an API key as the user name (the password is ignored), as the REST API accepts it;
+ * - an API key as the user name (the password is ignored), as the REST API accepts it: one of the
+ *   generated shape is only a key; any other user name is tried as a key before as a username;
  * - otherwise a username and password, through the process's one PasswordDoor: a full sign-in
  *   (login protection, lockout, History with interface `dav`) the first time, then recognised by
  *   a keyed hash for a few minutes, rechecked against the user on every request.
@@ -32,8 +34,18 @@ export class DavAuthenticator {
   async callerOf(request: FastifyRequest): Promise<Caller> {
     const basic = basicCredentials(request.headers.authorization);
     if (basic === undefined) throw errors.authenticationRequired();
-    if (API_KEY_SHAPE.test(basic.user)) return authenticate(this.db, this.clock, { sessionId: undefined, apiKey: basic.user });
-    if (basic.user === '' || basic.password === '') throw errors.invalidUsernameOrPassword();
+    const asKey = () => authenticate(this.db, this.clock, { sessionId: undefined, apiKey: basic.user });
+    if (API_KEY_SHAPE.test(basic.user)) return asKey();
+    if (basic.user === '') throw errors.invalidUsernameOrPassword();
+    // A key of another shape (the bootstrap key is whatever was configured) is tried as a key
+    // first. A generated key is never taken for a username, so it never lands in History's failed
+    // sign-ins; another shape, once revoked, is then a username that does not exist.
+    try {
+      return await asKey();
+    } catch (error) {
+      if (!(error instanceof AtriumError && error.type === 'not-authenticated/invalid-credentials')) throw error;
+    }
+    if (basic.password === '') throw errors.invalidUsernameOrPassword();
     return this.door.signIn(this.clock.now(), { username: basic.user, password: basic.password, clientIp: request.ip, interface: 'dav' });
   }
 }
