@@ -57,6 +57,18 @@ describe.each(testDatabaseTargets())('webdav Workspaces and grants [$name]', (ta
     expect((rest.body as { path: string }[]).map((e) => e.path)).toEqual(['team/shared', 'team/readme.txt']);
   });
 
+  it('replaces a destination on COPY and MOVE only where the caller may delete it, as a DELETE would', async () => {
+    await seed(t, { 'mine/a.txt': 'mine', 'theirs/a.txt': 'theirs' });
+    const user = await createUser(t.database.db, { password: PASSWORD });
+    await grantAsSite(t, { path: 'mine', user_id: user.id, permission: 'full' });
+    await grantAsSite(t, { path: 'theirs', user_id: user.id, permission: 'readonly' });
+    const member = admin.as(user.username, PASSWORD);
+    expect((await member.transfer('COPY', 'mine/a.txt', 'theirs/a.txt')).status).toBe(403);
+    expect((await member.transfer('MOVE', 'mine/a.txt', 'theirs/a.txt')).status).toBe(403);
+    expect((await admin.get('theirs/a.txt')).text).toBe('theirs');
+    expect((await admin.get('mine/a.txt')).text).toBe('mine');
+  });
+
   it('takes a files_only API key as the Basic user, with its user\'s rights', async () => {
     await seed(t, { 'keyed/k.txt': 'k' });
     const user = await createUser(t.database.db);
