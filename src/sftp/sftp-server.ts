@@ -65,6 +65,9 @@ export async function startSftpServer(options: SftpServerOptions, listen: { host
       sockets.delete(socket);
     });
     socket.on('error', () => undefined);
+    // SFTP answers are small packets a client waits for before sending more: Nagle's delay would
+    // hold each one back.
+    socket.setNoDelay(true);
     ssh.injectSocket(socket);
   });
 

@@ -3,6 +3,7 @@ import ssh2 from 'ssh2';
 import type { Attributes, SFTPWrapper } from 'ssh2';
 import { DEFAULT_LISTING_SORT, type ChildPosition, type FileReader, type FileSession, type StagedUpload } from '../files/index.js';
 import { HandleTable } from './handles.js';
+import { MAX_READ_BYTES } from './limits.js';
 import { attributesOf, longnameOf } from './operations/attributes.js';
 import { handleExtension } from './operations/extensions.js';
 import { normalizeSftpPath, sessionPathOf } from './operations/sftp-paths.js';
@@ -13,8 +14,6 @@ const { utils } = ssh2;
 
 const { OPEN_MODE, STATUS_CODE } = utils.sftp;
 
-/** The most bytes one READ answers; a client asking for more gets fewer and asks again (SFTP allows it). */
-export const MAX_READ_BYTES = 64 * 1024;
 /** Folder entries per READDIR answer. */
 const ENTRIES_PER_READDIR = 256;
 /** Requests of one session being worked on at once; beyond it a request fails at once (bounded memory). */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { utils } from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_HANDLES_PER_SESSION } from '../../src/sftp/handles.js';
-import { MAX_READ_BYTES } from '../../src/sftp/sftp-session.js';
+import { MAX_READ_BYTES } from '../../src/sftp/limits.js';
 import { testDatabaseTargets } from '../support/databases.js';
 import { createUser } from '../support/factories.js';
 import { BOOTSTRAP_KEY } from '../support/test-app.js';

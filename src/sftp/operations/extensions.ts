@@ -1,6 +1,8 @@
 import type { SFTPWrapper } from 'ssh2';
 import ssh2 from 'ssh2';
 import type { FileSession } from '../../files/index.js';
+import { MAX_HANDLES_PER_SESSION } from '../handles.js';
+import { MAX_READ_BYTES } from '../limits.js';
 import { sessionPathOf } from './sftp-paths.js';
 import { readStrings, sendExtendedReply } from './wire.js';
 
@@ -20,6 +22,8 @@ const PLENTY_BLOCKS = 2n ** 40n;
  *   needs the right to delete what it replaces. A folder at the destination is not replaced
  *   (rename(2) replaces only an empty one; Atrium keeps it simple and refuses).
  * - statvfs@openssh.com: the path must be visible; the figures are nominal (docs/sftp.md).
+ * - limits@openssh.com: this server's limits, which OpenSSH's client then uses to size its reads
+ *   and writes (larger writes than its default 32 KiB: fewer requests for the same bytes).
  */
 export async function handleExtension(sftp: SFTPWrapper, files: FileSession, id: number, name: string, data: Buffer | undefined): Promise<boolean> {
   switch (name) {
@@ -50,9 +54,23 @@ export async function handleExtension(sftp: SFTPWrapper, files: FileSession, id:
       sendExtendedReply(sftp, id, statvfsBody());
       return true;
     }
+    case 'limits@openssh.com':
+      sendExtendedReply(sftp, id, limitsBody());
+      return true;
     default:
       return false;
   }
+}
+
+/** SFTP packets this server takes (ssh2 refuses longer ones), leaving room for a WRITE's header. */
+const MAX_PACKET_BYTES = 256 * 1024;
+
+/** max-packet-length, max-read-length, max-write-length, max-open-handles: four uint64. */
+function limitsBody(): Buffer {
+  const values = [MAX_PACKET_BYTES, MAX_READ_BYTES, MAX_PACKET_BYTES - 1024, MAX_HANDLES_PER_SESSION];
+  const body = Buffer.alloc(values.length * 8);
+  values.forEach((value, i) => body.writeBigUInt64BE(BigInt(value), i * 8));
+  return body;
 }
 
 /** bsize, frsize, blocks, bfree, bavail, files, ffree, favail, fsid, flag, namemax: eleven uint64. */

@@ -18,6 +18,7 @@ const SSH_FXP_EXTENDED_REPLY = 201;
 export const ADVERTISED_EXTENSIONS: ReadonlyArray<[string, string]> = [
   ['posix-rename@openssh.com', '1'],
   ['statvfs@openssh.com', '2'],
+  ['limits@openssh.com', '1'],
 ];
 
 /**

@@ -1,0 +1,59 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BlobTooLargeError } from '../../src/storage/blob-storage.js';
+import { LocalDiskStorage } from '../../src/storage/local-disk-storage.js';
+import { newStorageKey } from '../../src/storage/storage-keys.js';
+
+/** Blobs written at offsets (SFTP uploads): in any order, a blob only when finished, nothing left when discarded. */
+describe('staged blobs on local disk', () => {
+  let root: string;
+  let storage: LocalDiskStorage;
+  beforeEach(async () => {
+    root = await fs.mkdtemp(path.join(os.tmpdir(), 'atrium-staged-'));
+    storage = new LocalDiskStorage(root);
+  });
+  afterEach(() => fs.rm(root, { recursive: true, force: true }));
+
+  const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+  const read = async (key: string) => Buffer.concat(await (await storage.read(key)).toArray());
+  const tmpFiles = () => fs.readdir(path.join(root, 'tmp')).catch(() => []);
+
+  it('takes writes in order, out of order and with gaps, and finishes with the right bytes and SHA-256', async () => {
+    const data = randomBytes(3 * 1024 * 1024 + 123);
+    for (const order of ['in order', 'reversed'] as const) {
+      const staged = await storage.stage({ maxBytes: data.length });
+      const chunks = Array.from({ length: Math.ceil(data.length / 32768) }, (_, i) => i * 32768);
+      for (const offset of order === 'in order' ? chunks : [...chunks].reverse()) await staged.write(data.subarray(offset, offset + 32768), offset);
+      const key = newStorageKey();
+      expect(await staged.finish(key)).toEqual({ size: data.length, sha256: sha(data) });
+      expect((await read(key)).equals(data)).toBe(true);
+    }
+    const gap = await storage.stage({ maxBytes: 100 });
+    await gap.write(Buffer.from('end'), 10);
+    const key = newStorageKey();
+    const expected = Buffer.concat([Buffer.alloc(10), Buffer.from('end')]);
+    expect(await gap.finish(key)).toEqual({ size: 13, sha256: sha(expected) });
+    expect((await read(key)).equals(expected)).toBe(true);
+    expect(await tmpFiles()).toEqual([]);
+  });
+
+  it('starts from an existing blob to append, refuses bytes past its limit, and leaves nothing when discarded', async () => {
+    const first = newStorageKey();
+    await storage.write(first, (await import('node:stream')).Readable.from([Buffer.from('hello')]), { maxBytes: 100 });
+    const staged = await storage.stage({ maxBytes: 11 });
+    await staged.fill(first);
+    await staged.write(Buffer.from(' world'), 5);
+    await expect(staged.write(Buffer.from('!'), 11)).rejects.toBeInstanceOf(BlobTooLargeError);
+    const key = newStorageKey();
+    expect((await staged.finish(key)).size).toBe(11);
+    expect((await read(key)).toString()).toBe('hello world');
+
+    const dropped = await storage.stage({ maxBytes: 100 });
+    await dropped.write(Buffer.from('never seen'), 0);
+    await dropped.discard();
+    expect(await tmpFiles()).toEqual([]);
+  });
+});
