@@ -14,6 +14,7 @@ import { listFolder, type ListingPageRequest } from './folder-listing.js';
 import { createFolder } from './folders.js';
 import { decisionKeyOf, sitePathIn, type SessionScope } from './session-scope.js';
 import { FileReader } from './file-reader.js';
+import { setModifiedTime } from './modified-time.js';
 import { StagedUpload, type StagedUploadOptions } from './staged-upload.js';
 import { uploadOfferOf, type UploadOffer } from './upload-offer.js';
 import { beginUpload, endUpload, offerPart } from './uploads.js';
@@ -146,6 +147,11 @@ export class FileSession {
   /** A file to write at offsets, visible only once committed (SFTP's OPEN ... CLOSE; staged-upload.ts). */
   async stageUpload(path: string, options: StagedUploadOptions): Promise<StagedUpload> {
     return StagedUpload.begin(this.scope, this.locate(path), options);
+  }
+
+  /** Keeps a client's modification time (ms) for an entry the caller may write (modified-time.ts). */
+  async setModifiedTime(path: string, mtime: number): Promise<void> {
+    await setModifiedTime(this.scope, this.locate(path), mtime);
   }
 
   /** A file just written, with the caller's capabilities on it as they are now. */

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import ssh2 from 'ssh2';
-import type { Attributes, SFTPWrapper } from 'ssh2';
+import type { Attributes, InputAttributes, SFTPWrapper } from 'ssh2';
 import { DEFAULT_LISTING_SORT, type ChildPosition, type FileReader, type FileSession, type StagedUpload } from '../files/index.js';
 import { HandleTable } from './handles.js';
 import { MAX_READ_BYTES } from './limits.js';
@@ -24,7 +24,7 @@ const MAX_BUFFERED_OUTPUT_BYTES = 8 * 1024 * 1024;
 type Open =
   | { kind: 'folder'; path: string; after: ChildPosition | undefined; done: boolean }
   | { kind: 'reader'; reader: FileReader; queue: Promise<unknown> }
-  | { kind: 'upload'; upload: StagedUpload; queue: Promise<unknown>; failed: SftpStatus | undefined };
+  | { kind: 'upload'; upload: StagedUpload; path: string; queue: Promise<unknown>; failed: SftpStatus | undefined; mtime: number | undefined };
 
 /**
  * One signed-in SFTP session: translates each request into a call on the caller's FileSession and
@@ -71,13 +71,21 @@ export class SftpSession {
       await this.files.move(sessionPathOf(from), sessionPathOf(to));
       this.ok(id);
     }));
-    // Attributes are accepted and ignored: Atrium keeps no owners or modes, and a file's time is
-    // when it was written. The path must still be one the caller sees.
-    sftp.on('SETSTAT', (id: number, path: string) => this.run(id, async () => {
-      await this.files.stat(sessionPathOf(path));
+    // The modification time is kept (sync tools compare it); other attributes are accepted and
+    // ignored, Atrium keeping no owners or modes. The path must still be one the caller sees.
+    sftp.on('SETSTAT', (id: number, path: string, attrs: InputAttributes) => this.run(id, async () => {
+      const mtime = mtimeOf(attrs);
+      if (mtime === undefined) await this.files.stat(sessionPathOf(path));
+      else await this.files.setModifiedTime(sessionPathOf(path), mtime);
       this.ok(id);
     }));
-    sftp.on('FSETSTAT', (id: number, handle: Buffer) => this.withHandle(id, handle, async () => this.ok(id)));
+    sftp.on('FSETSTAT', (id: number, handle: Buffer, attrs: InputAttributes) => this.withHandle(id, handle, async (open) => {
+      const mtime = mtimeOf(attrs);
+      // A file being written has no entry yet: its time is set once it is committed.
+      if (open.kind === 'upload') open.mtime = mtime ?? open.mtime;
+      else if (mtime !== undefined && open.kind === 'folder') await this.files.setModifiedTime(open.path, mtime);
+      this.ok(id);
+    }));
     sftp.on('EXTENDED', (id: number, name: string, data: Buffer | undefined) => this.run(id, async () => {
       const answered = await handleExtension(this.sftp, this.files, id, name, data);
       if (!answered) this.fail(id, UNSUPPORTED);
@@ -159,7 +167,7 @@ export class SftpSession {
         mustExist: (flags & OPEN_MODE.CREAT) === 0,
         append: (flags & OPEN_MODE.APPEND) !== 0,
       });
-      if (!this.answerHandle(id, { kind: 'upload', upload, queue: Promise.resolve(), failed: undefined })) await upload.abandon();
+      if (!this.answerHandle(id, { kind: 'upload', upload, path: sessionPath, queue: Promise.resolve(), failed: undefined, mtime: undefined })) await upload.abandon();
     });
   }
 
@@ -210,6 +218,7 @@ export class SftpSession {
         await open.upload.abandon();
         throw error;
       }
+      if (open.mtime !== undefined) await this.files.setModifiedTime(open.path, open.mtime);
       this.ok(id);
     });
   }
@@ -295,6 +304,13 @@ function inOrder<T>(open: { queue: Promise<unknown> }, work: () => Promise<T>): 
   const result = open.queue.catch(() => undefined).then(work);
   open.queue = result;
   return result;
+}
+
+/** The modification time (ms) among SETSTAT's attributes, if the client sent one. */
+function mtimeOf(attrs: InputAttributes | undefined): number | undefined {
+  const mtime = attrs?.mtime;
+  if (mtime === undefined) return undefined;
+  return mtime instanceof Date ? mtime.getTime() : mtime * 1000;
 }
 
 function isStatus(value: unknown): value is SftpStatus {

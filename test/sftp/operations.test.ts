@@ -127,9 +127,17 @@ describe.each(testDatabaseTargets())('SFTP operations [$name]', (target) => {
     expect(moves.length).toBeGreaterThanOrEqual(2);
   });
 
-  it('accepts SETSTAT, answers statvfs, and refuses symbolic links as unsupported', async () => {
+  it('keeps the modification time SETSTAT and FSETSTAT give, ignores other attributes, answers statvfs, and refuses symbolic links', async () => {
     await call((done) => sftp.writeFile('/attrs.txt', 'x', done));
     await call((done) => sftp.setstat('/attrs.txt', { mode: 0o600, mtime: 1_000_000, atime: 1_000_000 }, done));
+    expect((await call<{ mtime: number }>((done) => sftp.stat('/attrs.txt', done))).mtime).toBe(1_000_000);
+    expect((await rest('attrs.txt')).body.mtime).toBe(new Date(1_000_000_000).toISOString().replace('.000', ''));
+    // As `put -p` does: the time is set on the open file, and kept when it is committed.
+    const handle = await open('/timed.txt', OPEN_MODE.WRITE | OPEN_MODE.CREAT | OPEN_MODE.TRUNC);
+    await write(handle, 'timed', 0);
+    await call((done) => sftp.futimes(handle, 2_000_000, 2_000_000, done));
+    await close(handle);
+    expect((await call<{ mtime: number }>((done) => sftp.stat('/timed.txt', done))).mtime).toBe(2_000_000);
     expect(await codeOf(call((done) => sftp.setstat('/absent.txt', { mode: 0o600 }, done)))).toBe(STATUS_CODE.NO_SUCH_FILE);
     const vfs = await call<{ f_bsize: number; f_bavail: number }>((done) => sftp.ext_openssh_statvfs('/', done));
     expect(vfs.f_bsize).toBe(4096);
@@ -171,6 +179,7 @@ describe.each(testDatabaseTargets())('SFTP operations [$name]', (target) => {
       expect(await code(call((done) => mine.readdir('/secret', done)))).toBe(STATUS_CODE.NO_SUCH_FILE);
       expect(await code(call((done) => mine.writeFile('/shared/new.txt', 'no', done)))).toBe(STATUS_CODE.PERMISSION_DENIED);
       expect(await code(call((done) => mine.unlink('/shared/doc.txt', done)))).toBe(STATUS_CODE.PERMISSION_DENIED);
+      expect(await code(call((done) => mine.setstat('/shared/doc.txt', { mtime: 5, atime: 5 }, done)))).toBe(STATUS_CODE.PERMISSION_DENIED);
       expect(await code(call((done) => mine.writeFile('/secret/new.txt', 'no', done)))).toBe(STATUS_CODE.NO_SUCH_FILE);
     } finally {
       c.close();
