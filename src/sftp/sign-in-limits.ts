@@ -12,7 +12,9 @@ export interface SignInLimitSettings {
   attemptsPerConnection: number;
 }
 
-export const DEFAULT_SIGN_IN_LIMITS: SignInLimitSettings = { perAddress: 10, total: 200, deadlineMs: 30_000, attemptsPerConnection: 6 };
+// Sync tools open many connections at once (rclone: one per transfer and per checker), so one
+// address may have a few dozen signing in at a time.
+export const DEFAULT_SIGN_IN_LIMITS: SignInLimitSettings = { perAddress: 32, total: 256, deadlineMs: 30_000, attemptsPerConnection: 6 };
 
 /** One admitted connection until it signs in: `signedIn` lifts the limits, closing releases it. */
 export interface Admission {
