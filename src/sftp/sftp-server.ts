@@ -103,6 +103,9 @@ export async function startSftpServer(options: SftpServerOptions, listen: { host
       }, (error: unknown) => {
         report(error as Error);
         ctx.reject([...SIGN_IN_METHODS]);
+      }).catch(() => {
+        // The client went away while its attempt was being decided (a password costs an argon2
+        // verification): there is no one left to answer, and nothing else to do.
       });
     });
     client.on('ready', () => {
