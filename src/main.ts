@@ -63,6 +63,8 @@ async function main(): Promise<void> {
     await app.close();
     await database.close();
   }, (message) => app.log.info(message));
+  // SFTP listens first, so that once /health answers every door is open.
+  if (hostKeys !== undefined && config.sftpPort !== undefined) sftp = await startSftp(core, config, hostKeys, app.log);
   await app.listen({ host: config.host, port: config.port });
   if (tlsFiles !== undefined) {
     // With tls, Fastify made a node:https server; the app's type still says HTTP (see app.ts).
@@ -72,7 +74,6 @@ async function main(): Promise<void> {
   if (metrics !== undefined && config.metricsPort !== undefined) {
     metricsServer = await startMetricsListener(metrics.metrics, config.metricsPort, config.metricsToken, app.log);
   }
-  if (hostKeys !== undefined && config.sftpPort !== undefined) sftp = await startSftp(core, config, hostKeys, app.log);
   if (bootstrap.generated !== undefined) printGeneratedCredentials(bootstrap.generated);
   if (bootstrap.ignoredSettings !== undefined) {
     app.log.warn(`${bootstrap.ignoredSettings.join(', ')} ignored: bootstrap settings apply only to an empty database. `
