@@ -21,6 +21,8 @@ export interface BenchOptions {
   historySteps: number[];
   /** The WebDAV section: the listed folder's entries, the transferred file's bytes and the transfer rounds. */
   webdav: { folderSize: number; transferBytes: number; transferRounds: number };
+  /** The SFTP section: the transferred file's bytes and rounds, the concurrent sessions and the small files they fetch. */
+  sftp: { transferBytes: number; transferRounds: number; sessions: number; smallFiles: number };
   /** Extra Node.js flags for Atrium's process, e.g. `--cpu-prof --cpu-prof-dir=prof`. */
   atriumNodeArgs: string[];
   resultsDir: string;
@@ -50,6 +52,12 @@ export function benchOptions(env: NodeJS.ProcessEnv): BenchOptions {
       folderSize: Number(env.BENCH_WEBDAV_FOLDER ?? (quick ? 1_000 : 10_000)),
       transferBytes: Number(env.BENCH_WEBDAV_MIB ?? (quick ? 64 : 1024)) * 2 ** 20,
       transferRounds: quick ? 1 : 2,
+    },
+    sftp: {
+      transferBytes: Number(env.BENCH_SFTP_MIB ?? (quick ? 64 : 1024)) * 2 ** 20,
+      transferRounds: quick ? 1 : 2,
+      sessions: Number(env.BENCH_SFTP_SESSIONS ?? 20),
+      smallFiles: quick ? 20 : 100,
     },
     atriumNodeArgs: (env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== ''),
     resultsDir: env.BENCH_RESULTS_DIR ?? 'bench/results',

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Measurement } from './measure.js';
 import { auditSection, auditTargets } from './audit/audit-report.js';
 import { webdavSection, webdavTargets } from './webdav/webdav-report.js';
+import { sftpSection, sftpTargets } from './sftp/sftp-report.js';
 import type { BenchReport, ResultRow } from './run-bench.js';
 
 const fixed = (value: number | undefined, digits = 0) => (value === undefined ? '' : value.toFixed(digits));
@@ -50,6 +51,7 @@ export function formatReport(report: BenchReport): string {
   out.push('');
   out.push(...auditSection(report));
   out.push(...webdavSection(report));
+  out.push(...sftpSection(report));
   out.push('Targets:');
   out.push('');
   out.push(table(['target', 'measured', 'met'], targets(report)));
@@ -82,6 +84,7 @@ export function targets(report: BenchReport): string[][] {
   }
   rows.push(...auditTargets(report));
   rows.push(...webdavTargets(report));
+  rows.push(...sftpTargets(report));
   const lastStep = report.site.grantSteps.at(-1);
   const rssOf = (rows_: ResultRow[]) => Math.max(0, ...rows_.filter((r) => r.measurement !== undefined).map((r) => (r.measurement as Measurement).rssMb));
   for (const database of ['sqlite', 'postgres']) {

@@ -8,10 +8,11 @@ import type { RecordingCost } from './audit/recording-cost.js';
 import { undoOnInterrupt } from './cleanup.js';
 import type { Transfer } from './webdav/transfer.js';
 import { webdavBench } from './webdav/webdav-bench.js';
+import { sftpBench } from './sftp/sftp-bench.js';
 import { ATRIUM_MAIN, BASELINE_MAIN, startServer, type ServerProcess } from './server-process.js';
 import { postgresStore, sqliteStore, type BenchStore, type StoreName } from './stores.js';
 
-export type RowKind = 'main' | 'grant-growth' | 'folder-growth' | 'access-log' | 'audit' | 'history-growth' | 'webdav';
+export type RowKind = 'main' | 'grant-growth' | 'folder-growth' | 'access-log' | 'audit' | 'history-growth' | 'webdav' | 'sftp';
 
 export interface ResultRow {
   kind: RowKind;
@@ -24,7 +25,7 @@ export interface ResultRow {
   measurement?: Measurement;
   /** What appending one History record costs (measured in the bench process, not under load). */
   recordingCost?: RecordingCost;
-  /** One large upload or download (the WebDAV section). */
+  /** One large upload or download (the WebDAV and SFTP sections). */
   transfer?: Transfer;
   /** Requests per second as a fraction of the baseline's (the faster of its two runs). */
   ratioToBaseline?: number;
@@ -83,6 +84,11 @@ export async function runBench(options: BenchOptions, progress: (line: string) =
       database: name, postgresUrl: options.postgresUrl, ...options.webdav, timing: options.timing,
       connections: options.load.connections, atriumEnv: ATRIUM_ENV, nodeArgs: options.atriumNodeArgs,
     }, record, progress);
+  }
+  // SFTP once, on the first database: its comparison is with OpenSSH's server, which has none.
+  const sftpDatabase = options.databases[0];
+  if (sftpDatabase !== undefined) {
+    await sftpBench({ database: sftpDatabase, postgresUrl: options.postgresUrl, ...options.sftp, timing: options.timing, atriumEnv: ATRIUM_ENV, nodeArgs: options.atriumNodeArgs }, record, progress);
   }
   // The machine's other work moves the baseline too: it is measured at both ends of the run and
   // every ratio uses the faster of the two, so a slow moment never flatters Atrium.

@@ -6,6 +6,8 @@ import { undoOnInterrupt } from './cleanup.js';
 export interface ServerProcess {
   pid: number;
   baseUrl: string;
+  /** What it printed until it answered (other doors, such as SFTP, say there where they listen). */
+  startupOutput: string;
   stop(): Promise<void>;
 }
 
@@ -26,10 +28,10 @@ export async function startServer(main: string, env: Record<string, string>, hea
   });
   let head = '';
   let baseUrl: string | undefined;
+  let ready = false;
   const read = (chunk: Buffer) => {
-    if (baseUrl !== undefined) return;
+    if (ready) return;
     head += chunk.toString();
-    baseUrl = LISTENING.exec(head)?.[1];
   };
   child.stdout.on('data', read);
   child.stderr.on('data', read);
@@ -44,13 +46,16 @@ export async function startServer(main: string, env: Record<string, string>, hea
       child.kill('SIGKILL');
       throw new Error(`${path.basename(main)} did not start: ${head}`);
     }
+    baseUrl ??= LISTENING.exec(head)?.[1];
     if (baseUrl !== undefined && (await fetch(`${baseUrl}${healthPath}`).then((r) => r.ok, () => false))) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  ready = true;
   const forget = undoOnInterrupt(() => stop(child, exited));
   return {
     pid: child.pid as number,
     baseUrl,
+    startupOutput: head,
     stop: () => {
       forget();
       return stop(child, exited);

@@ -20,6 +20,7 @@ describe('bench harness smoke run [sqlite]', () => {
       site: { ...QUICK_SITE, grants: 1_000 },
       grantSteps: [1_000],
       folderSizes: [100],
+      sftp: { ...quick.sftp, transferBytes: 8 * 2 ** 20 },
     };
     const report = await runBench(options, () => undefined);
 
@@ -34,7 +35,13 @@ describe('bench harness smoke run [sqlite]', () => {
       'WebDAV PROPFIND Depth 1 <1,000-entry folder>',
     ]));
     // The WebDAV section's uploads and downloads, through each door.
-    expect(report.rows.filter((row) => row.transfer !== undefined).map((row) => row.scenario.split(' (')[0])).toEqual(['REST PUT /files/<path>', 'WebDAV PUT', 'REST GET /files/<path>?action=stream', 'WebDAV GET']);
+    expect(report.rows.filter((row) => row.kind === 'webdav' && row.transfer !== undefined).map((row) => row.scenario.split(' (')[0])).toEqual(['REST PUT /files/<path>', 'WebDAV PUT', 'REST GET /files/<path>?action=stream', 'WebDAV GET']);
+    // The SFTP section: OpenSSH's sftp against Atrium (and against OpenSSH's sshd, where installed),
+    // then the concurrent sessions.
+    const sftp = report.rows.filter((row) => row.kind === 'sftp');
+    expect(sftp.filter((row) => row.transfer !== undefined).map((row) => row.scenario.split(' (')[0])).toEqual(expect.arrayContaining(['SFTP put, Atrium', 'SFTP get, Atrium']));
+    for (const row of sftp.filter((r) => r.scenario.includes('OpenSSH'))) expect(row.transfer ?? row.skipped).toBeDefined();
+    expect(sftp.find((row) => row.scenario.startsWith('SFTP sessions'))?.measurement?.requests).toBeGreaterThan(0);
     for (const row of measured) {
       expect(row.measurement?.requests).toBeGreaterThan(0);
       expect(row.measurement?.cpuMicrosPerRequest).toBeGreaterThan(0);
