@@ -6,6 +6,7 @@ import type { FileOperations } from '../files/index.js';
 import type { Db } from '../db/database.js';
 import type { Clock } from '../lib/time.js';
 import { SFTP_ALGORITHMS } from './algorithms.js';
+import { IdleTimeout, SFTP_IDLE_TIMEOUT_MS } from './idle-timeout.js';
 import type { HostKeys } from './host-keys.js';
 import { registeredPublicKeys, SftpAuthenticator, SIGN_IN_METHODS, type PublicKeyLookup } from './sftp-auth.js';
 import { SftpSession } from './sftp-session.js';
@@ -24,6 +25,8 @@ export interface SftpServerOptions {
   /** Where public keys are looked up: the registered keys of identity/ unless a test says otherwise. */
   publicKeys?: PublicKeyLookup;
   limits?: Partial<SignInLimitSettings>;
+  /** A signed-in connection without a request for this long is closed; SFTP_IDLE_TIMEOUT_MS unless a test says otherwise. */
+  idleTimeoutMs?: number;
   /** Reports a connection's failure (logged by main.ts); the server carries on. */
   onError?: (error: Error) => void;
 }
@@ -110,11 +113,14 @@ export async function startSftpServer(options: SftpServerOptions, listen: { host
     });
     client.on('ready', () => {
       admission.signedIn();
+      const idle = new IdleTimeout(options.idleTimeoutMs ?? SFTP_IDLE_TIMEOUT_MS, () => client.end(), () => socket.destroy());
+      socket.once('close', () => idle.stop());
       client.on('session', (accept) => {
         const session = accept();
         session.on('sftp', (acceptSftp) => {
           const signedIn = caller as Caller;
           const sftp = acceptSftp();
+          idle.watch(sftp);
           advertiseExtensions(sftp);
           const files = options.files.session(signedIn, signedIn.homeWorkspaceId, { interface: 'sftp', ip });
           files.catch((error: unknown) => {

@@ -19,11 +19,11 @@ export interface SftpConnection {
   close(): void;
 }
 
-export async function startSftpTestApp(target: TestDatabaseTarget, options: { limits?: Partial<SignInLimitSettings>; publicKeys?: PublicKeyLookup } = {}): Promise<SftpTestApp> {
+export async function startSftpTestApp(target: TestDatabaseTarget, options: { limits?: Partial<SignInLimitSettings>; publicKeys?: PublicKeyLookup; idleTimeoutMs?: number } = {}): Promise<SftpTestApp> {
   const t = await startTestApp(target);
   const hostKeys = await loadHostKeys({ dataDir: t.dataDir, files: undefined });
   const sftpServer = await startSftpServer(
-    { db: t.database.db, clock: t.clock, files: t.core.files, hostKeys, limits: options.limits, publicKeys: options.publicKeys },
+    { db: t.database.db, clock: t.clock, files: t.core.files, hostKeys, limits: options.limits, publicKeys: options.publicKeys, idleTimeoutMs: options.idleTimeoutMs },
     { host: '127.0.0.1', port: 0 },
   );
   return {
