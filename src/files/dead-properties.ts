@@ -1,7 +1,7 @@
 import type { SitePath } from '../access/index.js';
 import { PathAccess } from '../access/index.js';
 import { errors } from '../errors/catalogue.js';
-import { findDeadProperties, removeDeadProperty, setDeadProperty, type DeadProperty } from '../repositories/dav-properties.js';
+import { findDeadProperties, findDeadPropertiesInFolder, removeDeadProperty, setDeadProperty, type DeadProperty, type KeyedDeadProperty } from '../repositories/dav-properties.js';
 import { findEntry } from '../repositories/entries.js';
 import { visibleEntry } from './file-lookup.js';
 import type { SessionScope } from './session-scope.js';
@@ -19,7 +19,15 @@ export interface PropertyChange {
  * have their visibility checked, so a caller never gets the properties of something it cannot see.
  */
 export async function readDeadProperties(scope: SessionScope, sites: readonly SitePath[]): Promise<Map<string, DeadProperty[]>> {
-  const rows = await findDeadProperties(scope.deps.db, [...new Set(sites.map((site) => site.key))]);
+  return visibleOnly(scope, await findDeadProperties(scope.deps.db, [...new Set(sites.map((site) => site.key))]));
+}
+
+/** readDeadProperties of a folder and all its members, read in one query (a PROPFIND Depth 1). */
+export async function readDeadPropertiesInFolder(scope: SessionScope, folder: SitePath): Promise<Map<string, DeadProperty[]>> {
+  return visibleOnly(scope, await findDeadPropertiesInFolder(scope.deps.db, folder.key));
+}
+
+async function visibleOnly(scope: SessionScope, rows: readonly KeyedDeadProperty[]): Promise<Map<string, DeadProperty[]>> {
   const byKey = new Map<string, DeadProperty[]>();
   for (const row of rows) {
     const list = byKey.get(row.pathKey) ?? [];

@@ -8,7 +8,7 @@ import { fileEntryOf, type FileEntry } from './file-entry.js';
 import { deletePath } from './file-deletion.js';
 import { visibleEntry } from './file-lookup.js';
 import { copyEntry, moveEntry, type TransferOptions } from './file-moves.js';
-import { changeDeadProperties, readDeadProperties, type PropertyChange } from './dead-properties.js';
+import { changeDeadProperties, readDeadProperties, readDeadPropertiesInFolder, type PropertyChange } from './dead-properties.js';
 import type { DeadProperty } from '../repositories/dav-properties.js';
 import { listFolder, type ListingPageRequest } from './folder-listing.js';
 import { createFolder } from './folders.js';
@@ -110,6 +110,21 @@ export class FileSession {
     const byPath = new Map<string, DeadProperty[]>();
     for (const { path, site } of sites) {
       const found = byKey.get(site.key);
+      if (found !== undefined) byPath.set(path, found);
+    }
+    return byPath;
+  }
+
+  /**
+   * deadProperties of a folder and its members (as `list` answered them), by path as given, read
+   * in one query whatever the folder's size; paths are located only when some property was found.
+   */
+  async deadPropertiesInFolder(folder: string, paths: readonly string[]): Promise<Map<string, DeadProperty[]>> {
+    const byKey = await readDeadPropertiesInFolder(this.scope, this.locate(folder));
+    const byPath = new Map<string, DeadProperty[]>();
+    if (byKey.size === 0) return byPath;
+    for (const path of paths) {
+      const found = byKey.get(this.locate(path).key);
       if (found !== undefined) byPath.set(path, found);
     }
     return byPath;

@@ -32,6 +32,22 @@ export async function findDeadProperties(db: Db, keys: readonly string[]): Promi
   return found;
 }
 
+/**
+ * The dead properties of a folder and of its members, in one statement whatever the folder's size
+ * (a PROPFIND Depth 1 asks for all of them at once).
+ */
+export async function findDeadPropertiesInFolder(db: Db, folderKey: string): Promise<KeyedDeadProperty[]> {
+  const rows = await db
+    .selectFrom('dav_properties')
+    .innerJoin('entries', 'entries.id', 'dav_properties.entry_id')
+    .select(['entries.path_key', 'dav_properties.namespace', 'dav_properties.name', 'dav_properties.value'])
+    .where((w) => w.or([w('entries.path_key', '=', folderKey), w('entries.parent_key', '=', folderKey)]))
+    .orderBy('dav_properties.namespace')
+    .orderBy('dav_properties.name')
+    .execute();
+  return rows.map((row) => ({ pathKey: row.path_key, namespace: row.namespace, name: row.name, value: row.value }));
+}
+
 /** Sets a dead property of an entry, replacing its value if it has one. */
 export async function setDeadProperty(db: Db, entryId: number, property: DeadProperty): Promise<void> {
   await db

@@ -75,10 +75,17 @@ export function hrefOf(path: string, folder: boolean): string {
   return `${DAV_ROOT}/${encoded}${folder ? '/' : ''}`;
 }
 
-/** encodeURIComponent, leaving the characters RFC 3986 allows in a segment readable. */
-function encodeSegment(segment: string): string {
-  return encodeURIComponent(segment).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).replace(/%40/g, '@').replace(/%3A/g, ':');
+/**
+ * encodeURIComponent, also encoding `!'()*` and leaving `@` and `:` readable as RFC 3986 allows in
+ * a segment: one pass, and none of it allocated for a name that needs neither (most names). The
+ * result holds none of `&<>"'`, so an href needs no XML escaping.
+ */
+export function encodeSegment(segment: string): string {
+  return encodeURIComponent(segment).replace(SEGMENT_FIXES, (c) => SEGMENT_FIX[c] as string);
 }
+
+const SEGMENT_FIXES = /[!'()*]|%40|%3A/g;
+const SEGMENT_FIX: Readonly<Record<string, string>> = { '!': '%21', "'": '%27', '(': '%28', ')': '%29', '*': '%2A', '%40': '@', '%3A': ':' };
 
 /** The parent of a request path ('' for a top-level entry and the root). */
 export function parentOf(path: string): string {

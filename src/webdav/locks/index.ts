@@ -81,26 +81,23 @@ export async function assertIfHolds(ctx: DavContext): Promise<void> {
   if (lists !== undefined && !(await evaluateIf(ctx, lists, ctx.clock.now())).holds) throw davErrors.preconditionFailed('No list of the If header holds.');
 }
 
-/** Per request: the locks on and below the request path, read once for a whole PROPFIND. */
-const requestLocks = new WeakMap<DavContext, Promise<DavLock[]>>();
-
-/** The inner XML of a path's DAV:lockdiscovery property ('' when it holds no lock). */
-export async function lockDiscovery(ctx: DavContext, path: string): Promise<string> {
+/**
+ * The inner XML of DAV:lockdiscovery ('' for no lock) of every entry of a PROPFIND at once: the
+ * locks on and below the request path are read in one query pair, then each entry's are found
+ * without waiting (its path located only when some lock was found). Entries must be the request
+ * path or below it.
+ */
+export async function lockDiscoveryOfRequest(ctx: DavContext): Promise<(path: string) => string> {
   const now = ctx.clock.now();
-  const key = ctx.session.locate(path).key;
   const requestKey = ctx.session.locate(ctx.path).key;
-  let locks: DavLock[];
-  if (key === requestKey || requestKey === '' || key.startsWith(`${requestKey}/`)) {
-    let cached = requestLocks.get(ctx);
-    if (cached === undefined) {
-      cached = Promise.all([locksCovering(ctx.db, requestKey, now), locksBelow(ctx.db, requestKey, now)]).then(([near, below]) => [...near, ...below]);
-      requestLocks.set(ctx, cached);
-    }
-    locks = await cached;
-  } else {
-    locks = await locksCovering(ctx.db, key, now);
-  }
-  return locks.filter((lock) => covers(lock, key)).map((lock) => activeLockXml(lock, ctx.caller.homeWorkspaceId, now)).join('');
+  const [near, below] = await Promise.all([locksCovering(ctx.db, requestKey, now), locksBelow(ctx.db, requestKey, now)]);
+  const locks = [...near, ...below];
+  if (locks.length === 0) return () => '';
+  const workspaceId = ctx.caller.homeWorkspaceId;
+  return (path) => {
+    const key = ctx.session.locate(path).key;
+    return locks.filter((lock) => covers(lock, key)).map((lock) => activeLockXml(lock, workspaceId, now)).join('');
+  };
 }
 
 /**

@@ -1,25 +1,12 @@
 import { cachedRead } from '../../db/read-cache.js';
-import { DEFAULT_LISTING_SORT, type ChildPosition, type DeadProperty, type FileEntry } from '../../files/index.js';
+import { DEFAULT_LISTING_SORT, type ChildPosition, type FileEntry } from '../../files/index.js';
 import { davErrors } from '../dav-error.js';
-import { hrefOf, type DavContext } from '../dav-request.js';
-import { lockDiscovery } from '../locks/index.js';
-import { isLiveProperty, LIVE_PROPERTIES, liveProperty } from '../properties/live.js';
+import type { DavContext } from '../dav-request.js';
+import { lockDiscoveryOfRequest } from '../locks/index.js';
 import { readTextBody } from '../xml/body.js';
-import { multistatus, type DavResponse } from '../xml/multistatus.js';
 import { childElements, isDav, parseXml, type XmlElement } from '../xml/parse.js';
-import { emptyElement } from '../xml/serialize.js';
 import { headerOf } from './lookup.js';
-
-/** What a PROPFIND asks for (RFC 4918 9.1). */
-type PropfindRequest =
-  | { kind: 'allprop'; include: PropertyName[] }
-  | { kind: 'propname' }
-  | { kind: 'prop'; names: PropertyName[] };
-
-interface PropertyName {
-  ns: string;
-  name: string;
-}
+import { renderPropfind, type PropertyName, type PropfindRequest } from './propfind-render.js';
 
 const PAGE = 10_000;
 /** Rendered answers kept, in bytes: at most 48 MiB whatever the traffic (one answer at most 6 MiB). */
@@ -52,24 +39,22 @@ export async function propfind(ctx: DavContext): Promise<void> {
   ctx.reply.code(207).type('application/xml; charset=utf-8').send(body);
 }
 
+/**
+ * Reads what the answer shows, in a fixed number of queries whatever the folder's size (the
+ * listing's pages, one for the dead properties, one pair for the locks), then renders it in one
+ * synchronous pass (propfind-render.ts).
+ */
 async function rendered(ctx: DavContext, depth: '0' | '1', request: PropfindRequest): Promise<string> {
   const entry = await ctx.session.stat(ctx.path);
   const entries = [entry];
-  if (depth === '1' && entry.type === 'directory') entries.push(...(await allChildren(ctx, entry.path)));
-  const dead = await ctx.session.deadProperties(entries.map((e) => e.path));
-  const locks = showsLocks(request) ? await Promise.all(entries.map((e) => lockDiscovery(ctx, e.path))) : undefined;
-  const asked = request.kind === 'prop' ? distinct(request.names) : [];
-  return multistatus(entries.map((item, i) => responseOf(item, dead.get(item.path) ?? [], request, asked, locks?.[i] ?? '')));
-}
-
-function distinct(names: readonly PropertyName[]): PropertyName[] {
-  const seen = new Set<string>();
-  return names.filter(({ ns, name }) => {
-    const id = `${ns}\n${name}`;
-    if (seen.has(id)) return false;
-    seen.add(id);
-    return true;
-  });
+  const members = depth === '1' && entry.type === 'directory';
+  if (members) entries.push(...(await allChildren(ctx, entry.path)));
+  const paths = entries.map((e) => e.path);
+  const [dead, lockXml] = await Promise.all([
+    members ? ctx.session.deadPropertiesInFolder(entry.path, paths) : ctx.session.deadProperties(paths),
+    showsLocks(request) ? lockDiscoveryOfRequest(ctx) : () => '',
+  ]);
+  return renderPropfind(request, { entries, dead, lockXml });
 }
 
 function showsLocks(request: PropfindRequest): boolean {
@@ -107,27 +92,4 @@ export function propfindRequestOf(body: string): PropfindRequest {
 
 function namesIn(element: XmlElement): PropertyName[] {
   return childElements(element).map((c) => ({ ns: c.ns, name: c.name }));
-}
-
-/** One entry's response; `asked` is a prop request's names without repeats, `lockXml` its lockdiscovery. */
-function responseOf(entry: FileEntry, dead: readonly DeadProperty[], request: PropfindRequest, asked: readonly PropertyName[], lockXml: string): DavResponse {
-  const href = hrefOf(entry.path, entry.type === 'directory');
-  if (request.kind === 'propname') {
-    const live = LIVE_PROPERTIES.filter((name) => liveProperty(entry, name, '') !== undefined).map((name) => emptyElement('DAV:', name));
-    return { href, propstats: [{ status: 200, props: [...live, ...dead.map((p) => emptyElement(p.namespace, p.name))] }] };
-  }
-  const found: string[] = [];
-  const missing: string[] = [];
-  const names = request.kind === 'prop'
-    ? asked
-    : distinct([...LIVE_PROPERTIES.map((name) => ({ ns: 'DAV:', name })), ...dead.map((p) => ({ ns: p.namespace, name: p.name })), ...request.include]);
-  for (const { ns, name } of names) {
-    const value = isLiveProperty(ns, name)
-      ? liveProperty(entry, name, lockXml)
-      : dead.find((p) => p.namespace === ns && p.name === name)?.value;
-    if (value !== undefined) found.push(value);
-    // allprop lists what the entry has; only asked-for names are reported missing.
-    else if (request.kind === 'prop' || request.include.some((n) => n.ns === ns && n.name === name)) missing.push(emptyElement(ns, name));
-  }
-  return { href, propstats: [{ status: 200, props: found }, { status: 404, props: missing }] };
 }

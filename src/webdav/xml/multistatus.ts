@@ -4,13 +4,19 @@ export const xmlDeclaration = '<?xml version="1.0" encoding="utf-8"?>\n';
 
 /** Attribute values (always in double quotes) and text escaped for XML; any Unicode (above the BMP too) passes as itself. */
 export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
+  // Most text has nothing to escape: a test allocates nothing, where a replace with a callback would.
+  return ATTRIBUTE_SPECIAL.test(text) ? text.replace(ATTRIBUTE_SPECIALS, (c) => ESCAPES[c] as string) : text;
 }
 
 /** Element text: only what XML requires, so an entity tag reads `"..."` as clients compare it. */
 export function escapeText(text: string): string {
-  return text.replace(/[&<>]/g, (c) => ESCAPES[c] as string);
+  return TEXT_SPECIAL.test(text) ? text.replace(TEXT_SPECIALS, (c) => ESCAPES[c] as string) : text;
 }
+
+const ATTRIBUTE_SPECIAL = /[&<>"']/;
+const ATTRIBUTE_SPECIALS = /[&<>"']/g;
+const TEXT_SPECIAL = /[&<>]/;
+const TEXT_SPECIALS = /[&<>]/g;
 
 const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
