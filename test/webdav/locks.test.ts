@@ -213,6 +213,34 @@ describe.each(testDatabaseTargets())('webdav locks [$name]', (target) => {
       expect(await put(`<${dav.url(unique('other'))}> ([${await etagOf(name)}])`)).toBe(412);
     });
 
+    it('holds GET, HEAD and PROPFIND to it too (RFC 4918 10.4.1): 412 when no list holds, the answer when one does, no token needed to read', async () => {
+      const name = await file();
+      const etag = await etagOf(name);
+      const propfind = (ifHeader: string, path = name) =>
+        dav.call('PROPFIND', path, { headers: { Depth: '0', If: ifHeader } }).then((answer) => answer.status);
+      const read = (method: 'GET' | 'HEAD', ifHeader: string) => dav.call(method, name, { headers: { If: ifHeader } }).then((answer) => answer.status);
+      for (const method of ['GET', 'HEAD'] as const) {
+        expect(await read(method, `(["not-the-etag"])`), method).toBe(412);
+        expect(await read(method, '(<DAV:no-lock>)'), method).toBe(412);
+        expect(await read(method, `([${etag}])`), method).toBe(200);
+        expect(await read(method, '(Not <DAV:no-lock>)'), method).toBe(200);
+      }
+      // PROPFIND's answer may be kept: the If header is still asked every time, of the folder too.
+      expect(await propfind(`([${etag}])`)).toBe(207);
+      expect(await propfind(`(["not-the-etag"])`)).toBe(412);
+      expect(await propfind(`(["not-the-etag"])`, '')).toBe(412);
+      expect(await propfind(`([${etag}])`)).toBe(207);
+
+      const token = tokenOf(await lock(name));
+      // A lock does not stop reading; its token in the If header holds for a read as for a write.
+      expect(await read('GET', `(<${token}>)`)).toBe(200);
+      expect(await propfind(`(<${token}>)`)).toBe(207);
+      expect(await read('GET', `(Not <${token}>)`)).toBe(412);
+      expect(await propfind(`(Not <${token}>)`)).toBe(412);
+      expect((await dav.call('GET', name, { headers: { If: 'garbage' } })).status).toBe(400);
+      await unlock(name, token);
+    });
+
     it('refuses a malformed If header with 400', async () => {
       const name = await file();
       for (const header of ['', 'garbage', '(', '()', '(<urn:x>', '(<not a uri>)', '([unquoted])', '(["x")', '<http://h/a>', '(<urn:x>) <http://h/a> (<urn:y>)', '(Maybe <urn:x>)']) {

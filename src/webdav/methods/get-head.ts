@@ -1,6 +1,7 @@
 import type { FileEntry, RangeRequest } from '../../files/index.js';
 import { davErrors } from '../dav-error.js';
 import type { DavContext } from '../dav-request.js';
+import { assertIfHolds } from '../locks/index.js';
 import { contentTypeOf } from '../properties/content-type.js';
 import { entityTagOf } from '../properties/entity-tag.js';
 import { folderPage } from './folder-page.js';
@@ -9,12 +10,15 @@ import { headerOf } from './lookup.js';
 /**
  * GET and HEAD (RFC 9110): a file's bytes, streamed, with one `bytes=` Range, ETag and
  * Last-Modified; If-None-Match and If-Modified-Since answer 304, If-Match and
- * If-Unmodified-Since 412, before any byte is read (and before a download is recorded). A
+ * If-Unmodified-Since 412, as does an If header none of whose lists holds, before any byte is
+ * read (and before a download is recorded). A
  * folder answers a small HTML page of its entries, for a browser pointed at /dav/.
  */
 export async function getOrHead(ctx: DavContext): Promise<void> {
   const headersOnly = ctx.request.method === 'HEAD';
   const entry = await ctx.session.stat(ctx.path);
+  // The If header applies to every method (RFC 4918 10.4.1): a read too answers 412 when no list holds.
+  await assertIfHolds(ctx);
   if (entry.type === 'directory') return folderPage(ctx, entry, headersOnly);
 
   const tag = entityTagOf(entry);

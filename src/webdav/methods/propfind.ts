@@ -2,7 +2,7 @@ import { cachedRead } from '../../db/read-cache.js';
 import { DEFAULT_LISTING_SORT, type ChildPosition, type FileEntry } from '../../files/index.js';
 import { davErrors } from '../dav-error.js';
 import type { DavContext } from '../dav-request.js';
-import { lockDiscoveryOfRequest } from '../locks/index.js';
+import { assertIfHolds, lockDiscoveryOfRequest } from '../locks/index.js';
 import { readTextBody } from '../xml/body.js';
 import { childElements, isDav, parseXml, type XmlElement } from '../xml/parse.js';
 import { headerOf } from './lookup.js';
@@ -29,6 +29,8 @@ export async function propfind(ctx: DavContext): Promise<void> {
   if (depth === 'infinity') throw davErrors.forbidden('PROPFIND with Depth: infinity is not served; use Depth 0 or 1.', 'propfind-finite-depth');
   if (depth !== '0' && depth !== '1') throw davErrors.badRequest('Depth must be 0, 1 or infinity.');
   const request = propfindRequestOf(await readTextBody(ctx));
+  // The If header applies to every method (RFC 4918 10.4.1), checked before any kept answer is given.
+  await assertIfHolds(ctx);
   const render = async () => Buffer.from(await rendered(ctx, depth, request), 'utf8');
   const body = showsLocks(request)
     ? await render()
