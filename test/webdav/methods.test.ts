@@ -109,6 +109,38 @@ describe.each(testDatabaseTargets())('webdav methods [$name]', (target) => {
       expect((await dav.propfind(`${f}/b.txt`, '0')).text).toContain('00000020');
     });
 
+    it('shows in a Depth 1 listing each member\'s own dead properties and locks, not those of the folder\'s neighbours or children', async () => {
+      const f = await folder();
+      await dav.put(`${f}/a.txt`, 'a');
+      await dav.put(`${f}/b.txt`, 'b');
+      await dav.mkcol(`${f}/sub`);
+      await dav.put(`${f}/sub/deep.txt`, 'd');
+      await dav.put(`${f}x.txt`, 'neighbour');
+      const tag = (path: string, value: string) => dav.call('PROPPATCH', path, { headers: XML, body: update(`<D:set><D:prop><Z:tag>${value}</Z:tag></D:prop></D:set>`) });
+      for (const [path, value] of [[f, 'folder'], [`${f}/a.txt`, 'a &amp; 1'], [`${f}/sub/deep.txt`, 'deep'], [`${f}x.txt`, 'neighbour']] as const) expect((await tag(path, value)).status).toBe(207);
+      const locked = await dav.call('LOCK', `${f}/b.txt`, { headers: XML, body: '<?xml version="1.0"?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockinfo>' });
+      expect(locked.status).toBe(200);
+
+      const all = (await dav.propfind(f, '1')).text;
+      expect([...all.matchAll(/<D:response><D:href>([^<]*)</g)].map((m) => m[1])).toEqual([`/dav/${f}/`, `/dav/${f}/sub/`, `/dav/${f}/a.txt`, `/dav/${f}/b.txt`]);
+      const tagOf = (text: string, href: string) => /<ns0:tag [^>]*>([^<]*)<\/ns0:tag>/.exec(responseFor(text, href) ?? '')?.[1];
+      expect([`/dav/${f}/`, `/dav/${f}/sub/`, `/dav/${f}/a.txt`, `/dav/${f}/b.txt`].map((href) => tagOf(all, href))).toEqual(['folder', undefined, 'a &amp; 1', undefined]);
+      expect(responseFor(all, `/dav/${f}/b.txt`)).toContain('<D:activelock>');
+      expect(responseFor(all, `/dav/${f}/a.txt`)).toContain('<D:lockdiscovery/>');
+      expect(all).not.toContain('neighbour');
+      expect(all).not.toContain('deep');
+
+      const asked = (await dav.propfind(f, '1', '<?xml version="1.0"?><D:propfind xmlns:D="DAV:" xmlns:Z="urn:schemas-microsoft-com:"><D:prop><Z:tag/><D:getcontentlength/></D:prop></D:propfind>')).text;
+      expect(responseFor(asked, `/dav/${f}/a.txt`)).toMatch(/<D:propstat><D:prop><ns0:tag [^>]*>a &amp; 1<\/ns0:tag><D:getcontentlength>1<\/D:getcontentlength><\/D:prop><D:status>HTTP\/1.1 200 OK<\/D:status><\/D:propstat><\/D:response>$/);
+      expect(responseFor(asked, `/dav/${f}/b.txt`)).toContain('<D:prop><P:tag xmlns:P="urn:schemas-microsoft-com:"/></D:prop><D:status>HTTP/1.1 404 Not Found</D:status>');
+      expect(responseFor(asked, `/dav/${f}/`)).toMatch(/>folder<\/ns0:tag><\/D:prop><D:status>HTTP\/1.1 200 OK<\/D:status><\/D:propstat><D:propstat><D:prop><D:getcontentlength\/><\/D:prop><D:status>HTTP\/1.1 404 Not Found/);
+      const names = (await dav.propfind(f, '1', '<?xml version="1.0"?><D:propfind xmlns:D="DAV:"><D:propname/></D:propfind>')).text;
+      expect(responseFor(names, `/dav/${f}/a.txt`)).toContain('<D:getcontentlength/>');
+      expect(responseFor(names, `/dav/${f}/a.txt`)).toContain('<P:tag xmlns:P="urn:schemas-microsoft-com:"/>');
+      expect(responseFor(names, `/dav/${f}/sub/`)).not.toContain('P:tag');
+      await dav.call('UNLOCK', `${f}/b.txt`, { headers: { 'Lock-Token': locked.headers.get('lock-token') as string } });
+    });
+
     it('refuses a live property with 403, fails the rest with 424, and changes nothing', async () => {
       const f = await folder();
       const answer = await dav.call('PROPPATCH', f, { headers: XML, body: update('<D:set><D:prop><Z:mine>1</Z:mine><D:getetag>"x"</D:getetag></D:prop></D:set>') });
