@@ -32,7 +32,7 @@ export async function growHistory(name: StoreName, env: Record<string, string>, 
     const last = Number((await client.query<{ last_id: number }>('select last_id from history_chain where id = 1')).rows[0]?.last_id ?? 0);
     if (last >= total) return;
     await client.query(`insert into history (id, created_at, action, interface, ip, user_id, username, workspace_id, path, path_key, display, hash)
-      select i, $3::bigint + i * 1000, ${ACTION_SQL}, 'restapi', '127.0.0.1', 2 + i % 10000, 'w' || (1 + i % 10) || '-user' || (i % 1000), 1 + i % 10,
+      select i, $3::bigint + i::bigint * 1000, ${ACTION_SQL}, 'restapi', '127.0.0.1', 2 + i % 10000, 'w' || (1 + i % 10) || '-user' || (i % 1000), 1 + i % 10,
         '_/Workspaces/' || (1 + i % 10) || '/dir-1/file-' || i || '.txt', '_/workspaces/' || (1 + i % 10) || '/dir-1/file-' || i || '.txt',
         'Bench record ' || i, 'bench' from generate_series($1::integer, $2::integer) as i`, [last + 1, total, Date.now() - total * 1000]);
     await client.query('update history_chain set last_id = $1 where id = 1', [total]);
