@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.js';
 import { activity } from '../lib/activity.js';
-import { insertFile, replaceFileContent, type Entry, type FileContent } from '../repositories/entries.js';
+import { insertFile, lockEntryAt, replaceFileContent, type Entry, type FileContent } from '../repositories/entries.js';
 import type { SitePath } from '../access/index.js';
 import { createMissingParents, planCreation } from './creation-plan.js';
 import { fileWritten, foldersCreated, recordFileEvents } from './file-history.js';
@@ -36,6 +36,9 @@ export async function commitFile(
     try {
       const committed = await db.transaction().execute(async (tx) => {
         await options.inTransaction?.(tx);
+        // Replacing writers of the same file queue here, so each plans on the file as the one
+        // before it left it; without the lock, a busy file made them lose the race repeatedly.
+        await lockEntryAt(tx, site.key);
         const plan = await planCreation(tx, scope, site, { type: 'file', mkdirParents: options.mkdirParents });
         const parents = await createMissingParents(tx, plan, options.now);
         const previous = plan.existing?.storageKey ?? undefined;

@@ -164,3 +164,12 @@ export async function entrySpelling(db: Db, key: string): Promise<string | undef
 export async function entryTypeAt(db: Db, key: string): Promise<EntryType | undefined> {
   return (await findEntry(db, key))?.type;
 }
+
+/**
+ * Locks the entry at `key`, if one stands there, until the transaction ends: writers of one file
+ * then take turns instead of racing (PostgreSQL's row lock; SQLite's write lock, which a
+ * transaction that writes holds anyway). The update changes nothing.
+ */
+export async function lockEntryAt(db: Db, key: string): Promise<void> {
+  await db.updateTable('entries').set((eb) => ({ id: eb.ref('id') })).where('path_key', '=', key).execute();
+}
