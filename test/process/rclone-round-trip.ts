@@ -1,0 +1,197 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { adminQuery, POSTGRES_TEST_URL } from '../support/postgres-server.js';
+import { startServer, type ServerProcess } from '../support/server-process.js';
+import { generateTree, type TreeFile } from './webdav-tree.js';
+
+const KEY = 'rclone-test-bootstrap-key-0123456789abcdef0123';
+const USERNAME = 'rclone-user';
+const PASSWORD = 'a long rclone password 🔑';
+const FILES = 1_000;
+
+const rcloneFound = fs.existsSync('/usr/bin/rclone') || (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && fs.existsSync(path.join(dir, 'rclone')));
+const rcloneRequired = process.env.ATRIUM_TEST_REQUIRE_RCLONE === '1';
+const serverMode = inject('postgresMode') === 'server';
+
+/** Runs rclone with its own config file; answers its exit code and output, never throws on a non-zero exit. */
+function rclone(args: string[], env: Record<string, string>): Promise<{ code: number; output: string }> {
+  return new Promise((resolve, reject) => {
+    execFile('rclone', args, { env: { PATH: process.env.PATH ?? '', HOME: env.HOME ?? os.tmpdir(), ...env }, maxBuffer: 64 * 1024 * 1024, timeout: 240_000 }, (error, stdout, stderr) => {
+      if (error !== null && typeof error.code !== 'number') return reject(error);
+      resolve({ code: error === null ? 0 : (error.code as number), output: `${stdout}${stderr}` });
+    });
+  });
+}
+
+interface Target {
+  name: string;
+  skip: boolean;
+  setUp(work: string): Promise<Record<string, string>>;
+  tearDown(): Promise<void>;
+}
+
+const sqliteTarget: Target = {
+  name: 'SQLite [sqlite]',
+  skip: false,
+  setUp: async (work) => ({ ATRIUM_DATA_DIR: path.join(work, 'data') }),
+  tearDown: async () => undefined,
+};
+
+const postgresTarget = (): Target => {
+  const schema = `atrium_rclone_${randomBytes(4).toString('hex')}`;
+  return {
+    name: 'PostgreSQL [postgres]',
+    skip: !serverMode,
+    async setUp(work) {
+      await adminQuery(`create schema ${schema}`);
+      const url = `${POSTGRES_TEST_URL}${POSTGRES_TEST_URL.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}`;
+      return { ATRIUM_DATABASE_URL: url, ATRIUM_DATA_DIR: path.join(work, 'data') };
+    },
+    tearDown: () => adminQuery(`drop schema if exists ${schema} cascade`),
+  };
+};
+
+/** A front door rclone reaches Atrium through: the server settings it needs, and the rclone remote's settings. */
+export interface RcloneDoor {
+  /** As the suite's names say it: `WebDAV`, `SFTP` (CI looks for "rclone over <name>"). */
+  name: string;
+  serverEnv: Record<string, string>;
+  /** The lines of the `[atrium]` remote before `user` and `pass`. */
+  remote(server: ServerProcess): string[];
+}
+
+/**
+ * A real client against a running Atrium: rclone (Debian's package) copies a tree of 1,000 files
+ * of mixed sizes into a folder a user was granted, through `door`, signed in with a password;
+ * `rclone check` finds no difference (sizes, then the bytes themselves), the REST API lists the
+ * same tree with the same sizes, and rclone copies it all back out byte for byte. On SQLite and
+ * PostgreSQL. Where rclone is missing this is a loud skip, unless ATRIUM_TEST_REQUIRE_RCLONE=1 (CI).
+ */
+export function rcloneRoundTrip(door: RcloneDoor): void {
+  if (!rcloneFound && !rcloneRequired) process.stderr.write(`\nSKIPPED: the ${door.name} rclone round trip needs rclone (apt-get install rclone).\n\n`);
+  if (!serverMode) process.stderr.write(`\nSKIPPED: the ${door.name} rclone round trip on PostgreSQL needs a PostgreSQL server (none reachable).\n\n`);
+  describe.skipIf(!rcloneFound && !rcloneRequired).each([sqliteTarget, postgresTarget()])(`rclone over ${door.name} against a running Atrium on $name`, (target) => roundTrip(door, target));
+}
+
+function roundTrip(door: RcloneDoor, target: Target): void {
+  let server: ServerProcess;
+  let work: string;
+  let tree: TreeFile[];
+  let rcloneEnv: Record<string, string>;
+
+  const admin = async (method: string, url: string, body?: unknown) => {
+    const response = await fetch(`${server.baseUrl}/api/rest/v1${url}`, {
+      method,
+      headers: { 'X-ServiceAPI-Key': KEY, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) };
+  };
+
+  /** Every file under `folder` as the REST API lists it, walking folders and following each listing's cursor. */
+  const listed = async (folder: string): Promise<Map<string, number>> => {
+    const files = new Map<string, number>();
+    const pending = [folder];
+    while (pending.length > 0) {
+      const current = pending.pop() as string;
+      let cursor: string | null = null;
+      do {
+        const query = `?per_page=200${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`;
+        const page = await admin('GET', `/folders/${current.split('/').map(encodeURIComponent).join('/')}${query}`);
+        expect(page.status, current).toBe(200);
+        for (const entry of page.body as { path: string; type: string; size: number | null }[]) {
+          if (entry.type === 'directory') pending.push(entry.path);
+          else files.set(entry.path.slice(folder.length + 1), entry.size as number);
+        }
+        cursor = page.headers.get('x-service-cursor');
+      } while (cursor !== null);
+    }
+    return files;
+  };
+
+  beforeAll(async () => {
+    if (target.skip) return;
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-rclone-'));
+    const env = await target.setUp(work);
+    server = await startServer({ ...env, ATRIUM_BOOTSTRAP_API_KEY: KEY, ATRIUM_HEADER_BRANDS: 'Service', ATRIUM_ACCESS_LOG: 'false', ...door.serverEnv });
+    // A user of the Default Workspace with a password and a grant on one folder: the door's root is the site root.
+    const user = await admin('POST', '/users', { username: USERNAME, password: PASSWORD });
+    expect(user.status).toBe(201);
+    expect((await admin('POST', '/folders/shared')).status).toBe(201);
+    expect((await admin('POST', '/permissions', { path: 'shared', user_id: user.body.id, permission: 'full' })).status).toBe(201);
+
+    tree = generateTree(path.join(work, 'source'), FILES, 7);
+    const obscured = await rclone(['obscure', PASSWORD], {});
+    expect(obscured.code).toBe(0);
+    const config = path.join(work, 'rclone.conf');
+    fs.writeFileSync(config, [
+      '[atrium]',
+      ...door.remote(server),
+      `user = ${USERNAME}`,
+      `pass = ${obscured.output.trim()}`,
+      '',
+    ].join('\n'));
+    rcloneEnv = { RCLONE_CONFIG: config, HOME: work };
+  }, 120_000);
+
+  afterAll(async () => {
+    if (target.skip) return;
+    // Whatever happened, the password never reached the log.
+    expect(server?.output() ?? '').not.toContain(PASSWORD);
+    await server?.stop();
+    await target.tearDown();
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  it.skipIf(target.skip)(`copies ${FILES} files in with rclone copy; rclone check and the REST API see the same tree`, async () => {
+    const totalBytes = tree.reduce((sum, file) => sum + file.size, 0);
+    const started = Date.now();
+    const copy = await rclone(['copy', path.join(work, 'source'), 'atrium:shared/tree', '--transfers', '8', '--checkers', '8', '--retries', '1', '--low-level-retries', '1'], rcloneEnv);
+    expect(copy.code, copy.output).toBe(0);
+    process.stderr.write(`rclone over ${door.name} [${target.name}]: ${FILES} files, ${(totalBytes / 2 ** 20).toFixed(1)} MiB copied into Atrium in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+
+    // Sizes and names, then every byte: neither door offers rclone a remote hash, so --download reads both sides.
+    const check = await rclone(['check', path.join(work, 'source'), 'atrium:shared/tree', '--checkers', '8'], rcloneEnv);
+    expect(check.code, check.output).toBe(0);
+    expect(check.output).toContain('0 differences found');
+    const byBytes = await rclone(['check', '--download', path.join(work, 'source'), 'atrium:shared/tree', '--checkers', '8'], rcloneEnv);
+    expect(byBytes.code, byBytes.output).toBe(0);
+    expect(byBytes.output).toContain('0 differences found');
+
+    const rest = await listed('shared/tree');
+    expect(rest.size).toBe(FILES);
+    expect(new Map([...rest].sort())).toEqual(new Map(tree.map((file) => [file.path, file.size] as const).sort()));
+  }, 300_000);
+
+  it.skipIf(target.skip)('copies the tree back out with rclone, byte for byte', async () => {
+    const back = path.join(work, 'back');
+    const copy = await rclone(['copy', 'atrium:shared/tree', back, '--transfers', '8', '--checkers', '8', '--retries', '1'], rcloneEnv);
+    expect(copy.code, copy.output).toBe(0);
+    for (const file of tree) {
+      const local = path.join(back, file.path);
+      expect(fs.statSync(local).size, file.path).toBe(file.size);
+      expect(fs.readFileSync(local).equals(fs.readFileSync(path.join(work, 'source', file.path))), file.path).toBe(true);
+    }
+    // rclone's own listing of the remote agrees with what it copied.
+    const listing = await rclone(['lsf', '-R', '--files-only', 'atrium:shared/tree'], rcloneEnv);
+    expect(listing.code, listing.output).toBe(0);
+    expect(listing.output.trim().split('\n').sort()).toEqual(tree.map((file) => file.path).sort());
+  }, 300_000);
+
+  it.skipIf(target.skip)('refuses a wrong password, and writes nowhere the user has no grant', async () => {
+    const wrong = path.join(work, 'wrong.conf');
+    const obscured = await rclone(['obscure', 'not the password'], {});
+    fs.writeFileSync(wrong, fs.readFileSync(rcloneEnv.RCLONE_CONFIG as string, 'utf8').replace(/^pass = .*$/m, `pass = ${obscured.output.trim()}`));
+    const denied = await rclone(['lsf', 'atrium:shared', '--retries', '1', '--low-level-retries', '1'], { ...rcloneEnv, RCLONE_CONFIG: wrong });
+    expect(denied.code).not.toBe(0);
+
+    const outside = await rclone(['copyto', path.join(work, 'source', tree[0]?.path as string), 'atrium:elsewhere.bin', '--retries', '1', '--low-level-retries', '1'], rcloneEnv);
+    expect(outside.code).not.toBe(0);
+    expect((await admin('GET', '/file_actions/metadata/elsewhere.bin')).status).toBe(404);
+  }, 120_000);
+}
