@@ -24,37 +24,54 @@ export interface Measurement {
   rssMb: number;
 }
 
+/** What one load reports: successful and failed requests, its length and latency quantiles. */
+export interface LoadOutcome {
+  ok: number;
+  failed: number;
+  seconds: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
 /**
  * Warms the server up on the request, then loads it for `timing.seconds` and reads the server's
  * CPU time from /proc before and after: CPU per request counts the server's own work only, not
  * the load generator's, whichever core either ran on.
  */
-export async function measure(server: ServerProcess, request: RequestSpec, settings: LoadSettings, timing: Timing, withDatabaseCpu: boolean): Promise<Measurement> {
-  if (timing.warmupSeconds > 0) await runLoad(server.baseUrl, request, settings, timing.warmupSeconds);
+export function measure(server: ServerProcess, request: RequestSpec, settings: LoadSettings, timing: Timing, withDatabaseCpu: boolean): Promise<Measurement> {
+  return measureLoad(server, (seconds) => runLoad(server.baseUrl, request, settings, seconds), timing, withDatabaseCpu);
+}
+
+/**
+ * `measure` with any load generator (`load` runs for the seconds given): a warm-up, then
+ * `timing.repeats` loads, keeping the one with the lowest server CPU per request.
+ */
+export async function measureLoad(server: ServerProcess, load: (seconds: number) => Promise<LoadOutcome>, timing: Timing, withDatabaseCpu: boolean): Promise<Measurement> {
+  if (timing.warmupSeconds > 0) await load(timing.warmupSeconds);
   let best: Measurement | undefined;
   for (let i = 0; i < (timing.repeats ?? 1); i += 1) {
-    const measured = await measureOnce(server, request, settings, timing.seconds, withDatabaseCpu);
+    const measured = await measureOnce(server, load, timing.seconds, withDatabaseCpu);
     if (best === undefined || measured.cpuMicrosPerRequest < best.cpuMicrosPerRequest) best = measured;
   }
   return best as Measurement;
 }
 
-async function measureOnce(server: ServerProcess, request: RequestSpec, settings: LoadSettings, seconds: number, withDatabaseCpu: boolean): Promise<Measurement> {
+async function measureOnce(server: ServerProcess, load: (seconds: number) => Promise<LoadOutcome>, seconds: number, withDatabaseCpu: boolean): Promise<Measurement> {
   const cpuBefore = cpuMicros(server.pid);
   const databaseBefore = withDatabaseCpu ? postgresCpuByPid() : new Map<number, number>();
-  const load = await runLoad(server.baseUrl, request, settings, seconds);
+  const outcome = await load(seconds);
   const cpu = cpuMicros(server.pid) - cpuBefore;
   const databaseCpu = withDatabaseCpu ? postgresCpuSince(databaseBefore) : 0;
-  const requests = Math.max(load.ok, 1);
+  const requests = Math.max(outcome.ok, 1);
   return {
-    requestsPerSecond: load.ok / load.seconds,
-    p50Ms: load.p50Ms,
-    p99Ms: load.p99Ms,
+    requestsPerSecond: outcome.ok / outcome.seconds,
+    p50Ms: outcome.p50Ms,
+    p99Ms: outcome.p99Ms,
     cpuMicrosPerRequest: cpu / requests,
-    requestsPerCpuSecond: cpu === 0 ? 0 : (load.ok * 1_000_000) / cpu,
+    requestsPerCpuSecond: cpu === 0 ? 0 : (outcome.ok * 1_000_000) / cpu,
     ...(withDatabaseCpu ? { databaseCpuMicrosPerRequest: databaseCpu / requests } : {}),
-    requests: load.ok,
-    failed: load.failed,
+    requests: outcome.ok,
+    failed: outcome.failed,
     rssMb: rssBytes(server.pid) / (1024 * 1024),
   };
 }

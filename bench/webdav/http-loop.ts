@@ -1,6 +1,5 @@
 import http from 'node:http';
-import { cpuMicros, postgresCpuByPid, postgresCpuSince, rssBytes } from '../proc-stats.js';
-import type { Measurement, Timing } from '../measure.js';
+import { measureLoad, type Measurement, type Timing } from '../measure.js';
 import type { ServerProcess } from '../server-process.js';
 
 /**
@@ -69,32 +68,7 @@ async function closedLoop(baseUrl: string, request: AnyRequest, connections: num
   return { seconds: elapsed, ok: latencies.length, failed, p50Ms: at(0.5), p99Ms: at(0.99) };
 }
 
-/**
- * Like measure.ts's `measure`, with the closed loop: a warm-up, then `repeats` loads of
- * `timing.seconds`, keeping the one with the lowest server CPU per request.
- */
-export async function measureLoop(server: ServerProcess, request: AnyRequest, connections: number, timing: Timing, withDatabaseCpu: boolean): Promise<Measurement> {
-  if (timing.warmupSeconds > 0) await closedLoop(server.baseUrl, request, connections, timing.warmupSeconds);
-  let best: Measurement | undefined;
-  for (let i = 0; i < (timing.repeats ?? 1); i += 1) {
-    const cpuBefore = cpuMicros(server.pid);
-    const databaseBefore = withDatabaseCpu ? postgresCpuByPid() : new Map<number, number>();
-    const load = await closedLoop(server.baseUrl, request, connections, timing.seconds);
-    const cpu = cpuMicros(server.pid) - cpuBefore;
-    const databaseCpu = withDatabaseCpu ? postgresCpuSince(databaseBefore) : 0;
-    const requests = Math.max(load.ok, 1);
-    const measured: Measurement = {
-      requestsPerSecond: load.ok / load.seconds,
-      p50Ms: load.p50Ms,
-      p99Ms: load.p99Ms,
-      cpuMicrosPerRequest: cpu / requests,
-      requestsPerCpuSecond: cpu === 0 ? 0 : (load.ok * 1_000_000) / cpu,
-      ...(withDatabaseCpu ? { databaseCpuMicrosPerRequest: databaseCpu / requests } : {}),
-      requests: load.ok,
-      failed: load.failed,
-      rssMb: rssBytes(server.pid) / (1024 * 1024),
-    };
-    if (best === undefined || measured.cpuMicrosPerRequest < best.cpuMicrosPerRequest) best = measured;
-  }
-  return best as Measurement;
+/** measure.ts's measurement, with the closed loop as the load. */
+export function measureLoop(server: ServerProcess, request: AnyRequest, connections: number, timing: Timing, withDatabaseCpu: boolean): Promise<Measurement> {
+  return measureLoad(server, (seconds) => closedLoop(server.baseUrl, request, connections, seconds), timing, withDatabaseCpu);
 }
