@@ -23,6 +23,8 @@ export interface BenchOptions {
   webdav: { folderSize: number; transferBytes: number; transferRounds: number };
   /** The SFTP section: the transferred file's bytes and rounds, the concurrent sessions and the small files they fetch. */
   sftp: { transferBytes: number; transferRounds: number; sessions: number; smallFiles: number };
+  /** The transfers section: each file's bytes, the rounds, the uploads at once and the idle listing loop's seconds. */
+  transfers: { transferBytes: number; transferRounds: number; parallelUploads: number; idleSeconds: number };
   /** Extra Node.js flags for Atrium's process, e.g. `--cpu-prof --cpu-prof-dir=prof`. */
   atriumNodeArgs: string[];
   resultsDir: string;
@@ -58,6 +60,12 @@ export function benchOptions(env: NodeJS.ProcessEnv): BenchOptions {
       transferRounds: quick ? 1 : 2,
       sessions: Number(env.BENCH_SFTP_SESSIONS ?? 20),
       smallFiles: quick ? 20 : 100,
+    },
+    transfers: {
+      transferBytes: Number(env.BENCH_TRANSFER_MIB ?? (quick ? 64 : 1024)) * 2 ** 20,
+      transferRounds: quick ? 1 : 2,
+      parallelUploads: Number(env.BENCH_TRANSFER_PARALLEL ?? 4),
+      idleSeconds: quick ? 2 : 10,
     },
     atriumNodeArgs: (env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== ''),
     resultsDir: env.BENCH_RESULTS_DIR ?? 'bench/results',

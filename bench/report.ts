@@ -4,6 +4,7 @@ import type { Measurement } from './measure.js';
 import { auditSection, auditTargets } from './audit/audit-report.js';
 import { webdavSection, webdavTargets } from './webdav/webdav-report.js';
 import { sftpSection, sftpTargets } from './sftp/sftp-report.js';
+import { transfersSection, transfersTargets } from './transfers/transfers-report.js';
 import type { BenchReport, ResultRow } from './run-bench.js';
 
 const fixed = (value: number | undefined, digits = 0) => (value === undefined ? '' : value.toFixed(digits));
@@ -52,6 +53,7 @@ export function formatReport(report: BenchReport): string {
   out.push(...auditSection(report));
   out.push(...webdavSection(report));
   out.push(...sftpSection(report));
+  out.push(...transfersSection(report));
   out.push('Targets:');
   out.push('');
   out.push(table(['target', 'measured', 'met'], targets(report)));
@@ -85,6 +87,7 @@ export function targets(report: BenchReport): string[][] {
   rows.push(...auditTargets(report));
   rows.push(...webdavTargets(report));
   rows.push(...sftpTargets(report));
+  rows.push(...transfersTargets(report));
   const lastStep = report.site.grantSteps.at(-1);
   const rssOf = (rows_: ResultRow[]) => Math.max(0, ...rows_.filter((r) => r.measurement !== undefined).map((r) => (r.measurement as Measurement).rssMb));
   for (const database of ['sqlite', 'postgres']) {

@@ -6,13 +6,14 @@ import { finishSeeding, growGrants, seedSite, type SeededSite } from './seed/see
 import { auditBench, type RunScenario } from './audit/audit-bench.js';
 import type { RecordingCost } from './audit/recording-cost.js';
 import { undoOnInterrupt } from './cleanup.js';
-import type { Transfer } from './webdav/transfer.js';
+import type { Transfer } from './transfer.js';
 import { webdavBench } from './webdav/webdav-bench.js';
 import { sftpBench } from './sftp/sftp-bench.js';
+import { transfersBench } from './transfers/transfers-bench.js';
 import { ATRIUM_MAIN, BASELINE_MAIN, startServer, type ServerProcess } from './server-process.js';
 import { postgresStore, sqliteStore, type BenchStore, type StoreName } from './stores.js';
 
-export type RowKind = 'main' | 'grant-growth' | 'folder-growth' | 'access-log' | 'audit' | 'history-growth' | 'webdav' | 'sftp';
+export type RowKind = 'main' | 'grant-growth' | 'folder-growth' | 'access-log' | 'audit' | 'history-growth' | 'webdav' | 'sftp' | 'transfers';
 
 export interface ResultRow {
   kind: RowKind;
@@ -25,7 +26,7 @@ export interface ResultRow {
   measurement?: Measurement;
   /** What appending one History record costs (measured in the bench process, not under load). */
   recordingCost?: RecordingCost;
-  /** One large upload or download (the WebDAV and SFTP sections). */
+  /** One large upload or download (the WebDAV, SFTP and transfers sections). */
   transfer?: Transfer;
   /** Requests per second as a fraction of the baseline's (the faster of its two runs). */
   ratioToBaseline?: number;
@@ -83,6 +84,9 @@ export async function runBench(options: BenchOptions, progress: (line: string) =
     await webdavBench({
       database: name, postgresUrl: options.postgresUrl, ...options.webdav, timing: options.timing,
       connections: options.load.connections, atriumEnv: ATRIUM_ENV, nodeArgs: options.atriumNodeArgs,
+    }, record, progress);
+    await transfersBench({
+      database: name, postgresUrl: options.postgresUrl, ...options.transfers, atriumEnv: ATRIUM_ENV, nodeArgs: options.atriumNodeArgs,
     }, record, progress);
   }
   // SFTP once, on the first database: its comparison is with OpenSSH's server, which has none.
@@ -263,6 +267,7 @@ function describe(row: ResultRow): string {
     row.historyRecords === undefined ? '' : `${row.historyRecords} History records`].filter((s) => s !== '').join(', ');
   if (row.skipped !== undefined) return `${where}: ${row.scenario}: skipped (${row.skipped})`;
   if (row.error !== undefined) return `${where}: ${row.scenario}: ERROR ${row.error}`;
+  if (row.kind === 'transfers' && row.measurement !== undefined) return `${where}: ${row.scenario}: p50 ${row.measurement.p50Ms.toFixed(1)} ms, p99 ${row.measurement.p99Ms.toFixed(1)} ms`;
   if (row.transfer !== undefined) return `${where}: ${row.scenario}: ${row.transfer.mibPerSecond.toFixed(0)} MiB/s, ${row.transfer.cpuMsPerMib.toFixed(2)} ms CPU/MiB`;
   if (row.recordingCost !== undefined) return `${where}: ${row.scenario}: ${row.recordingCost.appMicros.toFixed(1)} µs CPU, ${row.recordingCost.databaseMicros.toFixed(1)} µs database CPU`;
   const m = row.measurement as Measurement;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { cpuMicros } from '../proc-stats.js';
-import type { Transfer } from '../webdav/transfer.js';
+import type { Transfer } from '../transfer.js';
 import { run } from './openssh-server.js';
 
 /** Where OpenSSH's `sftp` signs in: the same client settings for Atrium and for OpenSSH's server. */

@@ -7,7 +7,7 @@ import type { Timing } from '../measure.js';
 import type { ResultRow } from '../run-bench.js';
 import { ATRIUM_MAIN, startServer, type ServerProcess } from '../server-process.js';
 import { postgresStore, sqliteStore, type StoreName } from '../stores.js';
-import type { Transfer } from '../webdav/transfer.js';
+import type { Transfer } from '../transfer.js';
 import { sftpTransfer, type SftpTarget } from './openssh-client.js';
 import { run, sshdMissing, startOpenSshServer, type OpenSshServer } from './openssh-server.js';
 import { measureSessions } from './sftp-sessions.js';

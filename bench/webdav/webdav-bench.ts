@@ -6,7 +6,7 @@ import { ATRIUM_MAIN, startServer, type ServerProcess } from '../server-process.
 import { postgresStore, sqliteStore, type StoreName } from '../stores.js';
 import { undoOnInterrupt } from '../cleanup.js';
 import { measureLoop, sendOnce } from './http-loop.js';
-import { download, upload, type Transfer } from './transfer.js';
+import { download, upload, type Transfer } from '../transfer.js';
 import { basicWithKey, propfindListing, restListing, type DavScenario } from './webdav-scenarios.js';
 
 export interface WebdavBenchContext {

@@ -1,0 +1,239 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { undoOnInterrupt } from '../cleanup.js';
+import { probe, type Measurement } from '../measure.js';
+import { cpuMicros, rssBytes } from '../proc-stats.js';
+import type { ResultRow } from '../run-bench.js';
+import { folderListing } from '../scenarios.js';
+import { finishSeeding, seedSite } from '../seed/seed-site.js';
+import { QUICK_SITE } from '../seed/site-shape.js';
+import { ATRIUM_MAIN, startServer, type ServerProcess } from '../server-process.js';
+import { postgresStore, sqliteStore, type StoreName } from '../stores.js';
+import { patternSha256, receive, sendPattern, timed, type Transfer } from '../transfer.js';
+import type { AnyRequest } from '../webdav/http-loop.js';
+import { ddRead, ddWrite, evictTree, type DiskFigure } from './disk-baseline.js';
+import { latencyLoop, type LatencyLoop } from './listing-loop.js';
+import { partUpload } from './part-upload.js';
+
+export interface TransfersBenchContext {
+  database: StoreName;
+  postgresUrl: string;
+  /** Size of each file moved (1 GiB; less in a quick run). */
+  transferBytes: number;
+  /** Rounds of the single transfers and of dd; each figure keeps its best round, each RSS its worst. */
+  transferRounds: number;
+  /** Uploads at once while the listing's latency is measured. */
+  parallelUploads: number;
+  /** Seconds of the listing's latency loop without load, for comparison. */
+  idleSeconds: number;
+  atriumEnv: Record<string, string>;
+  nodeArgs: readonly string[];
+}
+
+/** Names of the rows, which the report pairs with their dd figure. */
+export const TRANSFER_ROWS = {
+  ddWrite: 'dd write, bs=1M conv=fsync',
+  ddRead: 'dd read, bs=1M, cold',
+  partUpload: 'upload: part protocol (File.beginUpload, parts in sequence)',
+  putUpload: 'upload: one PUT /files/<path>',
+  wholeDownload: 'download: signed URL, whole',
+  rangeDownload: 'download: signed URL, in Range requests',
+  parallelUploads: 'parallel part-protocol uploads',
+  listingIdle: 'GET /folders/<path> (20 entries), nothing else running',
+  listingLoaded: 'GET /folders/<path> (20 entries), during the parallel uploads',
+} as const;
+
+const API = '/api/rest/v1';
+const FOLDER = 'transfer-bench';
+/** The Range requests' size: the part size the SDKs upload in. */
+const RANGE_BYTES = 32 * 2 ** 20;
+
+/**
+ * Large transfers through the REST API next to the disk's own figures (docs/benchmarks.md): `dd`
+ * writes and reads the same amount on the disk holding Atrium's data directory, in the same run;
+ * then a file goes up through the part protocol and through one PUT, and down through the signed
+ * URL whole and in Range requests, each checked by its SHA-256, with the server's resident memory
+ * sampled throughout; then several part-protocol uploads at once while one client lists a folder,
+ * its latency against the same loop with nothing else running.
+ */
+export async function transfersBench(ctx: TransfersBenchContext, record: (row: ResultRow) => void, progress: (line: string) => void): Promise<void> {
+  const { database } = ctx;
+  const store = database === 'sqlite' ? await sqliteStore() : await postgresStore(ctx.postgresUrl);
+  if (store === undefined) return progress(`transfers: PostgreSQL did not answer at ${ctx.postgresUrl}`);
+  const forget = undoOnInterrupt(() => store.destroy());
+  const base = { kind: 'transfers' as const, database };
+  let server: ServerProcess | undefined;
+  try {
+    const writer = await store.openWriter();
+    const site = await seedSite(writer, { ...QUICK_SITE, grants: 0 }, []).finally(async () => {
+      await finishSeeding(writer);
+      await writer.close();
+    });
+    server = await startServer(ATRIUM_MAIN, { ...store.atriumEnv, ...ctx.atriumEnv }, '/health', ctx.nodeArgs);
+    const dataDir = store.atriumEnv.ATRIUM_DATA_DIR as string;
+    const admin = { 'X-ServiceAPI-Key': site.workspaceAdmin.key };
+    for (const row of await singleTransfers(server, admin, dataDir, ctx, progress)) record({ ...base, ...row });
+    const listing = folderListing(site, 'key');
+    const answer = await probe(server.baseUrl, listing.request);
+    const wrong = listing.check(answer.status, answer.body);
+    if (wrong !== undefined) throw new Error(`the listing answered wrongly: ${wrong}`);
+    for (const row of await parallelUploads(server, admin, listing.request, ctx, progress)) record({ ...base, ...row });
+  } catch (error) {
+    // The rest of the bench goes on; the report shows what went wrong here.
+    record({ ...base, scenario: 'transfers section', error: (error as Error).message });
+  } finally {
+    await server?.stop();
+    forget();
+    await store.destroy();
+  }
+}
+
+type Row = Omit<ResultRow, 'kind' | 'database'>;
+
+/** dd, then Atrium, round after round: each figure keeps its fastest round and its largest RSS. */
+async function singleTransfers(server: ServerProcess, admin: Record<string, string>, dataDir: string, ctx: TransfersBenchContext, progress: (line: string) => void): Promise<Row[]> {
+  const size = ctx.transferBytes;
+  const sha256 = patternSha256(size);
+  const best = new Map<string, Transfer>();
+  const errors = new Map<string, string>();
+  const keep = (name: string, transfer: Transfer) => {
+    const kept = best.get(name);
+    const worstRss = Math.max(transfer.maxRssBytes ?? 0, kept?.maxRssBytes ?? 0);
+    if (kept === undefined || transfer.mibPerSecond > kept.mibPerSecond) best.set(name, { ...transfer, maxRssBytes: worstRss });
+    else kept.maxRssBytes = worstRss;
+    progress(`transfers: ${name}: ${(transfer.bytes / transfer.seconds / 1e6).toFixed(0)} MB/s, max RSS ${((transfer.maxRssBytes ?? 0) / 2 ** 20).toFixed(0)} MiB`);
+  };
+  const attempt = async (name: string, run: () => Promise<Transfer>) => {
+    try {
+      keep(name, await run());
+    } catch (error) {
+      errors.set(name, (error as Error).message);
+    }
+  };
+  const ddFile = path.join(dataDir, 'dd-baseline.bin');
+  const filesDir = path.join(dataDir, 'files');
+  const parts = `${FOLDER}/parts.bin`;
+  const whole = `${FOLDER}/put.bin`;
+  try {
+    for (let round = 0; round < ctx.transferRounds; round += 1) {
+      await attempt(TRANSFER_ROWS.ddWrite, async () => diskTransfer(await ddWrite(ddFile, size)));
+      await attempt(TRANSFER_ROWS.partUpload, async () => {
+        let recorded = '';
+        const transfer = await timed(size, server.pid, async () => { recorded = await partUpload(server.baseUrl, parts, admin, size); });
+        if (recorded !== sha256) throw new Error(`the part upload's SHA-256 is ${recorded}, not that of the bytes sent`);
+        return transfer;
+      });
+      await attempt(TRANSFER_ROWS.putUpload, async () => {
+        let answer = { status: 0, text: '' };
+        const transfer = await timed(size, server.pid, async () => { answer = await sendPattern(`${server.baseUrl}${API}/files/${whole}`, 'PUT', admin, size); });
+        if (answer.status !== 201) throw new Error(`PUT answered ${answer.status} ${answer.text.slice(0, 200)}`);
+        if ((JSON.parse(answer.text) as { sha256?: string }).sha256 !== sha256) throw new Error('the PUT\'s SHA-256 is not that of the bytes sent');
+        return transfer;
+      });
+      await attempt(TRANSFER_ROWS.ddRead, async () => diskTransfer(await ddRead(ddFile)));
+      fs.rmSync(ddFile, { force: true });
+      await attempt(TRANSFER_ROWS.wholeDownload, async () => {
+        const uri = await downloadUri(server.baseUrl, whole, admin);
+        await evictTree(filesDir);
+        const hash = createHash('sha256');
+        let answer = { status: 0, bytes: 0 };
+        const transfer = await timed(size, server.pid, async () => { answer = await receive(uri, {}, hash); });
+        if (answer.status !== 200 || answer.bytes !== size) throw new Error(`the download answered ${answer.status} with ${answer.bytes} of ${size} bytes`);
+        if (hash.digest('hex') !== sha256) throw new Error('the downloaded bytes are not those uploaded');
+        return transfer;
+      });
+      await attempt(TRANSFER_ROWS.rangeDownload, async () => {
+        const uri = await downloadUri(server.baseUrl, whole, admin);
+        await evictTree(filesDir);
+        const hash = createHash('sha256');
+        const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+        try {
+          return await timed(size, server.pid, async () => {
+            for (let start = 0; start < size; start += RANGE_BYTES) {
+              const end = Math.min(size, start + RANGE_BYTES) - 1;
+              const answer = await receive(uri, { range: `bytes=${start}-${end}` }, hash, agent);
+              if (answer.status !== 206 || answer.bytes !== end - start + 1) throw new Error(`bytes ${start}-${end} answered ${answer.status} with ${answer.bytes} bytes`);
+            }
+            if (hash.digest('hex') !== sha256) throw new Error('the downloaded ranges are not the bytes uploaded');
+          });
+        } finally {
+          agent.destroy();
+        }
+      });
+    }
+  } finally {
+    fs.rmSync(ddFile, { force: true });
+    for (const file of [parts, whole]) await remove(server.baseUrl, file, admin);
+  }
+  return Object.values(TRANSFER_ROWS).slice(0, 6).map((name) => {
+    const transfer = best.get(name);
+    return transfer === undefined ? { scenario: name, error: errors.get(name) ?? 'not run' } : { scenario: name, transfer };
+  });
+}
+
+/**
+ * The listing's latency alone, then while `parallelUploads` part-protocol uploads run at once
+ * (the loop ends when the last upload does): what the uploads cost the API's other callers.
+ */
+async function parallelUploads(server: ServerProcess, admin: Record<string, string>, listing: AnyRequest, ctx: TransfersBenchContext, progress: (line: string) => void): Promise<Row[]> {
+  const rows: Row[] = [];
+  const idle = await listingRow(server, listing, ctx.idleSeconds);
+  rows.push({ scenario: TRANSFER_ROWS.listingIdle, measurement: idle });
+  const size = ctx.transferBytes;
+  const sha256 = patternSha256(size);
+  const files = Array.from({ length: ctx.parallelUploads }, (_, i) => `${FOLDER}/parallel-${i + 1}.bin`);
+  const name = `${ctx.parallelUploads} ${TRANSFER_ROWS.parallelUploads}`;
+  try {
+    let uploads: Promise<void> | undefined;
+    const transfer = timed(size * files.length, server.pid, async () => {
+      uploads = Promise.all(files.map(async (file) => {
+        const recorded = await partUpload(server.baseUrl, file, admin, size);
+        if (recorded !== sha256) throw new Error(`${file}: the SHA-256 recorded is not that of the bytes sent`);
+      })).then(() => undefined);
+      await uploads;
+    });
+    const loaded = listingRow(server, listing, transfer);
+    const [uploaded, latency] = await Promise.allSettled([transfer, loaded]);
+    if (uploaded.status === 'fulfilled') {
+      rows.push({ scenario: name, transfer: uploaded.value });
+      progress(`transfers: ${name}: ${(uploaded.value.bytes / uploaded.value.seconds / 1e6).toFixed(0)} MB/s in all`);
+    } else {
+      rows.push({ scenario: name, error: (uploaded.reason as Error).message });
+    }
+    rows.push(latency.status === 'fulfilled' ? { scenario: `${TRANSFER_ROWS.listingLoaded} (${ctx.parallelUploads})`, measurement: latency.value } : { scenario: TRANSFER_ROWS.listingLoaded, error: String(latency.reason) });
+  } finally {
+    for (const file of files) await remove(server.baseUrl, file, admin);
+  }
+  return rows;
+}
+
+/** The latency loop as a measurement (its CPU per request only when nothing else ran). */
+async function listingRow(server: ServerProcess, listing: AnyRequest, done: Promise<unknown> | number): Promise<Measurement> {
+  const cpuBefore = cpuMicros(server.pid);
+  const loop: LatencyLoop = await latencyLoop(server.baseUrl, listing, done);
+  if (loop.failed > 0) throw new Error(`${loop.failed} listings failed`);
+  const cpu = cpuMicros(server.pid) - cpuBefore;
+  const alone = typeof done === 'number';
+  return {
+    requestsPerSecond: loop.requests / loop.seconds, p50Ms: loop.p50Ms, p99Ms: loop.p99Ms,
+    cpuMicrosPerRequest: alone ? cpu / loop.requests : Number.NaN, requestsPerCpuSecond: alone ? loop.requests / (cpu / 1e6) : Number.NaN,
+    requests: loop.requests, failed: loop.failed, rssMb: rssBytes(server.pid) / 2 ** 20,
+  };
+}
+
+function diskTransfer(figure: DiskFigure): Transfer {
+  return { bytes: figure.bytes, seconds: figure.seconds, mibPerSecond: figure.bytes / 2 ** 20 / figure.seconds, cpuMsPerMib: Number.NaN };
+}
+
+async function downloadUri(baseUrl: string, file: string, headers: Record<string, string>): Promise<string> {
+  const response = await fetch(`${baseUrl}${API}/files/${file}`, { headers });
+  const body = await response.json() as { download_uri?: string };
+  if (response.status !== 200 || body.download_uri === undefined) throw new Error(`GET /files/${file} answered ${response.status} without a download_uri`);
+  return body.download_uri;
+}
+
+async function remove(baseUrl: string, file: string, headers: Record<string, string>): Promise<void> {
+  await fetch(`${baseUrl}${API}/files/${file}`, { method: 'DELETE', headers }).then((r) => r.arrayBuffer(), () => undefined);
+}
