@@ -34,6 +34,8 @@ export const MAY_IMPORT = {
   // database (repositories/dav-locks.ts) so they hold across workers and nodes.
   webdav: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors', 'repositories'],
   sftp: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],
+  // Several server processes on one machine (ATRIUM_WORKERS): node:cluster, and nothing of Atrium's.
+  workers: [],
 };
 
 const DEEPEST = 5;

@@ -41,6 +41,8 @@ export interface FrontDoorListener {
   metrics?: MetricsExposure | undefined;
   /** The SFTP host keys' fingerprints when SFTP is on, shown to administrators by GET /site. */
   sftpHostKeyFingerprints?: readonly string[] | undefined;
+  /** Fields added to every log line: a worker's number, with several (ATRIUM_WORKERS). */
+  logFields?: Record<string, unknown> | undefined;
 }
 
 /**
@@ -53,7 +55,7 @@ export async function buildApp(core: Core, listener: FrontDoorListener = {}): Pr
   const deps: RouteDeps = { database, db: database.db, clock, headers, files: core.files, sftpHostKeyFingerprints: listener.sftpHostKeyFingerprints };
 
   const app = Fastify({
-    logger: logOptions(config.logLevel, headers),
+    logger: logOptions(config.logLevel, headers, listener.logFields),
     // Fastify's two lines per request cost as much CPU as the request itself; the access log
     // below writes one, and only when asked.
     logController: new LogController({ disableRequestLogging: true }),

@@ -1,128 +1,114 @@
-import { buildApp } from './app.js';
+import { pino } from 'pino';
 import { ConfigError } from './config/config-error.js';
-import { createOwnerOnlyFromNowOn, prepareDataDir } from './db/data-dir.js';
 import { loadConfig } from './config/load-config.js';
 import type { Config } from './config/settings.js';
-import { createCore, type Core } from './core.js';
-import { openConfiguredDatabase } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
-import { withStartupLock } from './db/startup-lock.js';
-import { systemClock } from './lib/time.js';
-import { bootstrapFirstStart, type BootstrapResult } from './identity/index.js';
-import { applyConnectionSettings } from './http/connection-limits.js';
-import { metricsAreOn, metricsExposureFor } from './http/metrics/register-metrics.js';
+import { createCore } from './core.js';
+import { buildFrontDoors } from './front-doors.js';
+import { brandHeaders } from './http/brand-headers.js';
+import { primaryScrape, workerScrape } from './http/metrics/cluster-metrics.js';
+import { metricsExposureFor } from './http/metrics/register-metrics.js';
 import { startMetricsListener } from './http/metrics/metrics-listener.js';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Server as TlsServer } from 'node:tls';
-import { reloadCertificateOnHangup } from './http/tls/certificate-reload.js';
-import { createHttpsRedirectServer } from './http/tls/https-redirect.js';
-import { listenOn } from './http/listen.js';
-import { readTlsCredentials, type TlsFiles } from './http/tls/tls-credentials.js';
-import { loadHostKeys, type HostKeys } from './sftp/host-keys.js';
-import { startSftpServer, type SftpServer } from './sftp/sftp-server.js';
+import { logOptions } from './http/log-options.js';
+import { systemClock } from './lib/time.js';
+import { openDatabase, prepareSite, reportBootstrap, sftpHostKeys, startProcess } from './start-up.js';
+import { superviseWorkers } from './workers/supervisor.js';
+import { isWorker, reportReady, workerId } from './workers/worker-messages.js';
+import { workerCountFor } from './workers/worker-count.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
+/**
+ * One process serves everything (ATRIUM_WORKERS=1, the default); with more, a primary prepares
+ * the site, then starts that many workers which share the ports, and keeps them running.
+ */
 async function main(): Promise<void> {
   const config = loadConfig(process.env, process.argv.slice(2));
-  // Checked before anything opens, so a bad certificate stops start-up at once.
-  const tlsFiles = tlsFilesOf(config);
-  const tls = tlsFiles === undefined ? undefined : readTlsCredentials(tlsFiles);
-  createOwnerOnlyFromNowOn();
-  for (const warning of prepareDataDir(config.dataDir)) process.stderr.write(`atrium: warning: ${warning}\n`);
-  // Statements are timed only for metrics, which are off unless asked for.
-  const database = openConfiguredDatabase(config, { timeQueries: metricsAreOn(config) });
-  let bootstrap: BootstrapResult;
-  try {
-    bootstrap = await withStartupLock(database, async () => {
-      await migrateToLatest(database);
-      return bootstrapFirstStart(database.db, systemClock, config);
-    });
-  } catch (error) {
-    await database.close().catch(() => undefined);
-    throw error;
-  }
+  if (isWorker()) return serveAsWorker(config);
+  const workers = workerCountFor(config.workers);
+  return workers === 1 ? serveAlone(config) : superviseAsPrimary(config, workers);
+}
 
+/** The whole server in this one process. */
+async function serveAlone(config: Config): Promise<void> {
+  const start = startProcess(config);
+  const { database, bootstrap } = await prepareSite(config);
   const core = createCore({ database, clock: systemClock, config });
-  await core.start({ onHousekeepingError: (error) => process.stderr.write(`atrium: History retention failed, will try again within the hour: ${(error as Error).message}\n`) });
-  const metrics = metricsExposureFor(config, database);
+  await core.start({ onHousekeepingError: reportHousekeepingError });
   // SFTP's host keys are read (or made, on the first start) before anything listens: GET /site shows their fingerprints.
-  const hostKeys = config.sftpPort === undefined ? undefined : await loadHostKeys({ dataDir: config.dataDir, files: config.sftpHostKeyFiles });
-  const sftpHostKeyFingerprints = hostKeys?.fingerprints.map((key) => `${key.type} ${key.sha256}`);
-  const app = await buildApp(core, { tls, publicUrl: config.publicUrl, metrics, idleTimeoutMs: Math.min(config.idleTimeoutMs, config.keepAliveTimeoutMs), sftpHostKeyFingerprints });
-  applyConnectionSettings(app.server, config);
-  let redirects: Server | undefined;
-  let metricsServer: Server | undefined;
-  let sftp: SftpServer | undefined;
+  const hostKeys = await sftpHostKeys(config);
+  const doors = await buildFrontDoors(core, config, { start, hostKeys, metrics: metricsExposureFor(config, database), openMetricsPort: true });
   closeGracefullyOnSignals(async () => {
     core.stop();
-    redirects?.close();
-    metricsServer?.close();
-    await sftp?.close();
-    await app.close();
+    await doors.close();
     await database.close();
-  }, (message) => app.log.info(message));
-  // SFTP listens first, so that once /health answers every door is open.
-  if (hostKeys !== undefined && config.sftpPort !== undefined) sftp = await startSftp(core, config, hostKeys, app.log);
-  await app.listen({ host: config.host, port: config.port });
-  if (tlsFiles !== undefined) {
-    // With tls, Fastify made a node:https server; the app's type still says HTTP (see app.ts).
-    reloadCertificateOnHangup(app.server as unknown as TlsServer, tlsFiles, app.log);
-    if (config.httpRedirectPort !== undefined) redirects = await startRedirects(config, (app.server.address() as AddressInfo).port, app.log);
-  }
-  if (metrics !== undefined && config.metricsPort !== undefined) {
-    metricsServer = await startMetricsListener(metrics.metrics, config.metricsPort, config.metricsToken, app.log);
-  }
-  if (bootstrap.generated !== undefined) printGeneratedCredentials(bootstrap.generated);
-  if (bootstrap.ignoredSettings !== undefined) {
-    app.log.warn(`${bootstrap.ignoredSettings.join(', ')} ignored: bootstrap settings apply only to an empty database. `
-      + 'To reset a password, run `npx atrium user set-password <username>` (see "Lost the administrator password?" in README.md)');
-  }
-}
-
-function tlsFilesOf(config: Config): TlsFiles | undefined {
-  if (config.tlsCertFile === undefined || config.tlsKeyFile === undefined) return undefined;
-  return { certFile: config.tlsCertFile, keyFile: config.tlsKeyFile };
-}
-
-/** The optional plain HTTP port (ATRIUM_HTTP_REDIRECT_PORT) that only points clients to HTTPS. */
-async function startRedirects(config: Config, httpsPort: number, log: { info(message: string): void }): Promise<Server> {
-  const fallbackHost = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const server = createHttpsRedirectServer({ httpsPort, publicUrl: config.publicUrl, fallbackHost });
-  // Plain HTTP is as open to stalled and piled-up connections as the main port.
-  applyConnectionSettings(server, config);
-  const address = await listenOn(server, config.host, config.httpRedirectPort as number);
-  log.info(`HTTP redirect to HTTPS listening at http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`);
-  return server;
-}
-
-/** The SFTP front door (ATRIUM_SFTP_PORT), on the API's address; its host key fingerprints are logged for clients' known_hosts. */
-async function startSftp(core: Core, config: Config, hostKeys: HostKeys, log: { info(message: string): void; warn(message: string): void }): Promise<SftpServer> {
-  const server = await startSftpServer(
-    { db: core.database.db, clock: core.clock, files: core.files, hostKeys, onError: (error) => log.warn(`SFTP: ${error.message}`) },
-    { host: config.host, port: config.sftpPort as number },
-  );
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  log.info(`SFTP listening at sftp://${host}:${server.port}, host keys: ${hostKeys.fingerprints.map((key) => `${key.type} ${key.sha256}`).join(', ')}`);
-  return server;
+  }, (message) => doors.app.log.info(message));
+  await doors.listen();
+  reportBootstrap(bootstrap, doors.app.log);
 }
 
 /**
- * Printed once, to standard error and not through the logger: standard output carries the JSON log
- * lines a collector parses and keeps, and these secrets belong in neither.
+ * A worker: the site is prepared (migrated, bootstrapped, host keys made) by the primary before
+ * it starts any, so a worker only opens the database and its listeners. Housekeeping (History
+ * retention, stale temporary files) is the primary's.
  */
-function printGeneratedCredentials(generated: NonNullable<BootstrapResult['generated']>): void {
-  process.stderr.write(
-    [
-      '',
-      'Atrium created its first Site Administrator. These secrets are shown only now:',
-      `  username: ${generated.username}`,
-      `  password: ${generated.password}`,
-      `  API key:  ${generated.apiKey}`,
-      '',
-    ].join('\n') + '\n',
-  );
+async function serveAsWorker(config: Config): Promise<void> {
+  const start = startProcess(config);
+  const database = openDatabase(config);
+  const core = createCore({ database, clock: systemClock, config });
+  const hostKeys = await sftpHostKeys(config);
+  const exposure = metricsExposureFor(config, database);
+  const metrics = exposure === undefined ? undefined : { ...exposure, scrape: workerScrape(exposure.metrics.registry) };
+  const doors = await buildFrontDoors(core, config, { start, hostKeys, metrics, openMetricsPort: false, logFields: { worker: workerId() } });
+  closeGracefullyOnSignals(async () => {
+    await doors.close();
+    await database.close();
+  }, (message) => doors.app.log.info(message));
+  await doors.listen();
+  reportReady();
+}
+
+/**
+ * The primary of several workers: the start-up work done once (data dir, migrations, first
+ * administrator, SFTP host keys), the housekeeping, the metrics port (every worker's counts
+ * together), then the workers, restarted if one dies. It serves no request itself.
+ */
+async function superviseAsPrimary(config: Config, workers: number): Promise<void> {
+  const start = startProcess(config);
+  const log = pino(logOptions(config.logLevel, brandHeaders(config.headerBrands)) as pino.LoggerOptions);
+  const { database, bootstrap } = await prepareSite(config);
+  await sftpHostKeys(config);
+  const core = createCore({ database, clock: systemClock, config });
+  await core.start({ onHousekeepingError: reportHousekeepingError });
+  const metricsOn = metricsExposureFor(config, database) !== undefined;
+  const scrape = metricsOn ? primaryScrape() : undefined;
+  const metricsServer = scrape !== undefined && config.metricsPort !== undefined
+    ? await startMetricsListener(scrape, config.metricsPort, config.metricsToken, log)
+    : undefined;
+  const supervisor = superviseWorkers(workers, log);
+  const shutDown = async (): Promise<boolean> => {
+    const clean = await supervisor.stop();
+    core.stop();
+    metricsServer?.close();
+    await database.close();
+    return clean;
+  };
+  closeGracefullyOnSignals(async () => {
+    if (!(await shutDown())) throw new Error('a worker did not stop cleanly');
+  }, (message) => log.info(message));
+  // A renewed certificate is read by each worker, where the HTTPS listeners are.
+  if (start.tlsFiles !== undefined) process.on('SIGHUP', () => supervisor.signalAll('SIGHUP'));
+  try {
+    await supervisor.ready;
+  } catch (error) {
+    await shutDown().catch(() => undefined);
+    throw error;
+  }
+  log.info(`${workers} workers serving`);
+  reportBootstrap(bootstrap, log);
+}
+
+function reportHousekeepingError(error: unknown): void {
+  process.stderr.write(`atrium: History retention failed, will try again within the hour: ${(error as Error).message}\n`);
 }
 
 /** SIGTERM or SIGINT: stop accepting, finish requests in flight, close the database, exit 0. */

@@ -47,6 +47,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Con
     idleTimeoutMs: parseDuration('ATRIUM_IDLE_TIMEOUT', text('idleTimeoutMs'), 60_000),
     keepAliveTimeoutMs: parseDuration('ATRIUM_KEEP_ALIVE_TIMEOUT', text('keepAliveTimeoutMs'), 72_000),
     sftpPort: parsePort('ATRIUM_SFTP_PORT', text('sftpPort'), undefined),
+    workers: parseWorkers(text('workers')),
     sftpHostKeyFiles: text('sftpHostKeyFiles')?.split(',').map((file) => file.trim()).filter((file) => file !== '').map((file) => path.resolve(file)),
   };
   checkBootstrap(config);
@@ -207,6 +208,19 @@ function parseMetricsToken(value: string | undefined): string | undefined {
     throw new ConfigError('ATRIUM_METRICS_TOKEN', `must be at least ${MIN_METRICS_TOKEN_LENGTH} characters`);
   }
   return value;
+}
+
+const MAX_WORKERS = 256;
+
+/** `auto` (one per core, decided at start-up) or a whole number of processes, at least 1. */
+function parseWorkers(value: string | undefined): number | 'auto' {
+  if (value === undefined) return 1;
+  if (value.toLowerCase() === 'auto') return 'auto';
+  const count = Number(value);
+  if (!/^\d+$/.test(value) || count < 1 || count > MAX_WORKERS) {
+    throw new ConfigError('ATRIUM_WORKERS', `"${value}" is not a number of processes (1 to ${MAX_WORKERS}) or auto`);
+  }
+  return count;
 }
 
 /** A whole number of things, 0 meaning no limit. */

@@ -40,6 +40,8 @@ export interface Config {
   sftpPort: number | undefined;
   /** SFTP host private keys to use instead of the ones generated into the data dir. */
   sftpHostKeyFiles: string[] | undefined;
+  /** Server processes sharing the ports: a count, or `auto` for one per CPU core this process may use. */
+  workers: number | 'auto';
 }
 
 export interface SettingSpec {
@@ -74,5 +76,6 @@ export const SETTINGS: readonly SettingSpec[] = [
   { key: 'keepAliveTimeoutMs', env: 'ATRIUM_KEEP_ALIVE_TIMEOUT', flag: 'keep-alive-timeout', defaultText: '72s', meaning: 'how long an idle keep-alive connection waits for its next request; keep it above the load balancer\'s idle timeout' },
   { key: 'sftpPort', env: 'ATRIUM_SFTP_PORT', flag: 'sftp-port', defaultText: 'none (SFTP off)', meaning: 'serves SFTP on this port, on the same address (docs/sftp.md)' },
   { key: 'sftpHostKeyFiles', env: 'ATRIUM_SFTP_HOST_KEY_FILES', flag: 'sftp-host-key-files', defaultText: 'generated in the data dir', meaning: 'comma-separated SFTP host private key files (OpenSSH or PEM, unencrypted) instead of the generated Ed25519 and RSA keys' },
+  { key: 'workers', env: 'ATRIUM_WORKERS', flag: 'workers', defaultText: '1', meaning: 'server processes sharing the ports, each on its own core: a number, or `auto` for one per CPU core available (docs/deployment.md)' },
   { key: 'accessLog', env: 'ATRIUM_ACCESS_LOG', flag: 'access-log', defaultText: 'true', meaning: 'one log line per request (`false` halves logging cost)' },
 ];

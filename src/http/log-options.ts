@@ -1,3 +1,4 @@
+import os from 'node:os';
 import type { FastifyServerOptions } from 'fastify';
 import type { Config } from '../config/settings.js';
 import type { BrandHeaders } from './brand-headers.js';
@@ -7,11 +8,13 @@ import type { BrandHeaders } from './brand-headers.js';
  * log line; Fastify's default request serializer does not log headers at all, this is the
  * second guard.
  */
-export function logOptions(level: Config['logLevel'], headers: BrandHeaders): FastifyServerOptions['logger'] {
+export function logOptions(level: Config['logLevel'], headers: BrandHeaders, fields?: Record<string, unknown>): FastifyServerOptions['logger'] {
   const secretHeaders = [...headers.apiKey, ...headers.session, ...headers.reauthentication, 'authorization', 'cookie'];
   const paths = secretHeaders.flatMap((name) => {
     const lower = name.toLowerCase();
     return [`req.headers["${lower}"]`, `headers["${lower}"]`, `request.headers["${lower}"]`];
   });
-  return { level, redact: { paths, censor: '[redacted]' } };
+  // Extra fields (a worker's number) join pino's own on every line.
+  const base = fields === undefined ? {} : { base: { pid: process.pid, hostname: os.hostname(), ...fields } };
+  return { level, redact: { paths, censor: '[redacted]' }, ...base };
 }

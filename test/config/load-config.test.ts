@@ -56,6 +56,7 @@ describe('loadConfig', () => {
       ATRIUM_KEEP_ALIVE_TIMEOUT: '500ms',
       ATRIUM_SFTP_PORT: '2222',
       ATRIUM_SFTP_HOST_KEY_FILES: '/etc/atrium/ssh_host_ed25519_key, /etc/atrium/ssh_host_rsa_key',
+      ATRIUM_WORKERS: '4',
     });
     expect(config).toEqual({
       host: '0.0.0.0',
@@ -82,7 +83,14 @@ describe('loadConfig', () => {
       keepAliveTimeoutMs: 500,
       sftpPort: 2222,
       sftpHostKeyFiles: ['/etc/atrium/ssh_host_ed25519_key', '/etc/atrium/ssh_host_rsa_key'],
+      workers: 4,
     });
+  });
+
+  it('runs one process unless told, and reads `auto` as one per core, decided at start-up', () => {
+    expect(load({}).workers).toBe(1);
+    expect(load({ ATRIUM_WORKERS: 'auto' }).workers).toBe('auto');
+    expect(load({}, ['--workers', 'AUTO']).workers).toBe('auto');
   });
 
   it('lets a command-line flag win over its variable', () => {
@@ -118,6 +126,9 @@ describe('loadConfig', () => {
     [{ ATRIUM_MAX_UPLOAD_BYTES: '0' }, [], 'ATRIUM_MAX_UPLOAD_BYTES'],
     [{ ATRIUM_MAX_UPLOAD_BYTES: 'lots' }, [], 'ATRIUM_MAX_UPLOAD_BYTES'],
     [{ ATRIUM_MAX_UPLOAD_BYTES: '1.5G' }, [], 'ATRIUM_MAX_UPLOAD_BYTES'],
+    [{ ATRIUM_WORKERS: '0' }, [], 'ATRIUM_WORKERS'],
+    [{ ATRIUM_WORKERS: 'many' }, [], 'ATRIUM_WORKERS'],
+    [{ ATRIUM_WORKERS: '2.5' }, [], 'ATRIUM_WORKERS'],
     [{}, ['--no-such-flag', 'x'], 'command line'],
   ])('names the setting in the error for %j %j', (env, argv, setting) => {
     const error = configError(() => load(env as Record<string, string>, argv as string[]));

@@ -8,6 +8,8 @@ export function registerDatabaseGauges(registry: Registry, database: Database): 
     name: 'atrium_sessions_active',
     help: 'Sessions not ended, counted in the database at scrape time.',
     registers: [registry],
+    // Every worker counts the same rows: with several, the count is given once, not summed.
+    aggregator: 'first',
     async collect() {
       // One count per scrape rather than a count kept in memory: with several nodes on one
       // database, only the database knows every session.
@@ -51,6 +53,7 @@ export function registerDatabaseGauges(registry: Registry, database: Database): 
     name: 'atrium_database_up',
     help: 'Whether the database answered a ping at scrape time (1) or not (0).',
     registers: [registry],
+    aggregator: 'min',
     async collect() {
       this.set((await pingOnce()).up ? 1 : 0);
     },
@@ -59,6 +62,7 @@ export function registerDatabaseGauges(registry: Registry, database: Database): 
     name: 'atrium_database_ping_seconds',
     help: 'Round-trip time of one ping to the database at scrape time.',
     registers: [registry],
+    aggregator: 'average',
     async collect() {
       this.set((await pingOnce()).seconds);
     },

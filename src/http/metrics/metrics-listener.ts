@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { listenOn } from '../listen.js';
-import type { AppMetrics } from './app-metrics.js';
+import type { ScrapeSource } from './cluster-metrics.js';
 import { bearerMatches } from './metrics-access.js';
 
 /**
@@ -9,7 +9,7 @@ import { bearerMatches } from './metrics-access.js';
  * here too. Plain node:http: one route needs no framework.
  */
 export async function startMetricsListener(
-  metrics: AppMetrics,
+  scrape: ScrapeSource,
   port: number,
   token: string | undefined,
   log: { info(message: string): void },
@@ -24,8 +24,8 @@ export async function startMetricsListener(
       response.writeHead(401, { 'Content-Type': 'text/plain', 'WWW-Authenticate': 'Bearer' }).end('Authentication required.\n');
       return;
     }
-    metrics.registry.metrics().then(
-      (text) => response.writeHead(200, { 'Content-Type': metrics.registry.contentType }).end(text),
+    scrape.metrics().then(
+      (text) => response.writeHead(200, { 'Content-Type': scrape.contentType }).end(text),
       () => response.writeHead(500, { 'Content-Type': 'text/plain' }).end('Metrics could not be collected.\n'),
     );
   });

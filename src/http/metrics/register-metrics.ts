@@ -3,11 +3,14 @@ import { errors } from '../../errors/catalogue.js';
 import type { Config } from '../../config/settings.js';
 import type { Database } from '../../db/database.js';
 import { createAppMetrics, type AppMetrics } from './app-metrics.js';
+import type { ScrapeSource } from './cluster-metrics.js';
 import { bearerMatches } from './metrics-access.js';
 
 /** Where a server's metrics are read: on the public port behind a token, or only on the separate listener. */
 export interface MetricsExposure {
   metrics: AppMetrics;
+  /** What a scrape answers: this server's registry, or with several workers every worker's (cluster-metrics.ts). */
+  scrape: ScrapeSource;
   /** Set: `GET /metrics` on the public port answers to `Authorization: Bearer <token>`. */
   publicToken: string | undefined;
 }
@@ -18,7 +21,7 @@ export interface MetricsExposure {
  * Registered before the routes, so every route inherits the hook.
  */
 export function registerMetrics(app: FastifyInstance, exposure: MetricsExposure): void {
-  const { metrics, publicToken } = exposure;
+  const { metrics, scrape, publicToken } = exposure;
   app.addHook('onResponse', (request, reply, done) => {
     metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
     done();
@@ -33,7 +36,7 @@ export function registerMetrics(app: FastifyInstance, exposure: MetricsExposure)
       reply.header('WWW-Authenticate', 'Bearer');
       throw errors.authenticationRequired();
     }
-    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+    return reply.type(scrape.contentType).send(await scrape.metrics());
   });
 }
 
@@ -48,5 +51,6 @@ export function metricsAreOn(config: Pick<Config, 'metricsToken' | 'metricsPort'
  */
 export function metricsExposureFor(config: Pick<Config, 'metricsToken' | 'metricsPort'>, database: Database): MetricsExposure | undefined {
   if (!metricsAreOn(config)) return undefined;
-  return { metrics: createAppMetrics(database), publicToken: config.metricsPort === undefined ? config.metricsToken : undefined };
+  const metrics = createAppMetrics(database);
+  return { metrics, scrape: metrics.registry, publicToken: config.metricsPort === undefined ? config.metricsToken : undefined };
 }
