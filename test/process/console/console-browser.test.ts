@@ -223,9 +223,10 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await page.getByRole('button', { name: 'Actions for notes.txt' }).focus();
     await page.keyboard.press('Enter');
     await page.getByRole('menu', { name: 'Actions for notes.txt' }).waitFor();
-    await expect.poll(() => page.evaluate(() => (globalThis as any).document.activeElement?.closest('[role="menu"]') !== null)).toBe(true);
+    const focusedRole = () => page.evaluate(() => (globalThis as any).document.activeElement?.getAttribute('role'));
+    await expect.poll(focusedRole).toBe('menuitem');
     await page.keyboard.press('ArrowDown');
-    await expect.poll(() => page.evaluate(() => (globalThis as any).document.activeElement?.getAttribute('role'))).toBe('menuitem');
+    await expect.poll(focusedRole).toBe('menuitem');
     await page.keyboard.press('Escape');
     await page.getByRole('menu', { name: 'Actions for notes.txt' }).waitFor({ state: 'hidden' });
 

@@ -108,8 +108,10 @@ function OpenedEntryMenu({ entry, onAction, offerPermissions }: { entry: Entry; 
   // This button replaced the one just pressed: the focus stays where the person left it.
   const target = useRef<HTMLButtonElement>(null);
   useEffect(() => target.current?.focus(), []);
+  // No focus placeholder: opened from the keyboard, the first item takes the focus at once
+  // (the menu button pattern), and an arrow key moves from there.
   return (
-    <Menu position="bottom-end" withinPortal defaultOpened>
+    <Menu position="bottom-end" withinPortal defaultOpened withInitialFocusPlaceholder={false}>
       <Menu.Target>
         <ActionIcon ref={target} variant="subtle" aria-label={`Actions for ${entry.display_name}`}>
           <span aria-hidden="true">⋯</span>
