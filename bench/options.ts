@@ -3,6 +3,22 @@ import type { Timing } from './measure.js';
 import { FULL_SITE, QUICK_SITE, type SiteShape } from './seed/site-shape.js';
 import type { StoreName } from './stores.js';
 
+/**
+ * The parts of a run: the main scenarios (with the access-log row), the growth series (grants and
+ * folder sizes), History and access review, WebDAV, the 1 GiB transfers and SFTP.
+ */
+export const BENCH_SECTIONS = ['main', 'growth', 'history', 'webdav', 'transfers', 'sftp'] as const;
+export type BenchSection = (typeof BENCH_SECTIONS)[number];
+
+/** `BENCH_SECTIONS=main,growth`: the named sections only; unset, every section. An unknown name is an error, not a silent skip. */
+function sectionsFrom(value: string | undefined): ReadonlySet<BenchSection> {
+  if (value === undefined || value.trim() === '') return new Set(BENCH_SECTIONS);
+  const names = value.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const unknown = names.filter((name) => !(BENCH_SECTIONS as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new Error(`BENCH_SECTIONS: unknown section ${unknown.join(', ')} (known: ${BENCH_SECTIONS.join(', ')})`);
+  return new Set(names as BenchSection[]);
+}
+
 export interface BenchOptions {
   quick: boolean;
   databases: StoreName[];
@@ -25,6 +41,8 @@ export interface BenchOptions {
   sftp: { transferBytes: number; transferRounds: number; sessions: number; smallFiles: number };
   /** The transfers section: each file's bytes, the rounds, the uploads at once and the idle listing loop's seconds. */
   transfers: { transferBytes: number; transferRounds: number; parallelUploads: number; idleSeconds: number };
+  /** The parts of the run to do (`BENCH_SECTIONS`); the baseline is always measured. */
+  sections: ReadonlySet<BenchSection>;
   /** Extra Node.js flags for Atrium's process, e.g. `--cpu-prof --cpu-prof-dir=prof`. */
   atriumNodeArgs: string[];
   resultsDir: string;
@@ -39,6 +57,9 @@ export function benchOptions(env: NodeJS.ProcessEnv): BenchOptions {
   const quick = env.BENCH_QUICK === '1' || env.BENCH_QUICK === 'true';
   const seconds = Number(env.BENCH_SECONDS ?? (quick ? 1 : 6));
   const site = quick ? QUICK_SITE : FULL_SITE;
+  const sections = sectionsFrom(env.BENCH_SECTIONS);
+  // Without the growth series the site is seeded once, at the main scenarios' grants, and no large folder.
+  const growth = sections.has('growth');
   return {
     quick,
     databases: (env.BENCH_DATABASES ?? 'sqlite,postgres').split(',').map((d) => d.trim()).filter((d): d is StoreName => d === 'sqlite' || d === 'postgres'),
@@ -47,8 +68,8 @@ export function benchOptions(env: NodeJS.ProcessEnv): BenchOptions {
     timing: { warmupSeconds: quick ? 0.5 : 2, seconds },
     growthTiming: { warmupSeconds: quick ? 0.5 : 1, seconds: quick ? 1 : Math.max(1, Math.round(seconds / 3)), repeats: quick ? 1 : 2 },
     site,
-    grantSteps: quick ? [1_000, 10_000] : [1_000, 10_000, 100_000, 1_000_000],
-    folderSizes: quick ? [100, 1_000] : [100, 1_000, 10_000, 100_000],
+    grantSteps: !growth ? [site.grants] : quick ? [1_000, 10_000] : [1_000, 10_000, 100_000, 1_000_000],
+    folderSizes: !growth ? [] : quick ? [100, 1_000] : [100, 1_000, 10_000, 100_000],
     historySteps: quick ? [1_000, 10_000] : [10_000, 100_000, 1_000_000, 10_000_000],
     webdav: {
       folderSize: Number(env.BENCH_WEBDAV_FOLDER ?? (quick ? 1_000 : 10_000)),
@@ -67,6 +88,7 @@ export function benchOptions(env: NodeJS.ProcessEnv): BenchOptions {
       parallelUploads: Number(env.BENCH_TRANSFER_PARALLEL ?? 4),
       idleSeconds: quick ? 2 : 10,
     },
+    sections,
     atriumNodeArgs: (env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== ''),
     resultsDir: env.BENCH_RESULTS_DIR ?? 'bench/results',
   };

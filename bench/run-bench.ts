@@ -81,17 +81,21 @@ export async function runBench(options: BenchOptions, progress: (line: string) =
       forget();
       await store.destroy();
     }
-    await webdavBench({
-      database: name, postgresUrl: options.postgresUrl, ...options.webdav, timing: options.timing,
-      connections: options.load.connections, atriumEnv: ATRIUM_ENV, nodeArgs: options.atriumNodeArgs,
-    }, record, progress);
-    await transfersBench({
-      database: name, postgresUrl: options.postgresUrl, ...options.transfers, atriumEnv: ATRIUM_ENV, nodeArgs: options.atriumNodeArgs,
-    }, record, progress);
+    if (options.sections.has('webdav')) {
+      await webdavBench({
+        database: name, postgresUrl: options.postgresUrl, ...options.webdav, timing: options.timing,
+        connections: options.load.connections, atriumEnv: ATRIUM_ENV, nodeArgs: options.atriumNodeArgs,
+      }, record, progress);
+    }
+    if (options.sections.has('transfers')) {
+      await transfersBench({
+        database: name, postgresUrl: options.postgresUrl, ...options.transfers, atriumEnv: ATRIUM_ENV, nodeArgs: options.atriumNodeArgs,
+      }, record, progress);
+    }
   }
   // SFTP once, on the first database: its comparison is with OpenSSH's server, which has none.
   const sftpDatabase = options.databases[0];
-  if (sftpDatabase !== undefined) {
+  if (sftpDatabase !== undefined && options.sections.has('sftp')) {
     await sftpBench({ database: sftpDatabase, postgresUrl: options.postgresUrl, ...options.sftp, timing: options.timing, atriumEnv: ATRIUM_ENV, nodeArgs: options.atriumNodeArgs }, record, progress);
   }
   // The machine's other work moves the baseline too: it is measured at both ends of the run and
@@ -126,7 +130,8 @@ async function benchStore(
   const writer = await store.openWriter();
   const steps: { grants: number; env: Record<string, string> }[] = [];
   let site: SeededSite;
-  let foldersLand = false;
+  // The main scenarios probe the folder endpoints; without them (BENCH_SECTIONS) they are taken to be there.
+  let foldersLand = !options.sections.has('main');
   let audit: { env: Record<string, string>; ids: { groupId: number; grantId: number } } | undefined;
   try {
     let seededAt = Date.now();
@@ -135,19 +140,21 @@ async function benchStore(
       await growGrants(writer, site, step);
       await finishSeeding(writer);
       progress(`${database}: site seeded with ${step.toLocaleString('en')} grants in ${((Date.now() - seededAt) / 1000).toFixed(1)} s`);
-      if (step === options.site.grants) {
+      if (step === options.site.grants && options.sections.has('main')) {
         foldersLand = await mainAndLoggedScenarios(store, site, options, record);
+      }
+      if (step === options.site.grants && options.sections.has('history')) {
         // A copy for History and access review, whose scenarios write: the others never see it.
         const { workspaces, groupsPerWorkspace } = options.site;
         audit = { env: await store.snapshot('audit'), ids: { groupId: workspaces * groupsPerWorkspace + 1, grantId: site.grants + 1 } };
       }
-      steps.push({ grants: step, env: await store.snapshot(`g${step}`) });
+      if (options.sections.has('growth')) steps.push({ grants: step, env: await store.snapshot(`g${step}`) });
       seededAt = Date.now();
     }
   } finally {
     await writer.close();
   }
-  await growthSeries(store, site, steps, { database, foldersLand, options }, record);
+  if (options.sections.has('growth')) await growthSeries(store, site, steps, { database, foldersLand, options }, record);
   if (audit !== undefined) {
     const runScenario: RunScenario = (server, scenario, timing, row, connections) =>
       run(server, scenario, connections === undefined ? options : { ...options, load: { ...options.load, connections } }, timing, row, database === 'postgres');
