@@ -7,10 +7,13 @@ import { startServer } from './server-process.js';
 import { postgresStore, sqliteStore } from './stores.js';
 
 /**
- * Before and after on the same seeded site: measures the key-authenticated listing and
- * `GET /users` against several builds of Atrium in turn (each a directory holding a `dist/`),
- * BENCH_ROUNDS times (default 3), and prints the median CPU µs per request of each. Interleaving
- * the builds keeps the machine's other work from favouring one of them.
+ * Before and after on the same seeded site: measures the listing (key and session), `GET /users`
+ * and the key-authenticated listing with the access log on against several builds of Atrium in
+ * turn (each a directory holding a `dist/`), BENCH_ROUNDS times (default 3), and prints the median
+ * CPU µs per request of each. Interleaving the builds keeps the machine's other work from
+ * favouring one of them. Each build and scenario gets its own Atrium process, so with
+ * `BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=<dir>"` each profile holds one scenario (the
+ * process ids are printed).
  *   node dist/.bench/bench/compare-builds.js <build dir> <build dir> ...
  */
 async function main(): Promise<void> {
@@ -29,23 +32,32 @@ async function main(): Promise<void> {
       await growGrants(writer, site, options.site.grants);
       await finishSeeding(writer);
       await writer.close();
-      const scenarios: Scenario[] = [folderListing(site, 'key'), usersAsMember(site)];
+      const listing = folderListing(site, 'key');
+      const scenarios: { scenario: Scenario; accessLog: boolean }[] = [
+        { scenario: listing, accessLog: false },
+        { scenario: folderListing(site, 'session'), accessLog: false },
+        { scenario: usersAsMember(site), accessLog: false },
+        { scenario: { ...listing, name: `${listing.name} + access log` }, accessLog: true },
+      ];
       const costs = new Map<string, number[]>();
       for (let round = 0; round < rounds; round += 1) {
         for (const build of builds) {
-          const server = await startServer(path.resolve(build, 'dist/main.js'), { ...store.atriumEnv, ATRIUM_LOG_LEVEL: 'info', ATRIUM_ACCESS_LOG: 'false' }, '/health');
-          try {
-            for (const scenario of scenarios) {
-              const measured = await measure(server, scenario.request, options.load, timing, false);
+          for (const { scenario, accessLog } of scenarios) {
+            const env = { ...store.atriumEnv, ATRIUM_LOG_LEVEL: 'info', ATRIUM_ACCESS_LOG: String(accessLog) };
+            const server = await startServer(path.resolve(build, 'dist/main.js'), env, '/health', options.atriumNodeArgs);
+            try {
+              const measured = await measure(server, scenario.request, options.load, timing, name === 'postgres');
               const key = `${scenario.name}\u0000${build}`;
               costs.set(key, [...(costs.get(key) ?? []), measured.cpuMicrosPerRequest]);
+              const databaseCpu = measured.databaseCpuMicrosPerRequest === undefined ? '' : ` (+${measured.databaseCpuMicrosPerRequest.toFixed(0)} DB)`;
+              process.stderr.write(`${name} ${build} round ${round + 1}, pid ${server.pid}: ${scenario.name}: ${measured.cpuMicrosPerRequest.toFixed(0)} µs${databaseCpu}\n`);
+            } finally {
+              await server.stop();
             }
-          } finally {
-            await server.stop();
           }
         }
       }
-      for (const scenario of scenarios) {
+      for (const { scenario } of scenarios) {
         lines.push(`| ${name} | ${scenario.name} | ${builds.map((b) => median(costs.get(`${scenario.name}\u0000${b}`) ?? []).toFixed(0)).join(' | ')} |`);
       }
     } finally {
