@@ -10,6 +10,14 @@ import { LocalStagedBlob, type StagedBlob } from './staged-blob.js';
 import { assertStorageKey } from './storage-keys.js';
 
 /**
+ * Bytes read from a blob at a time. The default 64 KiB makes a cold read wait on the disk once
+ * per 64 KiB, one request in flight: a 1 GiB download went at a sixth of what the disk gives.
+ * A MiB per read keeps the disk busy and costs a sixteenth of the reads and chunks; what waits in
+ * memory is still a handful of chunks per stream.
+ */
+const READ_CHUNK_BYTES = 1024 * 1024;
+
+/**
  * Blobs as files under `<root>/objects/<first two hex digits>/<key>`, written first to
  * `<root>/tmp/` and renamed into place once complete and flushed to disk. A rename within one file
  * system is atomic, so a reader sees a whole blob or none, and a crash mid-write leaves only a
@@ -50,7 +58,7 @@ export class LocalDiskStorage implements BlobStorage {
       await handle.close();
       return Readable.from([]);
     }
-    return handle.createReadStream({ start, end });
+    return handle.createReadStream({ start, end, highWaterMark: READ_CHUNK_BYTES });
   }
 
   async copy(fromKey: string, toKey: string): Promise<void> {
