@@ -1,4 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
+import { compiledOnce } from '../db/compiled-once.js';
 import type { Db } from '../db/database.js';
 import type { HistoryChainTable, HistoryTable } from '../db/tables.js';
 
@@ -13,14 +14,27 @@ export type HistoryChain = Selectable<HistoryChainTable>;
  * transaction: the lock is then held only until the commit.
  */
 export async function reserveChainIds(tx: Db, count: number): Promise<{ firstId: number; previousHash: string }> {
-  const row = await tx
-    .updateTable('history_chain')
-    .set((eb) => ({ last_id: eb('last_id', '+', count) }))
-    .where('id', '=', 1)
-    .returning(['last_id', 'last_hash'])
-    .executeTakeFirstOrThrow();
-  return { firstId: row.last_id - count + 1, previousHash: row.last_hash };
+  const { rows } = await reserveStatement<{ last_id: number; last_hash: string }>(tx, count);
+  const row = rows[0];
+  if (row === undefined) throw new Error('the History chain row is missing');
+  return { firstId: Number(row.last_id) - count + 1, previousHash: row.last_hash };
 }
+
+// A record is written by these three statements inside every change: compiled once, they cost
+// the database's work and little more (db/compiled-once.ts).
+const reserveStatement = compiledOnce(1, (db, [count]: [number]) =>
+  db.updateTable('history_chain').set((eb) => ({ last_id: eb('last_id', '+', count) })).where('id', '=', 1).returning(['last_id', 'last_hash']));
+
+const HISTORY_COLUMNS = [
+  'id', 'created_at', 'action', 'failure_type', 'interface', 'ip', 'user_id', 'username', 'api_key_id', 'workspace_id',
+  'path', 'path_key', 'source', 'destination', 'destination_key', 'display', 'targets', 'hash',
+] as const satisfies readonly (keyof NewHistoryRow)[];
+
+const insertOneStatement = compiledOnce<unknown[]>(HISTORY_COLUMNS.length, (db, values) =>
+  db.insertInto('history').values(Object.fromEntries(HISTORY_COLUMNS.map((column, i) => [column, values[i]])) as NewHistoryRow));
+
+const moveChainEndStatement = compiledOnce(1, (db, [hash]: [string]) =>
+  db.updateTable('history_chain').set({ last_hash: hash }).where('id', '=', 1));
 
 const INSERT_SLICE = 500;
 
@@ -28,9 +42,13 @@ const INSERT_SLICE = 500;
 export async function appendHistoryRows(tx: Db, rows: readonly NewHistoryRow[]): Promise<void> {
   const last = rows.at(-1);
   if (last === undefined) return;
-  // In slices: SQLite takes at most 32,766 bound values in one statement.
-  for (let start = 0; start < rows.length; start += INSERT_SLICE) await tx.insertInto('history').values(rows.slice(start, start + INSERT_SLICE)).execute();
-  await tx.updateTable('history_chain').set({ last_hash: last.hash }).where('id', '=', 1).execute();
+  if (rows.length === 1) {
+    await insertOneStatement(tx, ...HISTORY_COLUMNS.map((column) => last[column] ?? null));
+  } else {
+    // In slices: SQLite takes at most 32,766 bound values in one statement.
+    for (let start = 0; start < rows.length; start += INSERT_SLICE) await tx.insertInto('history').values(rows.slice(start, start + INSERT_SLICE)).execute();
+  }
+  await moveChainEndStatement(tx, last.hash);
 }
 
 export async function readHistoryChain(db: Db): Promise<HistoryChain> {
