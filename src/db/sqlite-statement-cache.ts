@@ -5,6 +5,18 @@ import type { WriteCounter } from './data-version.js';
 const MAX_CACHED_STATEMENTS = 512;
 
 /**
+ * Kysely opens every transaction with a plain (deferred) `begin`, which takes the write lock only
+ * at the first write. With other processes on the same file (workers, the atrium command), one
+ * that commits between this transaction's first read and first write makes that write fail at
+ * once with SQLITE_BUSY, which waiting cannot cure. `begin immediate` takes the write lock at the
+ * start, waiting (busy_timeout) for another process's transaction to end: transactions from all
+ * processes then run one after the other, as they already do within one process (one connection).
+ */
+function immediateTransactions(sqlText: string): string {
+  return sqlText === 'begin' ? 'begin immediate' : sqlText;
+}
+
+/**
  * Hands Kysely's SQLite driver a database whose `prepare` reuses statements by SQL text.
  * Kysely prepares every query anew, which on the hot path (authentication, context,
  * permission checks) cost about 2.6 times a reused statement. The cache is a small LRU so
@@ -23,7 +35,7 @@ export function withStatementCache(sqlite: BetterSqlite3.Database, writes: Write
         cache.set(sqlText, cached);
         return cached;
       }
-      const statement = wrapStatement(sqlite.prepare(sqlText), writes);
+      const statement = wrapStatement(sqlite.prepare(immediateTransactions(sqlText)), writes);
       if (cache.size >= MAX_CACHED_STATEMENTS) cache.delete(cache.keys().next().value as string);
       cache.set(sqlText, statement);
       return statement;
