@@ -56,11 +56,14 @@ export async function measureLoad(server: ServerProcess, load: (seconds: number)
   return best as Measurement;
 }
 
+/** The server's CPU time so far: all its processes' when it has several (ATRIUM_WORKERS). */
+const serverCpu = (server: ServerProcess) => server.cpuMicros?.() ?? cpuMicros(server.pid);
+
 async function measureOnce(server: ServerProcess, load: (seconds: number) => Promise<LoadOutcome>, seconds: number, withDatabaseCpu: boolean): Promise<Measurement> {
-  const cpuBefore = cpuMicros(server.pid);
+  const cpuBefore = serverCpu(server);
   const databaseBefore = withDatabaseCpu ? postgresCpuByPid() : new Map<number, number>();
   const outcome = await load(seconds);
-  const cpu = cpuMicros(server.pid) - cpuBefore;
+  const cpu = serverCpu(server) - cpuBefore;
   const databaseCpu = withDatabaseCpu ? postgresCpuSince(databaseBefore) : 0;
   const requests = Math.max(outcome.ok, 1);
   return {
@@ -72,7 +75,7 @@ async function measureOnce(server: ServerProcess, load: (seconds: number) => Pro
     ...(withDatabaseCpu ? { databaseCpuMicrosPerRequest: databaseCpu / requests } : {}),
     requests: outcome.ok,
     failed: outcome.failed,
-    rssMb: rssBytes(server.pid) / (1024 * 1024),
+    rssMb: (server.rssBytes?.() ?? rssBytes(server.pid)) / (1024 * 1024),
   };
 }
 

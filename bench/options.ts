@@ -5,9 +5,10 @@ import type { StoreName } from './stores.js';
 
 /**
  * The parts of a run: the main scenarios (with the access-log row), the growth series (grants and
- * folder sizes), History and access review, WebDAV, the 1 GiB transfers and SFTP.
+ * folder sizes), History and access review, WebDAV, the 1 GiB transfers, SFTP, and one process
+ * against two workers.
  */
-export const BENCH_SECTIONS = ['main', 'growth', 'history', 'webdav', 'transfers', 'sftp'] as const;
+export const BENCH_SECTIONS = ['main', 'growth', 'history', 'webdav', 'transfers', 'sftp', 'workers'] as const;
 export type BenchSection = (typeof BENCH_SECTIONS)[number];
 
 /** `BENCH_SECTIONS=main,growth`: the named sections only; unset, every section. An unknown name is an error, not a silent skip. */

@@ -5,6 +5,7 @@ import { auditSection, auditTargets } from './audit/audit-report.js';
 import { webdavSection, webdavTargets } from './webdav/webdav-report.js';
 import { sftpSection, sftpTargets } from './sftp/sftp-report.js';
 import { transfersSection, transfersTargets } from './transfers/transfers-report.js';
+import { workersSection, workersTargets } from './workers/workers-report.js';
 import type { BenchReport, ResultRow } from './run-bench.js';
 
 const fixed = (value: number | undefined, digits = 0) => (value === undefined ? '' : value.toFixed(digits));
@@ -57,6 +58,7 @@ export function formatReport(report: BenchReport): string {
   out.push(...webdavSection(report));
   out.push(...sftpSection(report));
   out.push(...transfersSection(report));
+  out.push(...workersSection(report));
   out.push('Targets:');
   out.push('');
   out.push(table(['target', 'measured', 'met'], targets(report)));
@@ -92,6 +94,7 @@ export function targets(report: BenchReport): string[][] {
   rows.push(...webdavTargets(report));
   rows.push(...sftpTargets(report));
   rows.push(...transfersTargets(report));
+  rows.push(...workersTargets(report));
   const lastStep = report.site.grantSteps.at(-1);
   const rssOf = (rows_: ResultRow[]) => Math.max(0, ...rows_.filter((r) => r.measurement !== undefined).map((r) => (r.measurement as Measurement).rssMb));
   for (const database of ['sqlite', 'postgres']) {

@@ -10,10 +10,11 @@ import type { Transfer } from './transfer.js';
 import { webdavBench } from './webdav/webdav-bench.js';
 import { sftpBench } from './sftp/sftp-bench.js';
 import { transfersBench } from './transfers/transfers-bench.js';
+import { workersBench } from './workers/workers-bench.js';
 import { ATRIUM_MAIN, BASELINE_MAIN, startServer, type ServerProcess } from './server-process.js';
 import { postgresStore, sqliteStore, type BenchStore, type StoreName } from './stores.js';
 
-export type RowKind = 'main' | 'grant-growth' | 'folder-growth' | 'access-log' | 'audit' | 'history-growth' | 'webdav' | 'sftp' | 'transfers';
+export type RowKind = 'main' | 'grant-growth' | 'folder-growth' | 'access-log' | 'audit' | 'history-growth' | 'webdav' | 'sftp' | 'transfers' | 'workers';
 
 export interface ResultRow {
   kind: RowKind;
@@ -23,6 +24,8 @@ export interface ResultRow {
   folderSize?: number;
   /** Records in History, for the history-growth series. */
   historyRecords?: number;
+  /** Server processes serving (the workers section: 1, or 2 workers under a primary). */
+  workers?: number;
   measurement?: Measurement;
   /** What appending one History record costs (measured in the bench process, not under load). */
   recordingCost?: RecordingCost;
@@ -90,6 +93,12 @@ export async function runBench(options: BenchOptions, progress: (line: string) =
     if (options.sections.has('transfers')) {
       await transfersBench({
         database: name, postgresUrl: options.postgresUrl, ...options.transfers, atriumEnv: ATRIUM_ENV, nodeArgs: options.atriumNodeArgs,
+      }, record, progress);
+    }
+    if (options.sections.has('workers')) {
+      await workersBench({
+        database: name, postgresUrl: options.postgresUrl, site: options.site, load: options.load, timing: { ...options.timing, repeats: options.quick ? 1 : 2 },
+        atriumEnv: ATRIUM_ENV, nodeArgs: options.atriumNodeArgs,
       }, record, progress);
     }
   }

@@ -9,6 +9,10 @@ export interface ServerProcess {
   /** What it printed until it answered (other doors, such as SFTP, say there where they listen). */
   startupOutput: string;
   stop(): Promise<void>;
+  /** CPU time of all its processes (a primary and its workers), when it has more than `pid`; else measure.ts reads `pid`'s. */
+  cpuMicros?(): number;
+  /** Resident memory of all its processes, likewise. */
+  rssBytes?(): number;
 }
 
 export const ATRIUM_MAIN = path.resolve('dist/main.js');
@@ -19,9 +23,10 @@ const START_TIMEOUT_MS = 30_000;
 
 /**
  * Starts `node <main>` on a port the kernel picks and waits until it says where it listens and
- * `healthPath` answers there. Its output is read (and dropped) so a chatty server never blocks.
+ * `healthPath` answers there (and, with `readyLine`, until it has printed a line that matches:
+ * every worker serving). Its output is read (and dropped) so a chatty server never blocks.
  */
-export async function startServer(main: string, env: Record<string, string>, healthPath: string, nodeArgs: readonly string[] = []): Promise<ServerProcess> {
+export async function startServer(main: string, env: Record<string, string>, healthPath: string, nodeArgs: readonly string[] = [], readyLine?: RegExp): Promise<ServerProcess> {
   const child = spawn(process.execPath, [...nodeArgs, main], {
     env: { PATH: process.env.PATH ?? '', ATRIUM_HOST: '127.0.0.1', ATRIUM_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -47,7 +52,7 @@ export async function startServer(main: string, env: Record<string, string>, hea
       throw new Error(`${path.basename(main)} did not start: ${head}`);
     }
     baseUrl ??= LISTENING.exec(head)?.[1];
-    if (baseUrl !== undefined && (await fetch(`${baseUrl}${healthPath}`).then((r) => r.ok, () => false))) break;
+    if (baseUrl !== undefined && (readyLine?.test(head) ?? true) && (await fetch(`${baseUrl}${healthPath}`).then((r) => r.ok, () => false))) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   ready = true;
