@@ -1,10 +1,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Level } from '../../src/authz/types.js';
 import { testDatabaseTargets } from '../support/databases.js';
-import { createApiKey, createUser, createWorkspace } from '../support/factories.js';
-import { BOOTSTRAP_KEY, startTestApp, type TestApp } from '../support/test-app.js';
-import { agree, treeOf, viaDav, viaRest, type Operation, type Outcome } from './differential-doors.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { agree, treeOf, viaDav, viaRest, type Outcome } from './differential-doors.js';
+import { buildSite, siteArb, SOURCES, stepArb, type Step } from './differential-sites.js';
 
 /**
  * WebDAV and REST are two front doors to the same file services and the same authorization core:
@@ -15,89 +14,12 @@ import { agree, treeOf, viaDav, viaRest, type Operation, type Outcome } from './
  * same, and leave the two copies with the same tree.
  */
 const RUNS = Number(process.env.WEBDAV_DIFFERENTIAL_RUNS ?? 15);
-const USERS = 3;
-const GROUPS = 3;
-const LEVELS: Level[] = ['admin', 'full', 'readonly', 'writeonly', 'list', 'history', 'bundle'];
-const GRANT_PATHS = ['', 'a', 'a/b', 'c', 'e'];
-
-/** The tree every copy starts with (folders, then files with their text). */
-const FOLDERS = ['a', 'a/b', 'a/b/d', 'c', 'e'];
-const FILES: Record<string, string> = { 'r.txt': 'root file', 'a/f.txt': 'in a', 'a/b/g.txt': 'in a/b', 'c/h.txt': 'in c' };
-
-// Paths the operations pick from: existing and missing, files and folders, and other spellings of the same.
-const FOLDERISH = ['', 'a', 'a/b', 'a/b/d', 'c', 'e', 'n', 'A/B'];
-const FILEISH = ['r.txt', 'a/f.txt', 'a/b/g.txt', 'c/h.txt', 'n.txt', 'a/n.txt', 'A/F.TXT'];
-const SOURCES = [...FOLDERISH.filter((p) => p !== ''), ...FILEISH];
-const NEW_FILES = ['r.txt', 'a/f.txt', 'new.txt', 'a/new.txt', 'e/new.txt', 'a/b/d/new.txt', 'n/new.txt', 'a', 'c/h.txt/x'];
-const NEW_FOLDERS = ['a', 'new', 'e/sub', 'a/b/new', 'n/sub', 'c/h.txt', 'A'];
-const DESTINATIONS = ['new', 'a/new', 'e/moved', 'a/b/d/deep', 'c/h.txt', 'r.txt', 'a/b', 'a/b/g.txt', 'n/x'];
-
-type GranteeChoice = { user: number } | { group: number } | { allOf: [number, number] };
-interface GrantChoice { path: string; level: Level; recursive: boolean; grantee: GranteeChoice }
-interface SiteChoice { memberships: [number, number][]; grants: GrantChoice[]; workspaceAdmin: number | null }
-type Step = Operation & { user: number };
-
-const granteeArb: fc.Arbitrary<GranteeChoice> = fc.oneof(
-  fc.integer({ min: 0, max: USERS - 1 }).map((user) => ({ user })),
-  fc.integer({ min: 0, max: GROUPS - 1 }).map((group) => ({ group })),
-  fc.tuple(fc.integer({ min: 0, max: GROUPS - 1 }), fc.integer({ min: 0, max: GROUPS - 1 })).filter(([a, b]) => a !== b).map((allOf) => ({ allOf })),
-);
-const siteArb: fc.Arbitrary<SiteChoice> = fc.record({
-  memberships: fc.uniqueArray(fc.tuple(fc.integer({ min: 0, max: GROUPS - 1 }), fc.integer({ min: 0, max: USERS - 1 })), { maxLength: 6, selector: ([g, u]) => `${g}:${u}` }),
-  // Mostly recursive, as grants usually are, so that more operations get through to compare.
-  grants: fc.array(fc.record({ path: fc.constantFrom(...GRANT_PATHS), level: fc.constantFrom(...LEVELS), recursive: fc.constantFrom(true, true, false), grantee: granteeArb }), { minLength: 1, maxLength: 6 }),
-  // Now and then one user is its Workspace's administrator, who may do anything there.
-  workspaceAdmin: fc.option(fc.integer({ min: 0, max: USERS - 1 }), { freq: 5 }),
-});
-const user = fc.integer({ min: 0, max: USERS - 1 });
-const stepArb: fc.Arbitrary<Step> = fc.oneof(
-  fc.record({ kind: fc.constant('list' as const), path: fc.constantFrom(...FOLDERISH), user }),
-  fc.record({ kind: fc.constant('read' as const), path: fc.constantFrom(...FILEISH), user }),
-  fc.record({ kind: fc.constant('write' as const), path: fc.constantFrom(...NEW_FILES), content: fc.string({ maxLength: 20 }), user }),
-  fc.record({ kind: fc.constant('mkdir' as const), path: fc.constantFrom(...NEW_FOLDERS), user }),
-  fc.record({ kind: fc.constant('delete' as const), path: fc.constantFrom(...SOURCES), user }),
-  fc.record({ kind: fc.constantFrom('move' as const, 'copy' as const), from: fc.constantFrom(...SOURCES), to: fc.constantFrom(...DESTINATIONS), user }),
-);
+const operations = stepArb({ copies: true, deletes: SOURCES });
 
 describe.each(testDatabaseTargets())('WebDAV and REST agree on random sites and operations [$name]', (target) => {
   let t: TestApp;
   beforeAll(async () => { t = await startTestApp(target); });
   afterAll(() => t.close());
-
-  /** A fresh Custom Workspace built from the choice: users with keys, groups, memberships, grants, the starting tree. */
-  async function build(site: SiteChoice): Promise<{ ws: number; keys: string[] }> {
-    const db = t.database.db;
-    const ws = await createWorkspace(db);
-    const users: { id: number }[] = [];
-    for (let u = 0; u < USERS; u += 1) users.push(await createUser(db, { workspaceId: ws, workspaceAdmin: site.workspaceAdmin === u }));
-    const keys = await Promise.all(users.map((u) => createApiKey(db, { userId: u.id, workspaceId: ws })));
-    const groups: number[] = [];
-    for (let g = 0; g < GROUPS; g += 1) {
-      const row = await db.insertInto('groups').values({ workspace_id: ws, name: `g${g}`, name_key: `g${g}`, created_at: 0 }).returning('id').executeTakeFirstOrThrow();
-      groups.push(row.id);
-    }
-    const userId = (index: number) => (users[index] as { id: number }).id;
-    const groupId = (index: number) => groups[index] as number;
-    for (const [g, u] of site.memberships) await db.insertInto('group_users').values({ group_id: groupId(g), user_id: userId(u), admin: false, created_at: 0 }).execute();
-    for (const grant of site.grants) {
-      const path = grant.path === '' ? `_/Workspaces/${ws}` : `_/Workspaces/${ws}/${grant.path}`;
-      const row = await db.insertInto('permissions').values({
-        workspace_id: ws, path, path_key: path.toLowerCase(),
-        user_id: 'user' in grant.grantee ? userId(grant.grantee.user) : null,
-        group_id: 'group' in grant.grantee ? groupId(grant.grantee.group) : null,
-        permission: grant.level, recursive: grant.recursive, created_at: 0,
-      }).returning('id').executeTakeFirstOrThrow();
-      if ('allOf' in grant.grantee) {
-        for (const g of grant.grantee.allOf) await db.insertInto('permission_groups').values({ permission_id: row.id, group_id: groupId(g) }).execute();
-      }
-    }
-    const as = { key: BOOTSTRAP_KEY };
-    for (const folder of FOLDERS) expect((await t.api.post(`/folders/_/Workspaces/${ws}/${folder}`, {}, as)).status).toBe(201);
-    for (const [file, text] of Object.entries(FILES)) {
-      expect((await t.api.call('PUT', `/files/_/Workspaces/${ws}/${file}`, { ...as, rawBody: text, headers: { 'content-type': 'application/octet-stream' } })).status).toBe(201);
-    }
-    return { ws, keys };
-  }
 
   /**
    * Whether a user sees a folder. REST's move and copy create a missing destination folder, WebDAV's
@@ -110,9 +32,9 @@ describe.each(testDatabaseTargets())('WebDAV and REST agree on random sites and 
   }
 
   it('allows and refuses alike, sees the same, and leaves the same tree', async () => {
-    await fc.assert(fc.asyncProperty(siteArb, fc.array(stepArb, { minLength: 1, maxLength: 8 }), async (site, steps) => {
-      const rest = await build(site);
-      const dav = await build(site);
+    await fc.assert(fc.asyncProperty(siteArb, fc.array(operations, { minLength: 1, maxLength: 8 }), async (site, steps) => {
+      const rest = await buildSite(t, site);
+      const dav = await buildSite(t, site);
       expect(await treeOf(t, dav.ws)).toEqual(await treeOf(t, rest.ws));
       const log: { step: Step; rest: Outcome; dav: Outcome }[] = [];
       for (const step of steps) {
