@@ -26,7 +26,7 @@ export interface GrantListFilter {
  *   reach is `not-found/group-not-found`.
  * - `path`: grants on the path and on its ancestors (within the context) that cover it.
  */
-export async function listGrants(call: Call, filter: GrantListFilter, page: PageRequest<number>): Promise<GrantRecord[]> {
+export async function listGrants(call: Call, filter: GrantListFilter, page: PageRequest<number>): Promise<readonly GrantRecord[]> {
   const { db, caller, requestWorkspaceId } = call;
   const reach = await permissionReachOf(db, caller);
   let grantees: GranteeSet | undefined;

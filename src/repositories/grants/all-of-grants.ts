@@ -4,9 +4,19 @@ import { GRANT_COLUMNS, toGrantRecords, type GrantRecord } from './grant-record.
 
 /**
  * ALL-of grants that name at least one of `groupIds`, with their full group sets: the only ALL-of
- * grants a member of exactly those groups can satisfy (the engine decides which it does).
+ * grants a member of exactly those groups can satisfy (the engine decides which it does). Every
+ * grant listing and reach asks this for the caller, and for the user listed, so it is cached until
+ * the data changes, like the ids it starts from.
  */
-export async function allOfGrantsNamingAny(db: Db, groupIds: readonly number[]): Promise<GrantRecord[]> {
+export async function allOfGrantsNamingAny(db: Db, groupIds: readonly number[]): Promise<readonly GrantRecord[]> {
+  if (groupIds.length === 0) return [];
+  return cachedRead(db, 'all-of-grants', groupIds.join(','), async () => Object.freeze(await loadAllOfGrants(db, groupIds)), ALL_OF_RECORDS_POLICY);
+}
+
+/** Cached ALL-of grants hold at most this many grants in all. */
+const ALL_OF_RECORDS_POLICY: CachePolicy<readonly GrantRecord[]> = { weigh: (records) => records.length + 1, maxWeight: 100_000 };
+
+async function loadAllOfGrants(db: Db, groupIds: readonly number[]): Promise<GrantRecord[]> {
   const ids = await allOfGrantIdsNamingAny(db, groupIds);
   if (ids.length === 0) return [];
   const rows = await db.selectFrom('permissions').select(GRANT_COLUMNS).where('id', 'in', ids).execute();

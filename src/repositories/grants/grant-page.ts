@@ -1,5 +1,6 @@
 import type { Expression, SqlBool } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { cachedRead, type CachePolicy } from '../../db/read-cache.js';
 import { GRANT_COLUMNS, toGrantRecords, type GrantRecord } from './grant-record.js';
 import { atOrBelow, inWorkspaceByOtherIndexes } from './grant-conditions.js';
 import { granteeBranches, grantNamesAnyOf, type GrantsEb, type GranteeSet } from './grantee-set.js';
@@ -31,8 +32,21 @@ export interface GrantPageQuery {
   limit: number;
 }
 
-/** One page of grants by id. Every filter is a WHERE clause, so the database does the paging. */
-export async function grantPage(db: Db, query: GrantPageQuery): Promise<GrantRecord[]> {
+/** Cached pages hold at most this many grants in all. */
+const GRANT_PAGE_POLICY: CachePolicy<readonly GrantRecord[]> = { weigh: (records) => records.length + 1, maxWeight: 100_000 };
+
+/**
+ * One page of grants by id. Every filter is a WHERE clause, so the database does the paging.
+ * A page is read again only when the data changed since (db/read-cache.ts): an administrator's
+ * console pages through the same user's or group's grants over and over, and each read costs a
+ * row lookup per grant shown. The query itself is the key, so no caller's authority is kept in it
+ * beyond what the caller passed (its visibility), which is recomputed on every request.
+ */
+export async function grantPage(db: Db, query: GrantPageQuery): Promise<readonly GrantRecord[]> {
+  return cachedRead(db, 'grant-page', JSON.stringify(query), async () => Object.freeze(await loadGrantPage(db, query)), GRANT_PAGE_POLICY);
+}
+
+async function loadGrantPage(db: Db, query: GrantPageQuery): Promise<GrantRecord[]> {
   let select = db.selectFrom('permissions').select(GRANT_COLUMNS).where('id', '>', query.afterId);
   const { visibility, grantees, covering } = query;
   const narrowed = visibility !== 'all' || grantees !== undefined || query.groupId !== undefined || covering !== undefined;

@@ -32,9 +32,19 @@ async function loadGrantsThatCanMatch(db: Db, userId: number, groupIds: readonly
   return (await toGrantRecords(db, rows)).map(toEngineGrant);
 }
 
-/** Every grant on the given paths, whoever it names (for explanations). */
-export async function grantsOnPaths(db: Db, pathKeys: readonly string[]): Promise<GrantRecord[]> {
+/**
+ * Every grant on the given paths, whoever it names (for explanations and reach). Explaining a path
+ * reads all of its ancestors' grants, so the answer is cached until the data changes.
+ */
+export async function grantsOnPaths(db: Db, pathKeys: readonly string[]): Promise<readonly GrantRecord[]> {
   if (pathKeys.length === 0) return [];
+  return cachedRead(db, 'grants-on-paths', pathKeys.join('\u0000'), async () => Object.freeze(await loadGrantsOnPaths(db, pathKeys)), GRANT_RECORDS_POLICY);
+}
+
+/** Cached grants on paths hold at most this many grants in all. */
+const GRANT_RECORDS_POLICY: CachePolicy<readonly GrantRecord[]> = { weigh: (records) => records.length + 1, maxWeight: 100_000 };
+
+async function loadGrantsOnPaths(db: Db, pathKeys: readonly string[]): Promise<GrantRecord[]> {
   const rows = await db.selectFrom('permissions').select(GRANT_COLUMNS).where('path_key', 'in', pathKeys).orderBy('id').execute();
   return toGrantRecords(db, rows);
 }
