@@ -112,6 +112,8 @@ export const errors = {
   uploadIncomplete: () => new AtriumError('bad-request/upload-incomplete', 'The upload ended before all of its bytes arrived; nothing was stored.'),
   uploadPartGap: (missing: number) =>
     new AtriumError('bad-request/invalid-upload-part-gap', `Part ${missing} was never uploaded; parts must be numbered 1, 2, 3, ... without gaps.`),
+  uploadPartLost: (part: number) =>
+    new AtriumError('processing-failure/upload-part-lost', `Part ${part} was lost by the server before the upload ended (an operating system crash); send it again, then end the upload again.`),
   uploadPartsChanged: () =>
     new AtriumError('processing-failure/upload-parts-changed', 'A part was sent again while the upload was ending; end the upload again.'),
   transferLinkExpired: () =>

@@ -8,16 +8,17 @@ import { newStorageKey } from '../storage/storage-keys.js';
  * Streams a request body into a new blob. Over `maxBytes` is `bad-request/request-body-too-large`
  * (naming the configured limit, `limitForMessage`); a body that stops before its end (the client
  * went away, or sent less than its Content-Length) is `bad-request/upload-incomplete`. Either way
- * storage has kept nothing.
+ * storage has kept nothing. `durable: false` stores it without flushing it to disk (BlobStorage.write).
  */
 export async function storeBody(
   storage: BlobStorage,
   body: Readable | undefined,
   limits: { maxBytes: number; limitForMessage: number },
+  options: { durable: boolean } = { durable: true },
 ): Promise<FileContent> {
   const storageKey = newStorageKey();
   try {
-    const written = await storage.write(storageKey, body ?? Readable.from([]), { maxBytes: limits.maxBytes });
+    const written = await storage.write(storageKey, body ?? Readable.from([]), { maxBytes: limits.maxBytes, durable: options.durable });
     // An HTTP/2 stream the client reset ends like a finished one; only its flag tells them apart.
     if (endedEarly(body)) {
       await storage.delete(storageKey).catch(() => undefined);
@@ -44,13 +45,4 @@ function endedEarly(body: Readable | undefined): boolean {
 /** Refuses a body whose declared length is already over the limit, before reading any of it. */
 export function assertDeclaredLength(contentLength: number | undefined, maxBytes: number, limitForMessage: number): void {
   if (contentLength !== undefined && contentLength > maxBytes) throw errors.uploadTooLarge(limitForMessage);
-}
-
-/** The bytes of several blobs one after the other, read one blob at a time. */
-export function concatenatedBlobs(storage: BlobStorage, keys: readonly string[]): Readable {
-  return Readable.from(
-    (async function* () {
-      for (const key of keys) yield* await storage.read(key);
-    })(),
-  );
 }

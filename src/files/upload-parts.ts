@@ -31,7 +31,8 @@ export async function receivePart(deps: FileDeps, token: string, body: Readable 
   const others = (await partsOf(deps.db, upload.id)).filter((part) => part.partNumber !== partNumber);
   const remaining = Math.max(0, deps.maxUploadBytes - others.reduce((sum, part) => sum + part.size, 0));
   assertDeclaredLength(declaredLength, remaining, deps.maxUploadBytes);
-  const content = await storeBody(deps.storage, body, { maxBytes: remaining, limitForMessage: deps.maxUploadBytes });
+  // Not flushed to disk: checked when the upload ends, and only the file flushed (received-parts.ts).
+  const content = await storeBody(deps.storage, body, { maxBytes: remaining, limitForMessage: deps.maxUploadBytes }, { durable: false });
   let replaced: string | undefined;
   try {
     replaced = await putPart(deps.db, upload.id, { partNumber, ...content });

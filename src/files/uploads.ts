@@ -7,7 +7,8 @@ import { planCreation } from './creation-plan.js';
 import { commitFile } from './file-commit.js';
 import { discardBlobs, type FileDeps } from './file-deps.js';
 import { assertChangeablePath, type SessionScope } from './session-scope.js';
-import { concatenatedBlobs, storeBody } from './stored-content.js';
+import { checkedParts, keepPartAsFile } from './received-parts.js';
+import { storeBody } from './stored-content.js';
 
 /** How long an upload may stay open before it is abandoned and its parts deleted. */
 const UPLOAD_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -56,7 +57,8 @@ export async function offerPart(scope: SessionScope, site: SitePath, ref: string
 /**
  * Ends an upload: its parts, in order, become the file, atomically, if the caller may still
  * create or overwrite it. A single part becomes the file's contents as it is; several are joined
- * into a new blob first (streamed, never held in memory). The upload and its parts are removed in
+ * into a new blob first (streamed, never held in memory). Either way each part is first checked
+ * against what was received (received-parts.ts). The upload and its parts are removed in
  * the same transaction that makes the file visible.
  */
 export async function endUpload(scope: SessionScope, site: SitePath, ref: string): Promise<Entry> {
@@ -67,7 +69,9 @@ export async function endUpload(scope: SessionScope, site: SitePath, ref: string
     if (part.partNumber !== index + 1) throw errors.uploadPartGap(index + 1);
   });
   const single = parts.length === 1 ? parts[0] : undefined;
-  const content: FileContent = single ?? await storeBody(storage, concatenatedBlobs(storage, parts.map((part) => part.storageKey)), {
+  // Parts were stored unflushed: checked here, and only the file is flushed (received-parts.ts).
+  if (single !== undefined) await keepPartAsFile(storage, single);
+  const content: FileContent = single ?? await storeBody(storage, checkedParts(storage, parts), {
     maxBytes: maxUploadBytes,
     limitForMessage: maxUploadBytes,
   });

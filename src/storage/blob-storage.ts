@@ -25,10 +25,18 @@ export interface ByteRange {
 export interface BlobStorage {
   /**
    * Streams `source` into a new blob. Never holds the whole of it in memory. The blob exists
-   * under `key` only once every byte is durably stored: a failure or an interrupted source leaves
-   * nothing behind. More than `maxBytes` bytes fails with BlobTooLargeError.
+   * under `key` only once every byte is stored (on disk, unless `durable` is false): a failure or
+   * an interrupted source leaves nothing behind. More than `maxBytes` bytes fails with
+   * BlobTooLargeError.
+   *
+   * `durable: false` is for scratch blobs that are checked before they are used (an upload's
+   * parts, checked against their SHA-256 when the upload ends): the blob is whole for every
+   * reader and survives the process, but the operating system's crash may lose or truncate it.
+   * `flush` makes such a blob durable later.
    */
-  write(key: string, source: Readable, options: { maxBytes: number }): Promise<WrittenBlob>;
+  write(key: string, source: Readable, options: { maxBytes: number; durable?: boolean }): Promise<WrittenBlob>;
+  /** Makes a blob written with `durable: false` as durable as any other; BlobNotFoundError when it is missing. */
+  flush(key: string): Promise<void>;
   /** A stream of the blob's bytes (or of a range of them); BlobNotFoundError when it is missing. */
   read(key: string, range?: ByteRange): Promise<Readable>;
   /** A new blob with the bytes of another, under the same all-or-nothing rule as write. */

@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BlobNotFoundError, type BlobStorage, type ByteRange, type WrittenBlob } from './blob-storage.js';
 import { ByteMeter } from './byte-meter.js';
+import { FlushAsYouGo } from './flush-as-you-go.js';
 import { LocalStagedBlob, type StagedBlob } from './staged-blob.js';
 import { assertStorageKey } from './storage-keys.js';
 
@@ -16,6 +17,14 @@ import { assertStorageKey } from './storage-keys.js';
  * memory is still a handful of chunks per stream.
  */
 const READ_CHUNK_BYTES = 1024 * 1024;
+/**
+ * Bytes a blob's file stream takes in while its last write is under way. Node's 16 KiB made every
+ * 64 KiB chunk of a request body its own write on the thread pool; with room for several, the
+ * chunks that arrive meanwhile go down together in one write.
+ */
+const WRITE_BUFFER_BYTES = 1024 * 1024;
+/** How often a durable blob being written is pushed to the disk before its final fsync (flush-as-you-go.ts). */
+const FLUSH_EVERY_BYTES = 64 * 1024 * 1024;
 
 /**
  * Blobs as files under `<root>/objects/<first two hex digits>/<key>`, written first to
@@ -32,12 +41,31 @@ export class LocalDiskStorage implements BlobStorage {
     this.tmpDir = path.join(root, 'tmp');
   }
 
-  async write(key: string, source: Readable, options: { maxBytes: number }): Promise<WrittenBlob> {
+  async write(key: string, source: Readable, options: { maxBytes: number; durable?: boolean }): Promise<WrittenBlob> {
     const meter = new ByteMeter(options.maxBytes);
+    const durable = options.durable ?? true;
     await this.writeThrough(key, async (tmpPath) => {
-      await pipeline(source, meter, createWriteStream(tmpPath, { flags: 'wx', mode: 0o600 }));
-    });
+      const file = createWriteStream(tmpPath, { flags: 'wx', mode: 0o600, highWaterMark: WRITE_BUFFER_BYTES });
+      if (!durable) return pipeline(source, meter, file);
+      const flusher = new FlushAsYouGo(tmpPath, FLUSH_EVERY_BYTES);
+      try {
+        await pipeline(source, meter, flusher, file);
+      } finally {
+        await flusher.settled();
+      }
+    }, durable);
     return { size: meter.size, sha256: meter.digest() };
+  }
+
+  async flush(key: string): Promise<void> {
+    const file = this.pathOf(key);
+    try {
+      await syncFile(file);
+    } catch (error) {
+      if (isMissing(error)) throw new BlobNotFoundError(key);
+      throw error;
+    }
+    await syncFile(path.dirname(file));
   }
 
   async read(key: string, range?: ByteRange): Promise<Readable> {
@@ -119,26 +147,29 @@ export class LocalDiskStorage implements BlobStorage {
    * flushed to disk and renamed to the blob's place (and the directory flushed, so the rename
    * survives a power cut). Any failure removes the temporary file.
    */
-  private async writeThrough(key: string, fill: (tmpPath: string) => Promise<void>): Promise<void> {
+  private async writeThrough(key: string, fill: (tmpPath: string) => Promise<void>, durable = true): Promise<void> {
     this.pathOf(key); // the key is checked before anything is written
     await fs.mkdir(this.tmpDir, { recursive: true });
     const tmpPath = path.join(this.tmpDir, `${randomUUID()}.tmp`);
     try {
       await fill(tmpPath);
-      await this.publish(tmpPath, key);
+      await this.publish(tmpPath, key, durable);
     } catch (error) {
       await fs.rm(tmpPath, { force: true }).catch(() => undefined);
       throw error;
     }
   }
 
-  /** A complete temporary file becomes the blob `key`: flushed, renamed into place, the directory flushed. */
-  private async publish(tmpPath: string, key: string): Promise<void> {
+  /**
+   * A complete temporary file becomes the blob `key`: flushed, renamed into place, the directory
+   * flushed. Not durable: renamed only (the rename is still atomic for every reader).
+   */
+  private async publish(tmpPath: string, key: string, durable = true): Promise<void> {
     const finalPath = this.pathOf(key);
-    await syncFile(tmpPath);
+    if (durable) await syncFile(tmpPath);
     await fs.mkdir(path.dirname(finalPath), { recursive: true });
     await fs.rename(tmpPath, finalPath);
-    await syncFile(path.dirname(finalPath));
+    if (durable) await syncFile(path.dirname(finalPath));
   }
 
   private pathOf(key: string): string {

@@ -84,6 +84,32 @@ describe.each(testDatabaseTargets())('the upload protocol of the Files.com SDKs 
     expectError(await action('up/gap.txt', { action: 'end', ref: begun.body.ref }), 400, 'bad-request/invalid-upload-part-gap');
   });
 
+  // Parts are kept unflushed until the upload ends; a part an operating system crash cut short or
+  // lost is found when the upload ends, and never becomes part of a file.
+  it.each([['one of its parts', ['first-', 'second']], ['its only part', ['only part']]])('refuses to end an upload when %s was lost since it arrived, and ends once it is sent again', async (_what, parts) => {
+    const file = `up/lost-${parts.length}.txt`;
+    const begun = await action(file, { action: 'put' });
+    for (const [index, bytes] of parts.entries()) {
+      const offer = await action(file, { action: 'put', ref: begun.body.ref, part: index + 1 });
+      expect((await sendPart(offer.body.upload_uri, bytes)).status).toBe(200);
+    }
+    const last = parts.length;
+    const upload = await t.database.db.selectFrom('uploads').select('id').where('ref', '=', begun.body.ref).executeTakeFirstOrThrow();
+    const { storage_key: key } = await t.database.db.selectFrom('upload_parts').select('storage_key').where('upload_id', '=', upload.id).where('part_number', '=', last).executeTakeFirstOrThrow();
+    const blob = path.join(t.dataDir, 'files', 'objects', key.slice(0, 2), key);
+    await fs.truncate(blob, 2);
+    expectError(await action(file, { action: 'end', ref: begun.body.ref }), 422, 'processing-failure/upload-part-lost');
+    await fs.rm(blob);
+    expectError(await action(file, { action: 'end', ref: begun.body.ref }), 422, 'processing-failure/upload-part-lost');
+    expect((await t.api.get(`/file_actions/metadata/${enc(file)}`, { key: member.key })).status).toBe(404);
+
+    const again = await action(file, { action: 'put', ref: begun.body.ref, part: last });
+    expect((await sendPart(again.body.upload_uri, parts[last - 1] as string)).status).toBe(200);
+    const ended = await action(file, { action: 'end', ref: begun.body.ref });
+    expect(ended.status, JSON.stringify(ended.body)).toBe(201);
+    expect(await downloadText(t, file, { key: member.key })).toBe(parts.join(''));
+  });
+
   it('lets only the caller who began an upload go on with it, for that path, once', async () => {
     const begun = await action('up/mine.txt', { action: 'put' });
     const ref = begun.body.ref as string;

@@ -31,6 +31,20 @@ describe('local-disk blob storage', () => {
     expect(await filesIn('tmp')).toBe(0);
   });
 
+  it('writes a blob larger than its early flushes, and one not flushed at all that flush makes durable later', async () => {
+    const big = Buffer.alloc(70 * 1024 * 1024, 7);
+    const chunks = Array.from({ length: 70 }, (_, i) => big.subarray(i * 1024 * 1024, (i + 1) * 1024 * 1024));
+    for (const durable of [true, false]) {
+      const key = newStorageKey();
+      const written = await storage.write(key, Readable.from(chunks), { maxBytes: big.length, durable });
+      expect(written).toEqual({ size: big.length, sha256: createHash('sha256').update(big).digest('hex') });
+      expect((await fs.stat(path.join(root, 'objects', key.slice(0, 2), key))).size).toBe(big.length);
+      await storage.flush(key);
+    }
+    expect(await filesIn('tmp')).toBe(0);
+    await expect(storage.flush(newStorageKey())).rejects.toBeInstanceOf(BlobNotFoundError);
+  });
+
   it('stores an empty blob', async () => {
     const key = newStorageKey();
     expect(await storage.write(key, Readable.from([]), { maxBytes: 0 })).toMatchObject({ size: 0 });
