@@ -59,10 +59,12 @@ async function serveAsWorker(config: Config): Promise<void> {
   const exposure = metricsExposureFor(config, database);
   const metrics = exposure === undefined ? undefined : { ...exposure, scrape: workerScrape(exposure.metrics.registry) };
   const doors = await buildFrontDoors(core, config, { start, hostKeys, metrics, openMetricsPort: false, logFields: { worker: workerId() } });
+  // The signal may come twice, from the primary and from the service manager (systemd signals the
+  // whole control group) or the terminal (Ctrl-C reaches the process group): the second is ignored.
   closeGracefullyOnSignals(async () => {
     await doors.close();
     await database.close();
-  }, (message) => doors.app.log.info(message));
+  }, (message) => doors.app.log.info(message), 'ignore-repeats');
   await doors.listen();
   reportReady();
 }
@@ -94,7 +96,7 @@ async function superviseAsPrimary(config: Config, workers: number): Promise<void
   };
   closeGracefullyOnSignals(async () => {
     if (!(await shutDown())) throw new Error('a worker did not stop cleanly');
-  }, (message) => log.info(message));
+  }, (message) => log.info(message), 'ignore-repeats');
   // A renewed certificate is read by each worker, where the HTTPS listeners are.
   if (start.tlsFiles !== undefined) process.on('SIGHUP', () => supervisor.signalAll('SIGHUP'));
   try {
@@ -111,8 +113,11 @@ function reportHousekeepingError(error: unknown): void {
   process.stderr.write(`atrium: History retention failed, will try again within the hour: ${(error as Error).message}\n`);
 }
 
-/** SIGTERM or SIGINT: stop accepting, finish requests in flight, close the database, exit 0. */
-function closeGracefullyOnSignals(close: () => Promise<void>, log: (message: string) => void): void {
+/**
+ * SIGTERM or SIGINT: stop accepting, finish requests in flight, close the database, exit 0. A
+ * second signal ends a lone process at once (a second Ctrl-C), unless repeats are to be ignored.
+ */
+function closeGracefullyOnSignals(close: () => Promise<void>, log: (message: string) => void, repeats: 'end-at-once' | 'ignore-repeats' = 'end-at-once'): void {
   let closing = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (closing) return;
@@ -122,8 +127,9 @@ function closeGracefullyOnSignals(close: () => Promise<void>, log: (message: str
     force.unref();
     close().then(() => process.exit(0), () => process.exit(1));
   };
-  process.once('SIGTERM', onSignal);
-  process.once('SIGINT', onSignal);
+  const listen = repeats === 'ignore-repeats' ? process.on.bind(process) : process.once.bind(process);
+  listen('SIGTERM', onSignal);
+  listen('SIGINT', onSignal);
 }
 
 main().catch((error: unknown) => {

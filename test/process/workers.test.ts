@@ -211,7 +211,9 @@ describe('the workers\' life (SQLite)', () => {
       });
       request.write('{');
       await new Promise((resolve) => setTimeout(resolve, 200));
+      // As systemd stops a service: SIGTERM to every process of it at once, the primary passing it on too.
       const stopped = server.stop('SIGTERM');
+      for (const pid of pids) process.kill(pid, 'SIGTERM');
       await waitFor(() => (server.stdout().match(/SIGTERM received, shutting down/g) ?? []).length === 3);
       request.end('}');
       expect(await answered).toBe(404);
