@@ -4,12 +4,14 @@ import { grantCreationScope, grantDeletionScope, reviewChange } from '../../../a
 import { callOf } from '../../call.js';
 import { DryRunBody, DryRunQuery, isDryRun, sendDryRun } from '../../dry-run.js';
 import type { ApiInstance } from '../../fastify-types.js';
-import { readPage, sendPage } from '../../pagination.js';
+import { encodeCursor } from '../../../lib/cursor.js';
+import { readPage, setCursorHeaders } from '../../pagination.js';
 import type { RouteDeps } from '../../route-deps.js';
 import { errorResponses, IdParams } from '../../schemas.js';
 import { explainJson } from './explain-body.js';
 import { permissionJson, permissionsJson } from './permission-body.js';
 import { reachRoutes } from './reach.js';
+import { renderedBody } from './rendered-body.js';
 import { CreatedPermissionBody, CreatePermissionBody, ExplainBody, ExplainQuery, ListPermissionsQuery, PermissionBody } from './schemas.js';
 
 /** Folder permissions (contract 5): create, list, delete and explain grants. Administrative: no files_only keys. */
@@ -27,14 +29,24 @@ export function permissionRoutes(app: ApiInstance, deps: RouteDeps): void {
     const groupId = query.group_id ?? query.filter?.group_id;
     const path = query.path ?? query.filter?.path;
     const call = callOf(request, deps);
-    const rows = await listGrants(call, {
+    const filter = {
       ...(userId === undefined ? {} : { userId }),
       ...(groupId === undefined ? {} : { groupId }),
       ...(path === undefined ? {} : { path }),
       includeGroups: query.include_groups === true,
-    }, page);
-    const pageRows = sendPage(reply, deps.headers, 'permissions', rows, page.limit, (row) => row.id);
-    return permissionsJson(call, pageRows);
+    };
+    const body = await renderedBody(call, 'permissions-json', JSON.stringify({ filter, page }), async () => {
+      const rows = await listGrants(call, filter, page);
+      const shown = rows.slice(0, page.limit);
+      const last = shown[shown.length - 1];
+      const json = JSON.stringify(await permissionsJson(call, shown));
+      // One row more than the page means another page exists: only then is there a cursor.
+      return rows.length > page.limit && last !== undefined ? { json, cursor: encodeCursor('permissions', last.id) } : { json };
+    });
+    if (body.cursor !== undefined) setCursorHeaders(reply, deps.headers, body.cursor);
+    // Already JSON in the response schema's shape (built by permissionJson): Fastify sends a
+    // string with a JSON content type as it is.
+    return reply.type('application/json; charset=utf-8').send(body.json as never);
   });
 
   app.post('/permissions', {
@@ -60,15 +72,18 @@ export function permissionRoutes(app: ApiInstance, deps: RouteDeps): void {
       querystring: ExplainQuery,
       response: { 200: ExplainBody, ...errorResponses },
     },
-  }, async (request) => {
+  }, async (request, reply) => {
     const { path, user_id: userId, type } = request.query;
     const call = callOf(request, deps);
-    const explanation = await explainAccess(call, {
-      path,
-      ...(userId === undefined ? {} : { userId }),
-      ...(type === undefined ? {} : { type }),
+    const body = await renderedBody(call, 'explain-json', JSON.stringify({ path, userId, type }), async () => {
+      const explanation = await explainAccess(call, {
+        path,
+        ...(userId === undefined ? {} : { userId }),
+        ...(type === undefined ? {} : { type }),
+      });
+      return { json: JSON.stringify(await explainJson(call, explanation)) };
     });
-    return explainJson(call, explanation);
+    return reply.type('application/json; charset=utf-8').send(body.json as never);
   });
 
   // Clients repeat the id in a JSON body ({"id": 9}); it is ignored. 204 with no body and no
