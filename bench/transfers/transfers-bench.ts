@@ -103,7 +103,8 @@ async function singleTransfers(server: ServerProcess, admin: Record<string, stri
     const worstRss = Math.max(transfer.maxRssBytes ?? 0, kept?.maxRssBytes ?? 0);
     if (kept === undefined || transfer.mibPerSecond > kept.mibPerSecond) best.set(name, { ...transfer, maxRssBytes: worstRss });
     else kept.maxRssBytes = worstRss;
-    progress(`transfers: ${name}: ${(transfer.bytes / transfer.seconds / 1e6).toFixed(0)} MB/s, max RSS ${((transfer.maxRssBytes ?? 0) / 2 ** 20).toFixed(0)} MiB`);
+    const rss = transfer.maxRssBytes === undefined ? '' : `, max RSS ${(transfer.maxRssBytes / 1e6).toFixed(0)} MB`;
+    progress(`transfers: ${name}: ${(transfer.bytes / transfer.seconds / 1e6).toFixed(0)} MB/s${rss}`);
   };
   const attempt = async (name: string, run: () => Promise<Transfer>) => {
     try {
