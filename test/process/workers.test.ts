@@ -157,6 +157,16 @@ describe.each(databases)('two workers of one server [$name]', (database) => {
     for (const listed of await onEveryWorker(server, listing)) expect(listed.body.map((e: { path: string }) => e.path)).toEqual([`${folder}/a`, `${folder}/b`]);
   });
 
+  it('takes writes through both workers at once, each one committed (on SQLite, queued on the write lock)', async () => {
+    const folder = `busy-${randomBytes(3).toString('hex')}`;
+    expect((await admin('POST', `/folders/${folder}`)).status).toBe(201);
+    const made = await Promise.all(Array.from({ length: 24 }, (_, i) => admin('POST', `/folders/${folder}/f${i}`)));
+    expect(made.map((answer) => answer.status)).toEqual(Array(24).fill(201));
+    expect((await pidsOf(server, made.map((answer) => answer.requestId))).size).toBe(2);
+    const listed = await admin('GET', `/folders/${folder}?per_page=100`);
+    expect(listed.body).toHaveLength(24);
+  });
+
   it('serves SFTP from the workers, each seeing a folder made over the API just before', async () => {
     const user = await newUser();
     const folder = `sftp-${randomBytes(3).toString('hex')}`;
