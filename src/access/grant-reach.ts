@@ -14,6 +14,7 @@ import {
   allOfGrantsNamingAny,
   granteesThatCanMatch,
   toEngineGrant,
+  type AllOfGrantee,
   type GranteeGroup,
   type GranteeSet,
   type GrantRecord,
@@ -50,6 +51,22 @@ export async function permissionReachOf(db: Db, caller: Caller): Promise<Permiss
   const allOf = await allOfGrantsNamingAny(db, groupIds);
   const adminGrants = await adminGrantsNaming(db, { userId: user.id, groupIds, allOfGrantIds: allOf.map((record) => record.id) });
   return reachFrom(caller, subject, adminGrants, granteeSetFrom(subject, allOf));
+}
+
+/**
+ * The caller's reach as far as request context `requestWorkspaceId` shows it: exact for
+ * mayListUser, mayListGroup and listVisibility in that context. A Site Administrator, or the
+ * administrator of the context by its own flag, sees everything there whatever its grants say,
+ * so its grants are not read at all; anyone else gets its whole reach (permissionReachOf).
+ */
+export async function permissionReachIn(db: Db, caller: Caller, requestWorkspaceId: number): Promise<PermissionReach> {
+  const user = caller.user;
+  if (user === null) return siteWideKeyReach(caller);
+  const byFlag = user.workspaceAdmin && user.workspaceId === requestWorkspaceId;
+  if (!caller.siteAdmin && !byFlag) return permissionReachOf(db, caller);
+  const subject = await subjectOf(db, user);
+  if (caller.siteAdmin || workspaceAdministeredByFlag(subject) === requestWorkspaceId) return reachFrom(caller, subject, [], noGrantee);
+  return permissionReachOf(db, caller);
 }
 
 /**
@@ -120,7 +137,7 @@ export async function granteeSetOf(db: Db, subject: Subject): Promise<GranteeSet
 }
 
 /** granteeSetOf from the ALL-of grants naming the subject's groups, already loaded. */
-function granteeSetFrom(subject: Subject, allOfNamingItsGroups: readonly GrantRecord[]): GranteeSet {
+function granteeSetFrom(subject: Subject, allOfNamingItsGroups: readonly AllOfGrantee[]): GranteeSet {
   return {
     userId: subject.userId,
     groupIds: [...subject.groupIds],

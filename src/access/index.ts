@@ -7,7 +7,7 @@ export { type Call } from './call.js';
 export { type Caller, callerFromApiKey, callerFromPassword, callerFromSession } from './caller.js';
 export { assertCredentialReaches, credentialReaches, type OperationKind } from './credential-gate.js';
 export { assertMayManageGrantsOn } from './grant-authority.js';
-export { canSeeGrant, granteeSetOf, listVisibility, mayListGroup, mayListUser, mayListUserGrants, overseesPath, permissionReachOf, reachOverPath } from './grant-reach.js';
+export { canSeeGrant, granteeSetOf, listVisibility, mayListGroup, mayListUser, mayListUserGrants, overseesPath, permissionReachIn, permissionReachOf, reachOverPath } from './grant-reach.js';
 export { findVisibleGroup, groupVisibility } from './group-visibility.js';
 export { membershipWorkspace } from './membership-workspace.js';
 export { capabilitiesOn, PathAccess, permissionLetters } from './path-access.js';

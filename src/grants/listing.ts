@@ -1,6 +1,6 @@
 import { coverageOf, type EntryType } from '../authz/index.js';
 import {
-  granteeSetOf, isInRequestWorkspace, listVisibility, mayListGroup, mayListUser, permissionReachOf, selfAndAncestorKeys, subjectOf, toSitePath,
+  granteeSetOf, isInRequestWorkspace, listVisibility, mayListGroup, mayListUser, permissionReachIn, selfAndAncestorKeys, subjectOf, toSitePath,
   type Call,
 } from '../access/index.js';
 import type { Db } from '../db/database.js';
@@ -28,7 +28,7 @@ export interface GrantListFilter {
  */
 export async function listGrants(call: Call, filter: GrantListFilter, page: PageRequest<number>): Promise<readonly GrantRecord[]> {
   const { db, caller, requestWorkspaceId } = call;
-  const reach = await permissionReachOf(db, caller);
+  const reach = await permissionReachIn(db, caller, requestWorkspaceId);
   let grantees: GranteeSet | undefined;
   if (filter.userId !== undefined) {
     const user = await findUserById(db, filter.userId);

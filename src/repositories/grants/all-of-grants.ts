@@ -1,26 +1,39 @@
 import type { Db } from '../../db/database.js';
 import { cachedRead, type CachePolicy } from '../../db/read-cache.js';
-import { GRANT_COLUMNS, toGrantRecords, type GrantRecord } from './grant-record.js';
+
+/** An ALL-of grant as far as matching it needs: its id and the groups a member must all be in. */
+export interface AllOfGrantee {
+  id: number;
+  grantee: { kind: 'groups'; groupIds: readonly number[] };
+}
 
 /**
  * ALL-of grants that name at least one of `groupIds`, with their full group sets: the only ALL-of
- * grants a member of exactly those groups can satisfy (the engine decides which it does). Every
- * grant listing and reach asks this for the caller, and for the user listed, so it is cached until
- * the data changes, like the ids it starts from.
+ * grants a member of exactly those groups can satisfy (the engine decides which it does). Read from
+ * permission_groups alone, whose primary key (permission_id, group_id) covers the query: which of
+ * them a user satisfies needs no row of `permissions`, most of them being other people's grants.
+ * Every grant listing and reach asks this for the caller and for the user listed, so it is cached
+ * until the data changes, like the ids it starts from.
  */
-export async function allOfGrantsNamingAny(db: Db, groupIds: readonly number[]): Promise<readonly GrantRecord[]> {
+export async function allOfGrantsNamingAny(db: Db, groupIds: readonly number[]): Promise<readonly AllOfGrantee[]> {
   if (groupIds.length === 0) return [];
-  return cachedRead(db, 'all-of-grants', groupIds.join(','), async () => Object.freeze(await loadAllOfGrants(db, groupIds)), ALL_OF_RECORDS_POLICY);
+  return cachedRead(db, 'all-of-grantees', groupIds.join(','), async () => Object.freeze(await loadAllOfGrantees(db, groupIds)), ALL_OF_GRANTEES_POLICY);
 }
 
-/** Cached ALL-of grants hold at most this many grants in all. */
-const ALL_OF_RECORDS_POLICY: CachePolicy<readonly GrantRecord[]> = { weigh: (records) => records.length + 1, maxWeight: 100_000 };
+/** Cached ALL-of grantees hold at most this many grants in all. */
+const ALL_OF_GRANTEES_POLICY: CachePolicy<readonly AllOfGrantee[]> = { weigh: (grantees) => grantees.length + 1, maxWeight: 100_000 };
 
-async function loadAllOfGrants(db: Db, groupIds: readonly number[]): Promise<GrantRecord[]> {
+async function loadAllOfGrantees(db: Db, groupIds: readonly number[]): Promise<AllOfGrantee[]> {
   const ids = await allOfGrantIdsNamingAny(db, groupIds);
   if (ids.length === 0) return [];
-  const rows = await db.selectFrom('permissions').select(GRANT_COLUMNS).where('id', 'in', ids).execute();
-  return toGrantRecords(db, rows);
+  const rows = await db.selectFrom('permission_groups').select(['permission_id', 'group_id']).where('permission_id', 'in', ids).orderBy('permission_id').orderBy('group_id').execute();
+  const grantees: AllOfGrantee[] = [];
+  for (const row of rows) {
+    const last = grantees[grantees.length - 1];
+    if (last?.id === row.permission_id) (last.grantee.groupIds as number[]).push(row.group_id);
+    else grantees.push({ id: row.permission_id, grantee: { kind: 'groups', groupIds: [row.group_id] } });
+  }
+  return grantees;
 }
 
 /**

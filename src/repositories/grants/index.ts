@@ -3,7 +3,7 @@
 // entrance to this module.
 
 export { adminGrantsNaming } from './admin-grants.js';
-export { allOfGrantIdsNamingAny, allOfGrantsNamingAny } from './all-of-grants.js';
+export { type AllOfGrantee, allOfGrantIdsNamingAny, allOfGrantsNamingAny } from './all-of-grants.js';
 export { type GrantRecord, toEngineGrant } from './grant-record.js';
 export { grantPage, type GrantPageQuery, type ListVisibility, type Subtree } from './grant-page.js';
 export { grantWorkspacesFor } from './grant-workspaces.js';
