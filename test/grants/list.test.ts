@@ -161,6 +161,26 @@ describe.each(testDatabaseTargets())('GET /permissions [$name]', (target) => {
     expectError(workspaceCursor, 400, 'bad-request/invalid-cursor');
   });
 
+  it('a listing or an explanation asked again shows a change made in between, never the answer given before it', async () => {
+    const db = t.database.db;
+    const bob = await memberOf(t, { workspaceId: ws });
+    const sales = await createGroup(db, { workspaceId: ws });
+    const salesGrant = await grantAsSite(t, { path: 'Sales', group_id: sales, permission: 'full' }, ws);
+    const bobsGrants = async () => ids((await list(`?user_id=${bob.id}&include_groups=true`, { key: wsAdmin.key })).body);
+    const bobsCapabilities = async () =>
+      (await t.api.get(`/permissions/explain?path=Sales&user_id=${bob.id}`, { key: wsAdmin.key })).body.capabilities;
+    expect(await bobsGrants()).toEqual([]);
+    expect(await bobsCapabilities()).toEqual([]);
+    await addMember(db, sales, bob.id);
+    expect(await bobsGrants()).toEqual([salesGrant]);
+    expect((await bobsCapabilities()).length).toBeGreaterThan(0);
+    const bobsOwn = await grantAsSite(t, { path: 'Sales/Leads', user_id: bob.id, permission: 'readonly' }, ws);
+    expect(await bobsGrants()).toEqual([salesGrant, bobsOwn]);
+    await db.deleteFrom('group_users').where('group_id', '=', sales).where('user_id', '=', bob.id).execute();
+    expect(await bobsGrants()).toEqual([bobsOwn]);
+    expect(await bobsCapabilities()).toEqual([]);
+  });
+
   it('answers on /permissions.json', async () => {
     const response = await t.api.get(`/permissions.json?user_id=${zeroUser.id}`, { key: zeroUser.key });
     expect(ids(response.body)).toEqual([g.top]);
