@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Measurement } from './measure.js';
 import { auditSection, auditTargets } from './audit/audit-report.js';
+import { grantsTargets } from './grants-targets.js';
 import { webdavSection, webdavTargets } from './webdav/webdav-report.js';
 import { sftpSection, sftpTargets } from './sftp/sftp-report.js';
 import { transfersSection, transfersTargets } from './transfers/transfers-report.js';
@@ -78,6 +79,7 @@ export function targets(report: BenchReport): string[][] {
       ratio === undefined ? '' : ratio >= aim ? 'yes (aim met)' : ratio >= minimum ? 'yes' : 'no']);
   }
   rows.push(...hotPathTargets(report));
+  rows.push(...grantsTargets(report));
   for (const kind of ['grant-growth', 'folder-growth'] as const) {
     const series = new Map<string, ResultRow[]>();
     for (const r of report.rows.filter((x) => x.kind === kind)) series.set(`${r.database}: ${r.scenario}`, [...(series.get(`${r.database}: ${r.scenario}`) ?? []), r]);

@@ -2,6 +2,7 @@ import os from 'node:os';
 import { measure, probe, type Measurement, type Timing } from './measure.js';
 import type { BenchOptions } from './options.js';
 import { bigFolderPage, explainMember, folderListing, foldersProbe, HELLO, login, permissionsOfMember, usersAsMember, type Scenario } from './scenarios.js';
+import { MEMBER_GRANTS_PAGE } from './seed/grant-plan.js';
 import { finishSeeding, growGrants, seedSite, type SeededSite } from './seed/seed-site.js';
 import { auditBench, type RunScenario } from './audit/audit-bench.js';
 import type { RecordingCost } from './audit/recording-cost.js';
@@ -210,7 +211,7 @@ async function growthSeries(
   ctx: StoreContext,
   record: (row: ResultRow) => void,
 ): Promise<void> {
-  const scenarios = [usersAsMember(site), explainMember(site), folderListing(site, 'key')];
+  const scenarios = [usersAsMember(site), explainMember(site), permissionsOfMember(site, MEMBER_GRANTS_PAGE), folderListing(site, 'key')];
   const best = new Map<string, ResultRow>();
   const once = { ...ctx.options.growthTiming, repeats: 1 };
   for (let round = 0; round < (ctx.options.growthTiming.repeats ?? 1); round += 1) {

@@ -52,12 +52,22 @@ export function usersAsMember(site: SeededSite): Scenario {
   };
 }
 
-/** A Workspace Administrator lists the member's grants, its groups' included. */
-export function permissionsOfMember(site: SeededSite): Scenario {
+/**
+ * A Workspace Administrator lists the member's grants, its groups' included: the whole first page
+ * (up to 1,000), or a page of `perPage` (the growth series, whose member has more grants at each step).
+ */
+export function permissionsOfMember(site: SeededSite, perPage?: number): Scenario {
   return {
-    name: 'GET /permissions?user_id=&include_groups=true',
-    request: { method: 'GET', path: `${API}/permissions?user_id=${site.member.id}&include_groups=true`, headers: key(site.workspaceAdmin.key) },
-    check: expectStatus(200, (body) => (Array.isArray(body) && body.length > 0 ? undefined : 'listed no grant')),
+    name: `GET /permissions?user_id=&include_groups=true${perPage === undefined ? '' : `&per_page=${perPage}`}`,
+    request: {
+      method: 'GET',
+      path: `${API}/permissions?user_id=${site.member.id}&include_groups=true${perPage === undefined ? '' : `&per_page=${perPage}`}`,
+      headers: key(site.workspaceAdmin.key),
+    },
+    check: expectStatus(200, (body) => {
+      if (!Array.isArray(body) || body.length === 0) return 'listed no grant';
+      return perPage === undefined || body.length === perPage ? undefined : `listed ${body.length} grants, not a page of ${perPage}`;
+    }),
   };
 }
 

@@ -15,6 +15,9 @@ export interface PlannedGrant {
 /** Folder sizes of the listing-growth series live in Workspace 1 as `big-<size>`. */
 export const bigFolder = (size: number) => `big-${size}`;
 
+/** The page of the member's grants (its groups' included) that the growth series lists. */
+export const MEMBER_GRANTS_PAGE = 20;
+
 /**
  * The grants around what the scenarios measure, the same at every step of the growth series: on
  * Workspace 1's root and on every ancestor of the listed folder there are group, user and ALL-of
@@ -53,6 +56,10 @@ export function fixedGrants(plan: SitePlan, folderSizes: readonly number[]): Pla
   grants.push(grant(`${root}/${chain.slice(0, 2).join('/')}`, { groupId: memberGroup }, 'full', false));
   grants.push(grant(`${root}/${chain.slice(0, accessLevel).join('/')}`, { groupId: memberGroup }, 'readonly'));
   for (const size of folderSizes) grants.push(grant(`${root}/${bigFolder(size)}`, { groupId: memberGroup }, 'readonly'));
+  // A page of the member's group's grants away from the measured branch, so that the growth
+  // series' page of the member's grants (include_groups) is full at every step, 1,000 grants too.
+  const offBranch = plan.folders.filter((folder) => folder !== 'dir-1' && !folder.startsWith('dir-1/')).slice(0, MEMBER_GRANTS_PAGE);
+  for (const folder of offBranch) grants.push(grant(`${root}/${folder}`, { groupId: memberGroup }, 'list'));
   return grants;
 }
 
