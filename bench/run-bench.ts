@@ -99,7 +99,7 @@ export async function runBench(options: BenchOptions, progress: (line: string) =
     if (options.sections.has('workers')) {
       await workersBench({
         database: name, postgresUrl: options.postgresUrl, site: options.site, load: options.load, timing: { ...options.timing, repeats: options.quick ? 1 : 2 },
-        atriumEnv: ATRIUM_ENV, nodeArgs: options.atriumNodeArgs,
+        atriumEnv: ATRIUM_ENV, nodeArgs: options.atriumNodeArgs, withBaseline: name === options.databases[0],
       }, record, progress);
     }
   }

@@ -20,11 +20,19 @@ export function workersSection(report: BenchReport): string[] {
   return out;
 }
 
-/** Per scenario and database: CPU per request with two workers ≤ 1.1× with one. */
+/**
+ * Per scenario and database: CPU per request with two workers ≤ 1.1× with one. The baseline's
+ * ratio is shown for information: the same spreading with no Atrium in it.
+ */
 export function workersTargets(report: BenchReport): string[][] {
   const rows = report.rows.filter((r) => r.kind === 'workers' && r.workers !== undefined);
   const pairs = [...new Set(rows.map((r) => `${r.database}\u0000${r.scenario}`))];
   return pairs.map((pair) => {
+    if (pair.startsWith('baseline\u0000')) {
+      const [one, two] = [1, 2].map((n) => rows.find((r) => r.database === 'baseline' && r.workers === n)?.measurement?.cpuMicrosPerRequest);
+      return ['bare Fastify baseline under node:cluster, CPU µs/req with 2 workers over 1 (for information)',
+        one !== undefined && two !== undefined && one > 0 ? `${(two / one).toFixed(2)}× (${fixed(two)} / ${fixed(one)} µs)` : 'not measured', ''];
+    }
     const [database, scenario] = pair.split('\u0000') as [string, string];
     const one = rows.find((r) => r.database === database && r.scenario === scenario && r.workers === 1);
     const two = rows.find((r) => r.database === database && r.scenario === scenario && r.workers === 2);
