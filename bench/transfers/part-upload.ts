@@ -35,7 +35,10 @@ export async function partUpload(baseUrl: string, filePath: string, headers: Rec
 }
 
 async function post<T>(url: string, headers: Record<string, string>, body: unknown, expected: number): Promise<T> {
-  const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
+  const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) }).catch((error: unknown) => {
+    // fetch says only "fetch failed"; what failed (a closed connection, say) is its cause.
+    throw new Error(`POST ${new URL(url).pathname}: ${String((error as Error).cause ?? error)}`);
+  });
   const text = await response.text();
   if (response.status !== expected) throw new Error(`POST ${new URL(url).pathname} answered ${response.status} ${text.slice(0, 200)}`);
   return JSON.parse(text) as T;

@@ -6,6 +6,7 @@ import { errorResponses } from '../../schemas.js';
 import { entryBody } from './entry-body.js';
 import { sendStream } from './file-bytes.js';
 import { sessionAndPath } from './file-session.js';
+import { withoutIdleTimeout } from './server-at-work.js';
 import { rangeRequestOf } from './range-header.js';
 import { DeleteBody, DeleteQuery, EntryBody, FileGetQuery, FileUploadPartBody, flagValue, missingBodyAsEmpty, UploadActionBody, PathParams } from './schemas.js';
 import { downloadUri } from './transfer-urls.js';
@@ -68,7 +69,8 @@ export function fileRoutes(app: ApiInstance, deps: RouteDeps): void {
       const body = request.body;
       if (body.action === 'end') {
         if (body.ref === undefined) throw errors.paramsRequired({ ref: ['is required to end an upload'] });
-        return reply.code(201).send(entryBody(await session.endUpload(path, body.ref)));
+        const ref = body.ref;
+        return reply.code(201).send(entryBody(await withoutIdleTimeout(request, () => session.endUpload(path, ref))));
       }
       // Uploads create missing parent folders unless told not to (docs/files.md).
       const offer = body.ref === undefined
