@@ -2,8 +2,8 @@ import { pino } from 'pino';
 import { ConfigError } from './config/config-error.js';
 import { loadConfig } from './config/load-config.js';
 import type { Config } from './config/settings.js';
-import { createCore } from './core.js';
-import { buildFrontDoors } from './front-doors.js';
+import { createCore, type Core } from './core.js';
+import type { FrontDoors, FrontDoorOptions } from './front-doors.js';
 import { brandHeaders } from './http/brand-headers.js';
 import { primaryScrape, workerScrape } from './http/metrics/cluster-metrics.js';
 import { metricsExposureFor } from './http/metrics/register-metrics.js';
@@ -16,6 +16,14 @@ import { isWorker, reportReady, workerId } from './workers/worker-messages.js';
 import { workerCountFor } from './workers/worker-count.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * The front doors are loaded only by the processes that serve: a primary of several workers never
+ * loads the HTTP, WebDAV, SCIM and SFTP code, and stays small.
+ */
+async function buildFrontDoors(core: Core, config: Config, options: FrontDoorOptions): Promise<FrontDoors> {
+  return (await import('./front-doors.js')).buildFrontDoors(core, config, options);
+}
 
 /**
  * One process serves everything (ATRIUM_WORKERS=1, the default); with more, a primary prepares

@@ -101,7 +101,9 @@ async function measured(server: ServerProcess, scenario: Scenario, row: Omit<Res
   const answer = await probe(server.baseUrl, scenario.request);
   const wrong = scenario.check(answer.status, answer.body);
   if (wrong !== undefined) return { ...row, scenario: scenario.name, error: wrong };
-  const measurement = await measure(server, scenario.request, ctx.load, { ...ctx.timing, repeats: 1 }, false);
+  // Each process compiles its own hot code: every worker gets as many warm-up requests as one process alone.
+  const warmupSeconds = ctx.timing.warmupSeconds * (row.workers ?? 1);
+  const measurement = await measure(server, scenario.request, ctx.load, { ...ctx.timing, warmupSeconds, repeats: 1 }, false);
   return { ...row, scenario: scenario.name, measurement, ...(measurement.failed > 0 ? { error: `${measurement.failed} requests failed under load` } : {}) };
 }
 
