@@ -1,6 +1,4 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { undoOnInterrupt } from '../cleanup.js';
 import { probe, type Measurement } from '../measure.js';
@@ -11,9 +9,10 @@ import { finishSeeding, seedSite } from '../seed/seed-site.js';
 import { QUICK_SITE } from '../seed/site-shape.js';
 import { ATRIUM_MAIN, startServer, type ServerProcess } from '../server-process.js';
 import { postgresStore, sqliteStore, type StoreName } from '../stores.js';
-import { patternSha256, receive, sendPattern, timed, type Transfer } from '../transfer.js';
+import { patternSha256, sendPattern, timed, type Transfer } from '../transfer.js';
 import type { AnyRequest } from '../webdav/http-loop.js';
 import { ddRead, ddWrite, evictTree, type DiskFigure } from './disk-baseline.js';
+import { curlDownload, type DownloadRequest } from './curl-download.js';
 import { latencyLoop, type LatencyLoop } from './listing-loop.js';
 import { partUpload } from './part-upload.js';
 
@@ -136,32 +135,15 @@ async function singleTransfers(server: ServerProcess, admin: Record<string, stri
       await attempt(TRANSFER_ROWS.ddRead, async () => diskTransfer(await ddRead(ddFile)));
       fs.rmSync(ddFile, { force: true });
       await attempt(TRANSFER_ROWS.wholeDownload, async () => {
-        const uri = await downloadUri(server.baseUrl, whole, admin);
+        const url = await downloadUri(server.baseUrl, whole, admin);
         await evictTree(filesDir);
-        const hash = createHash('sha256');
-        let answer = { status: 0, bytes: 0 };
-        const transfer = await timed(size, server.pid, async () => { answer = await receive(uri, {}, hash); });
-        if (answer.status !== 200 || answer.bytes !== size) throw new Error(`the download answered ${answer.status} with ${answer.bytes} of ${size} bytes`);
-        if (hash.digest('hex') !== sha256) throw new Error('the downloaded bytes are not those uploaded');
-        return transfer;
+        return timedDownload(server, size, sha256, [{ url }], 200);
       });
       await attempt(TRANSFER_ROWS.rangeDownload, async () => {
-        const uri = await downloadUri(server.baseUrl, whole, admin);
+        const url = await downloadUri(server.baseUrl, whole, admin);
         await evictTree(filesDir);
-        const hash = createHash('sha256');
-        const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-        try {
-          return await timed(size, server.pid, async () => {
-            for (let start = 0; start < size; start += RANGE_BYTES) {
-              const end = Math.min(size, start + RANGE_BYTES) - 1;
-              const answer = await receive(uri, { range: `bytes=${start}-${end}` }, hash, agent);
-              if (answer.status !== 206 || answer.bytes !== end - start + 1) throw new Error(`bytes ${start}-${end} answered ${answer.status} with ${answer.bytes} bytes`);
-            }
-            if (hash.digest('hex') !== sha256) throw new Error('the downloaded ranges are not the bytes uploaded');
-          });
-        } finally {
-          agent.destroy();
-        }
+        const ranges = Array.from({ length: Math.ceil(size / RANGE_BYTES) }, (_, i) => ({ url, range: { start: i * RANGE_BYTES, end: Math.min(size, (i + 1) * RANGE_BYTES) - 1 } }));
+        return timedDownload(server, size, sha256, ranges, 206);
       });
     }
   } finally {
@@ -222,6 +204,21 @@ async function listingRow(server: ServerProcess, listing: AnyRequest, done: Prom
     cpuMicrosPerRequest: alone ? cpu / loop.requests : Number.NaN, requestsPerCpuSecond: alone ? loop.requests / (cpu / 1e6) : Number.NaN,
     requests: loop.requests, failed: loop.failed, rssMb: rssBytes(server.pid) / 2 ** 20,
   };
+}
+
+/** A download by curl (curl-download.ts), timed, every answer and the SHA-256 of the whole checked. */
+async function timedDownload(server: ServerProcess, size: number, sha256: string, requests: DownloadRequest[], status: number): Promise<Transfer> {
+  let received: Awaited<ReturnType<typeof curlDownload>> | undefined;
+  const transfer = await timed(size, server.pid, async () => { received = await curlDownload(requests); });
+  const answers = received?.answers ?? [];
+  answers.forEach((answer, i) => {
+    const range = requests[i]?.range;
+    const expected = range === undefined ? size : range.end - range.start + 1;
+    if (answer.status !== status || answer.bytes !== expected) throw new Error(`request ${i + 1} answered ${answer.status} with ${answer.bytes} of ${expected} bytes`);
+  });
+  if (answers.length !== requests.length) throw new Error(`${answers.length} answers to ${requests.length} requests`);
+  if (received?.sha256 !== sha256) throw new Error('the downloaded bytes are not those uploaded (SHA-256 differs)');
+  return transfer;
 }
 
 function diskTransfer(figure: DiskFigure): Transfer {
