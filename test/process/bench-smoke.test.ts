@@ -54,6 +54,12 @@ describe('bench harness smoke run [sqlite]', () => {
     expect(transfers.filter((row) => row.measurement !== undefined).map((row) => row.scenario.split(' (')[0])).toEqual([
       'GET /folders/<path>', 'GET /folders/<path>',
     ]);
+    // The workers section: the baseline, the listing and GET /users with one process and with two.
+    const workers = report.rows.filter((row) => row.kind === 'workers' && row.measurement !== undefined);
+    expect(workers.map((row) => `${row.workers} ${row.database} ${row.scenario.split(' (')[0]}`).sort()).toEqual([
+      '1 baseline baseline: bare Fastify hello', '1 sqlite GET /folders/<path>', '1 sqlite GET /users',
+      '2 baseline baseline: bare Fastify hello', '2 sqlite GET /folders/<path>', '2 sqlite GET /users',
+    ]);
     for (const row of measured) {
       expect(row.measurement?.requests).toBeGreaterThan(0);
       // The listing during the uploads has no CPU of its own: the server's CPU then is the uploads'.
