@@ -13,7 +13,7 @@ import type { ApiInstance } from './http/fastify-types.js';
 import { frameworkErrorsFor } from './http/framework-errors.js';
 import { registerJsonBodyParser } from './http/json-body-parser.js';
 import { registerValidators } from './http/validators.js';
-import { logOptions } from './http/log-options.js';
+import { logDestination, logOptions } from './http/log-options.js';
 import { openApiOptions } from './http/openapi/document.js';
 import { registerApiReference } from './http/openapi/register-reference.js';
 import { registerMetrics, type MetricsExposure } from './http/metrics/register-metrics.js';
@@ -55,7 +55,7 @@ export async function buildApp(core: Core, listener: FrontDoorListener = {}): Pr
   const deps: RouteDeps = { database, db: database.db, clock, headers, files: core.files, sftpHostKeyFingerprints: listener.sftpHostKeyFingerprints };
 
   const app = Fastify({
-    logger: logOptions(config.logLevel, headers, listener.logFields),
+    logger: { ...logOptions(config.logLevel, headers, listener.logFields), stream: logDestination() },
     // Fastify's two lines per request cost as much CPU as the request itself; the access log
     // below writes one, and only when asked.
     logController: new LogController({ disableRequestLogging: true }),
