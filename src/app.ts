@@ -81,9 +81,11 @@ export async function buildApp(core: Core, listener: FrontDoorListener = {}): Pr
   registerErrorRendering(app, headers);
   // Once a browser has reached Atrium over HTTPS, it never tries plain HTTP again for a year.
   const hsts = listener.tls !== undefined;
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook: Fastify runs it without a promise, on every request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
     if (hsts) reply.header('Strict-Transport-Security', 'max-age=31536000');
+    done();
   });
   if (listener.metrics !== undefined) registerMetrics(app, listener.metrics);
   if (config.accessLog) {

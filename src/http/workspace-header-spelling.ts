@@ -12,6 +12,18 @@ import { orList, type BrandHeaders } from './brand-headers.js';
  */
 const WORKSPACE_ID_LIKE = /^x-(?:[a-z0-9]+-(?:api-)?)?workspace[-_]?id$/;
 
+const accepted = new WeakMap<BrandHeaders, ReadonlySet<string>>();
+
+/** The configured Workspace header names as Node gives them, worked out once per configuration. */
+function acceptedNames(names: BrandHeaders): ReadonlySet<string> {
+  let set = accepted.get(names);
+  if (set === undefined) {
+    set = new Set(names.workspace.map((name) => name.toLowerCase()));
+    accepted.set(names, set);
+  }
+  return set;
+}
+
 /**
  * A request that chooses its Workspace with a header name the server does not read would
  * otherwise run in its credential's own Workspace without a word (a folder created in the wrong
@@ -19,8 +31,11 @@ const WORKSPACE_ID_LIKE = /^x-(?:[a-z0-9]+-(?:api-)?)?workspace[-_]?id$/;
  * headers that work (header-hints.ts).
  */
 export function assertWorkspaceHeaderSpelling(requestHeaders: IncomingHttpHeaders, names: BrandHeaders): void {
-  const accepted = new Set(names.workspace.map((name) => name.toLowerCase()));
-  const misspelt = Object.keys(requestHeaders).filter((name) => WORKSPACE_ID_LIKE.test(name) && !accepted.has(name));
-  if (misspelt.length === 0) return;
+  // Runs on every request: no list is built unless some header looks like a Workspace header.
+  let misspelt: string[] | undefined;
+  for (const name in requestHeaders) {
+    if (WORKSPACE_ID_LIKE.test(name) && !acceptedNames(names).has(name)) (misspelt ??= []).push(name);
+  }
+  if (misspelt === undefined) return;
   throw errors.invalidWorkspaceIdHeader(`This server does not read the ${orList(misspelt)} header.`);
 }

@@ -29,7 +29,7 @@ export function folderRoutes(app: ApiInstance, deps: RouteDeps): void {
       const folderKey = session.locate(path).key;
       const limit = request.query.per_page ?? DEFAULT_PER_PAGE;
       const sort = listingSortOf(request.query.sort_by);
-      const page = await renderedListing(deps.db, session, path, { sort, after: decodeFolderCursor(folderKey, sort, request.query.cursor), limit });
+      const page = await renderedListing(deps.db, session, path, folderKey, { sort, after: decodeFolderCursor(folderKey, sort, request.query.cursor), limit });
       if (page.next !== undefined) {
         // Sent only when another page exists: clients follow it until it is absent.
         setCursorHeaders(reply, deps.headers, encodeFolderCursor(folderKey, sort, page.next));

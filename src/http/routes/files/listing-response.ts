@@ -13,14 +13,15 @@ export interface RenderedListing {
 const MAX_KEPT_JSON = 16 * 1024 * 1024;
 
 /**
- * A listing page rendered as its response body. The body is a function of the data and of who
+ * A listing page rendered as its response body (`folderKey`: the key of the site path `path` names,
+ * which the caller has already located). The body is a function of the data and of who
  * asks, so it is cached until the data changes (db/read-cache.ts): a client polling a folder, or a
  * team listing the same folder, costs a version check and a lookup, not a walk of the grants and
  * a serialisation. Any write anywhere moves the version, so nothing is ever served stale.
  */
-export function renderedListing(db: Db, session: FileSession, path: string, page: ListingPageRequest): Promise<RenderedListing> {
+export function renderedListing(db: Db, session: FileSession, path: string, folderKey: string, page: ListingPageRequest): Promise<RenderedListing> {
   const { sort, after } = page;
-  const key = [session.decisionKey, session.locate(path).key, sort.field, sort.direction, after?.type ?? '', after?.value ?? '', after?.pathKey ?? '', page.limit].join('\u0000');
+  const key = [session.decisionKey, folderKey, sort.field, sort.direction, after?.type ?? '', after?.value ?? '', after?.pathKey ?? '', page.limit].join('\u0000');
   return cachedRead(
     db,
     'folder-listing-json',
