@@ -41,10 +41,16 @@ export function sendPage<T, K extends number | string>(
   limit: number,
   sortKey: (row: T) => K,
 ): readonly T[] {
-  if (rows.length <= limit) return rows;
+  const page = pageOf(listing, rows, limit, sortKey);
+  if (page.cursor !== undefined) setCursorHeaders(reply, headers, page.cursor);
+  return page.rows;
+}
+
+/** sendPage's page without a reply: the rows to send, and the cursor when another page exists. */
+export function pageOf<T, K extends number | string>(listing: string, rows: readonly T[], limit: number, sortKey: (row: T) => K): { rows: readonly T[]; cursor: string | undefined } {
+  if (rows.length <= limit) return { rows, cursor: undefined };
   const page = rows.slice(0, limit);
-  setCursorHeaders(reply, headers, encodeCursor(listing, sortKey(page[page.length - 1] as T)));
-  return page;
+  return { rows: page, cursor: encodeCursor(listing, sortKey(page[page.length - 1] as T)) };
 }
 
 /** `X-<Brand>-Cursor` and `X-<Brand>-Cursor-Next` for every brand: sent only when another page exists. */

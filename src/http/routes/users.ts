@@ -1,17 +1,18 @@
 import { Type } from 'typebox';
 import type { Call } from '../../access/index.js';
-import { createUser, deleteUser, getUser, listUsers, updateUserFields, userGroupIds, type User } from '../../directory/index.js';
+import { createUser, deleteUser, getUser, updateUserFields, userGroupIds, type User } from '../../directory/index.js';
 import { reviewChange, userChangeScope } from '../../access-review/index.js';
 import { definedOnly } from '../../lib/defined-only.js';
 import { callOf, confirmIdentity } from '../call.js';
 import { DryRunBody, DryRunQuery, isDryRun, sendDryRun } from '../dry-run.js';
 import type { ApiInstance } from '../fastify-types.js';
-import { idPageQuery, paginationQuery, readPage, sendPage } from '../pagination.js';
+import { paginationQuery, readPage, setCursorHeaders } from '../pagination.js';
 import type { RouteDeps } from '../route-deps.js';
 import { errorResponses, IdParams } from '../schemas.js';
 import { asksForReauthentication } from '../openapi/route-markers.js';
 import { UPDATE_METHODS } from '../update-methods.js';
 import { IdList, parseIdList, UserBody, userBody } from './user-body.js';
+import { renderedUsersPage } from './users-response.js';
 
 const UserFields = {
   username: Type.Optional(Type.String({ maxLength: 1024 })),
@@ -38,14 +39,14 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
     const ids = parseIdList('ids', request.query.ids);
     const filter = request.query.filter ?? {};
     const a = callOf(request, deps);
-    const users = await listUsers(a, {
+    const rendered = await renderedUsersPage(a, {
       ...(filter.username === undefined ? {} : { username: filter.username }),
       ...(filter.workspace_id === undefined ? {} : { workspaceId: filter.workspace_id }),
       ...(ids === undefined ? {} : { ids }),
-    }, idPageQuery(page));
-    const pageRows = sendPage(reply, deps.headers, 'users', users, page.limit, (u) => u.id);
-    const groups = await userGroupIds(a, pageRows.map((u) => u.id));
-    return pageRows.map((u) => userBody(u, groups.get(u.id)));
+    }, page, (body: unknown) => reply.serialize(body) as string);
+    if (rendered.cursor !== undefined) setCursorHeaders(reply, deps.headers, rendered.cursor);
+    // Already JSON, made by this route's own serializer: sent as it is.
+    return reply.type('application/json; charset=utf-8').send(rendered.json as never);
   });
 
   app.post('/users', {
