@@ -89,8 +89,9 @@ export async function buildApp(core: Core, listener: FrontDoorListener = {}): Pr
   });
   if (listener.metrics !== undefined) registerMetrics(app, listener.metrics);
   if (config.accessLog) {
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       request.log.info({ method: request.method, url: redactTransferToken(request.url.split('?')[0] as string), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+      done();
     });
   }
 

@@ -1,7 +1,8 @@
 import os from 'node:os';
-import { pino } from 'pino';
+import type { pino } from 'pino';
 import type { Config } from '../config/settings.js';
 import type { BrandHeaders } from './brand-headers.js';
+import { standardOutputLines } from './log-lines.js';
 
 /**
  * Structured JSON logs. Credential headers are redacted wherever a request's headers reach a
@@ -19,14 +20,7 @@ export function logOptions(level: Config['logLevel'], headers: BrandHeaders, fie
   return { level, redact: { paths, censor: '[redacted]' }, ...base };
 }
 
-/**
- * Where the server's log lines go: standard output, written asynchronously. pino's default writes
- * each line with its own blocking system call, which with the access log on was a sixth of a
- * request's CPU; here a line is queued and written at once when no write is under way, and the
- * lines that arrive while one is under way go out together in the next. pino flushes what is
- * queued when the process exits. Each write stays within 4 KiB, what a pipe takes whole, so the
- * lines of several processes sharing standard output (ATRIUM_WORKERS) never interleave mid-line.
- */
+/** Where the server's log lines go: standard output, a turn's lines written together (log-lines.ts). */
 export function logDestination(): pino.DestinationStream {
-  return pino.destination({ dest: 1, sync: false, maxWrite: 4096 });
+  return standardOutputLines();
 }

@@ -1,0 +1,46 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { batchedLines } from '../../src/http/log-lines.js';
+
+describe('log lines written a turn at a time', () => {
+  const opened: number[] = [];
+  afterEach(() => {
+    for (const fd of opened.splice(0)) fs.closeSync(fd);
+  });
+  const logFile = () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-log-lines-')), 'log');
+    const fd = fs.openSync(file, 'a');
+    opened.push(fd);
+    return { file, lines: batchedLines(fd) };
+  };
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('writes the lines of a turn together once the turn ends, in order', async () => {
+    const { file, lines } = logFile();
+    lines.write('{"n":1}\n');
+    lines.write('{"n":2}\n');
+    expect(fs.readFileSync(file, 'utf8')).toBe('');
+    await nextTurn();
+    expect(fs.readFileSync(file, 'utf8')).toBe('{"n":1}\n{"n":2}\n');
+    lines.write('{"n":3}\n');
+    await nextTurn();
+    expect(fs.readFileSync(file, 'utf8')).toBe('{"n":1}\n{"n":2}\n{"n":3}\n');
+  });
+
+  it('keeps every line whole and in order when a turn logs more than one write holds', async () => {
+    const { file, lines } = logFile();
+    const written = Array.from({ length: 300 }, (_, i) => `${JSON.stringify({ n: i, text: 'é'.repeat(i % 50) })}\n`);
+    for (const line of written) lines.write(line);
+    await nextTurn();
+    expect(fs.readFileSync(file, 'utf8')).toBe(written.join(''));
+  });
+
+  it('writes what is queued when asked to flush, without waiting for the turn to end', () => {
+    const { file, lines } = logFile();
+    lines.write('{"last":true}\n');
+    lines.flush();
+    expect(fs.readFileSync(file, 'utf8')).toBe('{"last":true}\n');
+  });
+});
