@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import { PostgresAdapter, type Insertable, type Selectable } from 'kysely';
 import { compiledOnce } from '../db/compiled-once.js';
 import type { Db } from '../db/database.js';
 import type { HistoryChainTable, HistoryTable } from '../db/tables.js';
@@ -20,8 +20,8 @@ export async function reserveChainIds(tx: Db, count: number): Promise<{ firstId:
   return { firstId: Number(row.last_id) - count + 1, previousHash: row.last_hash };
 }
 
-// A record is written by these three statements inside every change: compiled once, they cost
-// the database's work and little more (db/compiled-once.ts).
+// A record is written by these statements inside every change: compiled once, they cost the
+// database's work and little more (db/compiled-once.ts).
 const reserveStatement = compiledOnce(1, (db, [count]: [number]) =>
   db.updateTable('history_chain').set((eb) => ({ last_id: eb('last_id', '+', count) })).where('id', '=', 1).returning(['last_id', 'last_hash']));
 
@@ -30,11 +30,21 @@ const HISTORY_COLUMNS = [
   'path', 'path_key', 'source', 'destination', 'destination_key', 'display', 'targets', 'hash',
 ] as const satisfies readonly (keyof NewHistoryRow)[];
 
-const insertOneStatement = compiledOnce<unknown[]>(HISTORY_COLUMNS.length, (db, values) =>
-  db.insertInto('history').values(Object.fromEntries(HISTORY_COLUMNS.map((column, i) => [column, values[i]])) as NewHistoryRow));
+/** A row of the placeholders, column by column, for the statements below. */
+const placeholderRow = (values: unknown[]) => Object.fromEntries(HISTORY_COLUMNS.map((column, i) => [column, values[i]])) as NewHistoryRow;
+
+const insertOneStatement = compiledOnce<unknown[]>(HISTORY_COLUMNS.length, (db, values) => db.insertInto('history').values(placeholderRow(values)));
 
 const moveChainEndStatement = compiledOnce(1, (db, [hash]: [string]) =>
   db.updateTable('history_chain').set({ last_hash: hash }).where('id', '=', 1));
+
+const HASH_ARGUMENT = HISTORY_COLUMNS.indexOf('hash');
+
+// PostgreSQL writes in a WITH: the insert and the move of the chain's end go in one round trip,
+// which on PostgreSQL costs more than either statement's own work.
+const insertOneAndMoveChainEndStatement = compiledOnce<unknown[]>(HISTORY_COLUMNS.length, (db, values) =>
+  db.with('recorded', (creator) => creator.insertInto('history').values(placeholderRow(values)).returning('id'))
+    .updateTable('history_chain').set({ last_hash: values[HASH_ARGUMENT] as string }).where('id', '=', 1));
 
 const INSERT_SLICE = 500;
 
@@ -43,7 +53,9 @@ export async function appendHistoryRows(tx: Db, rows: readonly NewHistoryRow[]):
   const last = rows.at(-1);
   if (last === undefined) return;
   if (rows.length === 1) {
-    await insertOneStatement(tx, ...HISTORY_COLUMNS.map((column) => last[column] ?? null));
+    const values = HISTORY_COLUMNS.map((column) => last[column] ?? null);
+    if (tx.getExecutor().adapter instanceof PostgresAdapter) return void (await insertOneAndMoveChainEndStatement(tx, ...values));
+    await insertOneStatement(tx, ...values);
   } else {
     // In slices: SQLite takes at most 32,766 bound values in one statement.
     for (let start = 0; start < rows.length; start += INSERT_SLICE) await tx.insertInto('history').values(rows.slice(start, start + INSERT_SLICE)).execute();
