@@ -8,7 +8,8 @@ const STARTUP_LOCK_KEY = 727_170_001;
  * Runs `work` while holding a database-wide lock, so that several nodes starting together on one
  * PostgreSQL migrate and bootstrap it once: the first runs, the others wait, then find nothing to do.
  * The lock is a session advisory lock held on its own connection, so it is released even if this
- * process dies. SQLite serves one process, which needs no lock.
+ * process dies. SQLite serves one machine, where only one process migrates (the only one, or the
+ * primary before it starts its workers), so it needs no lock.
  */
 export async function withStartupLock<T>(database: Database, work: () => Promise<T>): Promise<T> {
   if (database.dialect !== 'postgres' || database.url === undefined) return work();
