@@ -5,10 +5,10 @@ import type { StoreName } from './stores.js';
 
 /**
  * The parts of a run: the main scenarios (with the access-log row), the growth series (grants and
- * folder sizes), History and access review, WebDAV, the 1 GiB transfers, SFTP, and one process
- * against two workers.
+ * folder sizes), the main scenarios after a write (every cache empty), History and access review,
+ * WebDAV, the 1 GiB transfers, SFTP, and one process against two workers.
  */
-export const BENCH_SECTIONS = ['main', 'growth', 'history', 'webdav', 'transfers', 'sftp', 'workers'] as const;
+export const BENCH_SECTIONS = ['main', 'growth', 'cold', 'history', 'webdav', 'transfers', 'sftp', 'workers'] as const;
 export type BenchSection = (typeof BENCH_SECTIONS)[number];
 
 /** `BENCH_SECTIONS=main,growth`: the named sections only; unset, every section. An unknown name is an error, not a silent skip. */
@@ -42,6 +42,8 @@ export interface BenchOptions {
   sftp: { transferBytes: number; transferRounds: number; sessions: number; smallFiles: number };
   /** The transfers section: each file's bytes, the rounds, the uploads at once and the idle listing loop's seconds. */
   transfers: { transferBytes: number; transferRounds: number; parallelUploads: number; idleSeconds: number };
+  /** The cold section: requests in each loop after a write and with none (warm: more, for the 10 ms ticks), and the rounds. */
+  cold: { requests: number; warmRequests: number; rounds: number };
   /** The parts of the run to do (`BENCH_SECTIONS`); the baseline is always measured. */
   sections: ReadonlySet<BenchSection>;
   /** Extra Node.js flags for Atrium's process, e.g. `--cpu-prof --cpu-prof-dir=prof`. */
@@ -88,6 +90,11 @@ export function benchOptions(env: NodeJS.ProcessEnv): BenchOptions {
       transferRounds: quick ? 1 : 2,
       parallelUploads: Number(env.BENCH_TRANSFER_PARALLEL ?? 4),
       idleSeconds: quick ? 2 : 10,
+    },
+    cold: {
+      requests: Number(env.BENCH_COLD_REQUESTS ?? (quick ? 30 : 200)),
+      warmRequests: 5 * Number(env.BENCH_COLD_REQUESTS ?? (quick ? 30 : 200)),
+      rounds: quick ? 1 : 2,
     },
     sections,
     atriumNodeArgs: (env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== ''),

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Measurement } from './measure.js';
 import { auditSection, auditTargets } from './audit/audit-report.js';
 import { grantsTargets } from './grants-targets.js';
+import { coldSection, coldTargets } from './cold/cold-report.js';
 import { webdavSection, webdavTargets } from './webdav/webdav-report.js';
 import { sftpSection, sftpTargets } from './sftp/sftp-report.js';
 import { transfersSection, transfersTargets } from './transfers/transfers-report.js';
@@ -55,6 +56,7 @@ export function formatReport(report: BenchReport): string {
     out.push(growth('folder-growth', (r) => r.folderSize, (n) => `folder of ${n.toLocaleString('en')}`));
     out.push('');
   }
+  out.push(...coldSection(report));
   out.push(...auditSection(report));
   out.push(...webdavSection(report));
   out.push(...sftpSection(report));
@@ -80,6 +82,7 @@ export function targets(report: BenchReport): string[][] {
   }
   rows.push(...hotPathTargets(report));
   rows.push(...grantsTargets(report));
+  rows.push(...coldTargets(report));
   for (const kind of ['grant-growth', 'folder-growth'] as const) {
     const series = new Map<string, ResultRow[]>();
     for (const r of report.rows.filter((x) => x.kind === kind)) series.set(`${r.database}: ${r.scenario}`, [...(series.get(`${r.database}: ${r.scenario}`) ?? []), r]);

@@ -12,10 +12,11 @@ import { webdavBench } from './webdav/webdav-bench.js';
 import { sftpBench } from './sftp/sftp-bench.js';
 import { transfersBench } from './transfers/transfers-bench.js';
 import { workersBench } from './workers/workers-bench.js';
+import { coldBench } from './cold/cold-bench.js';
 import { ATRIUM_MAIN, BASELINE_MAIN, startServer, type ServerProcess } from './server-process.js';
 import { postgresStore, sqliteStore, type BenchStore, type StoreName } from './stores.js';
 
-export type RowKind = 'main' | 'grant-growth' | 'folder-growth' | 'access-log' | 'audit' | 'history-growth' | 'webdav' | 'sftp' | 'transfers' | 'workers';
+export type RowKind = 'main' | 'grant-growth' | 'folder-growth' | 'access-log' | 'cold' | 'audit' | 'history-growth' | 'webdav' | 'sftp' | 'transfers' | 'workers';
 
 export interface ResultRow {
   kind: RowKind;
@@ -25,6 +26,8 @@ export interface ResultRow {
   folderSize?: number;
   /** Records in History, for the history-growth series. */
   historyRecords?: number;
+  /** The cold section: after a write from another connection (every cache empty), or with none. */
+  cache?: 'cold' | 'warm';
   /** Server processes serving (the workers section: 1, or 2 workers under a primary). */
   workers?: number;
   measurement?: Measurement;
@@ -153,6 +156,9 @@ async function benchStore(
       if (step === options.site.grants && options.sections.has('main')) {
         foldersLand = await mainAndLoggedScenarios(store, site, options, record);
       }
+      if (step === options.site.grants && options.sections.has('cold')) {
+        await coldBench(site, { database, atriumEnv: { ...store.atriumEnv, ...ATRIUM_ENV }, nodeArgs: options.atriumNodeArgs, ...options.cold }, record);
+      }
       if (step === options.site.grants && options.sections.has('history')) {
         // A copy for History and access review, whose scenarios write: the others never see it.
         const { workspaces, groupsPerWorkspace } = options.site;
@@ -280,8 +286,9 @@ async function run(server: ServerProcess, scenario: Scenario, options: BenchOpti
 }
 
 function describe(row: ResultRow): string {
-  const where = [row.database, row.grants === undefined ? '' : `${row.grants} grants`, row.folderSize === undefined ? '' : `folder of ${row.folderSize}`,
+  let where = [row.database, row.grants === undefined ? '' : `${row.grants} grants`, row.folderSize === undefined ? '' : `folder of ${row.folderSize}`,
     row.historyRecords === undefined ? '' : `${row.historyRecords} History records`].filter((s) => s !== '').join(', ');
+  if (row.cache !== undefined) where += `, ${row.cache}`;
   if (row.skipped !== undefined) return `${where}: ${row.scenario}: skipped (${row.skipped})`;
   if (row.error !== undefined) return `${where}: ${row.scenario}: ERROR ${row.error}`;
   if (row.kind === 'transfers' && row.measurement !== undefined) return `${where}: ${row.scenario}: p50 ${row.measurement.p50Ms.toFixed(1)} ms, p99 ${row.measurement.p99Ms.toFixed(1)} ms`;
