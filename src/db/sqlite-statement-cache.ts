@@ -35,7 +35,7 @@ export function withStatementCache(sqlite: BetterSqlite3.Database, writes: Write
         cache.set(sqlText, cached);
         return cached;
       }
-      const statement = wrapStatement(sqlite.prepare(immediateTransactions(sqlText)), writes);
+      const statement = wrapStatement(sqlite.prepare(immediateTransactions(sqlText)), sqlText, writes);
       if (cache.size >= MAX_CACHED_STATEMENTS) cache.delete(cache.keys().next().value as string);
       cache.set(sqlText, statement);
       return statement;
@@ -43,11 +43,29 @@ export function withStatementCache(sqlite: BetterSqlite3.Database, writes: Write
   };
 }
 
+/**
+ * Whether running a statement changes what this process's cached reads could have seen. Every
+ * write does, but a write to History's own tables, which no cached read reads: a download or a
+ * failed sign-in records a row, and must not empty every cache of the site. Of transaction
+ * control only a rollback does (it takes back writes already counted); a commit does not, since
+ * one connection serves the process and a transaction holds it until its end, so no cached read
+ * can have been made between a write and its commit.
+ */
+export function movesDataVersion(statement: { readonly: boolean }, sqlText: string): boolean {
+  // By the text: SQLite calls `begin immediate` a write, since it takes the write lock.
+  if (TRANSACTION_CONTROL.test(sqlText)) return ROLLBACK.test(sqlText);
+  return !statement.readonly && !HISTORY_WRITE.test(sqlText);
+}
+
+const TRANSACTION_CONTROL = /^\s*(?:begin|commit|end|rollback|savepoint|release)\b/i;
+const ROLLBACK = /^\s*rollback\b/i;
+const HISTORY_WRITE = /^\s*(?:insert\s+into|update|delete\s+from)\s+"?(?:history|history_chain)"?[\s(]/i;
+
 /** better-sqlite3 refuses to bind JavaScript booleans; SQLite stores them as 0 and 1. */
-function wrapStatement(statement: BetterSqlite3.Statement, writes: WriteCounter): SqliteStatement {
+function wrapStatement(statement: BetterSqlite3.Statement, sqlText: string, writes: WriteCounter): SqliteStatement {
+  const moves = movesDataVersion(statement, sqlText);
   const bind = (parameters: ReadonlyArray<unknown>) => {
-    // Transaction control counts too (SQLite calls it read-only): a rollback changes what is visible.
-    if (!statement.readonly || !statement.reader) writes.noteWrite();
+    if (moves) writes.noteWrite();
     return parameters.map((p) => (typeof p === 'boolean' ? Number(p) : p));
   };
   return {

@@ -8,7 +8,10 @@ import { openPostgres, openSqlite, type Database } from '../../src/db/database.j
 import { runInRequestScope } from '../../src/db/data-version.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { cachedRead } from '../../src/db/read-cache.js';
+import { appendEvents, type Recording } from '../../src/history/record.js';
 import { adminQuery, POSTGRES_TEST_URL } from '../support/postgres-server.js';
+
+const RECORDING: Recording = { now: 0, origin: { interface: 'restapi', ip: '127.0.0.1' }, actor: { userId: null, username: null, apiKeyId: null } };
 
 /** Runs `work` as the rest of one request would run: inside its own data-version scope. */
 function inRequest<T>(work: () => Promise<T>): Promise<T> {
@@ -16,9 +19,12 @@ function inRequest<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** A cached read of the Workspace names, counting how often it really reads. */
+let instances = 0;
 function workspaceNames(database: Database) {
   let loads = 0;
-  const read = (db = database.db) => cachedRead(db, 'test-workspace-names', '', async () => {
+  // A kind of its own: a test's first read loads, whatever the tests before it cached.
+  const kind = `test-workspace-names-${(instances += 1)}`;
+  const read = (db = database.db) => cachedRead(db, kind, '', async () => {
     loads += 1;
     return (await db.selectFrom('workspaces').select('name').orderBy('id').execute()).map((row) => row.name);
   });
@@ -83,6 +89,22 @@ describe('cached reads [sqlite]', () => {
     for (const key of ['e', 'f', 'g', 'h', 'i']) await read(key, 10);
     await read('a', 10);
     expect(loads).toBe(12);
+  });
+
+  it('keeps its cached reads across a History record and a transaction that only read; a rolled back write moves the version', async () => {
+    const names = workspaceNames(database);
+    await inRequest(() => names.read());
+    // A download or a failed sign-in records History only: nothing a cached read reads has changed.
+    await inRequest(() => database.db.transaction().execute((tx) => appendEvents(tx, RECORDING, [{ action: 'read', workspaceId: null, display: 'Downloaded a file', path: 'a.txt' }])));
+    await inRequest(() => database.db.transaction().execute((tx) => tx.selectFrom('workspaces').select('id').execute()));
+    await inRequest(() => names.read());
+    expect(names.loads()).toBe(1);
+    await expect(inRequest(() => database.db.transaction().execute(async (tx) => {
+      await tx.updateTable('workspaces').set({ name: 'Renamed, then not' }).where('name', '=', 'Default').execute();
+      throw new Error('roll back');
+    }))).rejects.toThrow('roll back');
+    expect(await inRequest(() => names.read())).toContain('Default');
+    expect(names.loads()).toBe(2);
   });
 
   it('never caches inside a transaction, whose reads may see its own uncommitted writes', async () => {
