@@ -30,7 +30,8 @@ export interface CachePolicy<V> {
  * no version is known, it simply loads: a transaction may see its own uncommitted writes, which
  * must never be cached. Cached values are shared between requests: callers must not mutate them.
  * Each kind holds at most 20,000 values, and at most `policy.maxWeight` when it has a policy:
- * past either, it starts over, so memory stays bounded whatever the traffic.
+ * past either, it starts over, so memory stays bounded whatever the traffic. Never cache a read
+ * of History's tables: on SQLite their writes do not move the version (db/sqlite-statement-cache.ts).
  */
 export async function cachedRead<V>(db: Db, kind: string, key: string, load: () => Promise<V>, policy?: CachePolicy<V>): Promise<V> {
   const source = versions.get(db);
