@@ -74,20 +74,10 @@ export async function runBench(options: BenchOptions, progress: (line: string) =
   };
 
   const baselineRps = [await measureBaseline(options, record, 'start')];
+  // Only these sections use the seeded site; the others (WebDAV, transfers, workers, SFTP) make their own.
+  const seeds = SEEDED_SECTIONS.some((section) => options.sections.has(section));
   for (const name of options.databases) {
-    const store = name === 'sqlite' ? await sqliteStore() : await postgresStore(options.postgresUrl);
-    if (store === undefined) {
-      report.notes.push(`PostgreSQL did not answer at ${options.postgresUrl}: its scenarios were not run.`);
-      progress(report.notes.at(-1) as string);
-      continue;
-    }
-    const forget = undoOnInterrupt(() => store.destroy());
-    try {
-      await benchStore(store, options, record, progress);
-    } finally {
-      forget();
-      await store.destroy();
-    }
+    if (seeds && !(await benchSeededSite(name, options, record, progress, report))) continue;
     if (options.sections.has('webdav')) {
       await webdavBench({
         database: name, postgresUrl: options.postgresUrl, ...options.webdav, timing: options.timing,
@@ -120,6 +110,29 @@ export async function runBench(options: BenchOptions, progress: (line: string) =
   }
   report.seconds = Math.round((Date.now() - started) / 1000);
   return report;
+}
+
+const SEEDED_SECTIONS = ['main', 'growth', 'cold', 'history'] as const;
+
+/**
+ * The sections on the seeded site, on a fresh database of that kind, dropped afterwards. False
+ * when PostgreSQL does not answer: its other sections are skipped too.
+ */
+async function benchSeededSite(name: StoreName, options: BenchOptions, record: (row: ResultRow) => void, progress: (line: string) => void, report: BenchReport): Promise<boolean> {
+  const store = name === 'sqlite' ? await sqliteStore() : await postgresStore(options.postgresUrl);
+  if (store === undefined) {
+    report.notes.push(`PostgreSQL did not answer at ${options.postgresUrl}: its scenarios were not run.`);
+    progress(report.notes.at(-1) as string);
+    return false;
+  }
+  const forget = undoOnInterrupt(() => store.destroy());
+  try {
+    await benchStore(store, options, record, progress);
+  } finally {
+    forget();
+    await store.destroy();
+  }
+  return true;
 }
 
 async function measureBaseline(options: BenchOptions, record: (row: ResultRow) => void, when: 'start' | 'end'): Promise<number> {
