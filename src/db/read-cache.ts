@@ -24,6 +24,11 @@ export interface CachePolicy<V> {
   maxWeight: number;
 }
 
+/** A kind whose values are lists of rows, holding at most `maxRows` rows in all (an empty list weighs one). */
+export function rowsPolicy<V extends { readonly length: number }>(maxRows: number): CachePolicy<V> {
+  return { weigh: (rows) => rows.length + 1, maxWeight: maxRows };
+}
+
 /**
  * Answers `load()`, reusing the answer of an earlier identical read (same `kind` and `key`) while
  * the database's data version has not moved since that read began. Inside a transaction, or where

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import { cachedRead, type CachePolicy } from '../../db/read-cache.js';
+import { cachedRead, rowsPolicy } from '../../db/read-cache.js';
 import { GRANT_COLUMNS, toGrantRecords, type GrantRecord } from './grant-record.js';
 import { inWorkspaceByOtherIndexes } from './grant-conditions.js';
 import { grantNamesAnyOf, type GranteeSet } from './grantee-set.js';
@@ -16,7 +16,7 @@ export async function adminGrantsNaming(db: Db, grantees: GranteeSet, options: {
 }
 
 /** Cached admin grants hold at most this many grants in all. */
-const ADMIN_GRANTS_POLICY: CachePolicy<readonly GrantRecord[]> = { weigh: (records) => records.length + 1, maxWeight: 100_000 };
+const ADMIN_GRANTS_POLICY = rowsPolicy<readonly GrantRecord[]>(100_000);
 
 async function loadAdminGrants(db: Db, grantees: GranteeSet, options: { inWorkspace?: number }): Promise<GrantRecord[]> {
   let query = db.selectFrom('permissions').select(GRANT_COLUMNS).where(grantNamesAnyOf(grantees)).where('permission', '=', 'admin');

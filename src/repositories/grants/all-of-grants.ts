@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import { cachedRead, type CachePolicy } from '../../db/read-cache.js';
+import { cachedRead, rowsPolicy } from '../../db/read-cache.js';
 
 /** An ALL-of grant as far as matching it needs: its id and the groups a member must all be in. */
 export interface AllOfGrantee {
@@ -21,7 +21,7 @@ export async function allOfGrantsNamingAny(db: Db, groupIds: readonly number[]):
 }
 
 /** Cached ALL-of grantees hold at most this many grants in all. */
-const ALL_OF_GRANTEES_POLICY: CachePolicy<readonly AllOfGrantee[]> = { weigh: (grantees) => grantees.length + 1, maxWeight: 100_000 };
+const ALL_OF_GRANTEES_POLICY = rowsPolicy<readonly AllOfGrantee[]>(100_000);
 
 async function loadAllOfGrantees(db: Db, groupIds: readonly number[]): Promise<AllOfGrantee[]> {
   const ids = await allOfGrantIdsNamingAny(db, groupIds);
@@ -50,7 +50,7 @@ export async function allOfGrantIdsNamingAny(db: Db, groupIds: readonly number[]
 }
 
 /** Cached id lists hold at most this many ids in all. */
-const ALL_OF_IDS_POLICY: CachePolicy<readonly number[]> = { weigh: (ids) => ids.length + 1, maxWeight: 200_000 };
+const ALL_OF_IDS_POLICY = rowsPolicy<readonly number[]>(200_000);
 
 async function loadAllOfGrantIds(db: Db, groupIds: readonly number[]): Promise<number[]> {
   const rows = await db.selectFrom('permission_groups').select('permission_id').where('group_id', 'in', groupIds).execute();

@@ -1,6 +1,6 @@
 import type { Expression, SqlBool } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { cachedRead, type CachePolicy } from '../../db/read-cache.js';
+import { cachedRead, rowsPolicy } from '../../db/read-cache.js';
 import { GRANT_COLUMNS, toGrantRecords, type GrantRecord } from './grant-record.js';
 import { atOrBelow, inWorkspaceByOtherIndexes } from './grant-conditions.js';
 import { granteeBranches, grantNamesAnyOf, type GrantsEb, type GranteeSet } from './grantee-set.js';
@@ -33,7 +33,7 @@ export interface GrantPageQuery {
 }
 
 /** Cached pages hold at most this many grants in all. */
-const GRANT_PAGE_POLICY: CachePolicy<readonly GrantRecord[]> = { weigh: (records) => records.length + 1, maxWeight: 100_000 };
+const GRANT_PAGE_POLICY = rowsPolicy<readonly GrantRecord[]>(100_000);
 
 /**
  * One page of grants by id. Every filter is a WHERE clause, so the database does the paging.

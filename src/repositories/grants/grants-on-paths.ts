@@ -1,6 +1,6 @@
 import type { Grant } from '../../authz/index.js';
 import type { Db } from '../../db/database.js';
-import { cachedRead, type CachePolicy } from '../../db/read-cache.js';
+import { cachedRead, rowsPolicy, type CachePolicy } from '../../db/read-cache.js';
 import { GRANT_COLUMNS, toEngineGrant, toGrantRecords, type GrantRecord } from './grant-record.js';
 import { grantNamesAnyOf, granteesThatCanMatch } from './grantee-set.js';
 
@@ -42,7 +42,7 @@ export async function grantsOnPaths(db: Db, pathKeys: readonly string[]): Promis
 }
 
 /** Cached grants on paths hold at most this many grants in all. */
-const GRANT_RECORDS_POLICY: CachePolicy<readonly GrantRecord[]> = { weigh: (records) => records.length + 1, maxWeight: 100_000 };
+const GRANT_RECORDS_POLICY = rowsPolicy<readonly GrantRecord[]>(100_000);
 
 async function loadGrantsOnPaths(db: Db, pathKeys: readonly string[]): Promise<GrantRecord[]> {
   const rows = await db.selectFrom('permissions').select(GRANT_COLUMNS).where('path_key', 'in', pathKeys).orderBy('id').execute();
