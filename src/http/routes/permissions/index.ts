@@ -4,14 +4,13 @@ import { grantCreationScope, grantDeletionScope, reviewChange } from '../../../a
 import { callOf } from '../../call.js';
 import { DryRunBody, DryRunQuery, isDryRun, sendDryRun } from '../../dry-run.js';
 import type { ApiInstance } from '../../fastify-types.js';
-import { encodeCursor } from '../../../lib/cursor.js';
-import { readPage, setCursorHeaders } from '../../pagination.js';
+import { pageOf, readPage, setCursorHeaders } from '../../pagination.js';
+import { renderedBody } from '../../rendered-body.js';
 import type { RouteDeps } from '../../route-deps.js';
 import { errorResponses, IdParams } from '../../schemas.js';
 import { explainJson } from './explain-body.js';
 import { permissionJson, permissionsJson } from './permission-body.js';
 import { reachRoutes } from './reach.js';
-import { renderedBody } from './rendered-body.js';
 import { CreatedPermissionBody, CreatePermissionBody, ExplainBody, ExplainQuery, ListPermissionsQuery, PermissionBody } from './schemas.js';
 
 /** Folder permissions (contract 5): create, list, delete and explain grants. Administrative: no files_only keys. */
@@ -36,12 +35,8 @@ export function permissionRoutes(app: ApiInstance, deps: RouteDeps): void {
       includeGroups: query.include_groups === true,
     };
     const body = await renderedBody(call, 'permissions-json', JSON.stringify({ filter, page }), async () => {
-      const rows = await listGrants(call, filter, page);
-      const shown = rows.slice(0, page.limit);
-      const last = shown[shown.length - 1];
-      const json = JSON.stringify(await permissionsJson(call, shown));
-      // One row more than the page means another page exists: only then is there a cursor.
-      return rows.length > page.limit && last !== undefined ? { json, cursor: encodeCursor('permissions', last.id) } : { json };
+      const listed = pageOf('permissions', await listGrants(call, filter, page), page.limit, (row) => row.id);
+      return { json: JSON.stringify(await permissionsJson(call, listed.rows)), cursor: listed.cursor };
     });
     if (body.cursor !== undefined) setCursorHeaders(reply, deps.headers, body.cursor);
     // Already JSON in the response schema's shape (built by permissionJson): Fastify sends a
