@@ -1,5 +1,5 @@
-import fs from 'node:fs/promises';
 import { Transform, type TransformCallback } from 'node:stream';
+import { syncFile } from './sync-file.js';
 
 /**
  * Passes bytes on to a file being written and, every `everyBytes`, asks the disk to write what
@@ -22,7 +22,7 @@ export class FlushAsYouGo extends Transform {
     if (this.sinceFlush >= this.everyBytes && this.inFlight === undefined) {
       this.sinceFlush = 0;
       // A failure here is not the write's: the final fsync reports any real one.
-      this.inFlight = datasync(this.file).catch(() => undefined).finally(() => { this.inFlight = undefined; });
+      this.inFlight = syncFile(this.file, { dataOnly: true }).catch(() => undefined).finally(() => { this.inFlight = undefined; });
     }
     callback(null, chunk);
   }
@@ -30,14 +30,5 @@ export class FlushAsYouGo extends Transform {
   /** Waits for a flush still under way (before the file is flushed for good or removed). */
   async settled(): Promise<void> {
     await this.inFlight;
-  }
-}
-
-async function datasync(file: string): Promise<void> {
-  const handle = await fs.open(file, 'r');
-  try {
-    await handle.datasync();
-  } finally {
-    await handle.close();
   }
 }

@@ -8,6 +8,7 @@ import { BlobNotFoundError, type BlobStorage, type ByteRange, type WrittenBlob }
 import { ByteMeter } from './byte-meter.js';
 import { FlushAsYouGo } from './flush-as-you-go.js';
 import { LocalStagedBlob, type StagedBlob } from './staged-blob.js';
+import { syncFile } from './sync-file.js';
 import { assertStorageKey } from './storage-keys.js';
 
 /**
@@ -175,16 +176,6 @@ export class LocalDiskStorage implements BlobStorage {
   private pathOf(key: string): string {
     assertStorageKey(key);
     return path.join(this.objectsDir, key.slice(0, 2), key);
-  }
-}
-
-/** fsync through a new descriptor: it flushes the file's data whichever descriptor wrote it. */
-async function syncFile(file: string): Promise<void> {
-  const handle = await fs.open(file, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }
 
