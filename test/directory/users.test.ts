@@ -99,6 +99,10 @@ describe.each(testDatabaseTargets())('users [$name]', (target) => {
       const first = await t.api.get('/users?per_page=2', { key: BOOTSTRAP_KEY });
       expect(first.body).toHaveLength(2);
       const cursor = first.headers.get('x-service-cursor') as string;
+      // Asked again with nothing changed, the page is the kept one: the same body and the same cursor.
+      const again = await t.api.get('/users?per_page=2', { key: BOOTSTRAP_KEY });
+      expect(again.body).toEqual(first.body);
+      expect(again.headers.get('x-service-cursor')).toBe(cursor);
       const second = await t.api.get(`/users?per_page=2&cursor=${cursor}`, { key: BOOTSTRAP_KEY });
       expect(second.body[0].id).toBeGreaterThan(first.body[1].id);
       // Selecting a Workspace narrows the Site Administrator's listing to it.

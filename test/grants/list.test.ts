@@ -153,6 +153,11 @@ describe.each(testDatabaseTargets())('GET /permissions [$name]', (target) => {
     const cursor = first.headers.get('x-service-cursor');
     expect(cursor).toBeTruthy();
     expect(first.headers.get('x-service-cursor-next')).toBe(cursor);
+    // Asked again with nothing changed, the page is the kept one: the same body and the same cursor headers.
+    const again = await list('?per_page=3');
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('x-service-cursor')).toBe(cursor);
+    expect(again.headers.get('x-service-cursor-next')).toBe(cursor);
     const rest = await list(`?per_page=3&cursor=${encodeURIComponent(cursor as string)}`);
     const third = await list(`?per_page=3&cursor=${encodeURIComponent(rest.headers.get('x-service-cursor') as string)}&page=3`);
     expect(third.headers.get('x-service-cursor')).toBeNull();
