@@ -1,4 +1,4 @@
-import ssh2 from 'ssh2';
+import { generateOpenSshKeyPair } from '../lib/openssh-key-pair.js';
 import { errors } from '../errors/catalogue.js';
 import { parseSshPublicKey, type SshPublicKey } from './ssh-public-key.js';
 
@@ -43,11 +43,9 @@ export async function generateSshKeyPair(request: KeyPairRequest): Promise<Gener
     comment: request.comment,
     ...(password === undefined || password === '' ? {} : { passphrase: password, cipher: 'aes256-ctr', rounds: 16 }),
   };
-  const pair = await new Promise<{ public: string; private: string }>((resolve, reject) => {
-    // The callback form generates in Node's thread pool, so a 4096-bit RSA key does not stall the
-    // server; only the encryption of a password-protected key (bcrypt-pbkdf, about 0.3 s) runs here.
-    ssh2.utils.generateKeyPair(type as 'rsa', options as { bits: number }, (error, keys) => (error ? reject(error) : resolve(keys)));
-  });
+  // Generated in Node's thread pool; only the encryption of a password-protected key
+  // (bcrypt-pbkdf, about 0.3 s) runs here.
+  const pair = await generateOpenSshKeyPair(type, options);
   const publicKeyLine = pair.public.trim();
   return { publicKey: parseSshPublicKey(publicKeyLine), publicKeyLine, privateKey: pair.private };
 }

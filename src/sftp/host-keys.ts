@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import ssh2 from 'ssh2';
 import type { ParsedKey } from 'ssh2';
+import { generateOpenSshKeyPair, type OpenSshKeyPair } from '../lib/openssh-key-pair.js';
 
 // ssh2 is CommonJS: its values come from the default export under Node's ESM.
 const { utils } = ssh2;
@@ -75,12 +76,10 @@ async function generatedKeyFiles(dataDir: string): Promise<string[]> {
   return files;
 }
 
-function generate(spec: (typeof GENERATED)[number]): Promise<{ private: string; public: string }> {
-  return new Promise((resolve, reject) => {
-    const done = (error: Error | null, pair: { private: string; public: string }) => (error === null ? resolve(pair) : reject(error));
-    if (spec.type === 'rsa') utils.generateKeyPair('rsa', { bits: spec.bits ?? 3072, comment: 'atrium sftp host key' }, done);
-    else utils.generateKeyPair('ed25519', { comment: 'atrium sftp host key' }, done);
-  });
+function generate(spec: (typeof GENERATED)[number]): Promise<OpenSshKeyPair> {
+  return spec.type === 'rsa'
+    ? generateOpenSshKeyPair('rsa', { bits: spec.bits ?? 3072, comment: 'atrium sftp host key' })
+    : generateOpenSshKeyPair('ed25519', { comment: 'atrium sftp host key' });
 }
 
 async function exists(file: string): Promise<boolean> {

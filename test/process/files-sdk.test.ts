@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpsRequest, startHttpsServer } from '../support/https-server-process.js';
 import { startServer, type ServerProcess } from '../support/server-process.js';
 import { makeTestCertificateAuthority, type TestCertificateAuthority } from '../support/tls-certificates.js';
+import { generateOpenSshKeyPairSync } from '../../src/lib/openssh-key-pair.js';
 
 const KEY = 'files-sdk-bootstrap-key-0123456789abcdef-0123';
 const MiB = 1024 * 1024;
@@ -218,7 +219,7 @@ describe('the official Files.com SDK (files.com 1.2.314) against a running Atriu
 
   it('manages SSH public keys with the SDK\'s PublicKey calls: add, generate, list, find, rename, delete', async () => {
     const ssh2 = require('ssh2');
-    const line = ssh2.utils.generateKeyPairSync('ed25519', { comment: 'sdk@laptop' }).public.trim();
+    const line = generateOpenSshKeyPairSync('ed25519', { comment: 'sdk@laptop' }).public.trim();
     const added = await PublicKey.create({ title: 'sdk laptop', public_key: line });
     expect(added.getTitle()).toBe('sdk laptop');
     expect(added.getFingerprint()).toMatch(/^([0-9a-f]{2}:){15}[0-9a-f]{2}$/);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import ssh2 from 'ssh2';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOST_KEY_DIR, loadHostKeys, sha256Fingerprint } from '../../src/sftp/host-keys.js';
+import { generateOpenSshKeyPairSync } from '../../src/lib/openssh-key-pair.js';
 
 /** SFTP host keys: made once into the data dir, owner-only, kept across starts; or the operator's own. */
 describe('SFTP host keys', () => {
@@ -34,7 +35,7 @@ describe('SFTP host keys', () => {
 
   it('uses ATRIUM_SFTP_HOST_KEY_FILES instead, and stops at a key it cannot use', async () => {
     const dir = await tempDir();
-    const pair = ssh2.utils.generateKeyPairSync('ed25519');
+    const pair = generateOpenSshKeyPairSync('ed25519');
     const file = path.join(dir, 'own_key');
     await fs.writeFile(file, pair.private, { mode: 0o600 });
     const keys = await loadHostKeys({ dataDir: dir, files: [file] });

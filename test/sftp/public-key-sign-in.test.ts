@@ -4,6 +4,7 @@ import { testDatabaseTargets } from '../support/databases.js';
 import { createUser } from '../support/factories.js';
 import { BOOTSTRAP_KEY } from '../support/test-app.js';
 import { call, startSftpTestApp, type SftpTestApp } from './sftp-fixture.js';
+import { generateOpenSshKeyPairSync } from '../../src/lib/openssh-key-pair.js';
 
 /** Public-key sign-in with keys registered through the REST API's /public_keys. */
 describe.each(testDatabaseTargets())('SFTP public-key sign-in [$name]', (target) => {
@@ -19,7 +20,7 @@ describe.each(testDatabaseTargets())('SFTP public-key sign-in [$name]', (target)
 
   it('signs in with a registered Ed25519 or RSA key, recorded as a login with interface sftp', async () => {
     const user = await createUser(t.database.db);
-    for (const pair of [utils.generateKeyPairSync('ed25519'), utils.generateKeyPairSync('rsa', { bits: 2048 })]) {
+    for (const pair of [generateOpenSshKeyPairSync('ed25519'), utils.generateKeyPairSync('rsa', { bits: 2048 })]) {
       await register(user.id, pair.public);
       const c = await t.connect({ username: user.username, privateKey: pair.private });
       expect(await call((done) => c.sftp.realpath('.', done))).toBe('/');
@@ -33,12 +34,12 @@ describe.each(testDatabaseTargets())('SFTP public-key sign-in [$name]', (target)
   it('refuses a key registered to someone else, an unregistered key, a deleted key and a disabled user', async () => {
     const user = await createUser(t.database.db);
     const other = await createUser(t.database.db);
-    const pair = utils.generateKeyPairSync('ed25519');
+    const pair = generateOpenSshKeyPairSync('ed25519');
     const id = await register(other.id, pair.public);
     const refused = (privateKey: string, username = user.username) =>
       t.connect({ username, privateKey }).then((c) => { c.close(); return false; }, () => true);
     expect(await refused(pair.private)).toBe(true);
-    expect(await refused(utils.generateKeyPairSync('ed25519').private, other.username)).toBe(true);
+    expect(await refused(generateOpenSshKeyPairSync('ed25519').private, other.username)).toBe(true);
     expect(await refused(pair.private, other.username)).toBe(false);
     await t.database.db.updateTable('users').set({ disabled: true }).where('id', '=', other.id).execute();
     expect(await refused(pair.private, other.username)).toBe(true);

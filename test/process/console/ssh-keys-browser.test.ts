@@ -3,6 +3,7 @@ import ssh2 from 'ssh2';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { browserAvailable, expectAccessible, launchBrowser, pageProblems, type TestBrowser } from '../../support/browser.js';
 import { ADMIN, startConsoleServer, type ConsoleServer } from './console-server.js';
+import { generateOpenSshKeyPairSync } from '../../../src/lib/openssh-key-pair.js';
 
 const databases = inject('postgresMode') === 'server' ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
 const SAM = { username: 'sam', password: 'sam has a long password' };
@@ -59,7 +60,7 @@ describe.runIf(browserAvailable()).each(databases)('SSH keys in the console in C
     await page.getByRole('alert').getByText('public_key is an RSA key of 1024 bits', { exact: false }).waitFor();
 
     // A good key, after the password.
-    const line = ssh2.utils.generateKeyPairSync('ed25519', { comment: 'sam@laptop' }).public.trim();
+    const line = generateOpenSshKeyPairSync('ed25519', { comment: 'sam@laptop' }).public.trim();
     await form.getByLabel('Key title').fill('laptop');
     await form.getByLabel('Public key').fill(line);
     await form.getByRole('button', { name: 'Add key' }).click();
