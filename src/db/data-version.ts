@@ -38,37 +38,47 @@ export function runInRequestScope(next: () => void): void {
 }
 
 /**
- * One read of an external stamp shared by every request that asks for it in the same turn of the
- * event loop: the read is made after all of them asked (setImmediate, after the poll phase that
- * delivered them), so it is still made after each of them arrived, which is all a stamp needs.
- * A change committed before a request arrived is therefore always seen, and a busy node reads far
- * less often than once per request.
+ * One read of an external stamp shared by every request that asks for it while it has not begun:
+ * a read begins only after all of them asked (setImmediate, after the poll phase that delivered
+ * them), so it is still made after each of them arrived, which is all a stamp needs. A change
+ * committed before a request arrived is therefore always seen, and a busy node reads far less
+ * often than once per request.
+ *
+ * At most one read is under way at a time. A request that asks while one is under way (begun,
+ * maybe, before it arrived) waits for the next, which begins when that one ends: on PostgreSQL a
+ * read is a round trip of many event-loop turns, and starting one per turn sent nearly a query
+ * per request under load. SQLite's read is synchronous, so this is one read per turn there.
  */
-function sharedPerTurn(read: () => string | Promise<string>): () => Promise<string> {
-  let gathering: Promise<string> | undefined;
+export function sharedReads(read: () => string | Promise<string>): () => Promise<string> {
+  /** The read the next askers share, not begun yet. */
+  let waiting: Promise<string> | undefined;
+  /** The read under way, if any. */
+  let running: Promise<string> | undefined;
   return () => {
-    gathering ??= new Promise<string>((resolve, reject) => {
-      setImmediate(() => {
-        gathering = undefined;
-        try {
-          Promise.resolve(read()).then(resolve, reject);
-        } catch (error) {
-          reject(error);
-        }
-      });
-    });
-    return gathering;
+    waiting ??= (async () => {
+      if (running === undefined) await new Promise<void>((resolve) => setImmediate(resolve));
+      else await running.catch(() => undefined);
+      waiting = undefined;
+      const reading = Promise.resolve().then(read);
+      running = reading;
+      try {
+        return await reading;
+      } finally {
+        if (running === reading) running = undefined;
+      }
+    })();
+    return waiting;
   };
 }
 
 /**
  * A data version from a way to read the external stamp. In a request, the stamp's external part
- * is read once (shared with the requests of the same turn, then kept as a plain string so later
+ * is read once (shared with the requests that ask before it begins, then kept as a plain string so later
  * reads answer at once) and this process's own writes are counted live. Outside a request,
  * `outsideRequest` decides: read the stamp now, or give none (nothing is cached).
  */
 function dataVersionFrom(readExternal: () => string | Promise<string>, outsideRequest: (writes: number) => string | undefined): DataVersion & WriteCounter {
-  const readShared = sharedPerTurn(readExternal);
+  const readShared = sharedReads(readExternal);
   let writes = 0;
   return {
     current() {
@@ -102,7 +112,7 @@ export function sqliteDataVersion(sqlite: BetterSqlite3.Database): DataVersion &
  * which changes whenever any transaction that wrote commits or aborts, on whichever node: a
  * commit either raises `xmax` or leaves the in-progress list. Read-only transactions take no
  * transaction id, so reads never move it. Outside a request there is no stamp and nothing is
- * cached, which spares a round trip per read. Requests of one event-loop turn share one query.
+ * cached, which spares a round trip per read. Requests share one query, one at a time (sharedReads).
  */
 export function postgresDataVersion(pool: pg.Pool): DataVersion & WriteCounter {
   const readSnapshot = async () => (await pool.query<{ snapshot: string }>('select pg_current_snapshot()::text as snapshot')).rows[0]?.snapshot ?? '';
