@@ -12,6 +12,7 @@ import { webdavBench } from './webdav/webdav-bench.js';
 import { sftpBench } from './sftp/sftp-bench.js';
 import { transfersBench } from './transfers/transfers-bench.js';
 import { workersBench } from './workers/workers-bench.js';
+import { wrkCommand } from './workers/wrk-load.js';
 import { coldBench } from './cold/cold-bench.js';
 import { ATRIUM_MAIN, BASELINE_MAIN, startServer, type ServerProcess } from './server-process.js';
 import { postgresStore, sqliteStore, type BenchStore, type StoreName } from './stores.js';
@@ -30,6 +31,8 @@ export interface ResultRow {
   cache?: 'cold' | 'warm';
   /** Server processes serving (the workers section: 1, or 2 workers under a primary). */
   workers?: number;
+  /** What drove the load when it was not autocannon in the bench's process (the workers section: wrk). */
+  loadGenerator?: string;
   measurement?: Measurement;
   /** What appending one History record costs (measured in the bench process, not under load). */
   recordingCost?: RecordingCost;
@@ -92,7 +95,7 @@ export async function runBench(options: BenchOptions, progress: (line: string) =
     if (options.sections.has('workers')) {
       await workersBench({
         database: name, postgresUrl: options.postgresUrl, site: options.site, load: options.load, timing: { ...options.timing, repeats: options.quick ? 1 : 2 },
-        atriumEnv: ATRIUM_ENV, nodeArgs: options.atriumNodeArgs, withBaseline: name === options.databases[0],
+        atriumEnv: ATRIUM_ENV, nodeArgs: options.atriumNodeArgs, withBaseline: name === options.databases[0], wrk: wrkCommand(process.env),
       }, record, progress);
     }
   }

@@ -1,6 +1,6 @@
 import { undoOnInterrupt } from '../cleanup.js';
 import type { LoadSettings } from '../load.js';
-import { measure, probe, type Timing } from '../measure.js';
+import { measure, measureLoad, probe, type Timing } from '../measure.js';
 import type { ResultRow } from '../run-bench.js';
 import { folderListing, HELLO, usersAsMember, type Scenario } from '../scenarios.js';
 import { finishSeeding, growGrants, seedSite } from '../seed/seed-site.js';
@@ -9,6 +9,7 @@ import path from 'node:path';
 import { ATRIUM_MAIN, startServer, type ServerProcess } from '../server-process.js';
 import { postgresStore, sqliteStore, type StoreName } from '../stores.js';
 import { treeReadings } from './process-tree.js';
+import { wrkLoad } from './wrk-load.js';
 
 export interface WorkersBenchContext {
   database: StoreName;
@@ -21,6 +22,8 @@ export interface WorkersBenchContext {
   nodeArgs: readonly string[];
   /** Also the bare Fastify baseline with one process and two (once a run, with the first database). */
   withBaseline: boolean;
+  /** wrk's command when it is installed (wrk-load.ts): it drives the load instead of autocannon. */
+  wrk: string | undefined;
 }
 
 /** The baseline under node:cluster, as Atrium's workers run: what spreading requests over processes costs on this machine. */
@@ -33,7 +36,8 @@ export const WORKER_COUNTS = [1, 2] as const;
  * The same site served by one process and by two workers (ATRIUM_WORKERS=2), in turns: round after
  * round each count is started afresh and loaded with the folder listing and GET /users, each point
  * keeping its lowest CPU per request. CPU is that of every process of the server (the primary and
- * its workers), read from /proc. The load generator runs in this process, on the same cores. With
+ * its workers), read from /proc. The load is driven by wrk when it is installed (wrk-load.ts says
+ * why), else by autocannon in this process; either runs on the same cores. With
  * `withBaseline`, the bare Fastify baseline is run the same way beside them: what node:cluster and
  * the machine charge for two processes, without Atrium.
  */
@@ -54,7 +58,7 @@ export async function workersBench(ctx: WorkersBenchContext, record: (row: Resul
         await writer.close();
       }
     })();
-    progress(`workers: ${database} site seeded with ${ctx.site.grants.toLocaleString('en')} grants`);
+    progress(`workers: ${database} site seeded with ${ctx.site.grants.toLocaleString('en')} grants; load by ${ctx.wrk === undefined ? 'autocannon (wrk is not installed: with two workers the figures include the load generator taking a core)' : 'wrk'}`);
     const scenarios = [folderListing(site, 'key'), usersAsMember(site)];
     const best = new Map<string, ResultRow>();
     const keep = (row: ResultRow) => {
@@ -103,8 +107,12 @@ async function measured(server: ServerProcess, scenario: Scenario, row: Omit<Res
   if (wrong !== undefined) return { ...row, scenario: scenario.name, error: wrong };
   // Each process compiles its own hot code: every worker gets as many warm-up requests as one process alone.
   const warmupSeconds = ctx.timing.warmupSeconds * (row.workers ?? 1);
-  const measurement = await measure(server, scenario.request, ctx.load, { ...ctx.timing, warmupSeconds, repeats: 1 }, false);
-  return { ...row, scenario: scenario.name, measurement, ...(measurement.failed > 0 ? { error: `${measurement.failed} requests failed under load` } : {}) };
+  const timing = { ...ctx.timing, warmupSeconds, repeats: 1 };
+  const wrk = ctx.wrk;
+  const measurement = wrk === undefined
+    ? await measure(server, scenario.request, ctx.load, timing, false)
+    : await measureLoad(server, (seconds) => wrkLoad(wrk, server.baseUrl, scenario.request, ctx.load, seconds), timing, false);
+  return { ...row, scenario: scenario.name, measurement, loadGenerator: wrk === undefined ? 'autocannon' : 'wrk', ...(measurement.failed > 0 ? { error: `${measurement.failed} requests failed under load` } : {}) };
 }
 
 function keepsLower(kept: ResultRow, row: ResultRow): boolean {

@@ -11,7 +11,8 @@ const MAX_CPU_GROWTH = 1.1;
 export function workersSection(report: BenchReport): string[] {
   const rows = report.rows.filter((r) => r.kind === 'workers');
   if (rows.length === 0) return [];
-  const out = ['Workers: the same site served by one process (ATRIUM_WORKERS=1) and by a primary with two workers (ATRIUM_WORKERS=2), started in turns, best of the rounds; CPU is every server process\'s (primary and workers), the load generator shares the same cores:', ''];
+  const loaders = [...new Set(rows.map((r) => r.loadGenerator ?? 'autocannon'))].join(', ');
+  const out = [`Workers: the same site served by one process (ATRIUM_WORKERS=1) and by a primary with two workers (ATRIUM_WORKERS=2), started in turns, best of the rounds; CPU is every server process's (primary and workers); load by ${loaders}, on the same cores:`, ''];
   out.push(table(['database', 'scenario', 'workers', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'RSS MB (all processes)', ''], rows.map((r) => {
     const m = r.measurement;
     return [r.database, r.scenario, String(r.workers ?? ''), fixed(m?.requestsPerSecond), fixed(m?.p50Ms, 1), fixed(m?.p99Ms, 1), fixed(m?.cpuMicrosPerRequest), fixed(m?.rssMb), problem(r)];
