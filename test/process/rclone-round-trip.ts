@@ -5,12 +5,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { adminQuery, POSTGRES_TEST_URL } from '../support/postgres-server.js';
+import { httpsRequest, startHttpsServer } from '../support/https-server-process.js';
 import { startServer, type ServerProcess } from '../support/server-process.js';
+import { makeTestCertificateAuthority, type TestCertificateAuthority } from '../support/tls-certificates.js';
 import { generateTree, type TreeFile } from './webdav-tree.js';
 
 const KEY = 'rclone-test-bootstrap-key-0123456789abcdef0123';
 const USERNAME = 'rclone-user';
 const PASSWORD = 'a long rclone password 🔑';
+/** Files in the copied tree, unless the door says otherwise. */
 const FILES = 1_000;
 
 const rcloneFound = fs.existsSync('/usr/bin/rclone') || (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && fs.existsSync(path.join(dir, 'rclone')));
@@ -62,6 +65,13 @@ export interface RcloneDoor {
   serverEnv: Record<string, string>;
   /** The lines of the `[atrium]` remote before `user` and `pass`. */
   remote(server: ServerProcess): string[];
+  /**
+   * Atrium serves HTTPS itself (ATRIUM_TLS_*), with a certificate of a throwaway authority that
+   * rclone is told to trust (`--ca-cert`): rclone then speaks HTTP/2, which Atrium offers by ALPN.
+   */
+  https?: boolean;
+  /** Files in the tree (default 1,000). */
+  files?: number;
 }
 
 /**
@@ -82,15 +92,22 @@ function roundTrip(door: RcloneDoor, target: Target): void {
   let work: string;
   let tree: TreeFile[];
   let rcloneEnv: Record<string, string>;
+  let authority: TestCertificateAuthority | undefined;
+  const files = door.files ?? FILES;
+  /** Flags every rclone command against the remote takes: trust the test authority under HTTPS. */
+  const remoteFlags = () => (authority === undefined ? [] : ['--ca-cert', authority.caFile]);
 
   const admin = async (method: string, url: string, body?: unknown) => {
-    const response = await fetch(`${server.baseUrl}/api/rest/v1${url}`, {
-      method,
-      headers: { 'X-ServiceAPI-Key': KEY, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) };
+    const headers: Record<string, string> = { 'X-ServiceAPI-Key': KEY, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    if (authority !== undefined) {
+      const response = await httpsRequest(`${server.baseUrl}/api/rest/v1${url}`, { ca: authority.ca, method, headers, ...(text === undefined ? {} : { body: text }) });
+      const header = (name: string) => (response.headers[name] as string | undefined) ?? null;
+      return { status: response.status, headers: { get: header }, body: response.body === '' ? undefined : JSON.parse(response.body) };
+    }
+    const response = await fetch(`${server.baseUrl}/api/rest/v1${url}`, { method, headers, ...(text === undefined ? {} : { body: text }) });
+    const answer = await response.text();
+    return { status: response.status, headers: response.headers as { get(name: string): string | null }, body: answer === '' ? undefined : JSON.parse(answer) };
   };
 
   /** Every file under `folder` as the REST API lists it, walking folders and following each listing's cursor. */
@@ -118,14 +135,21 @@ function roundTrip(door: RcloneDoor, target: Target): void {
     if (target.skip) return;
     work = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-rclone-'));
     const env = await target.setUp(work);
-    server = await startServer({ ...env, ATRIUM_BOOTSTRAP_API_KEY: KEY, ATRIUM_HEADER_BRANDS: 'Service', ATRIUM_ACCESS_LOG: 'false', ...door.serverEnv });
+    const serverEnv = { ...env, ATRIUM_BOOTSTRAP_API_KEY: KEY, ATRIUM_HEADER_BRANDS: 'Service', ATRIUM_ACCESS_LOG: 'false', ...door.serverEnv };
+    if (door.https === true) {
+      authority = makeTestCertificateAuthority(path.join(work, 'pki'));
+      const certificate = authority.issue('atrium');
+      server = await startHttpsServer({ ...serverEnv, ATRIUM_TLS_CERT_FILE: certificate.chainFile, ATRIUM_TLS_KEY_FILE: certificate.keyFile }, authority.ca);
+    } else {
+      server = await startServer(serverEnv);
+    }
     // A user of the Default Workspace with a password and a grant on one folder: the door's root is the site root.
     const user = await admin('POST', '/users', { username: USERNAME, password: PASSWORD });
     expect(user.status).toBe(201);
     expect((await admin('POST', '/folders/shared')).status).toBe(201);
     expect((await admin('POST', '/permissions', { path: 'shared', user_id: user.body.id, permission: 'full' })).status).toBe(201);
 
-    tree = generateTree(path.join(work, 'source'), FILES, 7);
+    tree = generateTree(path.join(work, 'source'), files, 7);
     const obscured = await rclone(['obscure', PASSWORD], {});
     expect(obscured.code).toBe(0);
     const config = path.join(work, 'rclone.conf');
@@ -148,29 +172,29 @@ function roundTrip(door: RcloneDoor, target: Target): void {
     fs.rmSync(work, { recursive: true, force: true });
   });
 
-  it.skipIf(target.skip)(`copies ${FILES} files in with rclone copy; rclone check and the REST API see the same tree`, async () => {
+  it.skipIf(target.skip)(`copies ${files} files in with rclone copy; rclone check and the REST API see the same tree`, async () => {
     const totalBytes = tree.reduce((sum, file) => sum + file.size, 0);
     const started = Date.now();
-    const copy = await rclone(['copy', path.join(work, 'source'), 'atrium:shared/tree', '--transfers', '8', '--checkers', '8', '--retries', '1', '--low-level-retries', '1'], rcloneEnv);
+    const copy = await rclone(['copy', path.join(work, 'source'), 'atrium:shared/tree', '--transfers', '8', '--checkers', '8', '--retries', '1', '--low-level-retries', '1', ...remoteFlags()], rcloneEnv);
     expect(copy.code, copy.output).toBe(0);
-    process.stderr.write(`rclone over ${door.name} [${target.name}]: ${FILES} files, ${(totalBytes / 2 ** 20).toFixed(1)} MiB copied into Atrium in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    process.stderr.write(`rclone over ${door.name} [${target.name}]: ${files} files, ${(totalBytes / 2 ** 20).toFixed(1)} MiB copied into Atrium in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 
     // Sizes and names, then every byte: neither door offers rclone a remote hash, so --download reads both sides.
-    const check = await rclone(['check', path.join(work, 'source'), 'atrium:shared/tree', '--checkers', '8'], rcloneEnv);
+    const check = await rclone(['check', path.join(work, 'source'), 'atrium:shared/tree', '--checkers', '8', ...remoteFlags()], rcloneEnv);
     expect(check.code, check.output).toBe(0);
     expect(check.output).toContain('0 differences found');
-    const byBytes = await rclone(['check', '--download', path.join(work, 'source'), 'atrium:shared/tree', '--checkers', '8'], rcloneEnv);
+    const byBytes = await rclone(['check', '--download', path.join(work, 'source'), 'atrium:shared/tree', '--checkers', '8', ...remoteFlags()], rcloneEnv);
     expect(byBytes.code, byBytes.output).toBe(0);
     expect(byBytes.output).toContain('0 differences found');
 
     const rest = await listed('shared/tree');
-    expect(rest.size).toBe(FILES);
+    expect(rest.size).toBe(files);
     expect(new Map([...rest].sort())).toEqual(new Map(tree.map((file) => [file.path, file.size] as const).sort()));
   }, 300_000);
 
   it.skipIf(target.skip)('copies the tree back out with rclone, byte for byte', async () => {
     const back = path.join(work, 'back');
-    const copy = await rclone(['copy', 'atrium:shared/tree', back, '--transfers', '8', '--checkers', '8', '--retries', '1'], rcloneEnv);
+    const copy = await rclone(['copy', 'atrium:shared/tree', back, '--transfers', '8', '--checkers', '8', '--retries', '1', ...remoteFlags()], rcloneEnv);
     expect(copy.code, copy.output).toBe(0);
     for (const file of tree) {
       const local = path.join(back, file.path);
@@ -178,19 +202,26 @@ function roundTrip(door: RcloneDoor, target: Target): void {
       expect(fs.readFileSync(local).equals(fs.readFileSync(path.join(work, 'source', file.path))), file.path).toBe(true);
     }
     // rclone's own listing of the remote agrees with what it copied.
-    const listing = await rclone(['lsf', '-R', '--files-only', 'atrium:shared/tree'], rcloneEnv);
+    const listing = await rclone(['lsf', '-R', '--files-only', 'atrium:shared/tree', ...remoteFlags()], rcloneEnv);
     expect(listing.code, listing.output).toBe(0);
     expect(listing.output.trim().split('\n').sort()).toEqual(tree.map((file) => file.path).sort());
   }, 300_000);
+
+  it.skipIf(target.skip || door.https !== true)('speaks HTTP/2 with Atrium over HTTPS, offered by ALPN', async () => {
+    const listing = await rclone(['lsf', 'atrium:shared', '--dump', 'headers', ...remoteFlags()], rcloneEnv);
+    expect(listing.code, listing.output).toBe(0);
+    expect(listing.output).toMatch(/HTTP\/2\.0 207/);
+    expect(listing.output).not.toMatch(/HTTP\/1\.1 207/);
+  }, 60_000);
 
   it.skipIf(target.skip)('refuses a wrong password, and writes nowhere the user has no grant', async () => {
     const wrong = path.join(work, 'wrong.conf');
     const obscured = await rclone(['obscure', 'not the password'], {});
     fs.writeFileSync(wrong, fs.readFileSync(rcloneEnv.RCLONE_CONFIG as string, 'utf8').replace(/^pass = .*$/m, `pass = ${obscured.output.trim()}`));
-    const denied = await rclone(['lsf', 'atrium:shared', '--retries', '1', '--low-level-retries', '1'], { ...rcloneEnv, RCLONE_CONFIG: wrong });
+    const denied = await rclone(['lsf', 'atrium:shared', '--retries', '1', '--low-level-retries', '1', ...remoteFlags()], { ...rcloneEnv, RCLONE_CONFIG: wrong });
     expect(denied.code).not.toBe(0);
 
-    const outside = await rclone(['copyto', path.join(work, 'source', tree[0]?.path as string), 'atrium:elsewhere.bin', '--retries', '1', '--low-level-retries', '1'], rcloneEnv);
+    const outside = await rclone(['copyto', path.join(work, 'source', tree[0]?.path as string), 'atrium:elsewhere.bin', '--retries', '1', '--low-level-retries', '1', ...remoteFlags()], rcloneEnv);
     expect(outside.code).not.toBe(0);
     expect((await admin('GET', '/file_actions/metadata/elsewhere.bin')).status).toBe(404);
   }, 120_000);
