@@ -1,8 +1,9 @@
-import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { errors } from '../errors/catalogue.js';
 import type { UploadPart } from '../repositories/uploads.js';
 import { BlobNotFoundError, type BlobStorage } from '../storage/blob-storage.js';
+import { sha256Job } from '../storage/hashing/sha256-thread.js';
+import { giveBack, takeBlock } from '../storage/hashing/shared-blocks.js';
 
 /**
  * An upload's parts are stored without being flushed to disk (upload-parts.ts): each is whole
@@ -34,6 +35,11 @@ export async function keepPartAsFile(storage: BlobStorage, part: UploadPart): Pr
   });
 }
 
+/**
+ * The part's bytes, hashed on the hashing thread (sha256-thread.ts) while they are passed on:
+ * each chunk (a MiB, as blobs are read) is copied into a shared block, and the next is read while
+ * the last is hashed.
+ */
 async function* checkedPart(storage: BlobStorage, part: UploadPart): AsyncGenerator<Buffer> {
   let bytes: Readable;
   try {
@@ -41,16 +47,32 @@ async function* checkedPart(storage: BlobStorage, part: UploadPart): AsyncGenera
   } catch (error) {
     throw error instanceof BlobNotFoundError ? errors.uploadPartLost(part.partNumber) : error;
   }
-  const hash = createHash('sha256');
+  const hash = sha256Job();
+  let hashing: Promise<void> = Promise.resolve();
   let size = 0;
-  for await (const chunk of bytes as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > part.size) break;
-    hash.update(chunk);
-    yield chunk;
-  }
-  if (size !== part.size || hash.digest('hex') !== part.sha256) {
+  try {
+    for await (const chunk of bytes as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > part.size) break;
+      await hashing;
+      hashing = hashCopy(hash.update.bind(hash), chunk);
+      yield chunk;
+    }
+    await hashing;
+    if (size !== part.size || await hash.digest() !== part.sha256) throw errors.uploadPartLost(part.partNumber);
+  } finally {
+    hash.discard();
     bytes.destroy();
-    throw errors.uploadPartLost(part.partNumber);
+  }
+}
+
+/** Hashes a copy of `chunk` in shared blocks, so the caller may pass the chunk on at once. */
+async function hashCopy(update: (bytes: Uint8Array) => Promise<void>, chunk: Buffer): Promise<void> {
+  for (let offset = 0; offset < chunk.length;) {
+    const block = takeBlock();
+    const copied = chunk.copy(block, 0, offset);
+    offset += copied;
+    await update(block.subarray(0, copied));
+    giveBack(block);
   }
 }

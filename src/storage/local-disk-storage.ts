@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { constants as fsConstants, createWriteStream } from 'node:fs';
+import { constants as fsConstants } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BlobNotFoundError, type BlobStorage, type ByteRange, type WrittenBlob } from './blob-storage.js';
-import { ByteMeter } from './byte-meter.js';
-import { FlushAsYouGo } from './flush-as-you-go.js';
+import { BlobFileWriter } from './blob-file-writer.js';
 import { LocalStagedBlob, type StagedBlob } from './staged-blob.js';
 import { syncFile } from './sync-file.js';
 import { assertStorageKey } from './storage-keys.js';
@@ -18,13 +17,7 @@ import { assertStorageKey } from './storage-keys.js';
  * memory is still a handful of chunks per stream.
  */
 const READ_CHUNK_BYTES = 1024 * 1024;
-/**
- * Bytes a blob's file stream takes in while its last write is under way. Node's 16 KiB made every
- * 64 KiB chunk of a request body its own write on the thread pool; with room for several, the
- * chunks that arrive meanwhile go down together in one write.
- */
-const WRITE_BUFFER_BYTES = 1024 * 1024;
-/** How often a durable blob being written is pushed to the disk before its final fsync (flush-as-you-go.ts). */
+/** How often a durable blob being written is pushed to the disk before its final fsync (blob-file-writer.ts). */
 const FLUSH_EVERY_BYTES = 64 * 1024 * 1024;
 
 /**
@@ -43,19 +36,20 @@ export class LocalDiskStorage implements BlobStorage {
   }
 
   async write(key: string, source: Readable, options: { maxBytes: number; durable?: boolean }): Promise<WrittenBlob> {
-    const meter = new ByteMeter(options.maxBytes);
     const durable = options.durable ?? true;
+    let written: WrittenBlob | undefined;
     await this.writeThrough(key, async (tmpPath) => {
-      const file = createWriteStream(tmpPath, { flags: 'wx', mode: 0o600, highWaterMark: WRITE_BUFFER_BYTES });
-      if (!durable) return pipeline(source, meter, file);
-      const flusher = new FlushAsYouGo(tmpPath, FLUSH_EVERY_BYTES);
+      const file = await fs.open(tmpPath, 'wx', 0o600);
+      const writer = new BlobFileWriter(file, { maxBytes: options.maxBytes, flushEveryBytes: durable ? FLUSH_EVERY_BYTES : undefined });
       try {
-        await pipeline(source, meter, flusher, file);
+        await pipeline(source, writer);
+        written = writer.result;
       } finally {
-        await flusher.settled();
+        await writer.settled();
+        await file.close();
       }
     }, durable);
-    return { size: meter.size, sha256: meter.digest() };
+    return written as WrittenBlob;
   }
 
   async flush(key: string): Promise<void> {

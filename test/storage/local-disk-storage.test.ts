@@ -69,6 +69,38 @@ describe('local-disk blob storage', () => {
     expect(await filesIn('objects')).toBe(0);
   });
 
+  it('hashes many writes at once, each in its own order, whatever their chunks\' sizes', async () => {
+    // Chunks of odd sizes cross the writer's blocks of a MiB at every offset.
+    const contents = Array.from({ length: 6 }, (_, i) => Buffer.from(Buffer.alloc(3 * 1024 * 1024 + 12_345 * i, i + 1).map((byte, at) => (byte + at) % 251)));
+    const sizes = [1, 4093, 65_536, 1024 * 1024 + 3, 777_777];
+    const written = await Promise.all(contents.map(async (content, i) => {
+      const chunks: Buffer[] = [];
+      for (let at = 0, n = 0; at < content.length; n += 1) {
+        const size = sizes[(n + i) % sizes.length] as number;
+        chunks.push(content.subarray(at, at + size));
+        at += size;
+      }
+      const key = newStorageKey();
+      return { key, written: await storage.write(key, Readable.from(chunks), { maxBytes: content.length, durable: i % 2 === 0 }) };
+    }));
+    for (const [i, { key, written: blob }] of written.entries()) {
+      const content = contents[i] as Buffer;
+      expect(blob).toEqual({ size: content.length, sha256: createHash('sha256').update(content).digest('hex') });
+      expect((await fs.readFile(path.join(root, 'objects', key.slice(0, 2), key))).equals(content)).toBe(true);
+    }
+    expect(await filesIn('tmp')).toBe(0);
+  });
+
+  it('refuses a body one byte over the limit past several blocks, and keeps nothing', async () => {
+    const key = newStorageKey();
+    const chunks = Array.from({ length: 5 }, () => Buffer.alloc(1024 * 1024 - 1, 1));
+    await expect(storage.write(key, Readable.from(chunks), { maxBytes: 5 * (1024 * 1024 - 1) - 1 })).rejects.toBeInstanceOf(BlobTooLargeError);
+    expect(await filesIn('tmp')).toBe(0);
+    expect(await filesIn('objects')).toBe(0);
+    const exact = newStorageKey();
+    expect(await storage.write(exact, Readable.from(chunks), { maxBytes: 5 * (1024 * 1024 - 1) })).toMatchObject({ size: 5 * (1024 * 1024 - 1) });
+  });
+
   it('copies into an independent blob, and deletes idempotently', async () => {
     const [a, b] = [newStorageKey(), newStorageKey()];
     await storage.write(a, Readable.from(['original']), { maxBytes: 100 });

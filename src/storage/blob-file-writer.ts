@@ -1,0 +1,145 @@
+import { createHash } from 'node:crypto';
+import type { FileHandle } from 'node:fs/promises';
+import { Writable } from 'node:stream';
+import { BlobTooLargeError, type WrittenBlob } from './blob-storage.js';
+import { BLOCK_BYTES, giveBack, takeBlock } from './hashing/shared-blocks.js';
+import { sha256Job, type Sha256Job } from './hashing/sha256-thread.js';
+
+/** Blocks written and hashed at once while the next one fills; past that the source waits. */
+const BLOCKS_IN_FLIGHT = 3;
+/**
+ * A blob this small is hashed on the event loop (under 0.1 ms): a round trip to the hashing
+ * thread would cost more than it saves, and small files (a WebDAV tree, a config) are most files.
+ */
+const INLINE_HASH_BYTES = 128 * 1024;
+
+/**
+ * Writes a blob's bytes to its open temporary file while counting and hashing them, and fails as
+ * soon as more than `maxBytes` have arrived, so an over-large body is refused without being stored
+ * whole first. Chunks are gathered into blocks of a MiB (shared-blocks.ts): each full block goes
+ * down in one positioned write while the hashing thread hashes it, so chunks that arrive
+ * meanwhile cost the event loop a copy and nothing else.
+ *
+ * With `flushEveryBytes`, the disk is asked every so many bytes to write what the file holds so
+ * far (fdatasync, one at a time, not waited for). Without it the kernel keeps a new file's pages
+ * in memory until the final fsync, which then writes all of it while nothing else happens; with
+ * it the disk writes while the rest still arrives, and the final fsync (still made before the
+ * file is renamed into place) has only the tail left. It adds flushes, never removes one.
+ */
+export class BlobFileWriter extends Writable {
+  /** The hashing thread's job, begun with the first block (none for a small blob). */
+  private hash: Sha256Job | undefined;
+  private block: Buffer | undefined;
+  private filled = 0;
+  /** Where the block being filled starts in the file. */
+  private position = 0;
+  /** Blocks being written and hashed, oldest first; each leaves the list when done. */
+  private readonly inFlight: Promise<void>[] = [];
+  private failure: unknown;
+  private sinceFlush = 0;
+  private flushing: Promise<void> | undefined;
+  private written: WrittenBlob | undefined;
+  size = 0;
+
+  constructor(private readonly file: FileHandle, private readonly options: { maxBytes: number; flushEveryBytes?: number }) {
+    super({ highWaterMark: BLOCK_BYTES });
+  }
+
+  /** Size and SHA-256 of what was written, once the stream has finished. */
+  get result(): WrittenBlob {
+    if (this.written === undefined) throw new Error('the blob is not written yet');
+    return this.written;
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    this.take(chunk).then(() => callback(), callback);
+  }
+
+  override _final(callback: (error?: Error | null) => void): void {
+    this.finish().then(() => callback(), callback);
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.hash?.discard();
+    // No write may still be under way when the caller closes or removes the file.
+    this.settled().then(() => callback(error), () => callback(error));
+  }
+
+  /** Waits for every write and flush still under way. */
+  async settled(): Promise<void> {
+    await Promise.all(this.inFlight);
+    await this.flushing;
+  }
+
+  private async take(chunk: Buffer): Promise<void> {
+    this.size += chunk.length;
+    if (this.size > this.options.maxBytes) throw new BlobTooLargeError(this.options.maxBytes);
+    let offset = 0;
+    while (offset < chunk.length) {
+      this.block ??= takeBlock();
+      const copied = chunk.copy(this.block, this.filled, offset);
+      offset += copied;
+      this.filled += copied;
+      if (this.filled === BLOCK_BYTES) await this.sendBlock();
+    }
+  }
+
+  private async finish(): Promise<void> {
+    if (this.position === 0 && this.filled <= INLINE_HASH_BYTES) return this.finishSmall();
+    if (this.filled > 0) await this.sendBlock();
+    await this.settled();
+    this.throwIfFailed();
+    this.written = { size: this.size, sha256: await (this.hash ?? sha256Job()).digest() };
+  }
+
+  private async finishSmall(): Promise<void> {
+    const block = this.block;
+    const bytes = block?.subarray(0, this.filled) ?? Buffer.alloc(0);
+    await writeAll(this.file, bytes, 0);
+    this.written = { size: this.size, sha256: createHash('sha256').update(bytes).digest('hex') };
+    if (block !== undefined) giveBack(block);
+    this.block = undefined;
+  }
+
+  /** The filled block goes to the disk and to the hashing thread at once. */
+  private async sendBlock(): Promise<void> {
+    // A write still filling its block when the stream was destroyed goes no further.
+    if (this.destroyed) throw new Error('the blob write was abandoned');
+    const block = this.block as Buffer;
+    const bytes = block.subarray(0, this.filled);
+    const at = this.position;
+    this.block = undefined;
+    this.position += this.filled;
+    this.filled = 0;
+    this.hash ??= sha256Job();
+    const done: Promise<void> = Promise.all([writeAll(this.file, bytes, at), this.hash.update(bytes)])
+      .then(() => giveBack(block), (error: unknown) => { this.failure ??= error; })
+      .then(() => { this.inFlight.splice(this.inFlight.indexOf(done), 1); });
+    this.inFlight.push(done);
+    this.flushNowAndThen(bytes.length);
+    while (this.inFlight.length >= BLOCKS_IN_FLIGHT) await this.inFlight[0];
+    this.throwIfFailed();
+  }
+
+  private flushNowAndThen(bytes: number): void {
+    if (this.options.flushEveryBytes === undefined) return;
+    this.sinceFlush += bytes;
+    if (this.sinceFlush < this.options.flushEveryBytes || this.flushing !== undefined) return;
+    this.sinceFlush = 0;
+    // A failure here is not the write's: the final fsync reports any real one.
+    this.flushing = this.file.datasync().catch(() => undefined).finally(() => { this.flushing = undefined; });
+  }
+
+  private throwIfFailed(): void {
+    if (this.failure !== undefined) throw this.failure;
+  }
+}
+
+/** A positioned write may store fewer bytes than asked (rarely, for a file): the rest follows. */
+async function writeAll(file: FileHandle, bytes: Uint8Array, position: number): Promise<void> {
+  let done = 0;
+  while (done < bytes.length) {
+    const { bytesWritten } = await file.write(bytes, done, bytes.length - done, position + done);
+    done += bytesWritten;
+  }
+}
