@@ -3,19 +3,27 @@ import fs from 'node:fs';
 /** What a pipe takes whole (POSIX PIPE_BUF): a write no longer than this never interleaves with another process's. */
 const ATOMIC_WRITE_BYTES = 4096;
 
+/** A busy process writes its queued lines at most this often (a quiet one at once, see below). */
+const BATCH_INTERVAL_MS = 10;
+
 /**
- * Log lines for a file descriptor, written together once per turn of the event loop: a busy
- * server writes one batch of lines with one system call instead of one call per line (with the
- * access log on, per-line writes were a sixth of a request's CPU), and a quiet one still writes
- * each line in the turn it was logged, without delay. Writes are synchronous, as pino's default
- * destination's are, so what was logged is out when the process exits; each write holds whole
- * lines and stays within 4 KiB when the lines allow, so the lines of several processes sharing
- * one pipe (ATRIUM_WORKERS) never interleave mid-line.
+ * Log lines for a file descriptor, written together: a busy server writes a batch of lines with
+ * one system call instead of one call per line. Each write to a pipe wakes its reader (journald,
+ * a container runtime, a shell), and with the access log on that wake-up, once per request, cost
+ * more than the rest of the line. A line logged when nothing was written for the last 10 ms is
+ * written at the end of its turn of the event loop, without delay; under load the lines of the
+ * next 10 ms wait and go together. Writes are synchronous, as pino's default destination's are,
+ * and whatever is queued is written before the process exits (a crash included), so a line can be
+ * lost only with the process killed outright, and then at most 10 ms of them. Each write holds
+ * whole lines and stays within 4 KiB when the lines allow, so the lines of several processes
+ * sharing one pipe (ATRIUM_WORKERS) never interleave mid-line.
  */
 class BatchedLines {
   private queued: string[] = [];
   private queuedBytes = 0;
   private scheduled = false;
+  /** When the last batch was written (performance.now()), or never. */
+  private lastWrite = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly fd: number) {
     // Whatever the last turn logged is written before the process ends, a crash included.
@@ -30,7 +38,9 @@ class BatchedLines {
     this.queuedBytes += bytes;
     if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(() => this.flush());
+      const wait = this.lastWrite + BATCH_INTERVAL_MS - performance.now();
+      if (wait <= 0) setImmediate(() => this.flush());
+      else setTimeout(() => this.flush(), wait).unref();
     }
   }
 
@@ -40,6 +50,7 @@ class BatchedLines {
     const text = this.queued.join('');
     this.queued = [];
     this.queuedBytes = 0;
+    this.lastWrite = performance.now();
     writeAll(this.fd, Buffer.from(text));
   }
 }
@@ -65,7 +76,7 @@ function writeAll(fd: number, bytes: Buffer): void {
   }
 }
 
-/** Lines for `fd`, a turn's lines written together; a process needs one per descriptor. */
+/** Lines for `fd`, written in batches (BatchedLines); a process needs one per descriptor. */
 export function batchedLines(fd: number): { write(line: string): void; flush(): void } {
   return new BatchedLines(fd);
 }
