@@ -108,18 +108,33 @@ export function sqliteDataVersion(sqlite: BetterSqlite3.Database): DataVersion &
 }
 
 /**
- * PostgreSQL: the external stamp is the server's transaction snapshot (`pg_current_snapshot()`),
- * which changes whenever any transaction that wrote commits or aborts, on whichever node: a
- * commit either raises `xmax` or leaves the in-progress list. Read-only transactions take no
- * transaction id, so reads never move it. Outside a request there is no stamp and nothing is
- * cached, which spares a round trip per read. Requests share one query, one at a time (sharedReads).
+ * PostgreSQL: the external stamp is the counter of Atrium's committed writes in its own schema
+ * (`data_version`, migrations/009-data-version.ts), which every transaction that writes one of
+ * Atrium's tables, on whichever node, moves as it commits, History's records excepted. Writes to
+ * other databases or schemas on the same server leave it alone. Outside a request there is no
+ * stamp and nothing is cached, which spares a round trip per read. Requests share one query, one
+ * at a time (sharedReads).
  */
 export function postgresDataVersion(pool: pg.Pool): DataVersion & WriteCounter {
-  const readSnapshot = async () => (await pool.query<{ snapshot: string }>('select pg_current_snapshot()::text as snapshot')).rows[0]?.snapshot ?? '';
-  return dataVersionFrom(readSnapshot, () => undefined);
+  const readCounter = async () => String((await pool.query<{ version: string | number }>('select version from data_version where id = 1')).rows[0]?.version ?? '');
+  return dataVersionFrom(readCounter, () => undefined);
 }
 
 /** Whether a statement only reads: anything else, transaction control included, counts as a write. */
 export function isReadOnlySql(sqlText: string): boolean {
   return /^\s*select\b/i.test(sqlText);
 }
+
+/**
+ * Whether a statement writes History's records or the end of its chain and nothing else (both
+ * databases' spellings, PostgreSQL's `WITH` that does both in one statement included). Such writes
+ * do not move the data version: no cached read reads those tables (db/read-cache.ts), and every
+ * download and failed sign-in writes them.
+ */
+export function isHistoryWrite(sqlText: string): boolean {
+  return HISTORY_WRITE.test(sqlText) || HISTORY_WITH_WRITE.test(sqlText);
+}
+
+const HISTORY_TABLE = String.raw`"?(?:history|history_chain)"?[\s(]`;
+const HISTORY_WRITE = new RegExp(String.raw`^\s*(?:insert\s+into|update|delete\s+from)\s+${HISTORY_TABLE}`, 'i');
+const HISTORY_WITH_WRITE = new RegExp(String.raw`^\s*with\s+"recorded"\s+as\s+\(\s*insert\s+into\s+"history"\s+[^;]*\)\s*update\s+"history_chain"\s`, 'i');

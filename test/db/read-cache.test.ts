@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openPostgres, openSqlite, type Database } from '../../src/db/database.js';
 import { runInRequestScope } from '../../src/db/data-version.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { tablesMissingTheTrigger } from '../../src/db/migrations/009-data-version.js';
 import { cachedRead } from '../../src/db/read-cache.js';
 import { appendEvents, type Recording } from '../../src/history/record.js';
 import { adminQuery, POSTGRES_TEST_URL } from '../support/postgres-server.js';
@@ -157,7 +158,56 @@ describe.skipIf(!serverMode)('cached reads [postgres]', () => {
     });
   });
 
-  it('caches nothing outside a request, where no snapshot was taken', async () => {
+  it('keeps its cached reads across a History record and writes in another schema of the server', async () => {
+    const names = workspaceNames(database);
+    const first = await inRequest(() => names.read());
+    await inRequest(() => database.db.transaction().execute((tx) => appendEvents(tx, RECORDING, [{ action: 'read', workspaceId: null, display: 'Downloaded a file', path: 'a.txt' }])));
+    // Another application on the same server: its commits leave Atrium's version alone.
+    await adminQuery(`create schema ${schema}_neighbour`);
+    await adminQuery(`create table ${schema}_neighbour.notes (id serial primary key, body text)`);
+    for (let i = 0; i < 3; i += 1) await adminQuery(`insert into ${schema}_neighbour.notes (body) values ('written by another application')`);
+    expect(await inRequest(() => names.read())).toEqual(first);
+    expect(names.loads()).toBe(1);
+    await adminQuery(`drop schema ${schema}_neighbour cascade`);
+  });
+
+  it('moves the version once for each committed transaction that writes Atrium\'s tables, on any connection', async () => {
+    const version = async () => String((await pool.query<{ version: string | number }>('select version from data_version')).rows[0]?.version);
+    const pool = new pg.Pool({ connectionString: url, max: 1 });
+    try {
+      const start = BigInt(await version());
+      await insertWorkspace(database, 'One statement');
+      expect(BigInt(await version())).toBe(start + 1n);
+      await database.db.transaction().execute(async (tx) => {
+        await tx.insertInto('workspaces').values({ name: 'Two', created_at: 0 }).execute();
+        await tx.updateTable('workspaces').set({ created_at: 1 }).where('name', '=', 'Two').execute();
+        await tx.deleteFrom('workspaces').where('name', '=', 'One statement').execute();
+      });
+      expect(BigInt(await version())).toBe(start + 2n);
+      // Two connections writing at once, each committing after the other has written: both counted.
+      const [a, b] = [new pg.Client({ connectionString: url }), new pg.Client({ connectionString: url })];
+      await a.connect();
+      await b.connect();
+      await a.query('begin');
+      await b.query('begin');
+      await a.query(`insert into workspaces (name, created_at) values ('From a', 0)`);
+      await b.query(`insert into workspaces (name, created_at) values ('From b', 0)`);
+      await a.query('commit');
+      await b.query('commit');
+      await a.end();
+      await b.end();
+      expect(BigInt(await version())).toBe(start + 4n);
+      expect((await pool.query('select count(*)::int as pending from data_version_pending')).rows[0].pending).toBe(0);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('has every table of Atrium but History\'s noting its writes', async () => {
+    expect(await tablesMissingTheTrigger(database.db as never)).toEqual([]);
+  });
+
+  it('caches nothing outside a request, where no version was read', async () => {
     const names = workspaceNames(database);
     await names.read();
     await names.read();

@@ -8,6 +8,7 @@ import { history } from './005-history.js';
 import { davProperties } from './006-dav-properties.js';
 import { davLocks } from './007-dav-locks.js';
 import { publicKeys } from './008-public-keys.js';
+import { dataVersion } from './009-data-version.js';
 
 /**
  * Every migration, in order, listed statically (no directory scanning, so the build output and
@@ -24,6 +25,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '006-dav-properties': davProperties(),
     '007-dav-locks': davLocks(dialect),
     '008-public-keys': publicKeys(dialect),
+    '009-data-version': dataVersion(dialect),
   };
   return { getMigrations: async () => migrations };
 }
