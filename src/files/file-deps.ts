@@ -2,6 +2,7 @@ import type { Db } from '../db/database.js';
 import type { Clock } from '../lib/time.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
 import type { TransferLinks } from './transfer-signing.js';
+import type { UploadRuns } from './upload-runs.js';
 
 /** What file operations are made of: the database, the clock, the blob store, the signed links, the upload limit. */
 export interface FileDeps {
@@ -11,6 +12,8 @@ export interface FileDeps {
   readonly links: TransferLinks;
   /** ATRIUM_MAX_UPLOAD_BYTES. */
   readonly maxUploadBytes: number;
+  /** Uploads whose parts arrive in order, kept whole as they arrive (upload-runs.ts). */
+  readonly runs: UploadRuns;
 }
 
 /**

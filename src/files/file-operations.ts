@@ -11,6 +11,7 @@ import { FileSession } from './file-session.js';
 import { openScope } from './session-scope.js';
 import { TransferLinks } from './transfer-signing.js';
 import { receivePart, type ReceivedPart } from './upload-parts.js';
+import { UploadRuns } from './upload-runs.js';
 
 /**
  * Every file operation, for every front door (REST today; the web console, WebDAV and SFTP to
@@ -33,7 +34,7 @@ export interface FileOperations {
 }
 
 export function createFileOperations(parts: { db: Db; clock: Clock; storage: BlobStorage; maxUploadBytes: number }): FileOperations {
-  const deps: FileDeps = { ...parts, links: new TransferLinks(parts.db, parts.clock) };
+  const deps: FileDeps = { ...parts, links: new TransferLinks(parts.db, parts.clock), runs: new UploadRuns(parts.storage, () => parts.clock.now()) };
   return {
     async session(caller, requestWorkspaceId, origin) {
       assertCredentialReaches(caller, 'file');

@@ -1,24 +1,25 @@
 import { Readable } from 'node:stream';
 import { errors } from '../errors/catalogue.js';
 import type { FileContent } from '../repositories/entries.js';
-import { BlobTooLargeError, type BlobStorage } from '../storage/blob-storage.js';
+import { BlobTooLargeError, type BlobRun, type BlobStorage } from '../storage/blob-storage.js';
 import { newStorageKey } from '../storage/storage-keys.js';
 
 /**
  * Streams a request body into a new blob. Over `maxBytes` is `bad-request/request-body-too-large`
  * (naming the configured limit, `limitForMessage`); a body that stops before its end (the client
  * went away, or sent less than its Content-Length) is `bad-request/upload-incomplete`. Either way
- * storage has kept nothing. `durable: false` stores it without flushing it to disk (BlobStorage.write).
+ * storage has kept nothing. `durable: false` stores it without flushing it to disk, and `appendTo`
+ * appends it to a run as well (BlobStorage.write).
  */
 export async function storeBody(
   storage: BlobStorage,
   body: Readable | undefined,
   limits: { maxBytes: number; limitForMessage: number },
-  options: { durable: boolean } = { durable: true },
+  options: { durable: boolean; appendTo?: BlobRun } = { durable: true },
 ): Promise<FileContent> {
   const storageKey = newStorageKey();
   try {
-    const written = await storage.write(storageKey, body ?? Readable.from([]), { maxBytes: limits.maxBytes, durable: options.durable });
+    const written = await storage.write(storageKey, body ?? Readable.from([]), { maxBytes: limits.maxBytes, durable: options.durable, appendTo: options.appendTo });
     // An HTTP/2 stream the client reset ends like a finished one; only its flag tells them apart.
     if (endedEarly(body)) {
       await storage.delete(storageKey).catch(() => undefined);

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { errors } from '../errors/catalogue.js';
 import { isForeignKeyViolation } from '../repositories/constraint-errors.js';
+import type { FileContent } from '../repositories/entries.js';
 import { findUploadById, partsOf, putPart } from '../repositories/uploads.js';
 import { discardBlobs, type FileDeps } from './file-deps.js';
 import { assertDeclaredLength, storeBody } from './stored-content.js';
@@ -31,17 +32,27 @@ export async function receivePart(deps: FileDeps, token: string, body: Readable 
   const others = (await partsOf(deps.db, upload.id)).filter((part) => part.partNumber !== partNumber);
   const remaining = Math.max(0, deps.maxUploadBytes - others.reduce((sum, part) => sum + part.size, 0));
   assertDeclaredLength(declaredLength, remaining, deps.maxUploadBytes);
-  // Not flushed to disk: checked when the upload ends, and only the file flushed (received-parts.ts).
-  const content = await storeBody(deps.storage, body, { maxBytes: remaining, limitForMessage: deps.maxUploadBytes }, { durable: false });
+  // Not flushed to disk: checked when the upload ends, and only the file flushed (received-parts.ts),
+  // unless the part continues the upload's run (upload-runs.ts).
+  const claim = await deps.runs.claim(upload.ref, partNumber);
+  let content: FileContent;
+  try {
+    content = await storeBody(deps.storage, body, { maxBytes: remaining, limitForMessage: deps.maxUploadBytes }, { durable: false, appendTo: claim?.run });
+  } catch (error) {
+    if (claim !== undefined) deps.runs.failed(claim);
+    throw error;
+  }
   let replaced: string | undefined;
   try {
     replaced = await putPart(deps.db, upload.id, { partNumber, ...content });
   } catch (error) {
+    if (claim !== undefined) deps.runs.failed(claim);
     await discardBlobs(deps.storage, [content.storageKey]);
     // The upload ended or expired while this part was on its way.
     if (isForeignKeyViolation(error)) throw errors.fileUploadNotFound();
     throw error;
   }
+  if (claim !== undefined) deps.runs.appended(claim, content.storageKey);
   if (replaced !== undefined) await discardBlobs(deps.storage, [replaced]);
   return { partNumber, size: content.size, sha256: content.sha256 };
 }

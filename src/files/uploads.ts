@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { SitePath } from '../access/index.js';
 import { errors } from '../errors/catalogue.js';
 import type { Entry, FileContent } from '../repositories/entries.js';
-import { expiredUploadIds, findUploadByRef, insertUpload, partsOf, takeUpload, type Upload, type UploadOwner } from '../repositories/uploads.js';
+import { expiredUploadIds, findUploadByRef, insertUpload, partsOf, takeUpload, type Upload, type UploadOwner, type UploadPart } from '../repositories/uploads.js';
+import { newStorageKey } from '../storage/storage-keys.js';
 import { planCreation } from './creation-plan.js';
 import { commitFile } from './file-commit.js';
 import { discardBlobs, type FileDeps } from './file-deps.js';
@@ -68,10 +69,11 @@ export async function endUpload(scope: SessionScope, site: SitePath, ref: string
   parts.forEach((part, index) => {
     if (part.partNumber !== index + 1) throw errors.uploadPartGap(index + 1);
   });
-  const single = parts.length === 1 ? parts[0] : undefined;
+  const fromRun = await contentOfRun(scope.deps, upload.ref, parts);
+  const single = fromRun === undefined && parts.length === 1 ? parts[0] : undefined;
   // Parts were stored unflushed: checked here, and only the file is flushed (received-parts.ts).
   if (single !== undefined) await keepPartAsFile(storage, single);
-  const content: FileContent = single ?? await storeBody(storage, checkedParts(storage, parts), {
+  const content: FileContent = fromRun ?? single ?? await storeBody(storage, checkedParts(storage, parts), {
     maxBytes: maxUploadBytes,
     limitForMessage: maxUploadBytes,
   });
@@ -92,10 +94,29 @@ export async function endUpload(scope: SessionScope, site: SitePath, ref: string
     await discardBlobs(storage, [...partKeys.filter((key) => key !== content.storageKey), ...(replacedStorageKey === undefined ? [] : [replacedStorageKey])]);
     return entry;
   } catch (error) {
-    // A joined blob is this request's own; a single part still belongs to the upload.
+    // A joined blob (or the run's) is this request's own; a single part still belongs to the upload.
     if (single === undefined) await discardBlobs(storage, [content.storageKey]);
     throw error;
   }
+}
+
+/**
+ * The file as the upload's run holds it (upload-runs.ts), made a blob of its own, when the run
+ * holds exactly these parts; undefined otherwise, or if the run cannot be finished, and the parts
+ * are checked and joined as before.
+ */
+async function contentOfRun(deps: FileDeps, ref: string, parts: readonly UploadPart[]): Promise<FileContent | undefined> {
+  if (parts.length === 0) return undefined;
+  const run = deps.runs.take(ref, parts.map((part) => part.storageKey));
+  if (run === undefined) return undefined;
+  const size = parts.reduce((sum, part) => sum + part.size, 0);
+  if (run.size !== size) {
+    await run.discard();
+    return undefined;
+  }
+  const storageKey = newStorageKey();
+  const written = await run.finish(storageKey).catch(() => undefined);
+  return written === undefined ? undefined : { storageKey, ...written };
 }
 
 /**

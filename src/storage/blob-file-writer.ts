@@ -4,6 +4,7 @@ import { Writable } from 'node:stream';
 import { BlobTooLargeError, type WrittenBlob } from './blob-storage.js';
 import { BLOCK_BYTES, giveBack, takeBlock } from './hashing/shared-blocks.js';
 import { sha256Job, type Sha256Job } from './hashing/sha256-thread.js';
+import type { RunTarget } from './blob-run.js';
 
 /** Blocks written and hashed at once while the next one fills; past that the source waits. */
 const BLOCKS_IN_FLIGHT = 3;
@@ -41,7 +42,11 @@ export class BlobFileWriter extends Writable {
   private written: WrittenBlob | undefined;
   size = 0;
 
-  constructor(private readonly file: FileHandle, private readonly options: { maxBytes: number; flushEveryBytes?: number }) {
+  /**
+   * `appendTo`: each block is also written into a run's file at the run's end and added to the
+   * run's SHA-256 (blob-run.ts), from the same shared memory, without another copy.
+   */
+  constructor(private readonly file: FileHandle, private readonly options: { maxBytes: number; flushEveryBytes?: number; appendTo?: RunTarget }) {
     super({ highWaterMark: BLOCK_BYTES });
   }
 
@@ -85,7 +90,7 @@ export class BlobFileWriter extends Writable {
   }
 
   private async finish(): Promise<void> {
-    if (this.position === 0 && this.filled <= INLINE_HASH_BYTES) return this.finishSmall();
+    if (this.position === 0 && this.filled <= INLINE_HASH_BYTES && this.options.appendTo === undefined) return this.finishSmall();
     if (this.filled > 0) await this.sendBlock();
     await this.settled();
     this.throwIfFailed();
@@ -112,7 +117,10 @@ export class BlobFileWriter extends Writable {
     this.position += this.filled;
     this.filled = 0;
     this.hash ??= sha256Job();
-    const done: Promise<void> = Promise.all([writeAll(this.file, bytes, at), this.hash.update(bytes)])
+    const run = this.options.appendTo;
+    const work = [writeAll(this.file, bytes, at), this.hash.update(bytes)];
+    if (run !== undefined) work.push(writeAll(run.file, bytes, run.at + at), run.hash.update(bytes));
+    const done: Promise<void> = Promise.all(work)
       .then(() => giveBack(block), (error: unknown) => { this.failure ??= error; })
       .then(() => { this.inFlight.splice(this.inFlight.indexOf(done), 1); });
     this.inFlight.push(done);

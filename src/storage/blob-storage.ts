@@ -33,8 +33,11 @@ export interface BlobStorage {
    * parts, checked against their SHA-256 when the upload ends): the blob is whole for every
    * reader and survives the process, but the operating system's crash may lose or truncate it.
    * `flush` makes such a blob durable later.
+   *
+   * `appendTo`: the same bytes are also appended to a run (beginRun), which grows only if the
+   * write succeeds; a failed write leaves the run unusable (its finish fails).
    */
-  write(key: string, source: Readable, options: { maxBytes: number; durable?: boolean }): Promise<WrittenBlob>;
+  write(key: string, source: Readable, options: { maxBytes: number; durable?: boolean; appendTo?: BlobRun }): Promise<WrittenBlob>;
   /** Makes a blob written with `durable: false` as durable as any other; BlobNotFoundError when it is missing. */
   flush(key: string): Promise<void>;
   /** A stream of the blob's bytes (or of a range of them); BlobNotFoundError when it is missing. */
@@ -45,6 +48,25 @@ export interface BlobStorage {
   delete(key: string): Promise<void>;
   /** A blob to be written at offsets (SFTP), which becomes a blob only when finished (staged-blob.ts). */
   stage(options: { maxBytes: number }): Promise<StagedBlob>;
+  /** A new, empty run: writes that follow one another append to it (blob-run.ts). */
+  beginRun(): Promise<BlobRun>;
+}
+
+/**
+ * A blob made of the bytes of several writes, one after the other, as they arrive (an upload's
+ * parts, sent in order): its SHA-256 is computed on the way, and it is pushed to the disk as it
+ * grows, so that making it a blob needs neither reading it again nor copying it.
+ */
+export interface BlobRun {
+  /** Bytes appended so far. */
+  readonly size: number;
+  /**
+   * The bytes appended so far become the blob `key`, flushed to disk and renamed into place, with
+   * their SHA-256; the run is over. Fails (storing nothing) if a write to it failed.
+   */
+  finish(key: string): Promise<WrittenBlob>;
+  /** Removes the run's bytes; harmless once finished or discarded. */
+  discard(): Promise<void>;
 }
 
 export class BlobTooLargeError extends Error {

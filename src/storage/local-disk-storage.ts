@@ -4,7 +4,8 @@ import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { BlobNotFoundError, type BlobStorage, type ByteRange, type WrittenBlob } from './blob-storage.js';
+import { BlobNotFoundError, type BlobRun, type BlobStorage, type ByteRange, type WrittenBlob } from './blob-storage.js';
+import { LocalBlobRun } from './blob-run.js';
 import { BlobFileWriter } from './blob-file-writer.js';
 import { LocalStagedBlob, type StagedBlob } from './staged-blob.js';
 import { syncFile } from './sync-file.js';
@@ -29,26 +30,37 @@ const FLUSH_EVERY_BYTES = 64 * 1024 * 1024;
 export class LocalDiskStorage implements BlobStorage {
   private readonly objectsDir: string;
   private readonly tmpDir: string;
+  /** Uploads' runs (blob-run.ts): in progress like temporary files, but for as long as an upload lasts. */
+  private readonly runsDir: string;
 
   constructor(readonly root: string) {
     this.objectsDir = path.join(root, 'objects');
     this.tmpDir = path.join(root, 'tmp');
+    this.runsDir = path.join(root, 'runs');
   }
 
-  async write(key: string, source: Readable, options: { maxBytes: number; durable?: boolean }): Promise<WrittenBlob> {
+  async write(key: string, source: Readable, options: { maxBytes: number; durable?: boolean; appendTo?: BlobRun }): Promise<WrittenBlob> {
     const durable = options.durable ?? true;
+    const run = options.appendTo === undefined ? undefined : ownRun(options.appendTo);
     let written: WrittenBlob | undefined;
-    await this.writeThrough(key, async (tmpPath) => {
-      const file = await fs.open(tmpPath, 'wx', 0o600);
-      const writer = new BlobFileWriter(file, { maxBytes: options.maxBytes, flushEveryBytes: durable ? FLUSH_EVERY_BYTES : undefined });
-      try {
-        await pipeline(source, writer);
-        written = writer.result;
-      } finally {
-        await writer.settled();
-        await file.close();
-      }
-    }, durable);
+    const appendTo = run?.beginWrite();
+    try {
+      await this.writeThrough(key, async (tmpPath) => {
+        const file = await fs.open(tmpPath, 'wx', 0o600);
+        const writer = new BlobFileWriter(file, { maxBytes: options.maxBytes, flushEveryBytes: durable ? FLUSH_EVERY_BYTES : undefined, appendTo });
+        try {
+          await pipeline(source, writer);
+          written = writer.result;
+        } finally {
+          await writer.settled();
+          await file.close();
+        }
+      }, durable);
+    } catch (error) {
+      run?.failed();
+      throw error;
+    }
+    run?.appended((written as WrittenBlob).size);
     return written as WrittenBlob;
   }
 
@@ -113,27 +125,18 @@ export class LocalDiskStorage implements BlobStorage {
     }, options.maxBytes);
   }
 
+  beginRun(): Promise<BlobRun> {
+    return LocalBlobRun.create(this.runsDir, (tmpPath, key) => this.publish(tmpPath, key));
+  }
+
   /**
    * Removes temporary files nobody has written to for `olderThanMs`: what a crash or a killed
    * process left. The age test keeps a write in progress (on this node or on another node
    * sharing the directory) safe, since writing keeps touching its file.
    */
   async removeStaleTemporaryFiles(now: number, olderThanMs: number): Promise<number> {
-    let names: string[];
-    try {
-      names = await fs.readdir(this.tmpDir);
-    } catch (error) {
-      if (isMissing(error)) return 0;
-      throw error;
-    }
     let removed = 0;
-    for (const name of names) {
-      const file = path.join(this.tmpDir, name);
-      const stat = await fs.stat(file).catch(() => undefined);
-      if (stat === undefined || now - stat.mtimeMs < olderThanMs) continue;
-      await fs.rm(file, { force: true });
-      removed += 1;
-    }
+    for (const dir of [this.tmpDir, this.runsDir]) removed += await removeStaleFiles(dir, now, olderThanMs);
     return removed;
   }
 
@@ -171,6 +174,30 @@ export class LocalDiskStorage implements BlobStorage {
     assertStorageKey(key);
     return path.join(this.objectsDir, key.slice(0, 2), key);
   }
+}
+
+async function removeStaleFiles(dir: string, now: number, olderThanMs: number): Promise<number> {
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch (error) {
+    if (isMissing(error)) return 0;
+    throw error;
+  }
+  let removed = 0;
+  for (const name of names) {
+    const file = path.join(dir, name);
+    const stat = await fs.stat(file).catch(() => undefined);
+    if (stat === undefined || now - stat.mtimeMs < olderThanMs) continue;
+    await fs.rm(file, { force: true });
+    removed += 1;
+  }
+  return removed;
+}
+
+function ownRun(run: BlobRun): LocalBlobRun {
+  if (!(run instanceof LocalBlobRun)) throw new TypeError('storage: a run of another storage');
+  return run;
 }
 
 function isMissing(error: unknown): boolean {

@@ -101,6 +101,24 @@ describe('local-disk blob storage', () => {
     expect(await storage.write(exact, Readable.from(chunks), { maxBytes: 5 * (1024 * 1024 - 1) })).toMatchObject({ size: 5 * (1024 * 1024 - 1) });
   });
 
+  it('appends writes to a run, which becomes a blob with the SHA-256 of all of them; a failed write makes it unusable', async () => {
+    const run = await storage.beginRun();
+    const pieces = [Buffer.alloc(1024 * 1024 + 5, 1), Buffer.from('tail'), Buffer.alloc(0)];
+    for (const piece of pieces) await storage.write(newStorageKey(), Readable.from([piece]), { maxBytes: 2 ** 30, durable: false, appendTo: run });
+    expect(run.size).toBe(1024 * 1024 + 9);
+    const key = newStorageKey();
+    const whole = Buffer.concat(pieces);
+    expect(await run.finish(key)).toEqual({ size: whole.length, sha256: createHash('sha256').update(whole).digest('hex') });
+    expect((await fs.readFile(path.join(root, 'objects', key.slice(0, 2), key))).equals(whole)).toBe(true);
+
+    const broken = await storage.beginRun();
+    await storage.write(newStorageKey(), Readable.from(['kept']), { maxBytes: 100, durable: false, appendTo: broken });
+    await expect(storage.write(newStorageKey(), Readable.from([Buffer.alloc(3 * 1024 * 1024)]), { maxBytes: 2 * 1024 * 1024, appendTo: broken })).rejects.toBeInstanceOf(BlobTooLargeError);
+    await expect(broken.finish(newStorageKey())).rejects.toThrow();
+    expect(await filesIn('tmp')).toBe(0);
+    expect(await filesIn('runs')).toBe(0);
+  });
+
   it('copies into an independent blob, and deletes idempotently', async () => {
     const [a, b] = [newStorageKey(), newStorageKey()];
     await storage.write(a, Readable.from(['original']), { maxBytes: 100 });
@@ -127,7 +145,16 @@ describe('local-disk blob storage', () => {
     await fs.writeFile(fresh, 'x');
     const hourAgo = new Date(Date.now() - 2 * 3600_000);
     await fs.utimes(old, hourAgo, hourAgo);
-    expect(await storage.removeStaleTemporaryFiles(Date.now(), 3600_000)).toBe(1);
+    // An upload's run a crash left, and one still written to.
+    const run = await storage.beginRun();
+    await storage.write(newStorageKey(), Readable.from(['part']), { maxBytes: 10, durable: false, appendTo: run });
+    const [runFile] = await fs.readdir(path.join(root, 'runs'));
+    const oldRun = path.join(root, 'runs', 'old-run.tmp');
+    await fs.writeFile(oldRun, 'x');
+    await fs.utimes(oldRun, hourAgo, hourAgo);
+    expect(await storage.removeStaleTemporaryFiles(Date.now(), 3600_000)).toBe(2);
     expect(await fs.readdir(path.join(root, 'tmp'))).toEqual(['fresh.tmp']);
+    expect(await fs.readdir(path.join(root, 'runs'))).toEqual([runFile]);
+    await run.discard();
   });
 });

@@ -1,0 +1,118 @@
+import type { BlobRun, BlobStorage } from '../storage/blob-storage.js';
+
+/** Runs kept at once; past that, new uploads are joined when they end, as before. */
+const MAX_RUNS = 256;
+/** A run not written to for this long is dropped (its upload is abandoned, or sent elsewhere). */
+const IDLE_MS = 60 * 60 * 1000;
+
+/** The run of one upload, and the parts it holds. */
+export interface RunClaim {
+  readonly run: BlobRun;
+}
+
+interface Entry extends RunClaim {
+  ref: string;
+  /** Storage keys of the parts in the run, in order: parts 1 to n. */
+  keys: string[];
+  /** A part is being appended. */
+  busy: boolean;
+  /** Dropped while a part was being appended: discarded once it ends. */
+  dropped: boolean;
+  touchedAt: number;
+}
+
+/**
+ * An upload's parts sent in order, one after the other, to this server (what the SDKs do), are
+ * also appended as they arrive to one run (BlobRun): when the upload ends, the run already holds
+ * the file, its SHA-256 and most of it flushed, and becomes the file's blob as it is, instead of
+ * every part being read back, checked and copied into a new blob (received-parts.ts).
+ *
+ * The run is this process's own, in memory, and used only if it holds exactly the upload's parts
+ * as the database lists them when it ends. Anything else drops it and the upload ends as before:
+ * a part sent out of order, again, or while another is on its way; a part received by another
+ * node; a restart. That last one is what keeps the run safe without flushing the parts: the parts
+ * are not flushed, and may be lost by an operating system crash, but such a crash also ends this
+ * process and its runs, so a run is only ever used by the process that wrote every byte of it,
+ * which the OS never lost since; and the run itself is flushed before it becomes the file.
+ */
+export class UploadRuns {
+  private readonly runs = new Map<string, Entry>();
+
+  constructor(private readonly storage: BlobStorage, private readonly now: () => number) {}
+
+  /**
+   * The run part `partNumber` of upload `ref` is to be appended to, if it is the run's next part
+   * (part 1 begins one); undefined otherwise, and the upload's run, if any, is dropped. The claim
+   * ends with `appended` or `failed`.
+   */
+  async claim(ref: string, partNumber: number): Promise<RunClaim | undefined> {
+    this.dropIdle();
+    const entry = this.runs.get(ref);
+    if (entry !== undefined) {
+      if (!entry.busy && entry.keys.length === partNumber - 1) {
+        entry.busy = true;
+        return entry;
+      }
+      this.drop(entry);
+      return undefined;
+    }
+    if (partNumber !== 1 || this.runs.size >= MAX_RUNS) return undefined;
+    const run = await this.storage.beginRun().catch(() => undefined);
+    if (run === undefined) return undefined;
+    if (this.runs.has(ref)) {
+      // Another part 1 of the same upload claimed meanwhile: neither is in order.
+      await run.discard();
+      this.drop(this.runs.get(ref) as Entry);
+      return undefined;
+    }
+    const created: Entry = { ref, run, keys: [], busy: true, dropped: false, touchedAt: this.now() };
+    this.runs.set(ref, created);
+    return created;
+  }
+
+  /** The claimed part is stored (as the blob `storageKey`) and recorded: it is the run's next part. */
+  appended(claim: RunClaim, storageKey: string): void {
+    const entry = claim as Entry;
+    entry.busy = false;
+    entry.touchedAt = this.now();
+    if (entry.dropped) void entry.run.discard();
+    else entry.keys.push(storageKey);
+  }
+
+  /** The claimed part was not stored or not recorded: the run no longer matches the upload. */
+  failed(claim: RunClaim): void {
+    const entry = claim as Entry;
+    entry.busy = false;
+    this.drop(entry);
+  }
+
+  /**
+   * The upload's run, taken for good, if it holds exactly the parts `storageKeys` in this order
+   * and no part is on its way; otherwise undefined, and the run is dropped.
+   */
+  take(ref: string, storageKeys: readonly string[]): BlobRun | undefined {
+    const entry = this.runs.get(ref);
+    if (entry === undefined) return undefined;
+    const whole = !entry.busy && entry.keys.length === storageKeys.length && entry.keys.every((key, i) => key === storageKeys[i]);
+    if (!whole) {
+      this.drop(entry);
+      return undefined;
+    }
+    this.runs.delete(ref);
+    return entry.run;
+  }
+
+  private drop(entry: Entry): void {
+    if (this.runs.get(entry.ref) === entry) this.runs.delete(entry.ref);
+    entry.dropped = true;
+    // A part being appended still writes to the run: it is discarded once that part ends.
+    if (!entry.busy) void entry.run.discard();
+  }
+
+  private dropIdle(): void {
+    const oldest = this.now() - IDLE_MS;
+    for (const entry of this.runs.values()) {
+      if (!entry.busy && entry.touchedAt < oldest) this.drop(entry);
+    }
+  }
+}
