@@ -6,8 +6,8 @@
  * up, and that the allocator does not always give back.
  */
 export const BLOCK_BYTES = 1024 * 1024;
-/** Free blocks kept for the next transfer (a few transfers' worth); more are released. */
-const KEPT_BLOCKS = 16;
+/** Free blocks kept for the next transfer (two transfers' worth: 8 MiB at most); more are released. */
+const KEPT_BLOCKS = 8;
 
 const free: Buffer[] = [];
 
