@@ -2,8 +2,7 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { Core } from './core.js';
-import { runInRequestScope } from './db/data-version.js';
-import { dataVersionOf } from './db/read-cache.js';
+import { dataVersionOf, requestArrived } from './db/read-cache.js';
 import { API_ROOT, stripJsonSuffix } from './http/api-paths.js';
 import { authenticationHook } from './http/authentication-hook.js';
 import { registerConsole } from './http/console/register-console.js';
@@ -72,9 +71,9 @@ export async function buildApp(core: Core, listener: FrontDoorListener = {}): Pr
   app.decorate(PUBLIC_URL, listener.publicUrl);
   if (listener.tls !== undefined) closeHttp2SessionsOnClose(app);
 
-  // Cached reads check once per request whether other processes changed the data (db/data-version.ts).
+  // Cached reads see what other processes committed before the request arrived (db/data-version.ts).
   if (dataVersionOf(database.db) !== undefined) {
-    app.addHook('onRequest', (_request, _reply, done) => runInRequestScope(done));
+    app.addHook('onRequest', (_request, _reply, done) => requestArrived(database.db, done));
   }
   registerJsonBodyParser(app);
   registerValidators(app);

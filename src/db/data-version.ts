@@ -13,6 +13,12 @@ export interface DataVersion {
   current(): string | undefined | Promise<string | undefined>;
   /** Cached values, one map per kind of read, emptied whenever the stamp moves. */
   readonly caches: Map<string, { version: string | undefined; entries: Map<string, unknown>; weight: number }>;
+  /**
+   * Runs `next`, the rest of a request that has just arrived (an HTTP request, an SFTP request or
+   * sign-in): every cached read it makes uses a stamp read after this moment, so a change
+   * committed before the request arrived, anywhere, is seen.
+   */
+  arrived<T>(next: () => T): T;
 }
 
 /** Called by the drivers before every statement that may write (or end a transaction). */
@@ -21,21 +27,16 @@ export interface WriteCounter {
 }
 
 /**
- * What other processes have committed is read once per request, on its first cached read: a
- * change committed before the request arrived is seen, and one committed while it runs is seen
- * by the next. This process's own writes are counted as they happen, so a request that writes
- * and then reads sees its own change.
+ * PostgreSQL: what other nodes have committed is read once per request, on its first cached
+ * read, and kept in the request's scope: a change committed before the request arrived is seen,
+ * and one committed while it runs is seen by the next. This process's own writes are counted as
+ * they happen, so a request that writes and then reads sees its own change.
  */
 interface RequestScope {
   external?: string | Promise<string>;
 }
 
 const requestScope = new AsyncLocalStorage<RequestScope>();
-
-/** Runs `next` (the rest of a request) in its own scope for the data version. */
-export function runInRequestScope(next: () => void): void {
-  requestScope.run({}, next);
-}
 
 /**
  * One read of an external stamp shared by every request that asks for it while it has not begun:
@@ -72,39 +73,46 @@ export function sharedReads(read: () => string | Promise<string>): () => Promise
 }
 
 /**
- * A data version from a way to read the external stamp. In a request, the stamp's external part
- * is read once (shared with the requests that ask before it begins, then kept as a plain string so later
- * reads answer at once) and this process's own writes are counted live. Outside a request,
- * `outsideRequest` decides: read the stamp now, or give none (nothing is cached).
+ * SQLite: `PRAGMA data_version` changes when any other connection (another process on the same
+ * file: a worker, the command line, the sqlite3 shell) commits; this connection's own writes are
+ * counted as they run (sqlite-statement-cache.ts). Reading the pragma is synchronous, so no
+ * request scope is needed (and none is kept: AsyncLocalStorage hooks every promise of every
+ * request): one read serves every cached read until either a request arrives, which must see
+ * what was committed before it, or the turn of the event loop ends, so that timers and whatever
+ * front door does not announce its requests still read afresh in their own turn. In WAL mode the
+ * pragma opens a read transaction (file locks, several system calls): the requests that arrive
+ * together in one turn, before the first of them reads, share one.
  */
-function dataVersionFrom(readExternal: () => string | Promise<string>, outsideRequest: (writes: number) => string | undefined): DataVersion & WriteCounter {
-  const readShared = sharedReads(readExternal);
+export function sqliteDataVersion(sqlite: BetterSqlite3.Database): DataVersion & WriteCounter {
+  const dataVersion = sqlite.prepare('pragma data_version').pluck();
+  /** The pragma as last read, while it may still be used. */
+  let external: string | undefined;
+  let forgetAtTurnEnd = false;
   let writes = 0;
+  const forget = () => {
+    external = undefined;
+    forgetAtTurnEnd = false;
+  };
   return {
     current() {
-      const scope = requestScope.getStore();
-      if (scope === undefined) return outsideRequest(writes);
-      const external = (scope.external ??= readShared().then((stamp) => (scope.external = stamp)));
-      return typeof external === 'string' ? `${external}:${writes}` : external.then((stamp) => `${stamp}:${writes}`);
+      if (external === undefined) {
+        external = String(dataVersion.get());
+        if (!forgetAtTurnEnd) {
+          forgetAtTurnEnd = true;
+          setImmediate(forget);
+        }
+      }
+      return `${external}:${writes}`;
+    },
+    arrived(next) {
+      external = undefined;
+      return next();
     },
     noteWrite: () => {
       writes += 1;
     },
     caches: new Map(),
   };
-}
-
-/**
- * SQLite: `PRAGMA data_version` changes when any other connection (another process on the same
- * file, the sqlite3 shell) commits; this connection's own writes are counted as they run. In WAL
- * mode the pragma opens a read transaction (file locks, several system calls), the one database
- * touch left on a cached request, so requests of one event-loop turn share it. Outside a request
- * the pragma is read on every call.
- */
-export function sqliteDataVersion(sqlite: BetterSqlite3.Database): DataVersion & WriteCounter {
-  const dataVersion = sqlite.prepare('pragma data_version').pluck();
-  const readExternal = () => String(dataVersion.get());
-  return dataVersionFrom(readExternal, (writes) => `${readExternal()}:${writes}`);
 }
 
 /**
@@ -116,8 +124,21 @@ export function sqliteDataVersion(sqlite: BetterSqlite3.Database): DataVersion &
  * at a time (sharedReads).
  */
 export function postgresDataVersion(pool: pg.Pool): DataVersion & WriteCounter {
-  const readCounter = async () => String((await pool.query<{ version: string | number }>('select version from data_version where id = 1')).rows[0]?.version ?? '');
-  return dataVersionFrom(readCounter, () => undefined);
+  const readShared = sharedReads(async () => String((await pool.query<{ version: string | number }>('select version from data_version where id = 1')).rows[0]?.version ?? ''));
+  let writes = 0;
+  return {
+    current() {
+      const scope = requestScope.getStore();
+      if (scope === undefined) return undefined;
+      const external = (scope.external ??= readShared().then((stamp) => (scope.external = stamp)));
+      return typeof external === 'string' ? `${external}:${writes}` : external.then((stamp) => `${stamp}:${writes}`);
+    },
+    arrived: (next) => requestScope.run({}, next),
+    noteWrite: () => {
+      writes += 1;
+    },
+    caches: new Map(),
+  };
 }
 
 /** Whether a statement only reads: anything else, transaction control included, counts as a write. */

@@ -15,6 +15,15 @@ export function dataVersionOf(db: Db): DataVersion | undefined {
 }
 
 /**
+ * Runs `next`, the rest of a request that has just arrived through any front door, so that its
+ * cached reads see every change committed before it arrived (DataVersion.arrived).
+ */
+export function requestArrived<T>(db: Db, next: () => T): T {
+  const version = versions.get(db);
+  return version === undefined ? next() : version.arrived(next);
+}
+
+/**
  * Limits for one kind of cached read whose values vary in size (pages of rows, rendered bodies):
  * the kind's values may weigh at most `maxWeight` in all (rows, characters: the caller's unit),
  * and a value heavier than an eighth of that is answered but not kept.

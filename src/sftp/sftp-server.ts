@@ -4,6 +4,7 @@ import type { Connection } from 'ssh2';
 import type { Caller } from '../access/index.js';
 import type { FileOperations } from '../files/index.js';
 import type { Db } from '../db/database.js';
+import { requestArrived } from '../db/read-cache.js';
 import type { Clock } from '../lib/time.js';
 import { SFTP_ALGORITHMS } from './algorithms.js';
 import { IdleTimeout, SFTP_IDLE_TIMEOUT_MS } from './idle-timeout.js';
@@ -89,7 +90,7 @@ export async function startSftpServer(options: SftpServerOptions, listen: { host
     let failures = 0;
     client.on('error', () => undefined);
     client.on('authentication', (ctx) => {
-      authenticator.attempt(ctx, ip).then((outcome) => {
+      requestArrived(options.db, () => authenticator.attempt(ctx, ip)).then((outcome) => {
         if (outcome.kind === 'signed-in') {
           caller = outcome.caller;
           ctx.accept();
@@ -127,7 +128,7 @@ export async function startSftpServer(options: SftpServerOptions, listen: { host
             report(error as Error);
             client.end();
           });
-          new SftpSession(sftp, files, socket, () => options.clock.now());
+          new SftpSession(sftp, files, socket, () => options.clock.now(), (next) => requestArrived(options.db, next));
         });
         // Only SFTP: every other request on the session channel is refused.
         for (const refused of ['shell', 'exec', 'pty', 'env', 'x11', 'subsystem', 'auth-agent', 'signal', 'window-change'] as const) {

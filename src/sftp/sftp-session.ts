@@ -47,7 +47,17 @@ export class SftpSession {
    * sends INIT with the subsystem request), and ssh2 refuses a request nobody listens for. Each
    * request waits for `files` to open.
    */
-  constructor(private readonly sftp: SFTPWrapper, private readonly filesOpening: Promise<FileSession>, private readonly socket: Socket, private readonly now: () => number) {
+  /**
+   * `arrived` runs each request as one that has just arrived, so that its cached reads see what was
+   * committed before it (db/read-cache.ts, requestArrived).
+   */
+  constructor(
+    private readonly sftp: SFTPWrapper,
+    private readonly filesOpening: Promise<FileSession>,
+    private readonly socket: Socket,
+    private readonly now: () => number,
+    private readonly arrived: <T>(next: () => T) => T,
+  ) {
     sftp.on('REALPATH', (id: number, path: string) => this.run(id, async () => {
       const normalized = normalizeSftpPath(path);
       sftp.name(id, [{ filename: normalized, longname: normalized, attrs: {} as Attributes }]);
@@ -270,7 +280,7 @@ export class SftpSession {
     this.pending += 1;
     try {
       this.files ??= await this.filesOpening;
-      await work();
+      await this.arrived(work);
     } catch (error) {
       this.fail(id, isStatus(error) ? error : statusOf(error));
     } finally {

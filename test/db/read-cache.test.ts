@@ -5,18 +5,17 @@ import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openPostgres, openSqlite, type Database } from '../../src/db/database.js';
-import { runInRequestScope } from '../../src/db/data-version.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { tablesMissingTheTrigger } from '../../src/db/migrations/009-data-version.js';
-import { cachedRead } from '../../src/db/read-cache.js';
+import { cachedRead, requestArrived } from '../../src/db/read-cache.js';
 import { appendEvents, type Recording } from '../../src/history/record.js';
 import { adminQuery, POSTGRES_TEST_URL } from '../support/postgres-server.js';
 
 const RECORDING: Recording = { now: 0, origin: { interface: 'restapi', ip: '127.0.0.1' }, actor: { userId: null, username: null, apiKeyId: null } };
 
-/** Runs `work` as the rest of one request would run: inside its own data-version scope. */
-function inRequest<T>(work: () => Promise<T>): Promise<T> {
-  return new Promise<T>((resolve, reject) => runInRequestScope(() => void work().then(resolve, reject)));
+/** Runs `work` as the rest of one request that has just arrived would run (requestArrived). */
+function inRequest<T>(database: Database, work: () => Promise<T>): Promise<T> {
+  return requestArrived(database.db, work);
 }
 
 /** A cached read of the Workspace names, counting how often it really reads. */
@@ -50,33 +49,51 @@ describe('cached reads [sqlite]', () => {
 
   it('answers a repeated read from the cache while nothing changes', async () => {
     const names = workspaceNames(database);
-    expect(await inRequest(() => names.read())).toEqual(['Default']);
-    expect(await inRequest(() => names.read())).toEqual(['Default']);
+    expect(await inRequest(database, () => names.read())).toEqual(['Default']);
+    expect(await inRequest(database, () => names.read())).toEqual(['Default']);
     expect(names.loads()).toBe(1);
   });
 
   it('reads again after a write through the same database, within the same request too', async () => {
     const names = workspaceNames(database);
-    await inRequest(async () => {
+    await inRequest(database, async () => {
       await names.read();
       await insertWorkspace(database, 'Written here');
       expect(await names.read()).toContain('Written here');
     });
-    expect(await inRequest(() => names.read())).toContain('Written here');
+    expect(await inRequest(database, () => names.read())).toContain('Written here');
   });
 
   it('reads again in the next request after another connection commits', async () => {
     const names = workspaceNames(database);
-    await inRequest(() => names.read());
+    await inRequest(database, () => names.read());
     const other = new BetterSqlite3(path.join(dir, 'atrium.sqlite'));
     other.prepare('insert into workspaces (name, created_at) values (?, 0)').run('Written elsewhere');
     other.close();
-    expect(await inRequest(() => names.read())).toContain('Written elsewhere');
+    expect(await inRequest(database, () => names.read())).toContain('Written elsewhere');
+  });
+
+  it('reads afresh for a request that arrives after another process commits, even in the turn of an earlier read, and in every new turn', async () => {
+    const names = workspaceNames(database);
+    const other = new BetterSqlite3(path.join(dir, 'atrium.sqlite'));
+    try {
+      await new Promise((resolve) => setImmediate(resolve));
+      // One turn of the event loop: a read, a commit elsewhere, then a request that arrives.
+      await inRequest(database, () => names.read());
+      other.prepare('insert into workspaces (name, created_at) values (?, 0)').run('Committed in the same turn');
+      expect(await inRequest(database, () => names.read())).toContain('Committed in the same turn');
+      // A read that no arriving request announced (a timer, say) reads afresh in its own turn.
+      other.prepare('insert into workspaces (name, created_at) values (?, 0)').run('Committed before a later turn');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(await names.read()).toContain('Committed before a later turn');
+    } finally {
+      other.close();
+    }
   });
 
   it('keeps values of a kind within its weight, and answers but never keeps one heavier than an eighth of it', async () => {
     let loads = 0;
-    const read = (key: string, size: number) => inRequest(() => cachedRead(database.db, 'test-policy', key, async () => {
+    const read = (key: string, size: number) => inRequest(database, () => cachedRead(database.db, 'test-policy', key, async () => {
       loads += 1;
       return 'x'.repeat(size);
     }, { weigh: (value) => value.length, maxWeight: 80 }));
@@ -94,29 +111,29 @@ describe('cached reads [sqlite]', () => {
 
   it('keeps its cached reads across a History record and a transaction that only read; a rolled back write moves the version', async () => {
     const names = workspaceNames(database);
-    await inRequest(() => names.read());
+    await inRequest(database, () => names.read());
     // A download or a failed sign-in records History only: nothing a cached read reads has changed.
-    await inRequest(() => database.db.transaction().execute((tx) => appendEvents(tx, RECORDING, [{ action: 'read', workspaceId: null, display: 'Downloaded a file', path: 'a.txt' }])));
-    await inRequest(() => database.db.transaction().execute((tx) => tx.selectFrom('workspaces').select('id').execute()));
-    await inRequest(() => names.read());
+    await inRequest(database, () => database.db.transaction().execute((tx) => appendEvents(tx, RECORDING, [{ action: 'read', workspaceId: null, display: 'Downloaded a file', path: 'a.txt' }])));
+    await inRequest(database, () => database.db.transaction().execute((tx) => tx.selectFrom('workspaces').select('id').execute()));
+    await inRequest(database, () => names.read());
     expect(names.loads()).toBe(1);
-    await expect(inRequest(() => database.db.transaction().execute(async (tx) => {
+    await expect(inRequest(database, () => database.db.transaction().execute(async (tx) => {
       await tx.updateTable('workspaces').set({ name: 'Renamed, then not' }).where('name', '=', 'Default').execute();
       throw new Error('roll back');
     }))).rejects.toThrow('roll back');
-    expect(await inRequest(() => names.read())).toContain('Default');
+    expect(await inRequest(database, () => names.read())).toContain('Default');
     expect(names.loads()).toBe(2);
   });
 
   it('never caches inside a transaction, whose reads may see its own uncommitted writes', async () => {
     const names = workspaceNames(database);
-    const before = await inRequest(() => names.read());
-    await expect(inRequest(() => database.db.transaction().execute(async (tx) => {
+    const before = await inRequest(database, () => names.read());
+    await expect(inRequest(database, () => database.db.transaction().execute(async (tx) => {
       await tx.insertInto('workspaces').values({ name: 'Rolled back', created_at: 0 }).execute();
       expect(await names.read(tx)).toContain('Rolled back');
       throw new Error('roll back');
     }))).rejects.toThrow('roll back');
-    expect(await inRequest(() => names.read())).toEqual(before);
+    expect(await inRequest(database, () => names.read())).toEqual(before);
   });
 });
 
@@ -138,20 +155,20 @@ describe.skipIf(!serverMode)('cached reads [postgres]', () => {
 
   it('answers a repeated read from the cache while nothing changes', async () => {
     const names = workspaceNames(database);
-    await inRequest(() => names.read());
-    await inRequest(() => names.read());
+    await inRequest(database, () => names.read());
+    await inRequest(database, () => names.read());
     expect(names.loads()).toBe(1);
   });
 
   it('reads again in the next request after another node commits, and within a request after its own write', async () => {
     const names = workspaceNames(database);
-    await inRequest(() => names.read());
+    await inRequest(database, () => names.read());
     const otherNode = new pg.Client({ connectionString: url });
     await otherNode.connect();
     await otherNode.query(`insert into workspaces (name, created_at) values ('Written elsewhere', 0)`);
     await otherNode.end();
-    expect(await inRequest(() => names.read())).toContain('Written elsewhere');
-    await inRequest(async () => {
+    expect(await inRequest(database, () => names.read())).toContain('Written elsewhere');
+    await inRequest(database, async () => {
       await names.read();
       await insertWorkspace(database, 'Written here');
       expect(await names.read()).toContain('Written here');
@@ -160,13 +177,13 @@ describe.skipIf(!serverMode)('cached reads [postgres]', () => {
 
   it('keeps its cached reads across a History record and writes in another schema of the server', async () => {
     const names = workspaceNames(database);
-    const first = await inRequest(() => names.read());
-    await inRequest(() => database.db.transaction().execute((tx) => appendEvents(tx, RECORDING, [{ action: 'read', workspaceId: null, display: 'Downloaded a file', path: 'a.txt' }])));
+    const first = await inRequest(database, () => names.read());
+    await inRequest(database, () => database.db.transaction().execute((tx) => appendEvents(tx, RECORDING, [{ action: 'read', workspaceId: null, display: 'Downloaded a file', path: 'a.txt' }])));
     // Another application on the same server: its commits leave Atrium's version alone.
     await adminQuery(`create schema ${schema}_neighbour`);
     await adminQuery(`create table ${schema}_neighbour.notes (id serial primary key, body text)`);
     for (let i = 0; i < 3; i += 1) await adminQuery(`insert into ${schema}_neighbour.notes (body) values ('written by another application')`);
-    expect(await inRequest(() => names.read())).toEqual(first);
+    expect(await inRequest(database, () => names.read())).toEqual(first);
     expect(names.loads()).toBe(1);
     await adminQuery(`drop schema ${schema}_neighbour cascade`);
   });
