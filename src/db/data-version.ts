@@ -27,10 +27,16 @@ export interface WriteCounter {
 }
 
 /**
- * PostgreSQL: what other nodes have committed is read once per request, on its first cached
- * read, and kept in the request's scope: a change committed before the request arrived is seen,
- * and one committed while it runs is seen by the next. This process's own writes are counted as
- * they happen, so a request that writes and then reads sees its own change.
+ * What other processes have committed is read once per request, on its first cached read, and
+ * kept in the request's scope: a change committed before the request arrived is seen, and one
+ * committed while it runs is seen by the next. This process's own writes are counted as they
+ * happen, so a request that writes and then reads sees its own change.
+ *
+ * The scope costs a hook on every promise (Node 20's AsyncLocalStorage), and SQLite's pragma could
+ * be read synchronously without one. That was tried: read when a request arrives, the pragma was
+ * no longer shared by the requests of a turn, and, worse, each response was then written as soon
+ * as its request was read instead of with the others of its turn, waking the client once per
+ * response: the listing cost 50% more CPU under load. Waiting for the turn's shared read keeps both.
  */
 interface RequestScope {
   external?: string | Promise<string>;
@@ -73,46 +79,40 @@ export function sharedReads(read: () => string | Promise<string>): () => Promise
 }
 
 /**
- * SQLite: `PRAGMA data_version` changes when any other connection (another process on the same
- * file: a worker, the command line, the sqlite3 shell) commits; this connection's own writes are
- * counted as they run (sqlite-statement-cache.ts). Reading the pragma is synchronous, so no
- * request scope is needed (and none is kept: AsyncLocalStorage hooks every promise of every
- * request): one read serves every cached read until either a request arrives, which must see
- * what was committed before it, or the turn of the event loop ends, so that timers and whatever
- * front door does not announce its requests still read afresh in their own turn. In WAL mode the
- * pragma opens a read transaction (file locks, several system calls): the requests that arrive
- * together in one turn, before the first of them reads, share one.
+ * A data version from a way to read the external stamp. In a request, the stamp's external part
+ * is read once (shared with the requests that ask before it begins, then kept as a plain string so
+ * later reads answer at once) and this process's own writes are counted live. Outside a request,
+ * `outsideRequest` decides: read the stamp now, or give none (nothing is cached).
  */
-export function sqliteDataVersion(sqlite: BetterSqlite3.Database): DataVersion & WriteCounter {
-  const dataVersion = sqlite.prepare('pragma data_version').pluck();
-  /** The pragma as last read, while it may still be used. */
-  let external: string | undefined;
-  let forgetAtTurnEnd = false;
+function dataVersionFrom(readExternal: () => string | Promise<string>, outsideRequest: (writes: number) => string | undefined): DataVersion & WriteCounter {
+  const readShared = sharedReads(readExternal);
   let writes = 0;
-  const forget = () => {
-    external = undefined;
-    forgetAtTurnEnd = false;
-  };
   return {
     current() {
-      if (external === undefined) {
-        external = String(dataVersion.get());
-        if (!forgetAtTurnEnd) {
-          forgetAtTurnEnd = true;
-          setImmediate(forget);
-        }
-      }
-      return `${external}:${writes}`;
+      const scope = requestScope.getStore();
+      if (scope === undefined) return outsideRequest(writes);
+      const external = (scope.external ??= readShared().then((stamp) => (scope.external = stamp)));
+      return typeof external === 'string' ? `${external}:${writes}` : external.then((stamp) => `${stamp}:${writes}`);
     },
-    arrived(next) {
-      external = undefined;
-      return next();
-    },
+    arrived: (next) => requestScope.run({}, next),
     noteWrite: () => {
       writes += 1;
     },
     caches: new Map(),
   };
+}
+
+/**
+ * SQLite: `PRAGMA data_version` changes when any other connection (another process on the same
+ * file: a worker, the command line, the sqlite3 shell) commits; this connection's own writes are
+ * counted as they run (sqlite-statement-cache.ts). In WAL mode the pragma opens a read transaction
+ * (file locks, several system calls), the one database touch left on a cached request, so the
+ * requests of one event-loop turn share it. Outside a request the pragma is read on every call.
+ */
+export function sqliteDataVersion(sqlite: BetterSqlite3.Database): DataVersion & WriteCounter {
+  const dataVersion = sqlite.prepare('pragma data_version').pluck();
+  const readExternal = () => String(dataVersion.get());
+  return dataVersionFrom(readExternal, (writes) => `${readExternal()}:${writes}`);
 }
 
 /**
@@ -124,21 +124,8 @@ export function sqliteDataVersion(sqlite: BetterSqlite3.Database): DataVersion &
  * at a time (sharedReads).
  */
 export function postgresDataVersion(pool: pg.Pool): DataVersion & WriteCounter {
-  const readShared = sharedReads(async () => String((await pool.query<{ version: string | number }>('select version from data_version where id = 1')).rows[0]?.version ?? ''));
-  let writes = 0;
-  return {
-    current() {
-      const scope = requestScope.getStore();
-      if (scope === undefined) return undefined;
-      const external = (scope.external ??= readShared().then((stamp) => (scope.external = stamp)));
-      return typeof external === 'string' ? `${external}:${writes}` : external.then((stamp) => `${stamp}:${writes}`);
-    },
-    arrived: (next) => requestScope.run({}, next),
-    noteWrite: () => {
-      writes += 1;
-    },
-    caches: new Map(),
-  };
+  const readCounter = async () => String((await pool.query<{ version: string | number }>('select version from data_version where id = 1')).rows[0]?.version ?? '');
+  return dataVersionFrom(readCounter, () => undefined);
 }
 
 /** Whether a statement only reads: anything else, transaction control included, counts as a write. */
