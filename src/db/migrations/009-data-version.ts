@@ -39,7 +39,7 @@ export function dataVersion(dialect: DialectName): Migration {
       await sql.raw(`
         create function atrium_note_write() returns trigger language plpgsql as $$
         begin
-          if current_setting('atrium.data_version_noted', true) is distinct from 'on' then
+          if coalesce(current_setting('atrium.data_version_noted', true), '') <> 'on' then
             perform set_config('atrium.data_version_noted', 'on', true);
             insert into data_version_pending (transaction_id) values (txid_current());
           end if;
