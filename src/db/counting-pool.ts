@@ -1,8 +1,7 @@
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
-import { isHistoryWrite, isReadOnlySql, type WriteCounter } from './data-version.js';
+import { isHistoryWrite, isReadOnlySql, isTransactionControl, type WriteCounter } from './data-version.js';
 
-const TRANSACTION_CONTROL = /^\s*(?:begin|start\s+transaction|commit|end|rollback|savepoint|release|prepare\s+transaction)\b/i;
 const TRANSACTION_START = /^\s*(?:begin|start\s+transaction)\b/i;
 
 /**
@@ -25,7 +24,7 @@ export function countingPool(pool: pg.Pool, writes: WriteCounter): PostgresPool 
           const sqlText = typeof args[0] === 'string' ? args[0] : undefined;
           let moves: boolean;
           if (sqlText === undefined) moves = true;
-          else if (TRANSACTION_CONTROL.test(sqlText)) {
+          else if (isTransactionControl(sqlText)) {
             moves = wroteInTransaction;
             if (TRANSACTION_START.test(sqlText)) wroteInTransaction = false;
           } else {

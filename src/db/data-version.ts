@@ -128,6 +128,13 @@ export function postgresDataVersion(pool: pg.Pool): DataVersion & WriteCounter {
   return dataVersionFrom(readCounter, () => undefined);
 }
 
+/** Whether a statement begins, ends or marks a point in a transaction (either database's spelling). */
+export function isTransactionControl(sqlText: string): boolean {
+  return TRANSACTION_CONTROL.test(sqlText);
+}
+
+const TRANSACTION_CONTROL = /^\s*(?:begin|start\s+transaction|commit|end|rollback|savepoint|release|prepare\s+transaction)\b/i;
+
 /** Whether a statement only reads: anything else, transaction control included, counts as a write. */
 export function isReadOnlySql(sqlText: string): boolean {
   return /^\s*select\b/i.test(sqlText);
@@ -145,4 +152,6 @@ export function isHistoryWrite(sqlText: string): boolean {
 
 const HISTORY_TABLE = String.raw`"?(?:history|history_chain)"?[\s(]`;
 const HISTORY_WRITE = new RegExp(String.raw`^\s*(?:insert\s+into|update|delete\s+from)\s+${HISTORY_TABLE}`, 'i');
+// The one statement repositories/history.ts sends on PostgreSQL for a single record; were its
+// spelling to change, the record would only move the version again (less caching, never stale).
 const HISTORY_WITH_WRITE = new RegExp(String.raw`^\s*with\s+"recorded"\s+as\s+\(\s*insert\s+into\s+"history"\s+[^;]*\)\s*update\s+"history_chain"\s`, 'i');

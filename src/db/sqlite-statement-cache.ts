@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
-import { isHistoryWrite, type WriteCounter } from './data-version.js';
+import { isHistoryWrite, isTransactionControl, type WriteCounter } from './data-version.js';
 
 const MAX_CACHED_STATEMENTS = 512;
 
@@ -53,11 +53,10 @@ export function withStatementCache(sqlite: BetterSqlite3.Database, writes: Write
  */
 export function movesDataVersion(statement: { readonly: boolean }, sqlText: string): boolean {
   // By the text: SQLite calls `begin immediate` a write, since it takes the write lock.
-  if (TRANSACTION_CONTROL.test(sqlText)) return ROLLBACK.test(sqlText);
+  if (isTransactionControl(sqlText)) return ROLLBACK.test(sqlText);
   return !statement.readonly && !isHistoryWrite(sqlText);
 }
 
-const TRANSACTION_CONTROL = /^\s*(?:begin|commit|end|rollback|savepoint|release)\b/i;
 const ROLLBACK = /^\s*rollback\b/i;
 
 /** better-sqlite3 refuses to bind JavaScript booleans; SQLite stores them as 0 and 1. */
