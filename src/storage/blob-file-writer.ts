@@ -5,6 +5,7 @@ import { BlobTooLargeError, type WrittenBlob } from './blob-storage.js';
 import { BLOCK_BYTES, giveBack, takeBlock } from './hashing/shared-blocks.js';
 import { sha256Job, type Sha256Job } from './hashing/sha256-thread.js';
 import type { RunTarget } from './blob-run.js';
+import { writeAll } from './write-all.js';
 
 /** Blocks written and hashed at once while the next one fills; past that the source waits. */
 const BLOCKS_IN_FLIGHT = 3;
@@ -140,14 +141,5 @@ export class BlobFileWriter extends Writable {
 
   private throwIfFailed(): void {
     if (this.failure !== undefined) throw this.failure;
-  }
-}
-
-/** A positioned write may store fewer bytes than asked (rarely, for a file): the rest follows. */
-async function writeAll(file: FileHandle, bytes: Uint8Array, position: number): Promise<void> {
-  let done = 0;
-  while (done < bytes.length) {
-    const { bytesWritten } = await file.write(bytes, done, bytes.length - done, position + done);
-    done += bytesWritten;
   }
 }

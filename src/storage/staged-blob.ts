@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { BlobTooLargeError, type WrittenBlob } from './blob-storage.js';
+import { writeAll } from './write-all.js';
 
 /**
  * A blob being written at offsets, in any order (an SFTP client pipelines its WRITE requests and
@@ -87,12 +88,8 @@ export class LocalStagedBlob implements StagedBlob {
     const length = this.gatheredBytes;
     this.gathered = [];
     this.gatheredBytes = 0;
-    let written = 0;
     const buffer = pieces.length === 1 ? (pieces[0] as Uint8Array) : Buffer.concat(pieces, length);
-    while (written < length) {
-      const { bytesWritten } = await this.open().write(buffer, written, length - written, position + written);
-      written += bytesWritten;
-    }
+    await writeAll(this.open(), buffer, position);
     if (this.hashedUpTo === position) {
       this.hash.update(buffer);
       this.hashedUpTo = position + length;
