@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { BlobTooLargeError, type WrittenBlob } from './blob-storage.js';
+import { passedThrough } from './garbage-pacer.js';
 import { BLOCK_BYTES, giveBack, takeBlock } from './hashing/shared-blocks.js';
 import { sha256Job, type Sha256Job } from './hashing/sha256-thread.js';
 import type { RunTarget } from './blob-run.js';
@@ -88,6 +89,8 @@ export class BlobFileWriter extends Writable {
       this.filled += copied;
       if (this.filled === BLOCK_BYTES) await this.sendBlock();
     }
+    // The chunk is copied: it is garbage from here on.
+    passedThrough(chunk.length);
   }
 
   private async finish(): Promise<void> {

@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { BlobNotFoundError, type BlobRun, type BlobStorage, type ByteRange, type WrittenBlob } from './blob-storage.js';
 import { LocalBlobRun } from './blob-run.js';
 import { BlobFileWriter } from './blob-file-writer.js';
+import { passedThrough } from './garbage-pacer.js';
 import { LocalStagedBlob, type StagedBlob } from './staged-blob.js';
 import { syncFile } from './sync-file.js';
 import { assertStorageKey } from './storage-keys.js';
@@ -93,7 +94,7 @@ export class LocalDiskStorage implements BlobStorage {
       await handle.close();
       return Readable.from([]);
     }
-    return handle.createReadStream({ start, end, highWaterMark: READ_CHUNK_BYTES });
+    return paced(handle.createReadStream({ start, end, highWaterMark: READ_CHUNK_BYTES }));
   }
 
   async copy(fromKey: string, toKey: string): Promise<void> {
@@ -193,6 +194,16 @@ async function removeStaleFiles(dir: string, now: number, olderThanMs: number): 
     removed += 1;
   }
   return removed;
+}
+
+/** Each chunk read is a new buffer, garbage once sent: counted for the young generation's collection (garbage-pacer.ts). */
+function paced(stream: Readable): Readable {
+  const push = stream.push.bind(stream);
+  stream.push = (chunk: unknown, encoding?: BufferEncoding) => {
+    if (chunk instanceof Buffer) passedThrough(chunk.length);
+    return push(chunk, encoding);
+  };
+  return stream;
 }
 
 function ownRun(run: BlobRun): LocalBlobRun {
