@@ -147,11 +147,13 @@ export function isReadOnlySql(sqlText: string): boolean {
  * download and failed sign-in writes them.
  */
 export function isHistoryWrite(sqlText: string): boolean {
-  return HISTORY_WRITE.test(sqlText) || HISTORY_WITH_WRITE.test(sqlText);
+  return HISTORY_WRITE.test(sqlText) || HISTORY_WITH_WRITE.test(sqlText) || HISTORY_APPEND_AFTER.test(sqlText);
 }
 
 const HISTORY_TABLE = String.raw`"?(?:history|history_chain)"?[\s(]`;
 const HISTORY_WRITE = new RegExp(String.raw`^\s*(?:insert\s+into|update|delete\s+from)\s+${HISTORY_TABLE}`, 'i');
-// The one statement repositories/history.ts sends on PostgreSQL for a single record; were its
-// spelling to change, the record would only move the version again (less caching, never stale).
+// The statements repositories/history.ts sends on PostgreSQL for a single record (appendHistoryRows,
+// appendAfter); were their spelling to change, a record would only move the version again (less
+// caching, never stale).
 const HISTORY_WITH_WRITE = new RegExp(String.raw`^\s*with\s+"recorded"\s+as\s+\(\s*insert\s+into\s+"history"\s+[^;]*\)\s*update\s+"history_chain"\s`, 'i');
+const HISTORY_APPEND_AFTER = new RegExp(String.raw`^\s*with\s+"moved"\s+as\s+\(\s*update\s+"history_chain"\s+[^;]*\)\s*insert\s+into\s+"history"\s`, 'i');

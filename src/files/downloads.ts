@@ -3,7 +3,7 @@ import type { Capability } from '../authz/index.js';
 import type { SitePath } from '../access/index.js';
 import { errors } from '../errors/catalogue.js';
 import { activity } from '../lib/activity.js';
-import { actorOf, appendEvents, type Recording } from '../history/index.js';
+import { actorOf, appendEventsAlone, type Recording } from '../history/index.js';
 import { findEntryById, type Entry } from '../repositories/entries.js';
 import { findUserById } from '../repositories/users.js';
 import type { ByteRange } from '../storage/blob-storage.js';
@@ -112,7 +112,7 @@ export async function openDownload(deps: FileDeps, token: string, rangeRequest: 
 /** Records a download of a file by the session's caller (a reader that serves its first byte: file-reader.ts). */
 export async function recordDownload(scope: SessionScope, entry: Entry): Promise<void> {
   const now = scope.deps.clock.now();
-  await scope.deps.db.transaction().execute((tx) => appendEvents(tx, sessionRecording(scope, now), [fileRead(entry)]));
+  await appendEventsAlone(scope.deps.db, sessionRecording(scope, now), [fileRead(entry)]);
 }
 
 /**
@@ -122,7 +122,7 @@ export async function recordDownload(scope: SessionScope, entry: Entry): Promise
 async function recordRead(deps: FileDeps, entry: Entry, opened: OpenedBytes, recording: (now: number) => Recording): Promise<void> {
   try {
     const now = deps.clock.now();
-    await deps.db.transaction().execute((tx) => appendEvents(tx, recording(now), [fileRead(entry)]));
+    await appendEventsAlone(deps.db, recording(now), [fileRead(entry)]);
   } catch (error) {
     opened.stream.destroy();
     throw error;

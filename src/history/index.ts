@@ -1,7 +1,7 @@
 // History: who did what (docs/history.md). Every feature records its changes here, in the change's
 // own transaction; the front doors list, export and verify the records. The only entrance.
 
-export { type Actor, actorOf, appendEvents, type HistoryEvent, recordHistory, type Recording } from './record.js';
+export { type Actor, actorOf, appendEvents, appendEventsAlone, type HistoryEvent, recordHistory, type Recording } from './record.js';
 export { chainHash } from './chain-hash.js';
 export {
   ATRIUM_ACTIONS, FAILURE_TYPES, type FailureType, FILE_ACTIONS, FILES_COM_ACTIONS, HISTORY_ACTIONS, HISTORY_INTERFACES,

@@ -2,7 +2,7 @@ import type { Call } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { pathKey } from '../lib/paths.js';
 import type { Origin } from '../lib/origin.js';
-import { appendHistoryRows, reserveChainIds, type NewHistoryRow } from '../repositories/history.js';
+import { appendAfter, appendHistoryRows, appendsInOneStatement, reserveChainIds, type ChainEnd, type NewHistoryRow } from '../repositories/history.js';
 import { chainHash } from './chain-hash.js';
 import { redactSecrets } from './redact.js';
 import type { FailureType, HistoryAction } from './values.js';
@@ -61,8 +61,20 @@ export interface Recording {
   actor: Actor;
 }
 
+/**
+ * Where each database's chain ended after this process last appended to it: a guess, which the
+ * append checks (appendAfter), so one record costs one conditional write instead of a reservation
+ * and a write. A guess gone stale (another node or process appended, or the transaction that
+ * appended was rolled back) only costs the reservation after all. Keyed by the database's adapter,
+ * which its transactions share.
+ */
+const lastSeenEnds = new WeakMap<object, ChainEnd>();
+
 export async function appendEvents(tx: Db, recording: Recording, events: readonly HistoryEvent[]): Promise<void> {
-  if (events.length === 0) return;
+  const [only] = events;
+  if (only === undefined) return;
+  if (events.length === 1 && (await appendAfterLastSeen(tx, recording, only))) return;
+  const database = tx.getExecutor().adapter;
   let { firstId: id, previousHash } = await reserveChainIds(tx, events.length);
   const rows: NewHistoryRow[] = [];
   for (const event of events) {
@@ -72,6 +84,29 @@ export async function appendEvents(tx: Db, recording: Recording, events: readonl
     id += 1;
   }
   await appendHistoryRows(tx, rows);
+  lastSeenEnds.set(database, { lastId: id - 1, lastHash: previousHash });
+}
+
+/**
+ * Records the events of a change made of nothing else (a download's read): on PostgreSQL, when the
+ * chain's end is known, the one statement that appends needs no transaction around it.
+ */
+export async function appendEventsAlone(db: Db, recording: Recording, events: readonly HistoryEvent[]): Promise<void> {
+  const [only] = events;
+  if (only !== undefined && events.length === 1 && appendsInOneStatement(db) && (await appendAfterLastSeen(db, recording, only))) return;
+  await db.transaction().execute((tx) => appendEvents(tx, recording, events));
+}
+
+/** Appends one event after the chain's end as last seen here, if it is still there; answers whether it did. */
+async function appendAfterLastSeen(tx: Db, recording: Recording, event: HistoryEvent): Promise<boolean> {
+  const database = tx.getExecutor().adapter;
+  const seen = lastSeenEnds.get(database);
+  if (seen === undefined) return false;
+  const row = rowOf(seen.lastId + 1, recording, event);
+  const hash = chainHash(seen.lastHash, row);
+  if (!(await appendAfter(tx, seen, { ...row, hash }))) return false;
+  lastSeenEnds.set(database, { lastId: seen.lastId + 1, lastHash: hash });
+  return true;
 }
 
 function rowOf(id: number, { now, origin, actor }: Recording, event: HistoryEvent): Omit<NewHistoryRow, 'hash'> {

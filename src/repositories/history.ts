@@ -48,6 +48,63 @@ const insertOneAndMoveChainEndStatement = compiledOnce<unknown[]>(HISTORY_COLUMN
 
 const INSERT_SLICE = 500;
 
+/** The end of the chain as a writer last saw it: where it expects the next record to go. */
+export interface ChainEnd {
+  lastId: number;
+  lastHash: string;
+}
+
+// The types PostgreSQL must be told for the columns that are not text: a parameter in a select
+// list has none of its own.
+const POSTGRES_CAST: Partial<Record<(typeof HISTORY_COLUMNS)[number], 'bigint' | 'integer'>> = {
+  id: 'bigint', created_at: 'bigint', user_id: 'integer', api_key_id: 'integer', workspace_id: 'integer',
+};
+const ID_ARGUMENT = HISTORY_COLUMNS.indexOf('id');
+const EXPECTED_ID_ARGUMENT = HISTORY_COLUMNS.length;
+const EXPECTED_HASH_ARGUMENT = HISTORY_COLUMNS.length + 1;
+
+// The chain moves only if it still ends where the writer expects, which also takes the chain row's
+// lock; on PostgreSQL the record is inserted in the same statement, only if the chain moved.
+const moveChainEndFromStatement = compiledOnce(4, (db, [lastId, lastHash, expectedId, expectedHash]: [number, string, number, string]) =>
+  db.updateTable('history_chain').set({ last_id: lastId, last_hash: lastHash })
+    .where('id', '=', 1).where('last_id', '=', expectedId).where('last_hash', '=', expectedHash));
+
+const appendAfterStatement = compiledOnce<unknown[]>(HISTORY_COLUMNS.length + 2, (db, values) =>
+  db.with('moved', (creator) => creator.updateTable('history_chain')
+    .set({ last_id: values[ID_ARGUMENT] as number, last_hash: values[HASH_ARGUMENT] as string })
+    .where('id', '=', 1).where('last_id', '=', values[EXPECTED_ID_ARGUMENT] as number).where('last_hash', '=', values[EXPECTED_HASH_ARGUMENT] as string)
+    .returning('last_id'))
+    .insertInto('history').columns([...HISTORY_COLUMNS])
+    .expression((eb) => eb.selectFrom('moved').select(HISTORY_COLUMNS.map((column, i) => {
+      const type = POSTGRES_CAST[column];
+      return (type === undefined ? eb.val(values[i]) : eb.cast(eb.val(values[i]), type)).as(column);
+    }))));
+
+/** Whether appendAfter writes in one statement here (PostgreSQL), so it needs no transaction around it. */
+export function appendsInOneStatement(db: Db): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/**
+ * Appends `row` (its id the one after `expected`'s, its hash chained on `expected`'s) if the chain
+ * still ends at `expected`, and answers whether it did; if not, nothing is written. The check and
+ * the move are one conditional update, which holds the chain row's lock until the transaction ends
+ * like reserveChainIds, so two writers can never both append after the same end. On PostgreSQL
+ * the insert rides in the same statement: one round trip, and none inside a transaction of its
+ * own when this is all a transaction would hold (History's standalone records).
+ */
+export async function appendAfter(tx: Db, expected: ChainEnd, row: NewHistoryRow): Promise<boolean> {
+  const values = HISTORY_COLUMNS.map((column) => row[column] ?? null);
+  if (appendsInOneStatement(tx)) {
+    const result = await appendAfterStatement(tx, ...values, expected.lastId, expected.lastHash);
+    return Number(result.numAffectedRows ?? 0) === 1;
+  }
+  const moved = await moveChainEndFromStatement(tx, Number(row.id), row.hash, expected.lastId, expected.lastHash);
+  if (Number(moved.numAffectedRows ?? 0) !== 1) return false;
+  await insertOneStatement(tx, ...values);
+  return true;
+}
+
 /** Stores records whose ids were reserved by reserveChainIds and moves the chain's end to the last. */
 export async function appendHistoryRows(tx: Db, rows: readonly NewHistoryRow[]): Promise<void> {
   const last = rows.at(-1);

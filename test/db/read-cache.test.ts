@@ -8,7 +8,7 @@ import { openPostgres, openSqlite, type Database } from '../../src/db/database.j
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { tablesMissingTheTrigger } from '../../src/db/migrations/009-data-version.js';
 import { cachedRead, requestArrived } from '../../src/db/read-cache.js';
-import { appendEvents, type Recording } from '../../src/history/record.js';
+import { appendEvents, appendEventsAlone, type Recording } from '../../src/history/record.js';
 import { adminQuery, POSTGRES_TEST_URL } from '../support/postgres-server.js';
 
 const RECORDING: Recording = { now: 0, origin: { interface: 'restapi', ip: '127.0.0.1' }, actor: { userId: null, username: null, apiKeyId: null } };
@@ -176,6 +176,8 @@ describe.skipIf(!serverMode)('cached reads [postgres]', () => {
     const names = workspaceNames(database);
     const first = await inRequest(database, () => names.read());
     await inRequest(database, () => database.db.transaction().execute((tx) => appendEvents(tx, RECORDING, [{ action: 'read', workspaceId: null, display: 'Downloaded a file', path: 'a.txt' }])));
+    // The chain's end now known, a download's record is one statement outside any transaction.
+    await inRequest(database, () => appendEventsAlone(database.db, RECORDING, [{ action: 'read', workspaceId: null, display: 'Downloaded a file', path: 'a.txt' }]));
     // Another application on the same server: its commits leave Atrium's version alone.
     await adminQuery(`create schema ${schema}_neighbour`);
     await adminQuery(`create table ${schema}_neighbour.notes (id serial primary key, body text)`);
