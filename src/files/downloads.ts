@@ -5,7 +5,7 @@ import { errors } from '../errors/catalogue.js';
 import { activity } from '../lib/activity.js';
 import { actorOf, appendEventsAlone, type Recording } from '../history/index.js';
 import { findEntryById, type Entry } from '../repositories/entries.js';
-import { findUserById } from '../repositories/users.js';
+import { usernameOf } from '../repositories/users.js';
 import type { ByteRange } from '../storage/blob-storage.js';
 import { resolveRange, type RangeRequest } from './byte-range.js';
 import type { FileDeps } from './file-deps.js';
@@ -99,11 +99,11 @@ export async function openDownload(deps: FileDeps, token: string, rangeRequest: 
   const opened = await openBytes(deps, entry, rangeRequest);
   if (isDownload(opened.range, options)) {
     // The holder's name as it is now: a link lives minutes, and only its user's id is signed.
-    const user = holder.userId === null ? undefined : await findUserById(deps.db, holder.userId);
+    const username = holder.userId === null ? undefined : await usernameOf(deps.db, holder.userId);
     await recordRead(deps, entry, opened, (now) => ({
       now,
       origin: { interface: holder.interface, ip: options.ip },
-      actor: { userId: holder.userId, username: user?.username ?? null, apiKeyId: holder.apiKeyId },
+      actor: { userId: holder.userId, username: username ?? null, apiKeyId: holder.apiKeyId },
     }));
   }
   return { name, size: entry.size ?? 0, mtime: entry.mtime, sha256: entry.sha256, ...opened };

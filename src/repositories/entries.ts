@@ -81,9 +81,15 @@ export function findEntry(db: Db, key: string): Promise<Readonly<Entry> | undefi
   });
 }
 
-export async function findEntryById(db: Db, id: number): Promise<Entry | undefined> {
-  const row = await db.selectFrom('entries').select(ENTRY_COLUMNS).where('id', '=', id).executeTakeFirst();
-  return row === undefined ? undefined : toEntry(row);
+/**
+ * The entry with this id: what a signed download link names. Cached like findEntry, since every
+ * download through a link starts here; shared, so callers must not mutate it.
+ */
+export function findEntryById(db: Db, id: number): Promise<Readonly<Entry> | undefined> {
+  return cachedRead(db, 'entry-by-id', String(id), async () => {
+    const row = await db.selectFrom('entries').select(ENTRY_COLUMNS).where('id', '=', id).executeTakeFirst();
+    return row === undefined ? undefined : Object.freeze(toEntry(row));
+  });
 }
 
 /** The entries on these keys (a path's ancestors, say), in one indexed query. */

@@ -135,6 +135,26 @@ describe.each(testDatabaseTargets())('history of file actions [$name]', (target)
       expect(targetsOf(fetched[0])).toEqual({ type: 'file', size: 10 });
     });
 
+    it("records a link's download under its holder's name as it is when fetched, and serves no replaced version", async () => {
+      expect(await put('Shared/renamed-holder.txt', 'first')).toBe(201);
+      const uri = (await t.api.get(`/files/${enc('Shared/renamed-holder.txt')}`, as())).body.download_uri as string;
+      // Fetched once first, so that the file and the holder's name are read (and kept) before they change.
+      expect(await (await fetch(uri)).text()).toBe('first');
+      const renamed = `${member.username}-renamed`;
+      await t.database.db.updateTable('users').set({ username: renamed, username_key: renamed.toLowerCase() }).where('id', '=', member.id).execute();
+      try {
+        const rows = await recordsOf(async () => expect(await (await fetch(uri)).text()).toBe('first'));
+        expect(rows).toHaveLength(1);
+        expect(rows[0]).toMatchObject({ action: 'read', user_id: member.id, username: renamed });
+      } finally {
+        await t.database.db.updateTable('users').set({ username: member.username, username_key: member.username.toLowerCase() }).where('id', '=', member.id).execute();
+      }
+      expect(await put('Shared/renamed-holder.txt', 'second')).toBe(201);
+      // The link was signed for the first version: it no longer reaches anything.
+      const rows = await recordsOf(async () => expect((await fetch(uri)).status).toBe(404));
+      expect(rows).toEqual([]);
+    });
+
     it('records a ranged or resumed download once, at its first byte, and a HEAD not at all', async () => {
       const uri = (await t.api.get(`/files/${enc('Shared/read.txt')}`, as())).body.download_uri as string;
       const rows = await recordsOf(async () => {
