@@ -18,6 +18,8 @@ export interface CreationPlan {
   missingParents: string[];
   /** The Workspace root the path lies under, which must exist as a folder ('' for Workspace 0). */
   baseRootPath: string;
+  /** Whether that root's folder was there when the plan was made (it nearly always is). */
+  baseRootFound: boolean;
 }
 
 /**
@@ -59,7 +61,7 @@ export async function planCreation(db: Db, scope: SessionScope, site: SitePath, 
 
   const pathSegments = site.path.split('/');
   const path = existing?.path ?? joinPath(parents.displayPath, pathSegments[pathSegments.length - 1] as string);
-  return { path, key: site.key, existing, missingParents: parents.missing, baseRootPath: workspaceRootPath(site.workspaceId) };
+  return { path, key: site.key, existing, missingParents: parents.missing, baseRootPath: workspaceRootPath(site.workspaceId), baseRootFound: found.get(baseKey)?.type === 'directory' };
 }
 
 /**
@@ -112,7 +114,9 @@ function depthOf(key: string): number {
  * Answers the folders this call created (the Workspace root aside), for History.
  */
 export async function createMissingParents(db: Db, plan: CreationPlan, now: number): Promise<string[]> {
-  if (plan.baseRootPath !== '') await ensureDirectory(db, plan.baseRootPath, now);
+  // Made in the same transaction, the plan already read the root's folder: looked for again only
+  // when it was missing (one query per level of `_/Workspaces/<id>` saved on every creation).
+  if (plan.baseRootPath !== '' && !plan.baseRootFound) await ensureDirectory(db, plan.baseRootPath, now);
   const created: string[] = [];
   for (const path of plan.missingParents) {
     if (await insertDirectory(db, path, now)) {
