@@ -20,6 +20,11 @@ export interface CreationPlan {
   baseRootPath: string;
   /** Whether that root's folder was there when the plan was made (it nearly always is). */
   baseRootFound: boolean;
+  /**
+   * The caller's access on the path as the plan decided it: what the new entry's capabilities
+   * are, without reading the grants again once the change is committed (it changes no grant).
+   */
+  access: PathAccess;
 }
 
 /**
@@ -61,7 +66,7 @@ export async function planCreation(db: Db, scope: SessionScope, site: SitePath, 
 
   const pathSegments = site.path.split('/');
   const path = existing?.path ?? joinPath(parents.displayPath, pathSegments[pathSegments.length - 1] as string);
-  return { path, key: site.key, existing, missingParents: parents.missing, baseRootPath: workspaceRootPath(site.workspaceId), baseRootFound: found.get(baseKey)?.type === 'directory' };
+  return { path, key: site.key, existing, missingParents: parents.missing, baseRootPath: workspaceRootPath(site.workspaceId), baseRootFound: found.get(baseKey)?.type === 'directory', access };
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Db } from '../db/database.js';
 import { activity } from '../lib/activity.js';
 import { insertFile, lockEntryAt, replaceFileContent, type Entry, type FileContent } from '../repositories/entries.js';
 import type { SitePath } from '../access/index.js';
+import type { Capability } from '../authz/index.js';
 import { createMissingParents, planCreation } from './creation-plan.js';
 import { fileWritten, foldersCreated, recordFileEvents } from './file-history.js';
 import type { SessionScope } from './session-scope.js';
@@ -12,6 +13,8 @@ export interface CommittedFile {
   entry: Entry;
   /** The blob the file held before, now unreferenced: the caller deletes it after the commit. */
   replacedStorageKey: string | undefined;
+  /** The caller's capabilities on the file, as the transaction decided them. */
+  capabilities: Capability[];
 }
 
 /**
@@ -47,7 +50,7 @@ export async function commitFile(
           : await replaceFileContent(tx, plan.existing.id, previous as string, content, options.now);
         if (entry === undefined) throw new RaceLost();
         await recordFileEvents(tx, scope, options.now, [...foldersCreated(parents), fileWritten(entry, previous !== undefined)]);
-        return { entry, replacedStorageKey: previous };
+        return { entry, replacedStorageKey: previous, capabilities: [...plan.access.capabilities(entry.pathKey, 'file')] };
       });
       activity.emit('bytes-uploaded', content.size);
       return committed;

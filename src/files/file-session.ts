@@ -82,8 +82,8 @@ export class FileSession {
 
   /** A whole file from a stream, created or replacing one; missing folders too with `mkdirParents`. */
   async write(path: string, body: Readable | undefined, options: { mkdirParents: boolean; declaredLength?: number }): Promise<{ entry: FileEntry; replaced: boolean }> {
-    const { entry, replaced } = await writeWholeFile(this.scope, this.locate(path), body, { mkdirParents: options.mkdirParents, declaredLength: options.declaredLength });
-    return { entry: await this.fileEntry(entry), replaced };
+    const { entry, replaced, capabilities } = await writeWholeFile(this.scope, this.locate(path), body, { mkdirParents: options.mkdirParents, declaredLength: options.declaredLength });
+    return { entry: fileEntryOf(this.scope, entry, capabilities), replaced };
   }
 
   async createFolder(path: string, options: { mkdirParents: boolean }): Promise<FileEntry> {

@@ -1,6 +1,6 @@
 import { errors } from '../errors/catalogue.js';
 import { findEntry, insertDirectory, type Entry } from '../repositories/entries.js';
-import { PathAccess, type SitePath } from '../access/index.js';
+import type { SitePath } from '../access/index.js';
 import { createMissingParents, planCreation } from './creation-plan.js';
 import { foldersCreated, recordFileEvents } from './file-history.js';
 import type { VisibleEntry } from './folder-listing.js';
@@ -16,14 +16,12 @@ export async function createFolder(scope: SessionScope, site: SitePath, mkdirPar
   const { db, clock } = scope.deps;
   assertChangeablePath(scope, site);
   const now = clock.now();
-  const entry = await db.transaction().execute(async (tx) => {
+  return db.transaction().execute(async (tx) => {
     const plan = await planCreation(tx, scope, site, { type: 'directory', mkdirParents });
     const parents = await createMissingParents(tx, plan, now);
     if (!(await insertDirectory(tx, plan.path, now))) throw errors.destinationExists();
     const created = (await findEntry(tx, plan.key)) as Entry;
     await recordFileEvents(tx, scope, now, foldersCreated([...parents, created.path]));
-    return created;
+    return { entry: created, capabilities: [...plan.access.capabilities(created.pathKey, 'directory')] };
   });
-  const access = await PathAccess.forPath(db, scope, entry.pathKey);
-  return { entry, capabilities: [...access.capabilities(entry.pathKey, 'directory')] };
 }

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { SitePath } from '../access/index.js';
+import type { Capability } from '../authz/index.js';
 import type { Entry } from '../repositories/entries.js';
 import { planCreation } from './creation-plan.js';
 import { commitFile } from './file-commit.js';
@@ -16,16 +17,16 @@ export async function writeWholeFile(
   site: SitePath,
   body: Readable | undefined,
   options: { mkdirParents: boolean; declaredLength: number | undefined },
-): Promise<{ entry: Entry; replaced: boolean }> {
+): Promise<{ entry: Entry; replaced: boolean; capabilities: Capability[] }> {
   const { db, clock, storage, maxUploadBytes } = scope.deps;
   assertChangeablePath(scope, site);
   await planCreation(db, scope, site, { type: 'file', mkdirParents: options.mkdirParents });
   assertDeclaredLength(options.declaredLength, maxUploadBytes, maxUploadBytes);
   const content = await storeBody(storage, body, { maxBytes: maxUploadBytes, limitForMessage: maxUploadBytes });
   try {
-    const { entry, replacedStorageKey } = await commitFile(db, scope, site, content, { mkdirParents: options.mkdirParents, now: clock.now() });
+    const { entry, replacedStorageKey, capabilities } = await commitFile(db, scope, site, content, { mkdirParents: options.mkdirParents, now: clock.now() });
     if (replacedStorageKey !== undefined) await discardBlobs(storage, [replacedStorageKey]);
-    return { entry, replaced: replacedStorageKey !== undefined };
+    return { entry, replaced: replacedStorageKey !== undefined, capabilities };
   } catch (error) {
     await discardBlobs(storage, [content.storageKey]);
     throw error;
