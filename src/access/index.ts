@@ -10,7 +10,7 @@ export { assertMayManageGrantsOn } from './grant-authority.js';
 export { canSeeGrant, granteeSetOf, listVisibility, mayListGroup, mayListUser, mayListUserGrants, overseesPath, permissionReachIn, permissionReachOf, reachOverPath } from './grant-reach.js';
 export { findVisibleGroup, groupVisibility } from './group-visibility.js';
 export { membershipWorkspace } from './membership-workspace.js';
-export { capabilitiesOn, PathAccess, permissionLetters } from './path-access.js';
+export { PathAccess, permissionLetters } from './path-access.js';
 export { selfAndAncestorKeys } from './path-grants.js';
 export { grantableSitePath, isInRequestWorkspace, isReservedSitePath, type SitePath, toRequestPath, toSitePath } from './request-paths.js';
 export { resolveRequestWorkspace } from './request-workspace.js';

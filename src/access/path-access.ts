@@ -81,7 +81,3 @@ export function permissionLetters(capabilities: Iterable<Capability>): string {
     .join('');
 }
 
-/** The viewer's capabilities on one entry, for an answer that shows them. */
-export async function capabilitiesOn(db: Db, viewer: PathViewer, key: string, type: EntryType): Promise<Capability[]> {
-  return [...(await PathAccess.forPath(db, viewer, key)).capabilities(key, type)];
-}

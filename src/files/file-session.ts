@@ -1,6 +1,5 @@
 import type { Readable } from 'node:stream';
-import { capabilitiesOn, type SitePath } from '../access/index.js';
-import type { Entry } from '../repositories/entries.js';
+import type { SitePath } from '../access/index.js';
 import type { ChildPosition } from '../repositories/entry-listing.js';
 import type { RangeRequest } from './byte-range.js';
 import { downloadLinkFor, readableFile, readFile, type OpenedBytes, type ReadOptions, type TransferLink } from './downloads.js';
@@ -151,7 +150,8 @@ export class FileSession {
 
   /** Ends the caller's upload `ref`: its parts become the file. */
   async endUpload(path: string, ref: string): Promise<FileEntry> {
-    return this.fileEntry(await endUpload(this.scope, this.locate(path), ref));
+    const { entry, capabilities } = await endUpload(this.scope, this.locate(path), ref);
+    return fileEntryOf(this.scope, entry, capabilities);
   }
 
   /** A readable file opened for reads at offsets (SFTP), its download recorded at its first byte (file-reader.ts). */
@@ -167,10 +167,5 @@ export class FileSession {
   /** Keeps a client's modification time (ms) for an entry the caller may write (modified-time.ts). */
   async setModifiedTime(path: string, mtime: number): Promise<void> {
     await setModifiedTime(this.scope, this.locate(path), mtime);
-  }
-
-  /** A file just written, with the caller's capabilities on it as they are now. */
-  private async fileEntry(entry: Entry): Promise<FileEntry> {
-    return fileEntryOf(this.scope, entry, await capabilitiesOn(this.scope.deps.db, this.scope, entry.pathKey, 'file'));
   }
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { SitePath } from '../access/index.js';
+import type { Capability } from '../authz/index.js';
 import { errors } from '../errors/catalogue.js';
 import type { Entry, FileContent } from '../repositories/entries.js';
 import { expiredUploadIds, findUploadByRef, insertUpload, partsOf, takeUpload, type Upload, type UploadOwner, type UploadPart } from '../repositories/uploads.js';
@@ -62,7 +63,7 @@ export async function offerPart(scope: SessionScope, site: SitePath, ref: string
  * against what was received (received-parts.ts). The upload and its parts are removed in
  * the same transaction that makes the file visible.
  */
-export async function endUpload(scope: SessionScope, site: SitePath, ref: string): Promise<Entry> {
+export async function endUpload(scope: SessionScope, site: SitePath, ref: string): Promise<{ entry: Entry; capabilities: Capability[] }> {
   const { db, clock, storage, maxUploadBytes } = scope.deps;
   const upload = await ownUpload(scope, site, ref);
   const parts = await partsOf(db, upload.id);
@@ -79,7 +80,7 @@ export async function endUpload(scope: SessionScope, site: SitePath, ref: string
   });
   let partKeys: string[] = [];
   try {
-    const { entry, replacedStorageKey } = await commitFile(db, scope, site, content, {
+    const { entry, replacedStorageKey, capabilities } = await commitFile(db, scope, site, content, {
       mkdirParents: upload.mkdirParents,
       now: clock.now(),
       inTransaction: async (tx) => {
@@ -92,7 +93,7 @@ export async function endUpload(scope: SessionScope, site: SitePath, ref: string
       },
     });
     await discardBlobs(storage, [...partKeys.filter((key) => key !== content.storageKey), ...(replacedStorageKey === undefined ? [] : [replacedStorageKey])]);
-    return entry;
+    return { entry, capabilities };
   } catch (error) {
     // A joined blob (or the run's) is this request's own; a single part still belongs to the upload.
     if (single === undefined) await discardBlobs(storage, [content.storageKey]);
