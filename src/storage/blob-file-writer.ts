@@ -42,8 +42,6 @@ export class BlobFileWriter extends Writable {
   private sinceFlush = 0;
   private flushing: Promise<void> | undefined;
   private written: WrittenBlob | undefined;
-  /** Bytes taken since the writer last let the event loop turn. */
-  private sinceTurn = 0;
   size = 0;
 
   /**
@@ -61,7 +59,7 @@ export class BlobFileWriter extends Writable {
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    this.take(chunk).then(() => this.next(chunk.length, callback), callback);
+    this.take(chunk).then(() => callback(), callback);
   }
 
   override _final(callback: (error?: Error | null) => void): void {
@@ -93,20 +91,6 @@ export class BlobFileWriter extends Writable {
     }
     // The chunk is copied: it is garbage from here on.
     passedThrough(chunk.length);
-  }
-
-  /**
-   * After each MiB taken, the next chunk is asked for only at the event loop's next turn. In one
-   * turn libuv reads a socket up to 32 times (2 MiB of body), and so does every upload under way:
-   * with 4 uploads at once a turn lasted 50 to 190 ms, and a listing on PostgreSQL waits for one
-   * turn per round trip to the database. Held back here, the request's buffer fills and Node
-   * stops reading its socket until the next turn, so the other requests' answers come in between.
-   */
-  private next(bytes: number, callback: () => void): void {
-    this.sinceTurn += bytes;
-    if (this.sinceTurn < BLOCK_BYTES) return callback();
-    this.sinceTurn = 0;
-    setImmediate(callback);
   }
 
   private async finish(): Promise<void> {
