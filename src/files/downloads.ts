@@ -5,7 +5,7 @@ import { errors } from '../errors/catalogue.js';
 import { activity } from '../lib/activity.js';
 import { actorOf, appendEventsAlone, type Recording } from '../history/index.js';
 import { findEntryById, type Entry } from '../repositories/entries.js';
-import { usernameOf } from '../repositories/users.js';
+import { usernamesOf } from '../repositories/grants/index.js';
 import type { ByteRange } from '../storage/blob-storage.js';
 import { resolveRange, type RangeRequest } from './byte-range.js';
 import type { FileDeps } from './file-deps.js';
@@ -98,8 +98,9 @@ export async function openDownload(deps: FileDeps, token: string, rangeRequest: 
   const name = entry.path.slice(entry.path.lastIndexOf('/') + 1);
   const opened = await openBytes(deps, entry, rangeRequest);
   if (isDownload(opened.range, options)) {
-    // The holder's name as it is now: a link lives minutes, and only its user's id is signed.
-    const username = holder.userId === null ? undefined : await usernameOf(deps.db, holder.userId);
+    // The holder's name as it is now: a link lives minutes, and only its user's id is signed. Read
+    // through the cached name lookup every download would otherwise query.
+    const username = holder.userId === null ? undefined : (await usernamesOf(deps.db, new Set([holder.userId]))).get(holder.userId);
     await recordRead(deps, entry, opened, (now) => ({
       now,
       origin: { interface: holder.interface, ip: options.ip },

@@ -1,6 +1,5 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
-import { cachedRead } from '../db/read-cache.js';
 import type { UsersTable } from '../db/tables.js';
 
 export interface User {
@@ -45,15 +44,6 @@ export function toUser(row: Selectable<UsersTable>): User {
 export async function findUserById(db: Db, id: number): Promise<User | undefined> {
   const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   return row === undefined ? undefined : toUser(row);
-}
-
-/**
- * A user's username as it is now, or undefined when there is no such user: what a download through
- * a signed link records (the link names its holder by id). Cached until the data changes
- * (db/read-cache.ts), since every such download asks.
- */
-export function usernameOf(db: Db, id: number): Promise<string | undefined> {
-  return cachedRead(db, 'username-of', String(id), async () => (await db.selectFrom('users').select('username').where('id', '=', id).executeTakeFirst())?.username);
 }
 
 export async function usernameTaken(db: Db, username: string, exceptUserId?: number): Promise<boolean> {
