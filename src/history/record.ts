@@ -65,8 +65,9 @@ export interface Recording {
  * Where each database's chain ended after this process last appended to it: a guess, which the
  * append checks (appendAfter), so one record costs one conditional write instead of a reservation
  * and a write. A guess gone stale (another node or process appended, or the transaction that
- * appended was rolled back) only costs the reservation after all. Keyed by the database's adapter,
- * which its transactions share.
+ * appended was rolled back) costs that write for nothing, then the reservation: one statement more
+ * than before, which is the usual case when several nodes record in turn. Keyed by the database's
+ * adapter, which its transactions share.
  */
 const lastSeenEnds = new WeakMap<object, ChainEnd>();
 
