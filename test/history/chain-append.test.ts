@@ -1,14 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openPostgres, openSqlite, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { appendEvents, appendEventsAlone, type HistoryEvent, type Recording } from '../../src/history/record.js';
 import { verifyHistoryChain } from '../../src/history/verify.js';
 import { readHistoryChain } from '../../src/repositories/history.js';
-import { adminQuery, POSTGRES_TEST_URL } from '../support/postgres-server.js';
+import { testDatabaseTargets, type TestDatabaseTarget } from '../support/databases.js';
 
 /**
  * A process appends a record after the chain's end as it last saw it, and falls back to reserving
@@ -117,19 +116,18 @@ chainTests('sqlite', async () => {
 
 if (inject('postgresMode') === 'server') {
   chainTests('postgres', async () => {
-    const schema = `atrium_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-    await adminQuery(`create schema ${schema}`);
-    const url = `${POSTGRES_TEST_URL}${POSTGRES_TEST_URL.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}`;
-    const a = openPostgres(url, { max: 4 });
+    // The suite's own PostgreSQL target (a schema of its own), and a second pool on the same schema.
+    const target = testDatabaseTargets().find((candidate) => candidate.name === 'postgres') as TestDatabaseTarget;
+    const { database: a, url, drop } = await target.open();
     await migrateToLatest(a);
-    const b = openPostgres(url, { max: 4 });
+    const b = openPostgres(url as string, { max: 4 });
     return {
       a,
       b,
       async close() {
         await a.close();
         await b.close();
-        await adminQuery(`drop schema if exists ${schema} cascade`);
+        await drop();
       },
     };
   });
