@@ -1,19 +1,15 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { chromiumPath, launchChromium } from '../../bench/console/chromium.js';
 
 /**
- * The Chromium the console's browser tests drive: CHROMIUM_PATH when set, else Debian's package.
- * Where there is none, the tests are skipped loudly, unless ATRIUM_TEST_REQUIRE_BROWSER=1 (CI),
- * where that is a failure.
+ * The Chromium the console's browser tests drive is the bench's (CHROMIUM_PATH when set, else
+ * Debian's package). Where there is none, the tests are skipped loudly, unless
+ * ATRIUM_TEST_REQUIRE_BROWSER=1 (CI), where that is a failure.
  */
-export function chromiumPath(): string | undefined {
-  const candidate = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  return fs.existsSync(candidate) ? candidate : undefined;
-}
+export { chromiumPath };
 
 export const browserRequired = process.env.ATRIUM_TEST_REQUIRE_BROWSER === '1';
 
@@ -32,26 +28,11 @@ export interface TestBrowser {
 
 /** A fresh browser profile, headless, with nothing running in the background. */
 export async function launchBrowser(): Promise<TestBrowser> {
-  const executablePath = chromiumPath();
-  if (executablePath === undefined) throw new Error('ATRIUM_TEST_REQUIRE_BROWSER=1 but no Chromium was found (CHROMIUM_PATH or /usr/bin/chromium)');
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath,
-    headless: true,
-    acceptDownloads: true,
-    viewport: { width: 1280, height: 800 },
-    timeout: 20_000,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  if (chromiumPath() === undefined) throw new Error('ATRIUM_TEST_REQUIRE_BROWSER=1 but no Chromium was found (CHROMIUM_PATH or /usr/bin/chromium)');
+  const browser = await launchChromium({ acceptDownloads: true });
   // A step that cannot happen fails within seconds with what it waited for, not at the test's timeout.
-  context.setDefaultTimeout(10_000);
-  return {
-    context,
-    async close() {
-      await context.close();
-      fs.rmSync(profile, { recursive: true, force: true });
-    },
-  };
+  browser.context.setDefaultTimeout(10_000);
+  return browser;
 }
 
 /** Fails on any serious or critical accessibility violation axe-core finds on the page. */
