@@ -6,9 +6,9 @@ import type { StoreName } from './stores.js';
 /**
  * The parts of a run: the main scenarios (with the access-log row), the growth series (grants and
  * folder sizes), the main scenarios after a write (every cache empty), History and access review,
- * WebDAV, the 1 GiB transfers, SFTP, and one process against two workers.
+ * WebDAV, the 1 GiB transfers, SFTP, one process against two workers, and the web console in Chromium.
  */
-export const BENCH_SECTIONS = ['main', 'growth', 'cold', 'history', 'webdav', 'transfers', 'sftp', 'workers'] as const;
+export const BENCH_SECTIONS = ['main', 'growth', 'cold', 'history', 'webdav', 'transfers', 'sftp', 'workers', 'console'] as const;
 export type BenchSection = (typeof BENCH_SECTIONS)[number];
 
 /** `BENCH_SECTIONS=main,growth`: the named sections only; unset, every section. An unknown name is an error, not a silent skip. */
@@ -44,6 +44,8 @@ export interface BenchOptions {
   transfers: { transferBytes: number; transferRounds: number; parallelUploads: number; idleSeconds: number };
   /** The cold section: requests in each loop after a write and with none (warm: more, for the 10 ms ticks), and the rounds. */
   cold: { requests: number; warmRequests: number; rounds: number };
+  /** The console section: rounds of each page timing, and the entries of the folder whose first page is rendered. */
+  console: { rounds: number; folderSize: number };
   /** The parts of the run to do (`BENCH_SECTIONS`); the baseline is always measured. */
   sections: ReadonlySet<BenchSection>;
   /** Extra Node.js flags for Atrium's process, e.g. `--cpu-prof --cpu-prof-dir=prof`. */
@@ -95,6 +97,10 @@ export function benchOptions(env: NodeJS.ProcessEnv): BenchOptions {
       requests: Number(env.BENCH_COLD_REQUESTS ?? (quick ? 30 : 200)),
       warmRequests: 5 * Number(env.BENCH_COLD_REQUESTS ?? (quick ? 30 : 200)),
       rounds: quick ? 1 : 2,
+    },
+    console: {
+      rounds: Number(env.BENCH_CONSOLE_ROUNDS ?? (quick ? 2 : 7)),
+      folderSize: Number(env.BENCH_CONSOLE_FOLDER ?? (quick ? 1_000 : 10_000)),
     },
     sections,
     atriumNodeArgs: (env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== ''),

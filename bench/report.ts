@@ -4,6 +4,7 @@ import type { Measurement } from './measure.js';
 import { auditSection, auditTargets } from './audit/audit-report.js';
 import { grantsTargets } from './grants-targets.js';
 import { coldSection, coldTargets } from './cold/cold-report.js';
+import { consoleSection, consoleTargets } from './console/console-report.js';
 import { webdavSection, webdavTargets } from './webdav/webdav-report.js';
 import { sftpSection, sftpTargets } from './sftp/sftp-report.js';
 import { transfersSection, transfersTargets } from './transfers/transfers-report.js';
@@ -62,6 +63,7 @@ export function formatReport(report: BenchReport): string {
   out.push(...sftpSection(report));
   out.push(...transfersSection(report));
   out.push(...workersSection(report));
+  out.push(...consoleSection(report));
   out.push('Targets:');
   out.push('');
   out.push(table(['target', 'measured', 'met'], targets(report)));
@@ -100,6 +102,7 @@ export function targets(report: BenchReport): string[][] {
   rows.push(...sftpTargets(report));
   rows.push(...transfersTargets(report));
   rows.push(...workersTargets(report));
+  rows.push(...consoleTargets(report));
   const lastStep = report.site.grantSteps.at(-1);
   const rssOf = (rows_: ResultRow[]) => Math.max(0, ...rows_.filter((r) => r.measurement !== undefined).map((r) => (r.measurement as Measurement).rssMb));
   for (const database of ['sqlite', 'postgres']) {

@@ -14,10 +14,12 @@ import { transfersBench } from './transfers/transfers-bench.js';
 import { workersBench } from './workers/workers-bench.js';
 import { wrkCommand } from './workers/wrk-load.js';
 import { coldBench } from './cold/cold-bench.js';
+import { consoleBench } from './console/console-bench.js';
+import type { PageTiming } from './console/page-figures.js';
 import { ATRIUM_MAIN, BASELINE_MAIN, startServer, type ServerProcess } from './server-process.js';
 import { postgresStore, sqliteStore, type BenchStore, type StoreName } from './stores.js';
 
-export type RowKind = 'main' | 'grant-growth' | 'folder-growth' | 'access-log' | 'cold' | 'audit' | 'history-growth' | 'webdav' | 'sftp' | 'transfers' | 'workers';
+export type RowKind = 'main' | 'grant-growth' | 'folder-growth' | 'access-log' | 'cold' | 'audit' | 'history-growth' | 'webdav' | 'sftp' | 'transfers' | 'workers' | 'console';
 
 export interface ResultRow {
   kind: RowKind;
@@ -38,6 +40,10 @@ export interface ResultRow {
   recordingCost?: RecordingCost;
   /** One large upload or download (the WebDAV, SFTP and transfers sections). */
   transfer?: Transfer;
+  /** A page's timing in Chromium over the rounds (the console section). */
+  pageTiming?: PageTiming;
+  /** What the page's timing should stay under (the console section). */
+  budgetMs?: number;
   /** Requests per second as a fraction of the baseline's (the faster of its two runs). */
   ratioToBaseline?: number;
   /** Why there is no measurement. */
@@ -103,6 +109,13 @@ export async function runBench(options: BenchOptions, progress: (line: string) =
   const sftpDatabase = options.databases[0];
   if (sftpDatabase !== undefined && options.sections.has('sftp')) {
     await sftpBench({ database: sftpDatabase, postgresUrl: options.postgresUrl, ...options.sftp, timing: options.timing, atriumEnv: ATRIUM_ENV, nodeArgs: options.atriumNodeArgs }, record, progress);
+  }
+  // The console once, on SQLite: its figures are the browser's work, the database's choice hardly shows.
+  if (options.sections.has('console')) {
+    await consoleBench({ ...options.console, atriumEnv: ATRIUM_ENV, nodeArgs: options.atriumNodeArgs }, record, progress, (text) => {
+      report.notes.push(text);
+      progress(text);
+    });
   }
   // The machine's other work moves the baseline too: it is measured at both ends of the run and
   // every ratio uses the faster of the two, so a slow moment never flatters Atrium.
@@ -309,6 +322,7 @@ function describe(row: ResultRow): string {
   if (row.error !== undefined) return `${where}: ${row.scenario}: ERROR ${row.error}`;
   if (row.kind === 'transfers' && row.measurement !== undefined) return `${where}: ${row.scenario}: p50 ${row.measurement.p50Ms.toFixed(1)} ms, p99 ${row.measurement.p99Ms.toFixed(1)} ms`;
   if (row.transfer !== undefined) return `${where}: ${row.scenario}: ${row.transfer.mibPerSecond.toFixed(0)} MiB/s, ${row.transfer.cpuMsPerMib.toFixed(2)} ms CPU/MiB`;
+  if (row.pageTiming !== undefined) return `${where}: ${row.scenario}: median ${row.pageTiming.medianMs.toFixed(0)} ms, worst ${row.pageTiming.worstMs.toFixed(0)} ms`;
   if (row.recordingCost !== undefined) return `${where}: ${row.scenario}: ${row.recordingCost.appMicros.toFixed(1)} µs CPU, ${row.recordingCost.databaseMicros.toFixed(1)} µs database CPU`;
   const m = row.measurement as Measurement;
   return `${where}: ${row.scenario}: ${m.requestsPerSecond.toFixed(0)} req/s, ${m.cpuMicrosPerRequest.toFixed(0)} µs CPU/req`;

@@ -12,7 +12,7 @@ export interface SeededSite {
   plan: SitePlan;
   siteKey: string;
   member: { id: number; username: string; key: string; session: string };
-  workspaceAdmin: { id: number; key: string };
+  workspaceAdmin: { id: number; username: string; key: string };
   /** Grants in the site now. */
   grants: number;
   fixedGrantCount: number;
@@ -56,7 +56,7 @@ export async function seedSite(writer: BulkWriter, shape: SiteShape, folderSizes
     plan,
     siteKey,
     member: { id: memberId, username: username(1, plan.member.index), key: memberKey, session },
-    workspaceAdmin: { id: adminId, key: adminKey },
+    workspaceAdmin: { id: adminId, username: username(1, plan.workspaceAdmin.index), key: adminKey },
     grants: fixed.length,
     fixedGrantCount: fixed.length,
   };

@@ -1,0 +1,174 @@
+import type { Page } from 'playwright-core';
+import { undoOnInterrupt } from '../cleanup.js';
+import type { ResultRow } from '../run-bench.js';
+import { BENCH_PASSWORD, finishSeeding, seedSite, type SeededSite } from '../seed/seed-site.js';
+import { bigFolder } from '../seed/grant-plan.js';
+import { QUICK_SITE } from '../seed/site-shape.js';
+import { ATRIUM_MAIN, startServer, type ServerProcess } from '../server-process.js';
+import { sqliteStore } from '../stores.js';
+import { BASELINE_BUTTON, BASELINE_ROWS_PATH, startBaselinePage, type BaselinePage } from './baseline-page.js';
+import { chromiumPath, launchChromium } from './chromium.js';
+import { rowsAfterAnswer, usableAfterMs } from './page-timing.js';
+import { pageTiming } from './page-figures.js';
+
+export interface ConsoleBenchContext {
+  /** Rounds of each measurement, after one round that is not kept (Chromium's own first-time work). */
+  rounds: number;
+  /** Entries in the folder whose first page is rendered. */
+  folderSize: number;
+  atriumEnv: Record<string, string>;
+  nodeArgs: readonly string[];
+}
+
+/** Names of the rows, which the report pairs: each console figure with its baseline. */
+export const CONSOLE_ROWS = {
+  blankUsable: 'baseline: static page with one button, usable after navigation',
+  signInUsable: 'sign-in screen usable after navigation',
+  plainRows: 'baseline: the same first page as a plain table, rendered after the answer',
+  firstPage: 'first page (200 rows) rendered after the answer',
+} as const;
+
+const API = '/api/rest/v1';
+/** The console's page of a folder (web/src/api/files.ts), asked for the same way. */
+const PAGE_SIZE = 200;
+const FIRST_PAGE_QUERY = `per_page=${PAGE_SIZE}&sort_by[path]=asc`;
+const BUDGETS = { signIn: 1_000, firstPage: 300 } as const;
+
+/**
+ * The web console in Chromium, next to a page that does the least possible, in the same browser
+ * and run: the sign-in screen against a static page with one button (navigation until the button
+ * is there, the browser's cache emptied first), then the first page of a large folder against the
+ * same rows put in a plain table by a few lines of script (from the end of the answer to the last
+ * row in the DOM). Rounds alternate baseline and console, so the machine's other work falls on both.
+ */
+export async function consoleBench(ctx: ConsoleBenchContext, record: (row: ResultRow) => void, progress: (line: string) => void, note: (text: string) => void): Promise<void> {
+  const rows = consoleRows(ctx);
+  if (chromiumPath() === undefined) {
+    const why = 'no Chromium: set CHROMIUM_PATH or install the chromium package';
+    note(`THE WEB CONSOLE WAS NOT MEASURED: ${why}.`);
+    for (const row of Object.values(rows)) record({ ...row, skipped: why });
+    return;
+  }
+  const store = await sqliteStore();
+  const forget = undoOnInterrupt(() => store.destroy());
+  let server: ServerProcess | undefined;
+  let baseline: BaselinePage | undefined;
+  let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
+  try {
+    const writer = await store.openWriter();
+    const site = await seedSite(writer, { ...QUICK_SITE, grants: 0 }, [ctx.folderSize]).finally(async () => {
+      await finishSeeding(writer);
+      await writer.close();
+    });
+    server = await startServer(ATRIUM_MAIN, { ...store.atriumEnv, ...ctx.atriumEnv }, '/health', ctx.nodeArgs);
+    baseline = await startBaselinePage(await firstPageJson(server.baseUrl, site, ctx.folderSize));
+    browser = await launchChromium();
+    const samples = await measureRounds(browser.context.newPage.bind(browser.context), server.baseUrl, baseline.url, site, ctx, progress);
+    const timings = { blankUsable: pageTiming(samples.blankUsable), plainRows: pageTiming(samples.plainRows) };
+    record({ ...rows.blankUsable, pageTiming: timings.blankUsable });
+    record({ ...rows.signInUsable, pageTiming: pageTiming(samples.signInUsable, timings.blankUsable) });
+    record({ ...rows.plainRows, pageTiming: timings.plainRows });
+    record({ ...rows.firstPage, pageTiming: pageTiming(samples.firstPage, timings.plainRows) });
+  } catch (error) {
+    // The rest of the bench goes on; the report shows what went wrong here.
+    record({ kind: 'console', database: 'sqlite', scenario: 'console section', error: firstLine(error) });
+  } finally {
+    await browser?.close();
+    await baseline?.stop();
+    await server?.stop();
+    forget();
+    await store.destroy();
+  }
+}
+
+type Measured = keyof typeof CONSOLE_ROWS;
+
+function consoleRows(ctx: ConsoleBenchContext): Record<Measured, ResultRow> {
+  const entries = ctx.folderSize.toLocaleString('en');
+  return {
+    blankUsable: { kind: 'console', database: 'baseline', scenario: CONSOLE_ROWS.blankUsable },
+    signInUsable: { kind: 'console', database: 'sqlite', scenario: CONSOLE_ROWS.signInUsable, budgetMs: BUDGETS.signIn },
+    plainRows: { kind: 'console', database: 'baseline', scenario: CONSOLE_ROWS.plainRows, folderSize: ctx.folderSize },
+    firstPage: { kind: 'console', database: 'sqlite', scenario: `${CONSOLE_ROWS.firstPage} (folder of ${entries})`, folderSize: ctx.folderSize, budgetMs: BUDGETS.firstPage },
+  };
+}
+
+/** The first page of the large folder as the API gives it to the console: the baseline page's rows. */
+async function firstPageJson(baseUrl: string, site: SeededSite, folderSize: number): Promise<string> {
+  const response = await fetch(`${baseUrl}${API}/folders/${bigFolder(folderSize)}?${FIRST_PAGE_QUERY}`, { headers: { 'X-ServiceAPI-Key': site.workspaceAdmin.key } });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`GET /folders/${bigFolder(folderSize)} answered ${response.status} ${text.slice(0, 200)}`);
+  const entries = JSON.parse(text) as unknown[];
+  if (entries.length !== Math.min(PAGE_SIZE, folderSize)) throw new Error(`the folder's first page holds ${entries.length} entries`);
+  return text;
+}
+
+async function measureRounds(newPage: () => Promise<Page>, atriumUrl: string, baselineUrl: string, site: SeededSite, ctx: ConsoleBenchContext, progress: (line: string) => void): Promise<Record<Measured, number[]>> {
+  const samples: Record<Measured, number[]> = { blankUsable: [], signInUsable: [], plainRows: [], firstPage: [] };
+  const rows = Math.min(PAGE_SIZE, ctx.folderSize);
+  const folder = bigFolder(ctx.folderSize);
+  // The first round warms Chromium up (its own start-up work, compiled code) and is not kept.
+  for (let round = 0; round <= ctx.rounds; round += 1) {
+    const figures: Record<Measured, number> = {
+      blankUsable: await inFreshPage(newPage, 'blankUsable', async (page) => usableAfterMs(page, baselineUrl, BASELINE_BUTTON)),
+      signInUsable: await inFreshPage(newPage, 'signInUsable', async (page) => usableAfterMs(page, `${atriumUrl}/sign-in`, 'Sign in')),
+      plainRows: await inFreshPage(newPage, 'plainRows', async (page) => {
+        await usableAfterMs(page, baselineUrl, BASELINE_BUTTON);
+        const timing = await rowsAfterAnswer(page, rows, BASELINE_ROWS_PATH, () => page.getByRole('button', { name: BASELINE_BUTTON }).click());
+        return checkedRows(timing, rows);
+      }),
+      firstPage: await inFreshPage(newPage, 'firstPage', async (page) => {
+        await signIn(page, atriumUrl, site);
+        const link = page.getByRole('table').getByRole('link', { name: folder, exact: true });
+        await link.waitFor();
+        const timing = await rowsAfterAnswer(page, rows, `${API}/folders/${folder}?`, () => link.click());
+        return checkedRows(timing, rows);
+      }),
+    };
+    if (round === 0) continue;
+    for (const name of Object.keys(samples) as Measured[]) samples[name].push(figures[name]);
+    progress(`console, round ${round}: sign-in ${figures.signInUsable.toFixed(0)} ms (baseline ${figures.blankUsable.toFixed(0)} ms), ` +
+      `first page ${figures.firstPage.toFixed(0)} ms after the answer (baseline ${figures.plainRows.toFixed(0)} ms)`);
+  }
+  return samples;
+}
+
+/**
+ * A new tab with the browser's cache and cookies emptied (each round loads the page as a first
+ * visit would, signed out), closed afterwards. A failure names the measurement.
+ */
+async function inFreshPage(newPage: () => Promise<Page>, name: Measured, measure: (page: Page) => Promise<number>): Promise<number> {
+  const page = await newPage();
+  try {
+    // Through DevTools: Playwright has no call that empties the cache.
+    const devtools = await page.context().newCDPSession(page);
+    await devtools.send('Network.clearBrowserCache');
+    await devtools.send('Network.clearBrowserCookies');
+    await devtools.detach();
+    return await measure(page);
+  } catch (error) {
+    throw new Error(`${CONSOLE_ROWS[name]}: ${firstLine(error)}`);
+  } finally {
+    await page.close();
+  }
+}
+
+/** Signs in to the console as the Workspace Administrator, who lands on the Workspace's root. */
+async function signIn(page: Page, atriumUrl: string, site: SeededSite): Promise<void> {
+  await page.goto(`${atriumUrl}/`);
+  await page.getByLabel('Username').fill(site.workspaceAdmin.username);
+  await page.getByRole('textbox', { name: 'Password' }).fill(BENCH_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+function checkedRows(timing: { renderMs: number; rows: number }, rows: number): number {
+  if (timing.rows !== rows) throw new Error(`${timing.rows} rows in the page, not ${rows}`);
+  if (timing.renderMs < 0) throw new Error(`the rows were there ${-timing.renderMs} ms before the answer ended`);
+  return timing.renderMs;
+}
+
+/** Playwright's messages go on with a call log, coloured for a terminal: the report keeps the first line. */
+function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return (message.split('\n')[0] ?? message).trim();
+}
