@@ -17,6 +17,10 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/process/**'],
           globalSetup: ['test/support/global-setup.ts'],
+          // One worker a core, even on a machine of two: these files wait on the database as much as
+          // they compute, so two at once finish in about 60% of the time one after the other takes.
+          maxWorkers: '100%',
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -27,6 +31,10 @@ export default defineConfig({
           name: 'process',
           include: ['test/process/**/*.test.ts'],
           globalSetup: ['test/support/global-setup.ts', 'test/support/build-setup.ts'],
+          // After the in-process files, one at a time: the browser, rclone and several-node files
+          // start servers that each want the machine, and several at once only make each slower.
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
     ],
