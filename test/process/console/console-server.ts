@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import Sqlite from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +16,12 @@ export interface ConsoleServer {
   baseUrl: string;
   /** A request to the REST API as the site-wide bootstrap key; the JSON body, or throws. */
   admin(method: string, url: string, body?: unknown, workspaceId?: number): Promise<any>;
+  /**
+   * Makes every session look idle for `ms` longer, as if that time had passed with no request:
+   * a test of the idle timeout need not wait it out. Written in the database as another process
+   * would, which the server's read caches notice.
+   */
+  ageSessions(ms: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -49,6 +56,17 @@ export async function startConsoleServer(database: 'sqlite' | 'postgres'): Promi
       const text = await response.text();
       if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text}`);
       return text === '' ? undefined : JSON.parse(text);
+    },
+    async ageSessions(ms) {
+      const set = `set last_active_at = last_active_at - ${Math.trunc(ms)}`;
+      if (database === 'postgres') return void await adminQuery(`update ${schema}.sessions ${set}`);
+      const db = new Sqlite(path.join(dataDir, 'atrium.sqlite'));
+      try {
+        db.pragma('busy_timeout = 5000');
+        db.prepare(`update sessions ${set}`).run();
+      } finally {
+        db.close();
+      }
     },
     async stop() {
       await server.stop('SIGKILL');
