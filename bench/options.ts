@@ -44,8 +44,8 @@ export interface BenchOptions {
   transfers: { transferBytes: number; transferRounds: number; parallelUploads: number; idleSeconds: number };
   /** The cold section: requests in each loop after a write and with none (warm: more, for the 10 ms ticks), and the rounds. */
   cold: { requests: number; warmRequests: number; rounds: number };
-  /** The console section: rounds of each page timing, and the entries of the folder whose first page is rendered. */
-  console: { rounds: number; folderSize: number };
+  /** The console section: rounds of each page timing (kept, and not kept before them), and the entries of the folder whose first page is rendered. */
+  console: { rounds: number; warmupRounds: number; folderSize: number };
   /** The parts of the run to do (`BENCH_SECTIONS`); the baseline is always measured. */
   sections: ReadonlySet<BenchSection>;
   /** Extra Node.js flags for Atrium's process, e.g. `--cpu-prof --cpu-prof-dir=prof`. */
@@ -100,6 +100,7 @@ export function benchOptions(env: NodeJS.ProcessEnv): BenchOptions {
     },
     console: {
       rounds: Number(env.BENCH_CONSOLE_ROUNDS ?? (quick ? 2 : 7)),
+      warmupRounds: quick ? 0 : 1,
       folderSize: Number(env.BENCH_CONSOLE_FOLDER ?? (quick ? 1_000 : 10_000)),
     },
     sections,

@@ -26,8 +26,9 @@ function pairs(report: BenchReport) {
 export function consoleSection(report: BenchReport): string[] {
   const rows = report.rows.filter((r) => r.kind === 'console');
   if (rows.length === 0) return [];
-  const rounds = rows.find((r) => r.pageTiming !== undefined)?.pageTiming?.samplesMs.length;
-  const out = [`The web console in Chromium (headless, loopback, SQLite) against a baseline page in the same browser and run; ${rounds ?? 'no'} rounds after one not kept, the browser's cache emptied before each:`, ''];
+  const timing = rows.find((r) => r.pageTiming !== undefined)?.pageTiming;
+  const rounds = timing === undefined ? 'no rounds' : `${timing.samplesMs.length} rounds${timing.roundsNotKept > 0 ? ` after ${timing.roundsNotKept} not kept` : ''}`;
+  const out = [`The web console in Chromium (headless, loopback, SQLite) against a baseline page in the same browser and run; ${rounds}, each page a first visit (cache and cookies emptied):`, ''];
   out.push(table(['database', 'scenario', 'median ms', 'worst ms', 'of baseline (medians)', 'budget', ''], rows.map((r) => [
     r.database, r.scenario, fixed(r.pageTiming?.medianMs), fixed(r.pageTiming?.worstMs), times(r.pageTiming?.ofBaseline), r.budgetMs === undefined ? '' : `${r.budgetMs} ms`, problem(r),
   ])));

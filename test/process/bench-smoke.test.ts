@@ -23,6 +23,7 @@ describe('bench harness smoke run [sqlite]', () => {
       sftp: { ...quick.sftp, transferBytes: 8 * 2 ** 20 },
       transfers: { ...quick.transfers, transferBytes: 8 * 2 ** 20, idleSeconds: 0.5 },
       cold: { requests: 10, warmRequests: 10, rounds: 1 },
+      console: { rounds: 1, warmupRounds: 0, folderSize: 1_000 },
     };
     const report = await runBench(options, () => undefined);
 
@@ -71,6 +72,10 @@ describe('bench harness smoke run [sqlite]', () => {
       'cold GET /permissions/explain', 'warm GET /permissions/explain',
     ]);
     expect(formatReport(report)).toContain('Cost after a write (every cache empty)');
+    // The console section: each figure in Chromium next to its baseline (skipped, with a note, without Chromium).
+    const consoleRows = report.rows.filter((row) => row.kind === 'console');
+    expect(consoleRows.map((row) => row.database)).toEqual(['baseline', 'sqlite', 'baseline', 'sqlite']);
+    for (const row of consoleRows) expect(row.pageTiming?.medianMs ?? row.skipped).toBeDefined();
     for (const row of measured) {
       expect(row.measurement?.requests).toBeGreaterThan(0);
       // The listing during the uploads has no CPU of its own: the server's CPU then is the uploads'.
