@@ -156,4 +156,4 @@ const HISTORY_WRITE = new RegExp(String.raw`^\s*(?:insert\s+into|update|delete\s
 // appendAfter); were their spelling to change, a record would only move the version again (less
 // caching, never stale).
 const HISTORY_WITH_WRITE = new RegExp(String.raw`^\s*with\s+"recorded"\s+as\s+\(\s*insert\s+into\s+"history"\s+[^;]*\)\s*update\s+"history_chain"\s`, 'i');
-const HISTORY_APPEND_AFTER = new RegExp(String.raw`^\s*with\s+"moved"\s+as\s+\(\s*update\s+"history_chain"\s+[^;]*\)\s*insert\s+into\s+"history"\s`, 'i');
+const HISTORY_APPEND_AFTER = new RegExp(String.raw`^\s*with\s+"moved"\s+as\s+\(\s*update\s+"history_chain"\s+[^;]*\),\s*"recorded"\s+as\s+\(\s*insert\s+into\s+"history"\s+[^;]*\)\s*select\s`, 'i');

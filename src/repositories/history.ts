@@ -69,16 +69,22 @@ const moveChainEndFromStatement = compiledOnce(4, (db, [lastId, lastHash, expect
   db.updateTable('history_chain').set({ last_id: lastId, last_hash: lastHash })
     .where('id', '=', 1).where('last_id', '=', expectedId).where('last_hash', '=', expectedHash));
 
+// The statement also answers where the chain ended when it began: after a miss, that is where the
+// next try goes (the parts of one statement all see the data as it was when it began).
 const appendAfterStatement = compiledOnce<unknown[]>(HISTORY_COLUMNS.length + 2, (db, values) =>
   db.with('moved', (creator) => creator.updateTable('history_chain')
     .set({ last_id: values[ID_ARGUMENT] as number, last_hash: values[HASH_ARGUMENT] as string })
     .where('id', '=', 1).where('last_id', '=', values[EXPECTED_ID_ARGUMENT] as number).where('last_hash', '=', values[EXPECTED_HASH_ARGUMENT] as string)
     .returning('last_id'))
-    .insertInto('history').columns([...HISTORY_COLUMNS])
-    .expression((eb) => eb.selectFrom('moved').select(HISTORY_COLUMNS.map((column, i) => {
-      const type = POSTGRES_CAST[column];
-      return (type === undefined ? eb.val(values[i]) : eb.cast(eb.val(values[i]), type)).as(column);
-    }))));
+    .with('recorded', (creator) => creator.insertInto('history').columns([...HISTORY_COLUMNS])
+      .expression((eb) => eb.selectFrom('moved').select(HISTORY_COLUMNS.map((column, i) => {
+        const type = POSTGRES_CAST[column];
+        return (type === undefined ? eb.val(values[i]) : eb.cast(eb.val(values[i]), type)).as(column);
+      })))
+      .returning('id'))
+    .selectFrom('history_chain')
+    .select((eb) => [eb.selectFrom('recorded').select((inner) => inner.fn.countAll().as('n')).as('appended'), 'last_id', 'last_hash'])
+    .where('id', '=', 1));
 
 /** Whether appendAfter writes in one statement here (PostgreSQL), so it needs no transaction around it. */
 export function appendsInOneStatement(db: Db): boolean {
@@ -93,17 +99,27 @@ export function appendsInOneStatement(db: Db): boolean {
  * the insert rides in the same statement: one round trip, and none inside a transaction of its
  * own when this is all a transaction would hold (History's standalone records).
  */
-export async function appendAfter(tx: Db, expected: ChainEnd, row: NewHistoryRow): Promise<boolean> {
+export async function appendAfter(tx: Db, expected: ChainEnd, row: NewHistoryRow): Promise<AppendOutcome> {
   const values = HISTORY_COLUMNS.map((column) => row[column] ?? null);
   if (appendsInOneStatement(tx)) {
-    const result = await appendAfterStatement(tx, ...values, expected.lastId, expected.lastHash);
-    return Number(result.numAffectedRows ?? 0) === 1;
+    const { rows } = await appendAfterStatement<{ appended: number | string; last_id: number | string; last_hash: string }>(tx, ...values, expected.lastId, expected.lastHash);
+    const answer = rows[0];
+    if (answer === undefined) throw new Error('the History chain row is missing');
+    if (Number(answer.appended) === 1) return { appended: true };
+    return { appended: false, endBefore: { lastId: Number(answer.last_id), lastHash: answer.last_hash } };
   }
   const moved = await moveChainEndFromStatement(tx, Number(row.id), row.hash, expected.lastId, expected.lastHash);
-  if (Number(moved.numAffectedRows ?? 0) !== 1) return false;
+  if (Number(moved.numAffectedRows ?? 0) !== 1) return { appended: false };
   await insertOneStatement(tx, ...values);
-  return true;
+  return { appended: true };
 }
+
+/**
+ * What appendAfter did. When it did not append, PostgreSQL also answers where the chain ended as
+ * the statement began: the end another writer's committed records left, worth one more try. It may
+ * be stale too (a writer that had not committed yet), and it is the same as `expected` then.
+ */
+export type AppendOutcome = { appended: true } | { appended: false; endBefore?: ChainEnd };
 
 /** Stores records whose ids were reserved by reserveChainIds and moves the chain's end to the last. */
 export async function appendHistoryRows(tx: Db, rows: readonly NewHistoryRow[]): Promise<void> {

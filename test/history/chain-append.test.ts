@@ -79,6 +79,24 @@ function chainTests(name: string, open: () => Promise<Pair & { close(): Promise<
       await expectWhole(written);
     });
 
+    it.runIf(name === 'postgres')('after another writer appended, tries once more after the end the miss answered: two statements, not three', async () => {
+      const { a, b } = pair;
+      await appendEventsAlone(a.db, RECORDING, [next()]);
+      await appendEventsAlone(b.db, RECORDING, [next()]);
+      const statements: string[] = [];
+      // Counts what reaches PostgreSQL; the plugin shares a's adapter, so a's guess is the one used.
+      const counted = a.db.withPlugin({
+        transformQuery: (args) => args.node,
+        transformResult: async (args) => {
+          statements.push(args.queryId.queryId);
+          return args.result;
+        },
+      });
+      await appendEventsAlone(counted, RECORDING, [next()]);
+      expect(statements).toHaveLength(2);
+      await expectWhole(written);
+    });
+
     it('keeps one unbroken chain with many records at once from both writers', async () => {
       const { a, b } = pair;
       // Two SQLite connections of one process cannot wait on each other (a busy connection blocks
