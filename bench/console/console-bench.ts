@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
 import { undoOnInterrupt } from '../cleanup.js';
 import type { ResultRow } from '../run-bench.js';
-import { BENCH_PASSWORD, finishSeeding, seedSite, type SeededSite } from '../seed/seed-site.js';
+import { BENCH_PASSWORD, type SeededSite } from '../seed/seed-site.js';
+import { seedSmallSite } from '../seed/small-site.js';
 import { bigFolder } from '../seed/grant-plan.js';
-import { QUICK_SITE } from '../seed/site-shape.js';
 import { ATRIUM_MAIN, startServer, type ServerProcess } from '../server-process.js';
 import { sqliteStore } from '../stores.js';
 import { BASELINE_BUTTON, BASELINE_ROWS_PATH, startBaselinePage, type BaselinePage } from './baseline-page.js';
@@ -57,11 +57,7 @@ export async function consoleBench(ctx: ConsoleBenchContext, record: (row: Resul
   let baseline: BaselinePage | undefined;
   let browser: LaunchedChromium | undefined;
   try {
-    const writer = await store.openWriter();
-    const site = await seedSite(writer, { ...QUICK_SITE, grants: 0 }, [ctx.folderSize]).finally(async () => {
-      await finishSeeding(writer);
-      await writer.close();
-    });
+    const site = await seedSmallSite(store, [ctx.folderSize]);
     server = await startServer(ATRIUM_MAIN, { ...store.atriumEnv, ...ctx.atriumEnv }, '/health', ctx.nodeArgs);
     baseline = await startBaselinePage(await firstPageJson(server.baseUrl, site, ctx.folderSize));
     browser = await launchChromium();

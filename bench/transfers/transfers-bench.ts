@@ -5,8 +5,7 @@ import { probe, type Measurement } from '../measure.js';
 import { cpuMicros, rssBytes } from '../proc-stats.js';
 import type { ResultRow } from '../run-bench.js';
 import { folderListing } from '../scenarios.js';
-import { finishSeeding, seedSite } from '../seed/seed-site.js';
-import { QUICK_SITE } from '../seed/site-shape.js';
+import { seedSmallSite } from '../seed/small-site.js';
 import { ATRIUM_MAIN, startServer, type ServerProcess } from '../server-process.js';
 import { postgresStore, sqliteStore, type StoreName } from '../stores.js';
 import { patternSha256, sendPattern, timed, type Transfer } from '../transfer.js';
@@ -65,11 +64,7 @@ export async function transfersBench(ctx: TransfersBenchContext, record: (row: R
   const base = { kind: 'transfers' as const, database };
   let server: ServerProcess | undefined;
   try {
-    const writer = await store.openWriter();
-    const site = await seedSite(writer, { ...QUICK_SITE, grants: 0 }, []).finally(async () => {
-      await finishSeeding(writer);
-      await writer.close();
-    });
+    const site = await seedSmallSite(store);
     server = await startServer(ATRIUM_MAIN, { ...store.atriumEnv, ...ctx.atriumEnv }, '/health', ctx.nodeArgs);
     const dataDir = store.atriumEnv.ATRIUM_DATA_DIR as string;
     const admin = { 'X-ServiceAPI-Key': site.workspaceAdmin.key };

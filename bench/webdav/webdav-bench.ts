@@ -1,7 +1,6 @@
 import type { Measurement, Timing } from '../measure.js';
 import type { ResultRow } from '../run-bench.js';
-import { finishSeeding, seedSite } from '../seed/seed-site.js';
-import { QUICK_SITE } from '../seed/site-shape.js';
+import { seedSmallSite } from '../seed/small-site.js';
 import { ATRIUM_MAIN, startServer, type ServerProcess } from '../server-process.js';
 import { postgresStore, sqliteStore, type StoreName } from '../stores.js';
 import { undoOnInterrupt } from '../cleanup.js';
@@ -37,11 +36,7 @@ export async function webdavBench(ctx: WebdavBenchContext, record: (row: ResultR
   const forget = undoOnInterrupt(() => store.destroy());
   let server: ServerProcess | undefined;
   try {
-    const writer = await store.openWriter();
-    const site = await seedSite(writer, { ...QUICK_SITE, grants: 0 }, [ctx.folderSize]).finally(async () => {
-      await finishSeeding(writer);
-      await writer.close();
-    });
+    const site = await seedSmallSite(store, [ctx.folderSize]);
     server = await startServer(ATRIUM_MAIN, { ...store.atriumEnv, ...ctx.atriumEnv }, '/health', ctx.nodeArgs);
     const base = { kind: 'webdav' as const, database, folderSize: ctx.folderSize };
     for (const scenario of [restListing(site, ctx.folderSize), propfindListing(site, ctx.folderSize)]) {
