@@ -101,13 +101,16 @@ export async function appendEventsAlone(db: Db, recording: Recording, events: re
 /**
  * Appends one event after the chain's end as last seen here, if it is still there; answers whether
  * it did. A miss on PostgreSQL answers the end another writer left, and the event is tried once
- * more after it: with several nodes or workers recording in turn, a record then costs the two
- * statements a reservation would, not three.
+ * more after it: with several nodes or workers recording in turn, a record then costs two
+ * statements. After a miss the guess holds the best end known, or none when the miss taught
+ * nothing (SQLite, or a writer not yet committed), so the reservation that follows in a
+ * transaction (appendEvents) does not try a guess already found stale.
  */
 async function appendAfterLastSeen(tx: Db, recording: Recording, event: HistoryEvent): Promise<boolean> {
   const database = tx.getExecutor().adapter;
-  let seen = lastSeenEnds.get(database);
-  for (let attempt = 0; seen !== undefined && attempt < 2; attempt += 1) {
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    const seen = lastSeenEnds.get(database);
+    if (seen === undefined) return false;
     const row = rowOf(seen.lastId + 1, recording, event);
     const hash = chainHash(seen.lastHash, row);
     const outcome = await appendAfter(tx, seen, { ...row, hash });
@@ -115,8 +118,9 @@ async function appendAfterLastSeen(tx: Db, recording: Recording, event: HistoryE
       lastSeenEnds.set(database, { lastId: seen.lastId + 1, lastHash: hash });
       return true;
     }
-    const moved = outcome.endBefore !== undefined && (outcome.endBefore.lastId !== seen.lastId || outcome.endBefore.lastHash !== seen.lastHash);
-    seen = moved ? outcome.endBefore : undefined;
+    const learned = outcome.endBefore !== undefined && (outcome.endBefore.lastId !== seen.lastId || outcome.endBefore.lastHash !== seen.lastHash);
+    if (learned) lastSeenEnds.set(database, outcome.endBefore as ChainEnd);
+    else lastSeenEnds.delete(database);
   }
   return false;
 }
