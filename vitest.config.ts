@@ -18,7 +18,7 @@ export default defineConfig({
           exclude: ['test/process/**'],
           globalSetup: ['test/support/global-setup.ts'],
           // One worker a core, even on a machine of two: these files wait on the database as much as
-          // they compute, so two at once finish in about 60% of the time one after the other takes.
+          // they compute, so two at once finish in about two thirds of the time one after the other takes.
           maxWorkers: '100%',
           sequence: { groupOrder: 0 },
         },
