@@ -10,7 +10,7 @@ import { metricsExposureFor } from './http/metrics/register-metrics.js';
 import { startMetricsListener } from './http/metrics/metrics-listener.js';
 import { logOptions } from './http/log-options.js';
 import { systemClock } from './lib/time.js';
-import { openDatabase, prepareSite, reportBootstrap, sftpHostKeys, startProcess } from './start-up.js';
+import { openDatabase, prepareSite, reportBootstrap, sftpHostKeys, showingCredentialsIfItFails, startProcess } from './start-up.js';
 import { superviseWorkers } from './workers/supervisor.js';
 import { isWorker, reportReady, workerId } from './workers/worker-messages.js';
 import { workerCountFor } from './workers/worker-count.js';
@@ -40,18 +40,20 @@ async function main(): Promise<void> {
 async function serveAlone(config: Config): Promise<void> {
   const start = startProcess(config);
   const { database, bootstrap } = await prepareSite(config);
-  const core = createCore({ database, clock: systemClock, config });
-  await core.start({ onHousekeepingError: reportHousekeepingError });
-  // SFTP's host keys are read (or made, on the first start) before anything listens: GET /site shows their fingerprints.
-  const hostKeys = await sftpHostKeys(config);
-  const doors = await buildFrontDoors(core, config, { start, hostKeys, metrics: metricsExposureFor(config, database), openMetricsPort: true });
-  closeGracefullyOnSignals(async () => {
-    core.stop();
-    await doors.close();
-    await database.close();
-  }, (message) => doors.app.log.info(message));
-  await doors.listen();
-  reportBootstrap(bootstrap, doors.app.log);
+  await showingCredentialsIfItFails(bootstrap, async () => {
+    const core = createCore({ database, clock: systemClock, config });
+    await core.start({ onHousekeepingError: reportHousekeepingError });
+    // SFTP's host keys are read (or made, on the first start) before anything listens: GET /site shows their fingerprints.
+    const hostKeys = await sftpHostKeys(config);
+    const doors = await buildFrontDoors(core, config, { start, hostKeys, metrics: metricsExposureFor(config, database), openMetricsPort: true });
+    closeGracefullyOnSignals(async () => {
+      core.stop();
+      await doors.close();
+      await database.close();
+    }, (message) => doors.app.log.info(message));
+    await doors.listen();
+    reportBootstrap(bootstrap, doors.app.log);
+  });
 }
 
 /**

@@ -82,6 +82,20 @@ export function printGeneratedCredentials(generated: NonNullable<BootstrapResult
   );
 }
 
+/**
+ * The rest of a start, after the site was prepared. Should it fail once the first start made the
+ * administrator (the port taken, say), the secrets are printed before the failure is: the next
+ * start finds the administrator made and will not show them again.
+ */
+export async function showingCredentialsIfItFails(bootstrap: BootstrapResult, rest: () => Promise<void>): Promise<void> {
+  try {
+    await rest();
+  } catch (error) {
+    if (bootstrap.generated !== undefined) printGeneratedCredentials(bootstrap.generated);
+    throw error;
+  }
+}
+
 /** The once-only messages of a start, after the server serves. */
 export function reportBootstrap(bootstrap: BootstrapResult, log: { warn(message: string): void }): void {
   if (bootstrap.generated !== undefined) printGeneratedCredentials(bootstrap.generated);

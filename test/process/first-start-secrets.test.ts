@@ -1,8 +1,9 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServer, type ServerProcess } from '../support/server-process.js';
+import { runServer, startServer, type ServerProcess } from '../support/server-process.js';
 import { cliOk } from './cli-process.js';
 
 /** Every line of standard output, parsed: each must be one JSON log line. */
@@ -56,6 +57,23 @@ describe('first-start secrets and administrator recovery, with a server process'
     expect(server.stdout()).not.toContain(key);
     expect(server.stdout()).not.toContain('shown only now');
     expect(await server.stop()).toBe(0);
+  });
+
+  it('prints the generated secrets even when the first start then fails (its port taken), and they work on the next start', async () => {
+    const otherDir = path.join(work, 'port-taken');
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as net.AddressInfo).port;
+    const first = runServer({ ATRIUM_HOST: '127.0.0.1', ATRIUM_PORT: String(port), ATRIUM_DATA_DIR: otherDir });
+    const failed = { code: await first.exited, stderr: first.stderr() };
+    taken.close();
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('These secrets are shown only now:');
+    expect(failed.stderr).toMatch(/start-up failed: .*EADDRINUSE/);
+    const password = /password: (\S+)/.exec(failed.stderr)?.[1] as string;
+    const server = await startServer({ ATRIUM_DATA_DIR: otherDir });
+    running.push(server);
+    expect(await signIn(server, 'admin', password)).toBe(201);
   });
 
   it('says in one log line that bootstrap settings on an existing database are ignored, and points to the recovery command', async () => {
