@@ -88,35 +88,37 @@ async function superviseAsPrimary(config: Config, workers: number): Promise<void
   const start = startProcess(config);
   const log = pino(logOptions(config.logLevel, brandHeaders(config.headerBrands)) as pino.LoggerOptions);
   const { database, bootstrap } = await prepareSite(config);
-  await sftpHostKeys(config);
-  const core = createCore({ database, clock: systemClock, config });
-  await core.start({ onHousekeepingError: reportHousekeepingError });
-  const metricsOn = metricsExposureFor(config, database) !== undefined;
-  const scrape = metricsOn ? primaryScrape() : undefined;
-  const metricsServer = scrape !== undefined && config.metricsPort !== undefined
-    ? await startMetricsListener(scrape, config.metricsPort, config.metricsToken, log)
-    : undefined;
-  const supervisor = superviseWorkers(workers, log);
-  const shutDown = async (): Promise<boolean> => {
-    const clean = await supervisor.stop();
-    core.stop();
-    metricsServer?.close();
-    await database.close();
-    return clean;
-  };
-  closeGracefullyOnSignals(async () => {
-    if (!(await shutDown())) throw new Error('a worker did not stop cleanly');
-  }, (message) => log.info(message), 'ignore-repeats');
-  // A renewed certificate is read by each worker, where the HTTPS listeners are.
-  if (start.tlsFiles !== undefined) process.on('SIGHUP', () => supervisor.signalAll('SIGHUP'));
-  try {
-    await supervisor.ready;
-  } catch (error) {
-    await shutDown().catch(() => undefined);
-    throw error;
-  }
-  log.info(`${workers} workers serving`);
-  reportBootstrap(bootstrap, log);
+  await showingCredentialsIfItFails(bootstrap, async () => {
+    await sftpHostKeys(config);
+    const core = createCore({ database, clock: systemClock, config });
+    await core.start({ onHousekeepingError: reportHousekeepingError });
+    const metricsOn = metricsExposureFor(config, database) !== undefined;
+    const scrape = metricsOn ? primaryScrape() : undefined;
+    const metricsServer = scrape !== undefined && config.metricsPort !== undefined
+      ? await startMetricsListener(scrape, config.metricsPort, config.metricsToken, log)
+      : undefined;
+    const supervisor = superviseWorkers(workers, log);
+    const shutDown = async (): Promise<boolean> => {
+      const clean = await supervisor.stop();
+      core.stop();
+      metricsServer?.close();
+      await database.close();
+      return clean;
+    };
+    closeGracefullyOnSignals(async () => {
+      if (!(await shutDown())) throw new Error('a worker did not stop cleanly');
+    }, (message) => log.info(message), 'ignore-repeats');
+    // A renewed certificate is read by each worker, where the HTTPS listeners are.
+    if (start.tlsFiles !== undefined) process.on('SIGHUP', () => supervisor.signalAll('SIGHUP'));
+    try {
+      await supervisor.ready;
+    } catch (error) {
+      await shutDown().catch(() => undefined);
+      throw error;
+    }
+    log.info(`${workers} workers serving`);
+    reportBootstrap(bootstrap, log);
+  });
 }
 
 function reportHousekeepingError(error: unknown): void {
