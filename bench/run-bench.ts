@@ -15,11 +15,12 @@ import { workersBench } from './workers/workers-bench.js';
 import { wrkCommand } from './workers/wrk-load.js';
 import { coldBench } from './cold/cold-bench.js';
 import { consoleBench } from './console/console-bench.js';
+import { startListingFloor } from './listing-floor.js';
 import type { PageTiming } from './console/page-figures.js';
 import { ATRIUM_MAIN, BASELINE_MAIN, startServer, type ServerProcess } from './server-process.js';
 import { postgresStore, sqliteStore, type BenchStore, type StoreName } from './stores.js';
 
-export type RowKind = 'main' | 'grant-growth' | 'folder-growth' | 'access-log' | 'cold' | 'audit' | 'history-growth' | 'webdav' | 'sftp' | 'transfers' | 'workers' | 'console';
+export type RowKind = 'main' | 'floor' | 'grant-growth' | 'folder-growth' | 'access-log' | 'cold' | 'audit' | 'history-growth' | 'webdav' | 'sftp' | 'transfers' | 'workers' | 'console';
 
 export interface ResultRow {
   kind: RowKind;
@@ -218,6 +219,7 @@ async function mainAndLoggedScenarios(store: BenchStore, site: SeededSite, optio
   try {
     foldersLand = (await probe(atrium.baseUrl, foldersProbe(site))).status !== 404;
     await mainScenarios(atrium, site, { database, foldersLand, options }, record);
+    if (database === 'sqlite' && foldersLand) await listingFloor(atrium, site, options, record);
   } finally {
     await atrium.stop();
   }
@@ -231,6 +233,16 @@ async function mainAndLoggedScenarios(store: BenchStore, site: SeededSite, optio
     }
   }
   return foldersLand;
+}
+
+/** The same load against the floor under the listing (listing-floor.ts), once: it has no database. */
+async function listingFloor(atrium: ServerProcess, site: SeededSite, options: BenchOptions, record: (row: ResultRow) => void): Promise<void> {
+  const floor = await startListingFloor(atrium.baseUrl, folderListing(site, 'key'));
+  try {
+    record(await run(floor.server, floor.scenario, options, options.timing, { kind: 'floor', database: 'sqlite', grants: site.grants }, false));
+  } finally {
+    await floor.server.stop();
+  }
 }
 
 /**

@@ -17,6 +17,7 @@ export interface ServerProcess {
 
 export const ATRIUM_MAIN = path.resolve('dist/main.js');
 export const BASELINE_MAIN = path.resolve('bench/baseline-server.mjs');
+export const FLOOR_MAIN = path.resolve('bench/floor-server.mjs');
 
 const LISTENING = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/;
 const START_TIMEOUT_MS = 30_000;
