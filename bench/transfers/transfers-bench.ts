@@ -41,7 +41,15 @@ export const TRANSFER_ROWS = {
   parallelUploads: 'parallel part-protocol uploads',
   listingIdle: 'GET /folders/<path> (20 entries), nothing else running',
   listingLoaded: 'GET /folders/<path> (20 entries), during the parallel uploads',
+  floorDrop: 'floor: bare node:http, PUT read and dropped (loopback alone)',
+  floorWrite: 'floor: bare node:http, PUT written to a file and flushed',
+  floorRead: 'floor: bare node:http, GET of that file, cold',
 } as const;
+
+/** The rows of the single transfers, in the report's order. */
+const SINGLE_ROWS = [TRANSFER_ROWS.ddWrite, TRANSFER_ROWS.ddRead, TRANSFER_ROWS.floorDrop, TRANSFER_ROWS.floorWrite, TRANSFER_ROWS.floorRead,
+  TRANSFER_ROWS.partUpload, TRANSFER_ROWS.putUpload, TRANSFER_ROWS.wholeDownload, TRANSFER_ROWS.rangeDownload];
+const BARE_MAIN = path.resolve('bench/transfers/bare-transfer-server.mjs');
 
 const API = '/api/rest/v1';
 const FOLDER = 'transfer-bench';
@@ -63,12 +71,19 @@ export async function transfersBench(ctx: TransfersBenchContext, record: (row: R
   const forget = undoOnInterrupt(() => store.destroy());
   const base = { kind: 'transfers' as const, database };
   let server: ServerProcess | undefined;
+  let bare: ServerProcess | undefined;
   try {
     const site = await seedSmallSite(store);
     server = await startServer(ATRIUM_MAIN, { ...store.atriumEnv, ...ctx.atriumEnv }, '/health', ctx.nodeArgs);
     const dataDir = store.atriumEnv.ATRIUM_DATA_DIR as string;
+    const floorDir = path.join(dataDir, 'floor');
+    fs.mkdirSync(floorDir, { recursive: true });
+    bare = await startServer(BARE_MAIN, { FLOOR_DIR: floorDir }, '/health');
     const admin = { 'X-ServiceAPI-Key': site.workspaceAdmin.key };
-    for (const row of await singleTransfers(server, admin, dataDir, ctx, progress)) record({ ...base, ...row });
+    for (const row of await singleTransfers({ server, bare }, admin, dataDir, ctx, progress)) record({ ...base, ...row });
+    await bare.stop();
+    bare = undefined;
+    fs.rmSync(floorDir, { recursive: true, force: true });
     const listing = folderListing(site, 'key');
     const answer = await probe(server.baseUrl, listing.request);
     const wrong = listing.check(answer.status, answer.body);
@@ -78,6 +93,7 @@ export async function transfersBench(ctx: TransfersBenchContext, record: (row: R
     // The rest of the bench goes on; the report shows what went wrong here.
     record({ ...base, scenario: 'transfers section', error: (error as Error).message });
   } finally {
+    await bare?.stop();
     await server?.stop();
     forget();
     await store.destroy();
@@ -86,8 +102,12 @@ export async function transfersBench(ctx: TransfersBenchContext, record: (row: R
 
 type Row = Omit<ResultRow, 'kind' | 'database'>;
 
-/** dd, then Atrium, round after round: each figure keeps its fastest round and its largest RSS. */
-async function singleTransfers(server: ServerProcess, admin: Record<string, string>, dataDir: string, ctx: TransfersBenchContext, progress: (line: string) => void): Promise<Row[]> {
+/**
+ * dd, the bare server's floor, then Atrium, round after round: each figure keeps its fastest round
+ * and its largest RSS.
+ */
+async function singleTransfers(servers: { server: ServerProcess; bare: ServerProcess }, admin: Record<string, string>, dataDir: string, ctx: TransfersBenchContext, progress: (line: string) => void): Promise<Row[]> {
+  const { server, bare } = servers;
   const size = ctx.transferBytes;
   const sha256 = patternSha256(size);
   const best = new Map<string, Transfer>();
@@ -114,6 +134,14 @@ async function singleTransfers(server: ServerProcess, admin: Record<string, stri
   try {
     for (let round = 0; round < ctx.transferRounds; round += 1) {
       await attempt(TRANSFER_ROWS.ddWrite, async () => diskTransfer(await ddWrite(ddFile, size)));
+      for (const [name, url] of [[TRANSFER_ROWS.floorDrop, `${bare.baseUrl}/drop`], [TRANSFER_ROWS.floorWrite, `${bare.baseUrl}/file`]] as const) {
+        await attempt(name, async () => {
+          let answer = { status: 0, text: '' };
+          const transfer = await timed(size, bare.pid, async () => { answer = await sendPattern(url, 'PUT', {}, size); });
+          if (answer.status !== 201 || answer.text !== String(size)) throw new Error(`the bare server answered ${answer.status} ${answer.text.slice(0, 200)}`);
+          return transfer;
+        });
+      }
       await attempt(TRANSFER_ROWS.partUpload, async () => {
         let recorded = '';
         const transfer = await timed(size, server.pid, async () => { recorded = await partUpload(server.baseUrl, parts, admin, size); });
@@ -129,6 +157,10 @@ async function singleTransfers(server: ServerProcess, admin: Record<string, stri
       });
       await attempt(TRANSFER_ROWS.ddRead, async () => diskTransfer(await ddRead(ddFile)));
       fs.rmSync(ddFile, { force: true });
+      await attempt(TRANSFER_ROWS.floorRead, async () => {
+        await evictTree(path.join(dataDir, 'floor'));
+        return timedDownload(bare, size, sha256, [{ url: `${bare.baseUrl}/file` }], 200);
+      });
       await attempt(TRANSFER_ROWS.wholeDownload, async () => {
         const url = await downloadUri(server.baseUrl, whole, admin);
         await evictTree(filesDir);
@@ -145,7 +177,7 @@ async function singleTransfers(server: ServerProcess, admin: Record<string, stri
     fs.rmSync(ddFile, { force: true });
     for (const file of [parts, whole]) await remove(server.baseUrl, file, admin);
   }
-  return Object.values(TRANSFER_ROWS).slice(0, 6).map((name) => {
+  return SINGLE_ROWS.map((name) => {
     const transfer = best.get(name);
     return transfer === undefined ? { scenario: name, error: errors.get(name) ?? 'not run' } : { scenario: name, transfer };
   });
@@ -201,19 +233,27 @@ async function listingRow(server: ServerProcess, listing: AnyRequest, done: Prom
   };
 }
 
-/** A download by curl (curl-download.ts), timed, every answer and the SHA-256 of the whole checked. */
+/**
+ * A download by curl (curl-download.ts), timed, every answer checked; then the same requests
+ * again, untimed, with the SHA-256 of the whole checked (hashing on the way would time the client).
+ */
 async function timedDownload(server: ServerProcess, size: number, sha256: string, requests: DownloadRequest[], status: number): Promise<Transfer> {
-  let received: Awaited<ReturnType<typeof curlDownload>> | undefined;
-  const transfer = await timed(size, server.pid, async () => { received = await curlDownload(requests); });
-  const answers = received?.answers ?? [];
+  let timedAnswers: Awaited<ReturnType<typeof curlDownload>>['answers'] = [];
+  const transfer = await timed(size, server.pid, async () => { timedAnswers = (await curlDownload(requests, false)).answers; });
+  checkAnswers(timedAnswers, size, requests, status);
+  const received = await curlDownload(requests, true);
+  checkAnswers(received.answers, size, requests, status);
+  if (received.sha256 !== sha256) throw new Error('the downloaded bytes are not those uploaded (SHA-256 differs)');
+  return transfer;
+}
+
+function checkAnswers(answers: readonly { status: number; bytes: number }[], size: number, requests: DownloadRequest[], status: number): void {
   answers.forEach((answer, i) => {
     const range = requests[i]?.range;
     const expected = range === undefined ? size : range.end - range.start + 1;
     if (answer.status !== status || answer.bytes !== expected) throw new Error(`request ${i + 1} answered ${answer.status} with ${answer.bytes} of ${expected} bytes`);
   });
   if (answers.length !== requests.length) throw new Error(`${answers.length} answers to ${requests.length} requests`);
-  if (received?.sha256 !== sha256) throw new Error('the downloaded bytes are not those uploaded (SHA-256 differs)');
-  return transfer;
 }
 
 function diskTransfer(figure: DiskFigure): Transfer {

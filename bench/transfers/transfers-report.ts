@@ -16,10 +16,16 @@ const PAIRS = [
   { row: TRANSFER_ROWS.wholeDownload, disk: TRANSFER_ROWS.ddRead, target: 0.8 },
   { row: TRANSFER_ROWS.rangeDownload, disk: TRANSFER_ROWS.ddRead, target: 0.8 },
 ] as const;
+/** The bare server's figures, held against dd like Atrium's but with no target: what no server here can beat. */
+const FLOORS = [
+  { row: TRANSFER_ROWS.floorDrop, disk: TRANSFER_ROWS.ddWrite },
+  { row: TRANSFER_ROWS.floorWrite, disk: TRANSFER_ROWS.ddWrite },
+  { row: TRANSFER_ROWS.floorRead, disk: TRANSFER_ROWS.ddRead },
+] as const;
 const RSS_LIMIT_MB = 200;
 
 function share(rows: ResultRow[], row: ResultRow): string {
-  const pair = PAIRS.find((p) => row.scenario === p.row);
+  const pair = [...PAIRS, ...FLOORS].find((p) => row.scenario === p.row);
   const disk = pair && rows.find((r) => r.database === row.database && r.scenario === pair.disk);
   const [ours, theirs] = [mbPerSecond(row), mbPerSecond(disk)];
   return ours !== undefined && theirs !== undefined && theirs > 0 ? `${((ours / theirs) * 100).toFixed(0)}%` : '';
@@ -55,7 +61,13 @@ export function transfersTargets(report: BenchReport): string[][] {
         ratio === undefined ? problem(row?.transfer === undefined ? row : disk) : `${(ratio * 100).toFixed(0)}% (${fixed(ours)} / ${fixed(theirs)} MB/s)`,
         ratio === undefined ? '' : ratio >= pair.target ? 'yes' : 'no']);
     }
-    const rss = rows.flatMap((r) => (r.transfer?.maxRssBytes === undefined ? [] : [r.transfer.maxRssBytes / 1e6]));
+    for (const floor of FLOORS) {
+      const [ours, theirs] = [mbPerSecond(find(floor.row)), mbPerSecond(find(floor.disk))];
+      if (ours !== undefined && theirs !== undefined && theirs > 0) {
+        out.push([`${floor.row} on ${database}, against ${floor.disk} (for information: what no server here can beat)`, `${((ours / theirs) * 100).toFixed(0)}% (${fixed(ours)} / ${fixed(theirs)} MB/s)`, '']);
+      }
+    }
+    const rss = rows.flatMap((r) => (r.transfer?.maxRssBytes === undefined || r.scenario.startsWith('floor') ? [] : [r.transfer.maxRssBytes / 1e6]));
     if (rss.length > 0) out.push([`server RSS during every transfer on ${database}: < ${RSS_LIMIT_MB} MB`, `${fixed(Math.max(...rss))} MB at most`, Math.max(...rss) < RSS_LIMIT_MB ? 'yes' : 'no']);
     const idle = find(TRANSFER_ROWS.listingIdle)?.measurement;
     const loaded = find(TRANSFER_ROWS.listingLoaded)?.measurement;

@@ -35,6 +35,7 @@ describe('bench harness smoke run [sqlite]', () => {
       'GET /permissions?user_id=&include_groups=true',
       'GET /permissions/explain',
       'POST /sessions',
+      'floor: the listing\'s answer behind an API-key check, bare Fastify',
       'WebDAV PROPFIND Depth 1 <1,000-entry folder>',
     ]));
     // The WebDAV section's uploads and downloads, through each door.
@@ -49,7 +50,9 @@ describe('bench harness smoke run [sqlite]', () => {
     // itself), then the listing alone and during the parallel uploads.
     const transfers = report.rows.filter((row) => row.kind === 'transfers');
     expect(transfers.filter((row) => row.transfer !== undefined).map((row) => row.scenario)).toEqual([
-      'dd write, bs=1M conv=fsync', 'dd read, bs=1M, cold', 'upload: part protocol (File.beginUpload, parts in sequence)', 'upload: one PUT /files/<path>',
+      'dd write, bs=1M conv=fsync', 'dd read, bs=1M, cold',
+      'floor: bare node:http, PUT read and dropped (loopback alone)', 'floor: bare node:http, PUT written to a file and flushed', 'floor: bare node:http, GET of that file, cold',
+      'upload: part protocol (File.beginUpload, parts in sequence)', 'upload: one PUT /files/<path>',
       'download: signed URL, whole', 'download: signed URL, in Range requests', '4 parallel part-protocol uploads',
     ]);
     for (const row of transfers.filter((r) => r.transfer !== undefined && !r.scenario.startsWith('dd'))) expect(row.transfer?.maxRssBytes).toBeGreaterThan(0);
