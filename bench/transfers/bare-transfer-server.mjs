@@ -12,7 +12,8 @@ import path from 'node:path';
 import process from 'node:process';
 import { pipeline } from 'node:stream/promises';
 
-const file = path.join(process.env.FLOOR_DIR ?? '', 'floor.bin');
+if (process.env.FLOOR_DIR === undefined) throw new Error('FLOOR_DIR: the directory to write in, on the disk under test');
+const file = path.join(process.env.FLOOR_DIR, 'floor.bin');
 const MIB = 2 ** 20;
 
 async function answer(request, response) {
