@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Config } from './config/settings.js';
 import type { Database } from './db/database.js';
-import { createFileOperations, type FileOperations } from './files/index.js';
+import { createFileOperations, UPLOAD_LIFETIME_MS, type FileOperations } from './files/index.js';
 import { pruneHistory } from './history/index.js';
 import { historyRetentionDays } from './identity/index.js';
 import type { Clock } from './lib/time.js';
@@ -53,7 +53,8 @@ export function createCore(parts: { database: Database; clock: Clock; config: Co
     files: createFileOperations({ db: database.db, clock, storage, maxUploadBytes: config.maxUploadBytes }),
     async start(options = {}) {
       // File times are the file system's, so they are compared with the real clock.
-      await storage.removeStaleTemporaryFiles(Date.now(), STALE_TEMPORARY_MS);
+      // An upload's run holds its parts for as long as the upload may last.
+      await storage.removeStaleTemporaryFiles(Date.now(), STALE_TEMPORARY_MS, UPLOAD_LIFETIME_MS + STALE_TEMPORARY_MS);
       // Every node prunes; the chain row's lock lets one at a time remove each batch. A failure
       // (the database briefly away) is reported and tried again at the next interval.
       const onError = options.onHousekeepingError ?? (() => undefined);

@@ -15,7 +15,7 @@ export { type FileReader } from './file-reader.js';
 export { type StagedUpload, type StagedUploadOptions } from './staged-upload.js';
 export { type UploadOffer } from './upload-offer.js';
 export { type ReceivedPart } from './upload-parts.js';
-export { MAX_PARTS } from './uploads.js';
+export { MAX_PARTS, UPLOAD_LIFETIME_MS } from './uploads.js';
 export { type ListingPageRequest } from './folder-listing.js';
 export { DEFAULT_LISTING_SORT, type ChildPosition, type ListingSort, type ListingSortField, type SortDirection } from '../repositories/entry-listing.js';
 export { type ByteRange } from '../storage/blob-storage.js';

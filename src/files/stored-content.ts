@@ -1,25 +1,24 @@
 import { Readable } from 'node:stream';
 import { errors } from '../errors/catalogue.js';
 import type { FileContent } from '../repositories/entries.js';
-import { BlobTooLargeError, type BlobRun, type BlobStorage } from '../storage/blob-storage.js';
+import { BlobTooLargeError, RunClosedError, type BlobRun, type BlobStorage } from '../storage/blob-storage.js';
 import { newStorageKey } from '../storage/storage-keys.js';
 
 /**
  * Streams a request body into a new blob. Over `maxBytes` is `bad-request/request-body-too-large`
  * (naming the configured limit, `limitForMessage`); a body that stops before its end (the client
  * went away, or sent less than its Content-Length) is `bad-request/upload-incomplete`. Either way
- * storage has kept nothing. `durable: false` stores it without flushing it to disk, and `appendTo`
- * appends it to a run as well (BlobStorage.write).
+ * storage has kept nothing. `durable: false` stores it without flushing it to disk.
  */
 export async function storeBody(
   storage: BlobStorage,
   body: Readable | undefined,
   limits: { maxBytes: number; limitForMessage: number },
-  options: { durable: boolean; appendTo?: BlobRun } = { durable: true },
+  options: { durable: boolean } = { durable: true },
 ): Promise<FileContent> {
   const storageKey = newStorageKey();
   try {
-    const written = await storage.write(storageKey, body ?? Readable.from([]), { maxBytes: limits.maxBytes, durable: options.durable, appendTo: options.appendTo });
+    const written = await storage.write(storageKey, body ?? Readable.from([]), { maxBytes: limits.maxBytes, durable: options.durable });
     // An HTTP/2 stream the client reset ends like a finished one; only its flag tells them apart.
     if (endedEarly(body)) {
       await storage.delete(storageKey).catch(() => undefined);
@@ -29,6 +28,23 @@ export async function storeBody(
   } catch (error) {
     if (error instanceof BlobTooLargeError) throw errors.uploadTooLarge(limits.limitForMessage);
     if (endedEarly(body)) throw errors.uploadIncomplete();
+    throw error;
+  }
+}
+
+/**
+ * The same for a body appended to an upload's run (BlobRun.append), as a slice of it: the same
+ * errors, and the run takes no more writes after one (the caller drops it). RunClosedError is
+ * passed on as it is, with nothing of the body read.
+ */
+export async function appendBody(run: BlobRun, body: Readable | undefined, limits: { maxBytes: number; limitForMessage: number }): Promise<FileContent> {
+  try {
+    const written = await run.append(body ?? Readable.from([]), { maxBytes: limits.maxBytes });
+    if (endedEarly(body)) throw errors.uploadIncomplete();
+    return written;
+  } catch (error) {
+    if (error instanceof BlobTooLargeError) throw errors.uploadTooLarge(limits.limitForMessage);
+    if (!(error instanceof RunClosedError) && endedEarly(body)) throw errors.uploadIncomplete();
     throw error;
   }
 }

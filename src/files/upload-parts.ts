@@ -4,7 +4,9 @@ import { isForeignKeyViolation } from '../repositories/constraint-errors.js';
 import type { FileContent } from '../repositories/entries.js';
 import { findUploadById, partsOf, putPart } from '../repositories/uploads.js';
 import { discardBlobs, type FileDeps } from './file-deps.js';
-import { assertDeclaredLength, storeBody } from './stored-content.js';
+import { RunClosedError } from '../storage/blob-storage.js';
+import { runSliceOf } from '../storage/storage-keys.js';
+import { appendBody, assertDeclaredLength, storeBody } from './stored-content.js';
 
 /** A part as stored: its number, size and SHA-256. */
 export interface ReceivedPart {
@@ -34,25 +36,43 @@ export async function receivePart(deps: FileDeps, token: string, body: Readable 
   assertDeclaredLength(declaredLength, remaining, deps.maxUploadBytes);
   // Not flushed to disk: checked when the upload ends, and only the file flushed (received-parts.ts),
   // unless the part continues the upload's run (upload-runs.ts).
-  const claim = await deps.runs.claim(upload.ref, partNumber);
-  let content: FileContent;
-  try {
-    content = await storeBody(deps.storage, body, { maxBytes: remaining, limitForMessage: deps.maxUploadBytes }, { durable: false, appendTo: claim?.run });
-  } catch (error) {
-    if (claim !== undefined) deps.runs.failed(claim);
-    throw error;
+  const limits = { maxBytes: remaining, limitForMessage: deps.maxUploadBytes };
+  let claim = await deps.runs.claim(upload.ref, partNumber);
+  let content: FileContent | undefined;
+  if (claim !== undefined) {
+    try {
+      content = await appendBody(claim.run, body, limits);
+    } catch (error) {
+      deps.runs.failed(claim);
+      claim = undefined;
+      // The run was gone before anything was read: the part is stored on its own instead.
+      if (!(error instanceof RunClosedError)) throw error;
+    }
   }
+  content ??= await storeBody(deps.storage, body, limits, { durable: false });
   let replaced: string | undefined;
   try {
     replaced = await putPart(deps.db, upload.id, { partNumber, ...content });
   } catch (error) {
+    // A slice goes with its run (dropped here), which other parts may still need.
     if (claim !== undefined) deps.runs.failed(claim);
-    await discardBlobs(deps.storage, [content.storageKey]);
+    else await discardBlobs(deps.storage, [content.storageKey]);
     // The upload ended or expired while this part was on its way.
     if (isForeignKeyViolation(error)) throw errors.fileUploadNotFound();
     throw error;
   }
   if (claim !== undefined) deps.runs.appended(claim, content.storageKey);
-  if (replaced !== undefined) await discardBlobs(deps.storage, [replaced]);
+  if (replaced !== undefined) await discardReplaced(deps, upload.id, replaced);
   return { partNumber, size: content.size, sha256: content.sha256 };
+}
+
+/**
+ * Deletes the copy of a part sent again. A slice of a run goes only with the run, once no part of
+ * the upload refers to it any more; until then the run's other parts need it (and if one is
+ * recorded after this look, its upload's end deletes the run anyway).
+ */
+async function discardReplaced(deps: FileDeps, uploadId: number, replaced: string): Promise<void> {
+  const run = runSliceOf(replaced)?.runKey;
+  if (run !== undefined && (await partsOf(deps.db, uploadId)).some((part) => runSliceOf(part.storageKey)?.runKey === run)) return;
+  await discardBlobs(deps.storage, [replaced]);
 }

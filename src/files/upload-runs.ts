@@ -12,28 +12,32 @@ export interface RunClaim {
 
 interface Entry extends RunClaim {
   ref: string;
-  /** Storage keys of the parts in the run, in order: parts 1 to n. */
+  /** Storage keys (the run's slices) of the parts in the run, in order: parts 1 to n. */
   keys: string[];
   /** A part is being appended. */
   busy: boolean;
-  /** Dropped while a part was being appended: discarded once it ends. */
+  /** Dropped while a part was being appended: closed or discarded once it ends. */
   dropped: boolean;
   touchedAt: number;
 }
 
 /**
  * An upload's parts sent in order, one after the other, to this server (what the SDKs do), are
- * also appended as they arrive to one run (BlobRun): when the upload ends, the run already holds
- * the file, its SHA-256 and most of it flushed, and becomes the file's blob as it is, instead of
- * every part being read back, checked and copied into a new blob (received-parts.ts).
+ * each written once, appended as they arrive to one run (BlobRun), and recorded by their slice of
+ * it: when the upload ends, the run already holds the file, its SHA-256 and most of it flushed,
+ * and becomes the file's blob as it is, instead of every part being read back, checked and
+ * copied into a new blob (received-parts.ts).
  *
- * The run is this process's own, in memory, and used only if it holds exactly the upload's parts
- * as the database lists them when it ends. Anything else drops it and the upload ends as before:
- * a part sent out of order, again, or while another is on its way; a part received by another
- * node; a restart. That last one is what keeps the run safe without flushing the parts: the parts
- * are not flushed, and may be lost by an operating system crash, but such a crash also ends this
- * process and its runs, so a run is only ever used by the process that wrote every byte of it,
- * which the OS never lost since; and the run itself is flushed before it becomes the file.
+ * Which run a part continues is this process's own knowledge, in memory, and the run becomes the
+ * file only if it holds exactly the upload's parts as the database lists them when it ends.
+ * Anything else drops it from here (closed: no more parts go into it) and the upload ends as
+ * parts not in order do, each read back by its key and checked: a part sent out of order, again,
+ * or while another is on its way; a part received by another node; a restart. That last one is
+ * what keeps the run safe without flushing the parts: they are not flushed, and may be lost by an
+ * operating system crash, but such a crash also ends this process, so a run only becomes a file
+ * in the process that wrote every byte of it, which the OS never lost since; and the run itself
+ * is flushed before it becomes the file. A dropped run's file stays while parts refer to it, and
+ * goes with its upload (or with its last part, replaced: upload-parts.ts).
  */
 export class UploadRuns {
   private readonly runs = new Map<string, Entry>();
@@ -70,13 +74,14 @@ export class UploadRuns {
     return created;
   }
 
-  /** The claimed part is stored (as the blob `storageKey`) and recorded: it is the run's next part. */
+  /** The claimed part is stored (as the slice `storageKey`) and recorded: it is the run's next part. */
   appended(claim: RunClaim, storageKey: string): void {
     const entry = claim as Entry;
     entry.busy = false;
     entry.touchedAt = this.now();
-    if (entry.dropped) void entry.run.discard();
-    else entry.keys.push(storageKey);
+    entry.keys.push(storageKey);
+    // Dropped meanwhile: the part just recorded refers to the run, which stays.
+    if (entry.dropped) void entry.run.close();
   }
 
   /** The claimed part was not stored or not recorded: the run no longer matches the upload. */
@@ -105,8 +110,11 @@ export class UploadRuns {
   private drop(entry: Entry): void {
     if (this.runs.get(entry.ref) === entry) this.runs.delete(entry.ref);
     entry.dropped = true;
-    // A part being appended still writes to the run: it is discarded once that part ends.
-    if (!entry.busy) void entry.run.discard();
+    // A part being appended still writes to the run: it is settled once that part ends.
+    if (entry.busy) return;
+    // Parts recorded here refer to the run's bytes: it takes no more, and stays until they go.
+    if (entry.keys.length > 0) void entry.run.close();
+    else void entry.run.discard();
   }
 
   private dropIdle(): void {

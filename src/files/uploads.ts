@@ -4,7 +4,7 @@ import type { Capability } from '../authz/index.js';
 import { errors } from '../errors/catalogue.js';
 import type { Entry, FileContent } from '../repositories/entries.js';
 import { expiredUploadIds, findUploadByRef, insertUpload, partsOf, takeUpload, type Upload, type UploadOwner, type UploadPart } from '../repositories/uploads.js';
-import { newStorageKey } from '../storage/storage-keys.js';
+import { newStorageKey, runSliceOf } from '../storage/storage-keys.js';
 import { planCreation } from './creation-plan.js';
 import { commitFile } from './file-commit.js';
 import { discardBlobs, type FileDeps } from './file-deps.js';
@@ -13,7 +13,7 @@ import { checkedParts, keepPartAsFile } from './received-parts.js';
 import { storeBody } from './stored-content.js';
 
 /** How long an upload may stay open before it is abandoned and its parts deleted. */
-const UPLOAD_LIFETIME_MS = 24 * 60 * 60 * 1000;
+export const UPLOAD_LIFETIME_MS = 24 * 60 * 60 * 1000;
 /** Parts an upload may have (as Files.com). */
 export const MAX_PARTS = 10_000;
 const PURGE_BATCH = 20;
@@ -71,7 +71,8 @@ export async function endUpload(scope: SessionScope, site: SitePath, ref: string
     if (part.partNumber !== index + 1) throw errors.uploadPartGap(index + 1);
   });
   const fromRun = await contentOfRun(scope.deps, upload.ref, parts);
-  const single = fromRun === undefined && parts.length === 1 ? parts[0] : undefined;
+  // A part of its own becomes the file as it is; a slice of a run (dropped) is copied out of it.
+  const single = fromRun === undefined && parts.length === 1 && runSliceOf(parts[0]?.storageKey ?? '') === undefined ? parts[0] : undefined;
   // Parts were stored unflushed: checked here, and only the file is flushed (received-parts.ts).
   if (single !== undefined) await keepPartAsFile(storage, single);
   const content: FileContent = fromRun ?? single ?? await storeBody(storage, checkedParts(storage, parts), {
@@ -112,7 +113,8 @@ async function contentOfRun(deps: FileDeps, ref: string, parts: readonly UploadP
   if (run === undefined) return undefined;
   const size = parts.reduce((sum, part) => sum + part.size, 0);
   if (run.size !== size) {
-    await run.discard();
+    // Its slices are still the parts: they are read back instead.
+    await run.close();
     return undefined;
   }
   const storageKey = newStorageKey();

@@ -5,7 +5,6 @@ import { BlobTooLargeError, type WrittenBlob } from './blob-storage.js';
 import { passedThrough } from './garbage-pacer.js';
 import { BLOCK_BYTES, giveBack, takeBlock } from './hashing/shared-blocks.js';
 import { sha256Job, type Sha256Job } from './hashing/sha256-thread.js';
-import type { RunTarget } from './blob-run.js';
 import { writeAll } from './write-all.js';
 
 /** Blocks written and hashed at once while the next one fills; past that the source waits. */
@@ -45,10 +44,10 @@ export class BlobFileWriter extends Writable {
   size = 0;
 
   /**
-   * `appendTo`: each block is also written into a run's file at the run's end and added to the
-   * run's SHA-256 (blob-run.ts), from the same shared memory, without another copy.
+   * `baseOffset`: where the first byte goes in the file (a run's end, blob-run.ts); `alsoHash`:
+   * each block is also added to that SHA-256 (the whole run's), from the same shared memory.
    */
-  constructor(private readonly file: FileHandle, private readonly options: { maxBytes: number; flushEveryBytes?: number; appendTo?: RunTarget }) {
+  constructor(private readonly file: FileHandle, private readonly options: { maxBytes: number; flushEveryBytes?: number; baseOffset?: number; alsoHash?: Sha256Job }) {
     super({ highWaterMark: BLOCK_BYTES });
   }
 
@@ -94,7 +93,7 @@ export class BlobFileWriter extends Writable {
   }
 
   private async finish(): Promise<void> {
-    if (this.position === 0 && this.filled <= INLINE_HASH_BYTES && this.options.appendTo === undefined) return this.finishSmall();
+    if (this.position === 0 && this.filled <= INLINE_HASH_BYTES && this.options.alsoHash === undefined) return this.finishSmall();
     if (this.filled > 0) await this.sendBlock();
     await this.settled();
     this.throwIfFailed();
@@ -104,7 +103,7 @@ export class BlobFileWriter extends Writable {
   private async finishSmall(): Promise<void> {
     const block = this.block;
     const bytes = block?.subarray(0, this.filled) ?? Buffer.alloc(0);
-    await writeAll(this.file, bytes, 0);
+    await writeAll(this.file, bytes, this.options.baseOffset ?? 0);
     this.written = { size: this.size, sha256: createHash('sha256').update(bytes).digest('hex') };
     if (block !== undefined) giveBack(block);
     this.block = undefined;
@@ -121,9 +120,8 @@ export class BlobFileWriter extends Writable {
     this.position += this.filled;
     this.filled = 0;
     this.hash ??= sha256Job();
-    const run = this.options.appendTo;
-    const work = [writeAll(this.file, bytes, at), this.hash.update(bytes)];
-    if (run !== undefined) work.push(writeAll(run.file, bytes, run.at + at), run.hash.update(bytes));
+    const work = [writeAll(this.file, bytes, (this.options.baseOffset ?? 0) + at), this.hash.update(bytes)];
+    if (this.options.alsoHash !== undefined) work.push(this.options.alsoHash.update(bytes));
     const done: Promise<void> = Promise.all(work)
       .then(() => giveBack(block), (error: unknown) => { this.failure ??= error; })
       .then(() => { this.inFlight.splice(this.inFlight.indexOf(done), 1); });

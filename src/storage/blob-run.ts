@@ -1,99 +1,123 @@
-import { randomUUID } from 'node:crypto';
 import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import type { BlobRun, WrittenBlob } from './blob-storage.js';
-import { sha256Job, type Sha256Job } from './hashing/sha256-thread.js';
-
-/** Where a write appending to a run puts its bytes (blob-file-writer.ts). */
-export interface RunTarget {
-  file: FileHandle;
-  /** Where the write's first byte goes in the run's file. */
-  at: number;
-  hash: Sha256Job;
-}
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { RunClosedError, type BlobRun, type WrittenBlob } from './blob-storage.js';
+import { BlobFileWriter } from './blob-file-writer.js';
+import { sha256Job } from './hashing/sha256-thread.js';
+import { newStorageKey, runSliceKey } from './storage-keys.js';
+import { syncFile } from './sync-file.js';
 
 /**
- * The local-disk run: a temporary file (in `runs/`, whose files a crash left are cleared at the
- * next start like those of `tmp/`) kept open while writes append to it, one at a time, with a SHA-256 of its bytes kept on
- * the hashing thread. After each write the disk is asked to write what the file holds so far
- * (fdatasync, not waited for), so that `finish` has only the tail left to flush.
+ * The local-disk run: a file in `runs/` that writes append to, one at a time, each hashed twice on
+ * the hashing thread (on its own, and into the SHA-256 of the whole run) as it is written once.
+ * Each write is a slice of the run, readable by its key from any process sharing the directory
+ * (local-disk-storage.ts), for as long as the run's file is kept. After each write the disk is
+ * asked to write what the file holds so far (fdatasync, not waited for), so that `finish` has
+ * only the tail left to flush.
+ *
+ * The file is opened for each write and closed before the write reports success: on a network
+ * file system, closing is what makes the bytes visible to the other nodes (close-to-open), as it
+ * is for a blob of its own.
  */
 export class LocalBlobRun implements BlobRun {
   size = 0;
   private readonly hash = sha256Job();
-  /** A write to the run is under way; if it never reports success the run is unusable. */
+  /** A write to the run is under way. */
   private writing = false;
+  /** A write failed: what it left after `size` is unknown, so the run can no longer be finished. */
   private broken = false;
-  private over = false;
-  /** Discarded while a write was under way: removed once that write ends. */
-  private discardWhenDone = false;
+  /** Takes no more writes: finished, closed or discarded. */
+  private ended = false;
+  /** Closed or discarded while a write was under way: done once it ends. */
+  private afterWrite: (() => Promise<void>) | undefined;
   private flushing: Promise<void> | undefined;
 
   private constructor(
-    private readonly file: FileHandle,
-    private readonly tmpPath: string,
-    private readonly publish: (tmpPath: string, key: string) => Promise<void>,
+    readonly key: string,
+    private readonly file: string,
+    private readonly keepAs: (runFile: string, key: string) => Promise<void>,
   ) {}
 
-  static async create(dir: string, publish: (tmpPath: string, key: string) => Promise<void>): Promise<LocalBlobRun> {
+  static async create(dir: string, keepAs: (runFile: string, key: string) => Promise<void>): Promise<LocalBlobRun> {
     await fs.mkdir(dir, { recursive: true });
-    const tmpPath = path.join(dir, `${randomUUID()}.tmp`);
-    return new LocalBlobRun(await fs.open(tmpPath, 'wx', 0o600), tmpPath, publish);
+    const key = newStorageKey();
+    const file = path.join(dir, `${key}.run`);
+    await (await fs.open(file, 'wx', 0o600)).close();
+    return new LocalBlobRun(key, file, keepAs);
   }
 
-  /** Begins a write appended to the run; `appended` ends it. One write at a time. */
-  beginWrite(): RunTarget {
-    if (this.over || this.writing || this.broken) throw new Error('storage: the run takes no more writes');
+  async append(source: Readable, options: { maxBytes: number }): Promise<WrittenBlob & { storageKey: string }> {
+    if (this.ended || this.writing || this.broken) throw new RunClosedError();
     this.writing = true;
-    return { file: this.file, at: this.size, hash: this.hash };
-  }
-
-  /** The write begun last stored `bytes` in the run, all of them. */
-  appended(bytes: number): void {
-    this.writing = false;
-    this.size += bytes;
-    if (this.discardWhenDone) return void this.removeFile();
-    this.flushing ??= this.file.datasync().catch(() => undefined).finally(() => { this.flushing = undefined; });
-  }
-
-  /** The write begun last failed: what it left in the run is unknown. */
-  failed(): void {
-    this.writing = false;
-    this.broken = true;
-    if (this.discardWhenDone) void this.removeFile();
+    let handle: FileHandle;
+    try {
+      handle = await fs.open(this.file, 'r+');
+    } catch {
+      // Removed meanwhile (its upload ended or was purged elsewhere): nothing of `source` was read.
+      this.writing = false;
+      this.broken = true;
+      throw new RunClosedError();
+    }
+    const offset = this.size;
+    try {
+      const writer = new BlobFileWriter(handle, { maxBytes: options.maxBytes, baseOffset: offset, alsoHash: this.hash });
+      let written: WrittenBlob;
+      try {
+        await pipeline(source, writer);
+        written = writer.result;
+      } finally {
+        await writer.settled();
+        await handle.close();
+      }
+      this.size += written.size;
+      this.flushSoon();
+      return { storageKey: runSliceKey({ runKey: this.key, offset, size: written.size }), ...written };
+    } catch (error) {
+      this.broken = true;
+      throw error;
+    } finally {
+      this.writing = false;
+      await this.afterWrite?.();
+    }
   }
 
   async finish(key: string): Promise<WrittenBlob> {
-    if (this.over) throw new Error('storage: the run is over');
-    if (this.writing || this.broken) {
-      await this.discard();
-      throw new Error('storage: the run is incomplete');
-    }
-    this.over = true;
-    try {
-      await this.flushing;
-      const sha256 = await this.hash.digest();
-      await this.file.close();
-      await this.publish(this.tmpPath, key);
-      return { size: this.size, sha256 };
-    } catch (error) {
-      await this.removeFile();
-      throw error;
-    }
+    if (this.ended || this.writing || this.broken) throw new Error('storage: the run cannot become a blob');
+    this.ended = true;
+    await this.flushing;
+    const sha256 = await this.hash.digest();
+    await this.keepAs(this.file, key);
+    return { size: this.size, sha256 };
   }
 
-  async discard(): Promise<void> {
-    if (this.over) return;
-    this.over = true;
-    this.hash.discard();
-    // The file stays open for the write under way, which must not fail for it.
-    if (this.writing) this.discardWhenDone = true;
-    else await this.removeFile();
+  close(): Promise<void> {
+    return this.end(async () => undefined);
+  }
+
+  discard(): Promise<void> {
+    return this.end(() => this.removeFile());
+  }
+
+  /** No more writes; the hash is dropped and `then` done, once the write under way (if any) ends. */
+  private async end(then: () => Promise<void>): Promise<void> {
+    if (this.ended) return;
+    this.ended = true;
+    const finish = async () => {
+      this.hash.discard();
+      await then();
+    };
+    if (this.writing) this.afterWrite = finish;
+    else await finish();
+  }
+
+  private flushSoon(): void {
+    // A failure here is not the write's: finish's own flush reports any real one.
+    this.flushing ??= syncFile(this.file, { dataOnly: true }).catch(() => undefined).finally(() => { this.flushing = undefined; });
   }
 
   private async removeFile(): Promise<void> {
     await this.flushing;
-    await this.file.close().catch(() => undefined);
-    await fs.rm(this.tmpPath, { force: true }).catch(() => undefined);
+    await fs.rm(this.file, { force: true }).catch(() => undefined);
   }
 }

@@ -33,18 +33,25 @@ export interface BlobStorage {
    * parts, checked against their SHA-256 when the upload ends): the blob is whole for every
    * reader and survives the process, but the operating system's crash may lose or truncate it.
    * `flush` makes such a blob durable later.
-   *
-   * `appendTo`: the same bytes are also appended to a run (beginRun), which grows only if the
-   * write succeeds; a failed write leaves the run unusable (its finish fails).
    */
-  write(key: string, source: Readable, options: { maxBytes: number; durable?: boolean; appendTo?: BlobRun }): Promise<WrittenBlob>;
-  /** Makes a blob written with `durable: false` as durable as any other; BlobNotFoundError when it is missing. */
+  write(key: string, source: Readable, options: { maxBytes: number; durable?: boolean }): Promise<WrittenBlob>;
+  /**
+   * Makes a blob written with `durable: false` (or a run's slice) as durable as any other;
+   * BlobNotFoundError when it is missing.
+   */
   flush(key: string): Promise<void>;
-  /** A stream of the blob's bytes (or of a range of them); BlobNotFoundError when it is missing. */
+  /**
+   * A stream of the blob's bytes (or of a range of them), or of a run's slice (storage-keys.ts);
+   * BlobNotFoundError when it is missing. A slice whose run lost bytes (an operating system crash)
+   * gives fewer bytes than it names: its reader checks them.
+   */
   read(key: string, range?: ByteRange): Promise<Readable>;
   /** A new blob with the bytes of another, under the same all-or-nothing rule as write. */
   copy(fromKey: string, toKey: string): Promise<void>;
-  /** Removes a blob; removing a missing blob is not an error. */
+  /**
+   * Removes a blob; removing a missing blob is not an error. For a run's slice, the whole run goes
+   * (its other slices with it): for when its upload is gone, or no part refers to it any more.
+   */
   delete(key: string): Promise<void>;
   /** A blob to be written at offsets (SFTP), which becomes a blob only when finished (staged-blob.ts). */
   stage(options: { maxBytes: number }): Promise<StagedBlob>;
@@ -53,20 +60,39 @@ export interface BlobStorage {
 }
 
 /**
- * A blob made of the bytes of several writes, one after the other, as they arrive (an upload's
- * parts, sent in order): its SHA-256 is computed on the way, and it is pushed to the disk as it
- * grows, so that making it a blob needs neither reading it again nor copying it.
+ * Writes appended one after the other as they arrive (an upload's parts, sent in order), each
+ * stored once: every write is a slice of the run with a key of its own (`storageKey`), readable
+ * like a blob without being flushed (as `durable: false`), and the SHA-256 of the whole run is
+ * computed on the way. When the upload ends the run becomes the file's blob as it is, neither read
+ * again nor copied; its slices stay readable until the run is deleted.
  */
 export interface BlobRun {
   /** Bytes appended so far. */
   readonly size: number;
   /**
-   * The bytes appended so far become the blob `key`, flushed to disk and renamed into place, with
-   * their SHA-256; the run is over. Fails (storing nothing) if a write to it failed.
+   * Appends `source` (at most `maxBytes`, else BlobTooLargeError) and answers the slice's key, size
+   * and SHA-256. One write at a time. RunClosedError, before reading anything of `source`, when the
+   * run takes no more writes; after a failed write it takes none.
+   */
+  append(source: Readable, options: { maxBytes: number }): Promise<WrittenBlob & { storageKey: string }>;
+  /**
+   * The bytes appended so far also become the blob `key`, flushed to disk, with their SHA-256; the
+   * run takes no more writes, and its slices stay readable. Fails (storing nothing) if a write to
+   * it failed.
    */
   finish(key: string): Promise<WrittenBlob>;
-  /** Removes the run's bytes; harmless once finished or discarded. */
+  /** Takes no more writes; what it holds stays readable by its slices' keys (deleted with them). */
+  close(): Promise<void>;
+  /** Takes no more writes and removes the run's bytes: for a run no recorded slice refers to. */
   discard(): Promise<void>;
+}
+
+/** The run takes no more writes (closed, finished, broken by a failed write, or removed). */
+export class RunClosedError extends Error {
+  constructor() {
+    super('storage: the run takes no more writes');
+    this.name = 'RunClosedError';
+  }
 }
 
 export class BlobTooLargeError extends Error {

@@ -10,7 +10,7 @@ import { BlobFileWriter } from './blob-file-writer.js';
 import { passedThrough } from './garbage-pacer.js';
 import { LocalStagedBlob, type StagedBlob } from './staged-blob.js';
 import { syncFile } from './sync-file.js';
-import { assertStorageKey } from './storage-keys.js';
+import { assertStorageKey, runSliceOf, type RunSlice } from './storage-keys.js';
 
 /**
  * Bytes read from a blob at a time. The default 64 KiB makes a cold read wait on the disk once
@@ -31,7 +31,7 @@ const FLUSH_EVERY_BYTES = 64 * 1024 * 1024;
 export class LocalDiskStorage implements BlobStorage {
   private readonly objectsDir: string;
   private readonly tmpDir: string;
-  /** Uploads' runs (blob-run.ts): in progress like temporary files, but for as long as an upload lasts. */
+  /** Uploads' runs (blob-run.ts), `<run key>.run`: their slices are the parts of uploads in progress. */
   private readonly runsDir: string;
 
   constructor(readonly root: string) {
@@ -40,33 +40,25 @@ export class LocalDiskStorage implements BlobStorage {
     this.runsDir = path.join(root, 'runs');
   }
 
-  async write(key: string, source: Readable, options: { maxBytes: number; durable?: boolean; appendTo?: BlobRun }): Promise<WrittenBlob> {
+  async write(key: string, source: Readable, options: { maxBytes: number; durable?: boolean }): Promise<WrittenBlob> {
     const durable = options.durable ?? true;
-    const run = options.appendTo === undefined ? undefined : ownRun(options.appendTo);
     let written: WrittenBlob | undefined;
-    const appendTo = run?.beginWrite();
-    try {
-      await this.writeThrough(key, async (tmpPath) => {
-        const file = await fs.open(tmpPath, 'wx', 0o600);
-        const writer = new BlobFileWriter(file, { maxBytes: options.maxBytes, flushEveryBytes: durable ? FLUSH_EVERY_BYTES : undefined, appendTo });
-        try {
-          await pipeline(source, writer);
-          written = writer.result;
-        } finally {
-          await writer.settled();
-          await file.close();
-        }
-      }, durable);
-    } catch (error) {
-      run?.failed();
-      throw error;
-    }
-    run?.appended((written as WrittenBlob).size);
+    await this.writeThrough(key, async (tmpPath) => {
+      const file = await fs.open(tmpPath, 'wx', 0o600);
+      const writer = new BlobFileWriter(file, { maxBytes: options.maxBytes, flushEveryBytes: durable ? FLUSH_EVERY_BYTES : undefined });
+      try {
+        await pipeline(source, writer);
+        written = writer.result;
+      } finally {
+        await writer.settled();
+        await file.close();
+      }
+    }, durable);
     return written as WrittenBlob;
   }
 
   async flush(key: string): Promise<void> {
-    const file = this.pathOf(key);
+    const file = this.fileOf(key);
     try {
       await syncFile(file);
     } catch (error) {
@@ -77,9 +69,10 @@ export class LocalDiskStorage implements BlobStorage {
   }
 
   async read(key: string, range?: ByteRange): Promise<Readable> {
+    const slice = runSliceOf(key);
     let handle: FileHandle;
     try {
-      handle = await fs.open(this.pathOf(key), 'r');
+      handle = await fs.open(this.fileOf(key), 'r');
     } catch (error) {
       if (isMissing(error)) throw new BlobNotFoundError(key);
       throw error;
@@ -87,9 +80,10 @@ export class LocalDiskStorage implements BlobStorage {
     // Opened before any response header is sent, so a missing blob is known up front. The last
     // byte is named, so the stream ends as it delivers it rather than after one more empty read:
     // a response is complete, and its connection free, as soon as the client has every byte.
-    const { size } = await handle.stat();
-    const start = range?.start ?? 0;
-    const end = Math.min(range?.end ?? size - 1, size - 1);
+    const { size: fileSize } = await handle.stat();
+    const { base, size } = slice === undefined ? { base: 0, size: fileSize } : sliceBounds(slice, fileSize);
+    const start = base + (range?.start ?? 0);
+    const end = base + Math.min(range?.end ?? size - 1, size - 1);
     if (end < start) {
       await handle.close();
       return Readable.from([]);
@@ -112,7 +106,7 @@ export class LocalDiskStorage implements BlobStorage {
 
   async delete(key: string): Promise<void> {
     try {
-      await fs.unlink(this.pathOf(key));
+      await fs.unlink(this.fileOf(key));
     } catch (error) {
       if (!isMissing(error)) throw error;
     }
@@ -127,18 +121,37 @@ export class LocalDiskStorage implements BlobStorage {
   }
 
   beginRun(): Promise<BlobRun> {
-    return LocalBlobRun.create(this.runsDir, (tmpPath, key) => this.publish(tmpPath, key));
+    return LocalBlobRun.create(this.runsDir, (runFile, key) => this.keepRunAs(runFile, key));
   }
 
   /**
    * Removes temporary files nobody has written to for `olderThanMs`: what a crash or a killed
    * process left. The age test keeps a write in progress (on this node or on another node
-   * sharing the directory) safe, since writing keeps touching its file.
+   * sharing the directory) safe, since writing keeps touching its file. A run is kept while an
+   * upload may still refer to it: `runsOlderThanMs` must exceed the longest an upload lasts.
+   * (Runs are deleted with their uploads; this clears what a crash or a lost race left.)
    */
-  async removeStaleTemporaryFiles(now: number, olderThanMs: number): Promise<number> {
-    let removed = 0;
-    for (const dir of [this.tmpDir, this.runsDir]) removed += await removeStaleFiles(dir, now, olderThanMs);
-    return removed;
+  async removeStaleTemporaryFiles(now: number, olderThanMs: number, runsOlderThanMs: number): Promise<number> {
+    return await removeStaleFiles(this.tmpDir, now, olderThanMs) + await removeStaleFiles(this.runsDir, now, runsOlderThanMs);
+  }
+
+  /**
+   * A finished run becomes the blob `key` without a copy: flushed, then hard-linked into place
+   * (the run's file stays for its slices until its upload is gone), the directory flushed. Where
+   * the file system has no hard links, it is copied (a clone where it can).
+   */
+  private async keepRunAs(runFile: string, key: string): Promise<void> {
+    const finalPath = this.pathOf(key);
+    await syncFile(runFile);
+    await fs.mkdir(path.dirname(finalPath), { recursive: true });
+    try {
+      await fs.link(runFile, finalPath);
+    } catch (error) {
+      if (!NO_HARD_LINK.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+      await this.writeThrough(key, (tmpPath) => fs.copyFile(runFile, tmpPath, fsConstants.COPYFILE_FICLONE | fsConstants.COPYFILE_EXCL));
+      return;
+    }
+    await syncFile(path.dirname(finalPath));
   }
 
   /**
@@ -175,6 +188,22 @@ export class LocalDiskStorage implements BlobStorage {
     assertStorageKey(key);
     return path.join(this.objectsDir, key.slice(0, 2), key);
   }
+
+  /** The file holding a key's bytes: its own blob's, or for a run's slice, the run's. */
+  private fileOf(key: string): string {
+    const slice = runSliceOf(key);
+    if (slice === undefined) return this.pathOf(key);
+    assertStorageKey(slice.runKey);
+    return path.join(this.runsDir, `${slice.runKey}.run`);
+  }
+}
+
+/** Errors of link(2) that mean "no hard link here", not "something is wrong". */
+const NO_HARD_LINK = new Set(['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK', 'ENOSYS']);
+
+/** Where a slice's bytes are in its run's file, cut short where the file is (a crash lost its tail). */
+function sliceBounds(slice: RunSlice, fileSize: number): { base: number; size: number } {
+  return { base: slice.offset, size: Math.max(0, Math.min(slice.size, fileSize - slice.offset)) };
 }
 
 async function removeStaleFiles(dir: string, now: number, olderThanMs: number): Promise<number> {
@@ -204,11 +233,6 @@ function paced(stream: Readable): Readable {
     return push(chunk, encoding);
   };
   return stream;
-}
-
-function ownRun(run: BlobRun): LocalBlobRun {
-  if (!(run instanceof LocalBlobRun)) throw new TypeError('storage: a run of another storage');
-  return run;
 }
 
 function isMissing(error: unknown): boolean {

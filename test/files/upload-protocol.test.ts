@@ -102,10 +102,19 @@ describe.each(testDatabaseTargets())('the upload protocol of the Files.com SDKs 
     headers: { 'X-ServiceAPI-Key': member.key, 'Content-Type': 'application/json' },
     body: JSON.stringify({ action: 'end', ref }),
   }).then(async (response) => ({ status: response.status, body: await response.json() as any }));
-  const partKeys = async (ref: string) => {
+  const runsDir = () => path.join(t.dataDir, 'files', 'runs');
+  const objectFiles = async () => (await fs.readdir(path.join(t.dataDir, 'files', 'objects'), { recursive: true, withFileTypes: true }).catch(() => []))
+    .filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+  /** Where each part's bytes are: a blob of its own, or a slice of its upload's run (`<run>.<offset>.<size>`). */
+  const partPlaces = async (ref: string) => {
     const upload = await t.database.db.selectFrom('uploads').select('id').where('ref', '=', ref).executeTakeFirstOrThrow();
     const rows = await t.database.db.selectFrom('upload_parts').select(['part_number', 'storage_key']).where('upload_id', '=', upload.id).orderBy('part_number').execute();
-    return rows.map((row) => path.join(t.dataDir, 'files', 'objects', row.storage_key.slice(0, 2), row.storage_key));
+    return rows.map((row) => {
+      const slice = /^([0-9a-f]{32})\.(\d+)\.(\d+)$/.exec(row.storage_key);
+      return slice === null
+        ? { inRun: false, file: path.join(t.dataDir, 'files', 'objects', row.storage_key.slice(0, 2), row.storage_key), offset: 0 }
+        : { inRun: true, file: path.join(runsDir(), `${slice[1]}.run`), offset: Number(slice[2]) };
+    });
   };
 
   // Parts are kept unflushed until the upload ends; a part an operating system crash cut short or
@@ -119,11 +128,13 @@ describe.each(testDatabaseTargets())('the upload protocol of the Files.com SDKs 
       expect((await sendPart(offer.body.upload_uri, bytes)).status).toBe(200);
     }
     const last = parts.length;
-    const blob = (await partKeys(begun.body.ref))[last - 1] as string;
-    await fs.truncate(blob, 2);
+    // Sent in order, every part is a slice of the upload's run: the last one is cut short, then lost.
+    const place = (await partPlaces(begun.body.ref))[last - 1];
+    expect(place?.inRun).toBe(true);
+    await fs.truncate(place!.file, place!.offset + 2);
     await onAnotherServer(async (url) => {
       expectError(await endOn(url, file, begun.body.ref), 422, 'processing-failure/upload-part-lost');
-      await fs.rm(blob);
+      await fs.truncate(place!.file, place!.offset);
       expectError(await endOn(url, file, begun.body.ref), 422, 'processing-failure/upload-part-lost');
     });
     expect((await t.api.get(`/file_actions/metadata/${enc(file)}`, { key: member.key })).status).toBe(404);
@@ -133,24 +144,34 @@ describe.each(testDatabaseTargets())('the upload protocol of the Files.com SDKs 
     const ended = await action(file, { action: 'end', ref: begun.body.ref });
     expect(ended.status, JSON.stringify(ended.body)).toBe(201);
     expect(await downloadText(t, file, { key: member.key })).toBe(parts.join(''));
+    await expect(fs.stat(place!.file)).rejects.toThrow();
   });
 
-  // Parts sent in order to one server are kept whole as they arrive (docs/files.md, Storage): the
-  // end neither reads them back nor copies them. Shown here by removing the parts' own blobs, which
-  // only that path does without.
-  it('ends an upload whose parts arrived in order from the bytes as they arrived, without reading its parts again', async () => {
+  // Parts sent in order to one server are written once, into the upload's run, and the end makes
+  // the run the file's blob as it is (docs/files.md, Storage): no part has a blob of its own, and
+  // the file's blob is the run's very file (the same inode: linked, not copied).
+  it('writes parts sent in order once, and ends the upload with the bytes as they arrived, neither read again nor copied', async () => {
     const parts = ['alpha-', 'beta-', 'x'.repeat(300_000), '-omega'];
+    const blobsBefore = new Set(await objectFiles());
     const begun = await action('up/in-order.bin', { action: 'put' });
     for (const [index, bytes] of parts.entries()) {
       const offer = await action('up/in-order.bin', { action: 'put', ref: begun.body.ref, part: index + 1 });
       expect((await sendPart(offer.body.upload_uri, bytes)).status).toBe(200);
     }
-    for (const blob of await partKeys(begun.body.ref)) await fs.rm(blob);
+    const places = await partPlaces(begun.body.ref);
+    expect(places.map((place) => place.inRun)).toEqual([true, true, true, true]);
+    expect(new Set(places.map((place) => place.file)).size).toBe(1);
+    expect((await objectFiles()).filter((file) => !blobsBefore.has(file))).toEqual([]);
+    const runInode = (await fs.stat(places[0]!.file)).ino;
+
     const ended = await action('up/in-order.bin', { action: 'end', ref: begun.body.ref });
     expect(ended.status, JSON.stringify(ended.body)).toBe(201);
     expect(ended.body).toMatchObject({ size: parts.join('').length, sha256: sha256(parts.join('')) });
     expect(await downloadText(t, 'up/in-order.bin', { key: member.key })).toBe(parts.join(''));
-    expect(await fs.readdir(path.join(t.dataDir, 'files', 'runs'))).toEqual([]);
+    const newBlobs = (await objectFiles()).filter((file) => !blobsBefore.has(file));
+    expect(newBlobs).toHaveLength(1);
+    expect((await fs.stat(newBlobs[0]!)).ino).toBe(runInode);
+    await expect(fs.stat(places[0]!.file)).rejects.toThrow();
   });
 
   it.each([
@@ -172,9 +193,46 @@ describe.each(testDatabaseTargets())('the upload protocol of the Files.com SDKs 
       expect(answer.status).toBe(200);
     }
     const expected = [...sent.keys()].sort().map((part) => bytes(part, sent.get(part) as number)).join('');
+    const [first] = await partPlaces(begun.body.ref);
+    expect(first?.inRun).toBe(true);
     const ended = await action(file, { action: 'end', ref: begun.body.ref });
     expect(ended.body).toMatchObject({ size: expected.length, sha256: sha256(expected) });
     expect(await downloadText(t, file, { key: member.key })).toBe(expected);
+    // The run that held the first parts went with the upload.
+    await expect(fs.stat(first!.file)).rejects.toThrow();
+  });
+
+  it('removes a run as soon as no part refers to it, and keeps it while one does', async () => {
+    const file = 'up/resent-first.bin';
+    const begun = await action(file, { action: 'put' });
+    await sendPart(begun.body.upload_uri, 'first, once');
+    const [firstCopy] = await partPlaces(begun.body.ref);
+    expect(firstCopy?.inRun).toBe(true);
+    // Part 1 again: it cannot continue the run, so it is stored on its own, and the run, which no
+    // part refers to any more, is removed.
+    const again = await action(file, { action: 'put', ref: begun.body.ref, part: 1 });
+    await sendPart(again.body.upload_uri, 'first, again-');
+    expect((await partPlaces(begun.body.ref)).map((place) => place.inRun)).toEqual([false]);
+    await expect(fs.stat(firstCopy!.file)).rejects.toThrow();
+    // Part 2 is stored on its own too (the run is gone); the file is both.
+    const second = await action(file, { action: 'put', ref: begun.body.ref, part: 2 });
+    await sendPart(second.body.upload_uri, 'second');
+    const ended = await action(file, { action: 'end', ref: begun.body.ref });
+    expect(ended.body).toMatchObject({ sha256: sha256('first, again-second') });
+
+    // A run holding parts 1 and 2, then part 2 again: part 1 still refers to the run, which stays
+    // until the upload ends.
+    const kept = await action('up/kept-run.bin', { action: 'put' });
+    await sendPart(kept.body.upload_uri, 'one-');
+    const two = await action('up/kept-run.bin', { action: 'put', ref: kept.body.ref, part: 2 });
+    await sendPart(two.body.upload_uri, 'two?');
+    await sendPart(two.body.upload_uri, 'two!');
+    const places = await partPlaces(kept.body.ref);
+    expect(places.map((place) => place.inRun)).toEqual([true, false]);
+    expect(await fs.readFile(places[0]!.file, 'utf8')).toBe('one-two?');
+    expect((await action('up/kept-run.bin', { action: 'end', ref: kept.body.ref })).body).toMatchObject({ sha256: sha256('one-two!') });
+    expect(await downloadText(t, 'up/kept-run.bin', { key: member.key })).toBe('one-two!');
+    await expect(fs.stat(places[0]!.file)).rejects.toThrow();
   });
 
   it('lets only the caller who began an upload go on with it, for that path, once', async () => {
@@ -236,11 +294,11 @@ describe.each(testDatabaseTargets())('the upload protocol of the Files.com SDKs 
     await grantAsSite(t, { path: 'up', user_id: leaving.id, permission: 'full' });
     const begun = await action('up/orphan.txt', { action: 'put' }, leaving.key);
     await sendPart(begun.body.upload_uri, 'orphaned part');
-    const [part] = await t.database.db.selectFrom('upload_parts').innerJoin('uploads', 'uploads.id', 'upload_parts.upload_id').select('storage_key').where('ref', '=', begun.body.ref).execute();
+    const [place] = await partPlaces(begun.body.ref);
     expect((await t.api.delete(`/users/${leaving.id}`, { key: BOOTSTRAP_KEY })).status).toBeLessThan(300);
     // Nobody may go on with it now, a Site Administrator included.
     expectError(await action('up/orphan.txt', { action: 'end', ref: begun.body.ref }, BOOTSTRAP_KEY), 404, 'not-found/file-upload-not-found');
-    const blob = path.join(t.dataDir, 'files', 'objects', part!.storage_key.slice(0, 2), part!.storage_key);
+    const blob = place!.file;
     await expect(fs.stat(blob)).resolves.toBeDefined();
     t.clock.advanceMinutes(25 * 60);
     try {

@@ -3,9 +3,9 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { text } from 'node:stream/consumers';
+import { buffer as bytes, text } from 'node:stream/consumers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BlobNotFoundError, BlobTooLargeError } from '../../src/storage/blob-storage.js';
+import { BlobNotFoundError, BlobTooLargeError, RunClosedError } from '../../src/storage/blob-storage.js';
 import { LocalDiskStorage } from '../../src/storage/local-disk-storage.js';
 import { newStorageKey } from '../../src/storage/storage-keys.js';
 
@@ -101,20 +101,53 @@ describe('local-disk blob storage', () => {
     expect(await storage.write(exact, Readable.from(chunks), { maxBytes: 5 * (1024 * 1024 - 1) })).toMatchObject({ size: 5 * (1024 * 1024 - 1) });
   });
 
-  it('appends writes to a run, which becomes a blob with the SHA-256 of all of them; a failed write makes it unusable', async () => {
+  it('appends writes to a run, each a slice readable by its key, and the run becomes a blob with the SHA-256 of all of them', async () => {
     const run = await storage.beginRun();
     const pieces = [Buffer.alloc(1024 * 1024 + 5, 1), Buffer.from('tail'), Buffer.alloc(0)];
-    for (const piece of pieces) await storage.write(newStorageKey(), Readable.from([piece]), { maxBytes: 2 ** 30, durable: false, appendTo: run });
+    const slices = [];
+    for (const piece of pieces) slices.push(await run.append(Readable.from([piece]), { maxBytes: 2 ** 30 }));
     expect(run.size).toBe(1024 * 1024 + 9);
+    expect(slices.map((slice) => [slice.size, slice.sha256])).toEqual(pieces.map((piece) => [piece.length, createHash('sha256').update(piece).digest('hex')]));
+    for (const [i, slice] of slices.entries()) expect((await bytes(await storage.read(slice.storageKey))).equals(pieces[i] as Buffer)).toBe(true);
+    expect(await text(await storage.read(slices[1]!.storageKey, { start: 1, end: 2 }))).toBe('ai');
+    expect(await filesIn('objects')).toBe(0);
+
     const key = newStorageKey();
     const whole = Buffer.concat(pieces);
     expect(await run.finish(key)).toEqual({ size: whole.length, sha256: createHash('sha256').update(whole).digest('hex') });
     expect((await fs.readFile(path.join(root, 'objects', key.slice(0, 2), key))).equals(whole)).toBe(true);
+    await expect(run.append(Readable.from(['more']), { maxBytes: 10 })).rejects.toBeInstanceOf(RunClosedError);
+    // The slices stay readable until one of them is deleted, which removes the run; the blob stays.
+    expect(await text(await storage.read(slices[1]!.storageKey))).toBe('tail');
+    await storage.delete(slices[0]!.storageKey);
+    await expect(storage.read(slices[1]!.storageKey)).rejects.toBeInstanceOf(BlobNotFoundError);
+    await storage.delete(slices[1]!.storageKey);
+    expect((await fs.readFile(path.join(root, 'objects', key.slice(0, 2), key))).equals(whole)).toBe(true);
+    expect(await filesIn('runs')).toBe(0);
+  });
 
+  it('keeps the slices before a failed write, takes no more writes after it, and cannot become a blob', async () => {
     const broken = await storage.beginRun();
-    await storage.write(newStorageKey(), Readable.from(['kept']), { maxBytes: 100, durable: false, appendTo: broken });
-    await expect(storage.write(newStorageKey(), Readable.from([Buffer.alloc(3 * 1024 * 1024)]), { maxBytes: 2 * 1024 * 1024, appendTo: broken })).rejects.toBeInstanceOf(BlobTooLargeError);
+    const kept = await broken.append(Readable.from(['kept']), { maxBytes: 100 });
+    await expect(broken.append(Readable.from([Buffer.alloc(3 * 1024 * 1024)]), { maxBytes: 2 * 1024 * 1024 })).rejects.toBeInstanceOf(BlobTooLargeError);
+    await expect(broken.append(Readable.from(['late']), { maxBytes: 100 })).rejects.toBeInstanceOf(RunClosedError);
     await expect(broken.finish(newStorageKey())).rejects.toThrow();
+    expect(await text(await storage.read(kept.storageKey))).toBe('kept');
+    expect(await filesIn('objects')).toBe(0);
+    await broken.close();
+    expect(await text(await storage.read(kept.storageKey))).toBe('kept');
+    await storage.delete(kept.storageKey);
+
+    // A discarded run is gone at once; a slice cut short by a lost tail reads short.
+    const discarded = await storage.beginRun();
+    await discarded.append(Readable.from(['x']), { maxBytes: 10 });
+    await discarded.discard();
+    expect(await filesIn('runs')).toBe(0);
+    const cut = await storage.beginRun();
+    const slice = await cut.append(Readable.from(['abcdef']), { maxBytes: 10 });
+    await fs.truncate(path.join(root, 'runs', (await fs.readdir(path.join(root, 'runs')))[0] as string), 3);
+    expect(await text(await storage.read(slice.storageKey))).toBe('abc');
+    await cut.discard();
     expect(await filesIn('tmp')).toBe(0);
     expect(await filesIn('runs')).toBe(0);
   });
@@ -145,16 +178,18 @@ describe('local-disk blob storage', () => {
     await fs.writeFile(fresh, 'x');
     const hourAgo = new Date(Date.now() - 2 * 3600_000);
     await fs.utimes(old, hourAgo, hourAgo);
-    // An upload's run a crash left, and one still written to.
+    // Runs are kept as long as an upload may refer to them: a day and more here.
     const run = await storage.beginRun();
-    await storage.write(newStorageKey(), Readable.from(['part']), { maxBytes: 10, durable: false, appendTo: run });
+    await run.append(Readable.from(['part']), { maxBytes: 10 });
     const [runFile] = await fs.readdir(path.join(root, 'runs'));
-    const oldRun = path.join(root, 'runs', 'old-run.tmp');
-    await fs.writeFile(oldRun, 'x');
-    await fs.utimes(oldRun, hourAgo, hourAgo);
-    expect(await storage.removeStaleTemporaryFiles(Date.now(), 3600_000)).toBe(2);
+    const [dayOld, twoDaysOld] = [path.join(root, 'runs', 'day-old.run'), path.join(root, 'runs', 'two-days-old.run')];
+    await fs.writeFile(dayOld, 'x');
+    await fs.writeFile(twoDaysOld, 'x');
+    await fs.utimes(dayOld, new Date(Date.now() - 24 * 3600_000), new Date(Date.now() - 24 * 3600_000));
+    await fs.utimes(twoDaysOld, new Date(Date.now() - 48 * 3600_000), new Date(Date.now() - 48 * 3600_000));
+    expect(await storage.removeStaleTemporaryFiles(Date.now(), 3600_000, 25 * 3600_000)).toBe(2);
     expect(await fs.readdir(path.join(root, 'tmp'))).toEqual(['fresh.tmp']);
-    expect(await fs.readdir(path.join(root, 'runs'))).toEqual([runFile]);
+    expect((await fs.readdir(path.join(root, 'runs'))).sort()).toEqual([runFile, 'day-old.run'].sort());
     await run.discard();
   });
 });
