@@ -235,6 +235,24 @@ describe.each(testDatabaseTargets())('the upload protocol of the Files.com SDKs 
     await expect(fs.stat(places[0]!.file)).rejects.toThrow();
   });
 
+  it('stores a part on its own when its run was removed by another node meanwhile', async () => {
+    const file = 'up/run-gone.bin';
+    const begun = await action(file, { action: 'put' });
+    await sendPart(begun.body.upload_uri, 'lost copy');
+    const [first] = await partPlaces(begun.body.ref);
+    // Part 1 again, through another node: no part refers to this server's run any more, so it goes.
+    const again = await action(file, { action: 'put', ref: begun.body.ref, part: 1 });
+    await onAnotherServer((url) => sendPart(again.body.upload_uri.replace(t.baseUrl, url), 'one-'));
+    await expect(fs.stat(first!.file)).rejects.toThrow();
+    // This server still takes part 2 as its run's next: the run is gone, so the part is stored alone.
+    const second = await action(file, { action: 'put', ref: begun.body.ref, part: 2 });
+    expect((await sendPart(second.body.upload_uri, 'two')).status).toBe(200);
+    // (Part 1 began a run of its own on the other node.)
+    expect((await partPlaces(begun.body.ref)).map((place) => place.inRun)).toEqual([true, false]);
+    expect((await action(file, { action: 'end', ref: begun.body.ref })).body).toMatchObject({ sha256: sha256('one-two') });
+    expect(await downloadText(t, file, { key: member.key })).toBe('one-two');
+  });
+
   it('lets only the caller who began an upload go on with it, for that path, once', async () => {
     const begun = await action('up/mine.txt', { action: 'put' });
     const ref = begun.body.ref as string;
