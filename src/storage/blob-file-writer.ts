@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
-import { Writable } from 'node:stream';
+import { Writable, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { BlobTooLargeError, type WrittenBlob } from './blob-storage.js';
 import { passedThrough } from './garbage-pacer.js';
 import { BLOCK_BYTES, giveBack, takeBlock } from './hashing/shared-blocks.js';
@@ -142,5 +143,20 @@ export class BlobFileWriter extends Writable {
 
   private throwIfFailed(): void {
     if (this.failure !== undefined) throw this.failure;
+  }
+}
+
+/**
+ * Writes all of `source` into `file` through a BlobFileWriter and closes the file once no write
+ * is under way, whether or not it succeeded: the size and SHA-256 of what was written.
+ */
+export async function writeAndClose(file: FileHandle, source: Readable, options: ConstructorParameters<typeof BlobFileWriter>[1]): Promise<WrittenBlob> {
+  const writer = new BlobFileWriter(file, options);
+  try {
+    await pipeline(source, writer);
+    return writer.result;
+  } finally {
+    await writer.settled();
+    await file.close();
   }
 }

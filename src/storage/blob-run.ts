@@ -1,9 +1,8 @@
 import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { RunClosedError, type BlobRun, type WrittenBlob } from './blob-storage.js';
-import { BlobFileWriter } from './blob-file-writer.js';
+import { writeAndClose } from './blob-file-writer.js';
 import { sha256Job } from './hashing/sha256-thread.js';
 import { newStorageKey, runSliceKey } from './storage-keys.js';
 import { syncFile } from './sync-file.js';
@@ -61,15 +60,7 @@ export class LocalBlobRun implements BlobRun {
     }
     const offset = this.size;
     try {
-      const writer = new BlobFileWriter(handle, { maxBytes: options.maxBytes, baseOffset: offset, alsoHash: this.hash });
-      let written: WrittenBlob;
-      try {
-        await pipeline(source, writer);
-        written = writer.result;
-      } finally {
-        await writer.settled();
-        await handle.close();
-      }
+      const written = await writeAndClose(handle, source, { maxBytes: options.maxBytes, baseOffset: offset, alsoHash: this.hash });
       this.size += written.size;
       this.flushSoon();
       return { storageKey: runSliceKey({ runKey: this.key, offset, size: written.size }), ...written };

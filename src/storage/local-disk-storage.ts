@@ -3,10 +3,9 @@ import { constants as fsConstants } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { BlobNotFoundError, type BlobRun, type BlobStorage, type ByteRange, type WrittenBlob } from './blob-storage.js';
 import { LocalBlobRun } from './blob-run.js';
-import { BlobFileWriter } from './blob-file-writer.js';
+import { writeAndClose } from './blob-file-writer.js';
 import { passedThrough } from './garbage-pacer.js';
 import { LocalStagedBlob, type StagedBlob } from './staged-blob.js';
 import { syncFile } from './sync-file.js';
@@ -45,14 +44,7 @@ export class LocalDiskStorage implements BlobStorage {
     let written: WrittenBlob | undefined;
     await this.writeThrough(key, async (tmpPath) => {
       const file = await fs.open(tmpPath, 'wx', 0o600);
-      const writer = new BlobFileWriter(file, { maxBytes: options.maxBytes, flushEveryBytes: durable ? FLUSH_EVERY_BYTES : undefined });
-      try {
-        await pipeline(source, writer);
-        written = writer.result;
-      } finally {
-        await writer.settled();
-        await file.close();
-      }
+      written = await writeAndClose(file, source, { maxBytes: options.maxBytes, flushEveryBytes: durable ? FLUSH_EVERY_BYTES : undefined });
     }, durable);
     return written as WrittenBlob;
   }
