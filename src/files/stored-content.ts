@@ -17,19 +17,8 @@ export async function storeBody(
   options: { durable: boolean } = { durable: true },
 ): Promise<FileContent> {
   const storageKey = newStorageKey();
-  try {
-    const written = await storage.write(storageKey, body ?? Readable.from([]), { maxBytes: limits.maxBytes, durable: options.durable });
-    // An HTTP/2 stream the client reset ends like a finished one; only its flag tells them apart.
-    if (endedEarly(body)) {
-      await storage.delete(storageKey).catch(() => undefined);
-      throw errors.uploadIncomplete();
-    }
-    return { storageKey, ...written };
-  } catch (error) {
-    if (error instanceof BlobTooLargeError) throw errors.uploadTooLarge(limits.limitForMessage);
-    if (endedEarly(body)) throw errors.uploadIncomplete();
-    throw error;
-  }
+  return received(body, limits, async (source) => ({ storageKey, ...await storage.write(storageKey, source, { maxBytes: limits.maxBytes, durable: options.durable }) }),
+    (content) => storage.delete(content.storageKey));
 }
 
 /**
@@ -37,11 +26,28 @@ export async function storeBody(
  * errors, and the run takes no more writes after one (the caller drops it). RunClosedError is
  * passed on as it is, with nothing of the body read.
  */
-export async function appendBody(run: BlobRun, body: Readable | undefined, limits: { maxBytes: number; limitForMessage: number }): Promise<FileContent> {
+export function appendBody(run: BlobRun, body: Readable | undefined, limits: { maxBytes: number; limitForMessage: number }): Promise<FileContent> {
+  return received(body, limits, (source) => run.append(source, { maxBytes: limits.maxBytes }));
+}
+
+/**
+ * Stores a request body with `store`, answering the contract's errors for a body over the limit
+ * or one that did not arrive whole; what `store` kept of an incomplete body is given to `forget`.
+ */
+async function received(
+  body: Readable | undefined,
+  limits: { limitForMessage: number },
+  store: (source: Readable) => Promise<FileContent>,
+  forget?: (content: FileContent) => Promise<void>,
+): Promise<FileContent> {
   try {
-    const written = await run.append(body ?? Readable.from([]), { maxBytes: limits.maxBytes });
-    if (endedEarly(body)) throw errors.uploadIncomplete();
-    return written;
+    const content = await store(body ?? Readable.from([]));
+    // An HTTP/2 stream the client reset ends like a finished one; only its flag tells them apart.
+    if (endedEarly(body)) {
+      await forget?.(content).catch(() => undefined);
+      throw errors.uploadIncomplete();
+    }
+    return content;
   } catch (error) {
     if (error instanceof BlobTooLargeError) throw errors.uploadTooLarge(limits.limitForMessage);
     if (!(error instanceof RunClosedError) && endedEarly(body)) throw errors.uploadIncomplete();

@@ -68,8 +68,9 @@ export async function receivePart(deps: FileDeps, token: string, body: Readable 
 
 /**
  * Deletes the copy of a part sent again. A slice of a run goes only with the run, once no part of
- * the upload refers to it any more; until then the run's other parts need it (and if one is
- * recorded after this look, its upload's end deletes the run anyway).
+ * the upload refers to it any more; until then the run's other parts need it. (A part another node
+ * appends to the run just after this look is lost with it: the upload's end finds it missing, and
+ * the client sends it again, as for any lost part.)
  */
 async function discardReplaced(deps: FileDeps, uploadId: number, replaced: string): Promise<void> {
   const run = runSliceOf(replaced)?.runKey;
