@@ -80,7 +80,7 @@ export async function transfersBench(ctx: TransfersBenchContext, record: (row: R
     fs.mkdirSync(floorDir, { recursive: true });
     bare = await startServer(BARE_MAIN, { FLOOR_DIR: floorDir }, '/health');
     const admin = { 'X-ServiceAPI-Key': site.workspaceAdmin.key };
-    for (const row of await singleTransfers({ server, bare }, admin, dataDir, ctx, progress)) record({ ...base, ...row });
+    for (const row of await singleTransfers({ server, bare, floorDir }, admin, dataDir, ctx, progress)) record({ ...base, ...row });
     await bare.stop();
     bare = undefined;
     fs.rmSync(floorDir, { recursive: true, force: true });
@@ -106,8 +106,8 @@ type Row = Omit<ResultRow, 'kind' | 'database'>;
  * dd, the bare server's floor, then Atrium, round after round: each figure keeps its fastest round
  * and its largest RSS.
  */
-async function singleTransfers(servers: { server: ServerProcess; bare: ServerProcess }, admin: Record<string, string>, dataDir: string, ctx: TransfersBenchContext, progress: (line: string) => void): Promise<Row[]> {
-  const { server, bare } = servers;
+async function singleTransfers(servers: { server: ServerProcess; bare: ServerProcess; floorDir: string }, admin: Record<string, string>, dataDir: string, ctx: TransfersBenchContext, progress: (line: string) => void): Promise<Row[]> {
+  const { server, bare, floorDir } = servers;
   const size = ctx.transferBytes;
   const sha256 = patternSha256(size);
   const best = new Map<string, Transfer>();
@@ -158,7 +158,7 @@ async function singleTransfers(servers: { server: ServerProcess; bare: ServerPro
       await attempt(TRANSFER_ROWS.ddRead, async () => diskTransfer(await ddRead(ddFile)));
       fs.rmSync(ddFile, { force: true });
       await attempt(TRANSFER_ROWS.floorRead, async () => {
-        await evictTree(path.join(dataDir, 'floor'));
+        await evictTree(floorDir);
         return timedDownload(bare, size, sha256, [{ url: `${bare.baseUrl}/file` }], 200);
       });
       await attempt(TRANSFER_ROWS.wholeDownload, async () => {
