@@ -6,20 +6,34 @@ import { subjectOf } from './authority.js';
 import { decideOnPath } from './path-grants.js';
 import type { SitePath } from './request-paths.js';
 
+/** What a grant reaches: its path, and whether it reaches every descendant or only the path and its files. */
+export interface GrantExtent {
+  site: SitePath;
+  recursive: boolean;
+}
+
 /**
- * Whether the caller may create or delete grants on `site` (contract 5.3), or throws:
+ * Whether the caller may create or delete a grant reaching `extent` (contract 5.3), or throws. The
+ * caller's own authority must cover everything the grant reaches, so delegation never hands out
+ * more than the delegator holds:
  * - a Site Administrator (site_admin user, or a site-wide key) may, anywhere;
  * - the site root '' is the Site Administrator's alone: coverage is literal, so a grant there
  *   reaches into every Custom Workspace, and delegating across Workspaces is theirs only;
  * - a Workspace Administrator of the Workspace the path lies in may;
  * - a Folder Admin of the path may, but only through an admin grant lying in that same Workspace
- *   (an admin grant on the site root does not make anyone a delegator inside a Custom Workspace);
+ *   (an admin grant on the site root does not make anyone a delegator inside a Custom Workspace)
+ *   that covers the whole extent: a recursive grant on the path or above covers any grant on the
+ *   path, while a non-recursive one on the path itself covers only the path and the files directly
+ *   in it, so its holder may hand out only non-recursive grants there. On a Workspace root that is
+ *   what keeps a non-recursive root admin from making anyone (itself included) Workspace
+ *   Administrator;
  * - anyone else gets `not-authorized/folder-admin-permission-required`.
  *
  * Decided by the engine on the path as a folder (grants apply to folders), from the caller's
  * grants on the path and its ancestors as they are now.
  */
-export async function assertMayManageGrantsOn(db: Db, caller: Caller, site: SitePath): Promise<void> {
+export async function assertMayManageGrantsOn(db: Db, caller: Caller, extent: GrantExtent): Promise<void> {
+  const { site } = extent;
   if (caller.siteAdmin) return;
   if (site.key === '') {
     throw errors.siteAdminRequired();
@@ -33,7 +47,10 @@ export async function assertMayManageGrantsOn(db: Db, caller: Caller, site: Site
   const folderAdminHere = decision.reasons.some((reason) => {
     if (reason.kind !== 'role' || reason.role !== 'folder_admin' || reason.source.kind !== 'grant') return false;
     const grant = byId.get(reason.source.permissionId);
-    return grant !== undefined && workspaceOfPath(grant.pathKey) === site.workspaceId;
+    if (grant === undefined || workspaceOfPath(grant.pathKey) !== site.workspaceId) return false;
+    // A grant that covers the path as a folder is on the path itself or is recursive; only a
+    // recursive one reaches the descendants a recursive new grant would.
+    return grant.recursive || !extent.recursive;
   });
   if (!folderAdminHere) throw errors.folderAdminPermissionRequired();
 }

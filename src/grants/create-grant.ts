@@ -36,12 +36,12 @@ export async function createGrant(call: Call, input: CreateGrantInput): Promise<
   const granteeInput = parseGranteeInput(input);
   const site = grantableSitePath(requestWorkspaceId, input.path);
   assertMembershipField(input.workspace_id, requestWorkspaceId, site);
-  await assertMayManageGrantsOn(db, caller, site);
+  const recursive = input.recursive ?? true;
+  await assertMayManageGrantsOn(db, caller, { site, recursive });
   // Only a Site Administrator gets this far for a Workspace id that does not exist (nobody else
   // can hold authority in it), so answering not-found here reveals nothing to anyone else.
   if (!(await pathWorkspaceExists(db, site.workspaceId))) throw errors.workspaceNotFound();
   const grantee = await resolveGrantee(db, granteeInput, site.workspaceId, caller.siteAdmin);
-  const recursive = input.recursive ?? true;
   const path = (await existingSpelling(db, site.key)) ?? site.path;
 
   return inTransaction(db, async (tx) => {

@@ -23,7 +23,7 @@ export async function deleteGrant(call: Call, id: number): Promise<void> {
   const reach = await permissionReachOf(db, caller);
   if (!canSeeGrant(reach, record)) throw errors.permissionNotFound();
   if (!caller.siteAdmin) {
-    await assertMayManageGrantsOn(db, caller, { path: record.path, key: record.pathKey, workspaceId: record.workspaceId });
+    await assertMayManageGrantsOn(db, caller, { site: { path: record.path, key: record.pathKey, workspaceId: record.workspaceId }, recursive: record.recursive });
     if (!(await granteeBelongsTo(db, record, record.workspaceId))) throw errors.siteAdminRequired();
   }
   await inTransaction(db, async (tx) => {

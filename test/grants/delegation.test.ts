@@ -112,8 +112,48 @@ describe.each(testDatabaseTargets())('delegating Workspace administration [$name
     const peer = await createUser(db(), { workspaceId: ws });
     await grantAsSite(t, { path: `_/Workspaces/${ws}`, user_id: member.id, permission: 'admin', recursive: false });
     expect(await explainSelf(t, member, '', ws, '&type=directory')).toMatchObject({ workspace_admin: false, folder_admin: true });
-    expect((await tryDelegate(t, member, { workspace: ws, path: '', granteeId: peer.id })).status).toBe(201);
+    // Its authority covers the root and the files directly in it: non-recursive grants there only.
+    expect((await tryDelegate(t, member, { workspace: ws, path: '', granteeId: peer.id, recursive: false })).status).toBe(201);
+    expectError(await tryDelegate(t, member, { workspace: ws, path: '', granteeId: peer.id }), 403, 'not-authorized/folder-admin-permission-required');
     expectError(await tryDelegate(t, member, { workspace: ws, path: 'sub', granteeId: peer.id }), 403, 'not-authorized/folder-admin-permission-required');
+  });
+
+  it('delegation is monotone: a non-recursive root admin cannot make itself or anyone Workspace Administrator', async () => {
+    const ws = await createWorkspace(db());
+    const member = await memberOf(t);
+    const peer = await memberOf(t, { workspaceId: ws });
+    const otherAdmin = await memberOf(t, { workspaceId: ws, workspaceAdmin: true });
+    await grantAsSite(t, { path: `_/Workspaces/${ws}`, user_id: member.id, permission: 'admin', recursive: false });
+    for (const granteeId of [member.id, peer.id]) {
+      const attempt = await t.api.post('/permissions', { path: '', user_id: granteeId, permission: 'admin', recursive: true }, { key: member.key, workspace: ws });
+      expectError(attempt, 403, 'not-authorized/folder-admin-permission-required');
+    }
+    // Nothing was created, so neither became administrator: the member still cannot list the
+    // Workspace's users nor make keys for its administrators.
+    const grants = await db().selectFrom('permissions').select('id').where('path_key', '=', `_/workspaces/${ws}`).execute();
+    expect(grants).toHaveLength(1);
+    expect(await explainSelf(t, member, '', ws, '&type=directory')).toMatchObject({ workspace_admin: false });
+    expect(await explainSelf(t, peer, '', ws, '&type=directory')).toMatchObject({ workspace_admin: false, folder_admin: false });
+    const key = await t.api.post('/api_keys', { name: 'theirs', user_id: otherAdmin.id }, { key: member.key, workspace: ws });
+    expectError(key, 404, 'not-found/user-not-found');
+  });
+
+  it('delegation is monotone: a non-recursive Folder Admin of a subfolder hands out nothing below it', async () => {
+    const ws = await createWorkspace(db());
+    const member = await memberOf(t, { workspaceId: ws });
+    const peer = await memberOf(t, { workspaceId: ws });
+    await grantAsSite(t, { path: `_/Workspaces/${ws}/Projects`, user_id: member.id, permission: 'admin', recursive: false });
+    for (const granteeId of [member.id, peer.id]) {
+      const attempt = await t.api.post('/permissions', { path: 'Projects', user_id: granteeId, permission: 'full', recursive: true }, { key: member.key, workspace: ws });
+      expectError(attempt, 403, 'not-authorized/folder-admin-permission-required');
+    }
+    expect((await explainSelf(t, member, 'Projects/Secret/plan.txt', ws)).capabilities).toEqual([]);
+    // Within its own extent it still delegates, and may remove what it made.
+    const own = await tryDelegate(t, member, { workspace: ws, path: 'Projects', granteeId: peer.id, recursive: false });
+    expect(own.status).toBe(201);
+    // A recursive grant on its folder, made by someone who holds more, it may not remove.
+    const above = await grantAsSite(t, { path: `_/Workspaces/${ws}/Projects`, user_id: peer.id, permission: 'readonly', recursive: true });
+    expectError(await t.api.delete(`/permissions/${above}`, { key: member.key, workspace: ws }), 403, 'not-authorized/folder-admin-permission-required');
   });
 
   it('rule 5: only a full site-wide key or a Site Administrator\'s full key may delegate across Workspaces', async () => {

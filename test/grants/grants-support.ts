@@ -30,8 +30,13 @@ export async function explainSelf(t: TestApp, member: Member, path: string, work
 }
 
 /** Whether the member may delegate in Workspace `workspace`: try to create a grant there (and clean up). */
-export async function tryDelegate(t: TestApp, member: Member, options: { workspace: number; path: string; granteeId: number }) {
-  const response = await t.api.post('/permissions', { path: options.path, user_id: options.granteeId, permission: 'readonly' }, { key: member.key, workspace: options.workspace });
+export async function tryDelegate(
+  t: TestApp,
+  member: Member,
+  options: { workspace: number; path: string; granteeId: number; permission?: string; recursive?: boolean },
+) {
+  const body = { path: options.path, user_id: options.granteeId, permission: options.permission ?? 'readonly', ...(options.recursive === undefined ? {} : { recursive: options.recursive }) };
+  const response = await t.api.post('/permissions', body, { key: member.key, workspace: options.workspace });
   if (response.status === 201) {
     const cleanup = await t.api.delete(`/permissions/${response.body.id}`, { key: BOOTSTRAP_KEY });
     expect(cleanup.status).toBe(204);
