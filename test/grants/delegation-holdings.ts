@@ -1,0 +1,93 @@
+// What each user holds on a small site, by the plain reference model (test/authz/reference-model.ts):
+// the delegation invariant compares these before and after an action. Written apart from the
+// server: it reads the site's rows and asks the model, sharing nothing with src/access/.
+import type { Capability, EntryType, Grant, Subject } from '../../src/authz/types.js';
+import { referenceDecide } from '../authz/reference-model.js';
+
+export interface SiteUser {
+  id: number;
+  workspaceId: number;
+  siteAdmin: boolean;
+  workspaceAdmin: boolean;
+  disabled: boolean;
+}
+
+export interface SiteGroup {
+  id: number;
+  workspaceId: number;
+}
+
+export interface SiteMembership {
+  groupId: number;
+  userId: number;
+  admin: boolean;
+}
+
+/** The rows of one small site, as read back from the database. */
+export interface SiteState {
+  users: SiteUser[];
+  groups: SiteGroup[];
+  memberships: SiteMembership[];
+  grants: Grant[];
+}
+
+/** A place whose access is compared: a path key and whether it is a folder or a file. */
+export interface Place {
+  pathKey: string;
+  type: EntryType;
+}
+
+/**
+ * One thing a user can hold, as a string: `site` (Site Administrator), `wa:<N>` (Workspace
+ * Administrator of N), `ga:<G>` (Group Admin of G), `cap:<path>:<capability>`.
+ */
+export type Holding = string;
+
+export function workspaceAdministration(workspaceId: number): Holding {
+  return `wa:${workspaceId}`;
+}
+
+export function groupAdministration(groupId: number): Holding {
+  return `ga:${groupId}`;
+}
+
+/** Everything `userId` holds on `places` in `state`, optionally as if it were also a member of `extraGroupId`. */
+export function holdingsOf(state: SiteState, places: readonly Place[], customWorkspaces: readonly number[], userId: number, extraGroupId?: number): Set<Holding> {
+  const held = new Set<Holding>();
+  const user = state.users.find((candidate) => candidate.id === userId);
+  if (user === undefined || user.disabled) return held;
+  const groupIds = new Set(state.memberships.filter((m) => m.userId === userId).map((m) => m.groupId));
+  if (extraGroupId !== undefined) groupIds.add(extraGroupId);
+  const subject: Subject = { userId, workspaceId: user.workspaceId, siteAdmin: user.siteAdmin, workspaceAdmin: user.workspaceAdmin, groupIds };
+  if (user.siteAdmin) held.add('site');
+  for (const workspaceId of customWorkspaces) {
+    if (referenceDecide(subject, { pathKey: `_/workspaces/${workspaceId}`, type: 'directory' }, state.grants).workspaceAdmin) {
+      held.add(workspaceAdministration(workspaceId));
+    }
+  }
+  for (const membership of state.memberships) {
+    if (membership.userId === userId && membership.admin) held.add(groupAdministration(membership.groupId));
+  }
+  for (const place of places) {
+    for (const capability of referenceDecide(subject, place, state.grants).capabilities) held.add(capabilityAt(place, capability));
+  }
+  return held;
+}
+
+export function capabilityAt(place: Place, capability: Capability): Holding {
+  return `cap:${place.type}:${place.pathKey}:${capability}`;
+}
+
+/**
+ * What the caller may hand on: what it holds, and the authority its roles give over what it does
+ * not hold itself (a Site Administrator everything; an administrator of a Workspace the Group
+ * Admin role of that Workspace's groups).
+ */
+export function mayHandOn(state: SiteState, callerHoldings: ReadonlySet<Holding>, holding: Holding): boolean {
+  if (callerHoldings.has('site') || callerHoldings.has(holding)) return true;
+  if (holding.startsWith('ga:')) {
+    const group = state.groups.find((candidate) => groupAdministration(candidate.id) === holding);
+    return group !== undefined && group.workspaceId !== 0 && callerHoldings.has(workspaceAdministration(group.workspaceId));
+  }
+  return false;
+}

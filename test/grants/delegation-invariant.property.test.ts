@@ -1,0 +1,408 @@
+// Delegation is monotone (contract 5.3): on random small sites, a random caller tries a random
+// administrative action through the HTTP API, and every action the server accepts must leave every
+// user's access and authority (by the reference model, on every place of the site) within what the
+// user held before plus what the caller itself holds. The one exception is the product document's
+// rule 8: a Group Admin adding a member hands on the group's existing access.
+// DELEGATION_PROPERTY_RUNS sets the number of sites per database (default 120: on the code before
+// grants were checked against their extent, it found a non-recursive Folder Admin creating a
+// recursive grant in each of six runs on each database); DELEGATION_PROPERTY_SEED replays a
+// failure that fast-check reported.
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Grant, Level } from '../../src/authz/types.js';
+import { insertGrant } from '../../src/repositories/grants/index.js';
+import { testDatabaseTargets } from '../support/databases.js';
+import { addMember, createApiKey, createGroup, createUser, createWorkspace, unique } from '../support/factories.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import {
+  holdingsOf, mayHandOn, type Holding, type Place, type SiteState,
+} from './delegation-holdings.js';
+
+function positiveFromEnvironment(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  // A typo must not quietly turn the property off.
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got ${raw}`);
+  return value;
+}
+
+const numRuns = positiveFromEnvironment('DELEGATION_PROPERTY_RUNS', 120);
+const seedText = process.env.DELEGATION_PROPERTY_SEED;
+const parameters: fc.Parameters<unknown> = seedText ? { numRuns, seed: Number(seedText) } : { numRuns };
+
+const LEVELS: Level[] = ['admin', 'full', 'readonly', 'writeonly', 'list', 'history', 'bundle'];
+/** Folders of each Workspace's little tree, relative to its root (or, in Workspace 0, to the run's folder). */
+const FOLDERS = ['', 'a', 'a/b'];
+const WORKSPACE_SLOTS = 3;
+
+// ---- The generated site and actions, by index: resolved against the site when they run. ----
+
+const userArb = fc.record({
+  workspace: fc.nat({ max: WORKSPACE_SLOTS - 1 }),
+  workspaceAdmin: fc.boolean(),
+  disabled: fc.constantFrom(false, false, false, false, true),
+});
+const groupArb = fc.nat({ max: WORKSPACE_SLOTS - 1 });
+const granteeArb: fc.Arbitrary<GranteeChoice> = fc.oneof(
+  fc.record({ kind: fc.constant('user' as const), index: fc.nat() }),
+  fc.record({ kind: fc.constant('group' as const), index: fc.nat() }),
+  fc.record({ kind: fc.constant('groups' as const), index: fc.nat(), other: fc.nat() }),
+);
+// Admin grants are what delegation is made of: weigh them up.
+const levelArb = fc.oneof({ arbitrary: fc.constant<Level>('admin'), weight: 3 }, { arbitrary: fc.constantFrom(...LEVELS), weight: 4 });
+const grantArb = fc.record({
+  workspace: fc.nat({ max: WORKSPACE_SLOTS - 1 }),
+  folder: fc.nat({ max: FOLDERS.length - 1 }),
+  grantee: granteeArb,
+  level: levelArb,
+  recursive: fc.boolean(),
+});
+const siteArb = fc.record({
+  users: fc.array(userArb, { minLength: 2, maxLength: 5 }),
+  groups: fc.array(groupArb, { minLength: 1, maxLength: 3 }),
+  memberships: fc.array(fc.record({ user: fc.nat(), group: fc.nat(), admin: fc.boolean() }), { maxLength: 6 }),
+  grants: fc.array(grantArb, { maxLength: 6 }),
+});
+
+interface GranteeChoice {
+  kind: 'user' | 'group' | 'groups';
+  index: number;
+  other?: number;
+}
+
+type Action =
+  | { kind: 'create-grant'; workspace: number; folder: number; onGrantPath: number | null; onOwnGrant: boolean; grantee: GranteeChoice; level: Level; recursive: boolean }
+  | { kind: 'delegate-own'; grant: number; user: number; level: Level; recursive: boolean }
+  | { kind: 'delete-grant'; index: number }
+  | { kind: 'add-member'; user: number; group: number; admin: boolean }
+  | { kind: 'remove-member'; index: number }
+  | { kind: 'make-group-admin'; index: number }
+  | { kind: 'api-key-for'; user: number }
+  | { kind: 'public-key-for'; user: number }
+  | { kind: 'set-flag'; user: number; flag: 'workspace_admin' | 'site_admin' | 'disabled'; value: boolean };
+
+const actionArb: fc.Arbitrary<Action> = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant('create-grant' as const),
+      workspace: fc.nat({ max: WORKSPACE_SLOTS - 1 }),
+      folder: fc.nat({ max: FOLDERS.length - 1 }),
+      // Often the path of a grant the site already has, where a delegate's authority is, and most
+      // often one of the caller's own.
+      onGrantPath: fc.option(fc.nat(), { freq: 4 }),
+      onOwnGrant: fc.constantFrom(true, true, true, false),
+      grantee: granteeArb,
+      level: levelArb,
+      recursive: fc.boolean(),
+    }),
+  },
+  {
+    // What a delegate does most: grant on its own admin grant's path to someone of its Workspace.
+    weight: 4,
+    arbitrary: fc.record({ kind: fc.constant('delegate-own' as const), grant: fc.nat(), user: fc.nat(), level: levelArb, recursive: fc.boolean() }),
+  },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete-grant' as const), index: fc.nat() }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('add-member' as const), user: fc.nat(), group: fc.nat(), admin: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('remove-member' as const), index: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('make-group-admin' as const), index: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('api-key-for' as const), user: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('public-key-for' as const), user: fc.nat() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('set-flag' as const),
+      user: fc.nat(),
+      flag: fc.constantFrom('workspace_admin' as const, 'site_admin' as const, 'disabled' as const),
+      value: fc.boolean(),
+    }),
+  },
+);
+
+const scenarioArb = fc.record({
+  site: siteArb,
+  caller: fc.nat(),
+  // Most often the caller's own Workspace (null), where a delegate works.
+  context: fc.option(fc.nat({ max: WORKSPACE_SLOTS - 1 }), { freq: 3 }),
+  // A caller with some authority to hand on: an admin grant of its own, and or a group it administers.
+  callerAdminGrant: fc.option(fc.record({ folder: fc.nat({ max: FOLDERS.length - 1 }), recursive: fc.boolean() }), { freq: 4 }),
+  callerAdministersGroup: fc.option(fc.nat(), { freq: 2 }),
+  actions: fc.array(actionArb, { minLength: 1, maxLength: 4 }),
+});
+interface Scenario {
+  site: {
+    users: { workspace: number; workspaceAdmin: boolean; disabled: boolean }[];
+    groups: number[];
+    memberships: { user: number; group: number; admin: boolean }[];
+    grants: { workspace: number; folder: number; grantee: GranteeChoice; level: Level; recursive: boolean }[];
+  };
+  caller: number;
+  context: number | null;
+  callerAdminGrant: { folder: number; recursive: boolean } | null;
+  callerAdministersGroup: number | null;
+  actions: Action[];
+}
+
+describe.each(testDatabaseTargets())('delegation is monotone through the HTTP API [$name]', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(target);
+  });
+  afterAll(() => t.close());
+
+  it(`no accepted action hands anyone more than the caller holds (${numRuns} random sites)`, async () => {
+    let accepted = 0;
+    let tried = 0;
+    await fc.assert(
+      fc.asyncProperty(scenarioArb, async (scenario: Scenario) => {
+        const counts = await runScenario(t, scenario);
+        accepted += counts.accepted;
+        tried += counts.tried;
+      }),
+      parameters,
+    );
+    // A property whose actions were all refused would prove nothing.
+    expect(accepted, `${accepted} of ${tried} actions accepted`).toBeGreaterThan(tried / 10);
+  }, 600_000);
+});
+
+/** One generated site in its own Workspaces (and its own folder of Workspace 0), and the actions on it. */
+async function runScenario(t: TestApp, scenario: Scenario): Promise<{ accepted: number; tried: number }> {
+  const db = t.database.db;
+  const runFolder = unique('run');
+  const workspaceIds = [0, await createWorkspace(db), await createWorkspace(db)];
+  const customWorkspaces = workspaceIds.slice(1);
+  const baseOf = (slot: number) => (slot === 0 ? runFolder : `_/workspaces/${workspaceIds[slot]}`);
+  const keyOf = (slot: number, folder: string) => [baseOf(slot), folder].filter((part) => part !== '').join('/');
+  const places: Place[] = [];
+  for (let slot = 0; slot < WORKSPACE_SLOTS; slot += 1) {
+    for (const folder of FOLDERS) {
+      places.push({ pathKey: keyOf(slot, folder), type: 'directory' });
+      places.push({ pathKey: keyOf(slot, folder === '' ? 'f' : `${folder}/f`), type: 'file' });
+    }
+  }
+
+  const users = [];
+  for (const spec of scenario.site.users) {
+    const workspaceId = workspaceIds[spec.workspace] as number;
+    const user = await createUser(db, { workspaceId, workspaceAdmin: spec.workspaceAdmin && workspaceId !== 0 });
+    if (spec.disabled) await db.updateTable('users').set({ disabled: true }).where('id', '=', user.id).execute();
+    users.push(user);
+  }
+  const groupIds: number[] = [];
+  const groupWorkspace = new Map<number, number>();
+  for (const slot of scenario.site.groups) {
+    const id = await createGroup(db, { workspaceId: workspaceIds[slot] as number });
+    groupIds.push(id);
+    groupWorkspace.set(id, workspaceIds[slot] as number);
+  }
+  const memberPairs = new Set<string>();
+  for (const membership of scenario.site.memberships) {
+    const user = users[membership.user % users.length]!;
+    const groupId = groupIds[membership.group % groupIds.length]!;
+    const groupWs = groupWorkspace.get(groupId)!;
+    // A user belongs to groups of its own Workspace; a Workspace 0 user may also join others'.
+    if (user.workspaceId !== groupWs && user.workspaceId !== 0) continue;
+    if (memberPairs.has(`${groupId}:${user.id}`)) continue;
+    memberPairs.add(`${groupId}:${user.id}`);
+    await addMember(db, groupId, user.id, membership.admin);
+  }
+  for (const spec of scenario.site.grants) {
+    const workspaceId = workspaceIds[spec.workspace] as number;
+    const grantee = resolveGrantee(spec.grantee, users, groupIds, groupWorkspace, workspaceId);
+    if (grantee === undefined) continue;
+    const pathKey = keyOf(spec.workspace, FOLDERS[spec.folder]!);
+    await insertGrant(db, { workspaceId, path: pathKey, pathKey, grantee, level: spec.level, recursive: spec.recursive, now: Date.now() });
+  }
+
+  const caller = users[scenario.caller % users.length]!;
+  // A disabled caller is refused before anything is decided: it would only waste the case.
+  await db.updateTable('users').set({ disabled: false }).where('id', '=', caller.id).execute();
+  const callerSlot = workspaceIds.indexOf(caller.workspaceId);
+  if (scenario.callerAdminGrant !== null) {
+    const pathKey = keyOf(callerSlot, FOLDERS[scenario.callerAdminGrant.folder]!);
+    const grantee = { kind: 'user' as const, userId: caller.id };
+    await insertGrant(db, { workspaceId: caller.workspaceId, path: pathKey, pathKey, grantee, level: 'admin', recursive: scenario.callerAdminGrant.recursive, now: Date.now() });
+  }
+  if (scenario.callerAdministersGroup !== null) {
+    const groupId = groupIds[scenario.callerAdministersGroup % groupIds.length]!;
+    if (memberPairs.has(`${groupId}:${caller.id}`)) {
+      await db.updateTable('group_users').set({ admin: true }).where('group_id', '=', groupId).where('user_id', '=', caller.id).execute();
+    } else if (caller.workspaceId === groupWorkspace.get(groupId) || caller.workspaceId === 0) {
+      await addMember(db, groupId, caller.id, true);
+    }
+  }
+  const callerKey = await createApiKey(db, { userId: caller.id, workspaceId: caller.workspaceId });
+  const context = scenario.context === null ? caller.workspaceId : (workspaceIds[scenario.context] as number);
+  const request = { key: callerKey, workspace: context };
+  const userIds = users.map((user) => user.id);
+
+  let accepted = 0;
+  for (const action of scenario.actions) {
+    const before = await readState(t, userIds, groupIds);
+    const holdingsBefore = new Map(userIds.map((id) => [id, holdingsOf(before, places, customWorkspaces, id)]));
+    const callerHolds = holdingsBefore.get(caller.id)!;
+    const outcome = await perform(t, action, { callerId: caller.id, before, users: userIds, groupIds, request, context, workspaceIds, keyOf, runFolder });
+    if (outcome.status >= 500) throw new Error(`${describeAction(action)} answered ${outcome.status}: ${outcome.text}`);
+    if (outcome.status >= 300) continue;
+    accepted += 1;
+    const after = await readState(t, userIds, groupIds);
+    for (const userId of userIds) {
+      // Rule 8: a Group Admin adding a member hands on what the group already has.
+      const handedOnByGroupAdmin = action.kind === 'add-member' && outcome.addedUserId === userId && outcome.groupId !== undefined
+        && callerHolds.has(`ga:${outcome.groupId}`)
+        ? holdingsOf(before, places, customWorkspaces, userId, outcome.groupId)
+        : new Set<Holding>();
+      const was = holdingsBefore.get(userId)!;
+      for (const holding of holdingsOf(after, places, customWorkspaces, userId)) {
+        if (was.has(holding) || mayHandOn(before, callerHolds, holding) || handedOnByGroupAdmin.has(holding)) continue;
+        throw new Error(`${describeAction(action)} by user ${caller.id} (context ${context}) gave user ${userId} ${holding}, which neither held it nor the caller`);
+      }
+    }
+    // A key or SSH key for another user lets the caller act as that user: all it holds must be the caller's to hand on.
+    if (outcome.actsAsUserId !== undefined && outcome.actsAsUserId !== caller.id) {
+      for (const holding of holdingsOf(after, places, customWorkspaces, outcome.actsAsUserId)) {
+        if (mayHandOn(before, callerHolds, holding)) continue;
+        throw new Error(`${describeAction(action)} by user ${caller.id} (context ${context}) let it act as user ${outcome.actsAsUserId}, who holds ${holding}`);
+      }
+    }
+  }
+  return { accepted, tried: scenario.actions.length };
+}
+
+function resolveGrantee(
+  spec: GranteeChoice,
+  users: { id: number; workspaceId: number }[],
+  groupIds: number[],
+  groupWorkspace: Map<number, number>,
+  workspaceId: number,
+): Grant['grantee'] | undefined {
+  // As the server allows: a grantee of the path's Workspace, or (made by a Site Administrator) of Workspace 0.
+  const fits = (memberOf: number) => memberOf === workspaceId || memberOf === 0;
+  if (spec.kind === 'user') {
+    const user = users[spec.index % users.length]!;
+    return fits(user.workspaceId) ? { kind: 'user', userId: user.id } : undefined;
+  }
+  const first = groupIds[spec.index % groupIds.length]!;
+  if (!fits(groupWorkspace.get(first)!)) return undefined;
+  if (spec.kind === 'group') return { kind: 'group', groupId: first };
+  const second = groupIds[(spec.other ?? 0) % groupIds.length]!;
+  if (second === first || groupWorkspace.get(second) !== groupWorkspace.get(first)) return undefined;
+  return { kind: 'groups', groupIds: [first, second] };
+}
+
+async function readState(t: TestApp, userIds: number[], groupIds: number[]): Promise<SiteState> {
+  const db = t.database.db;
+  const userRows = await db.selectFrom('users').select(['id', 'workspace_id', 'site_admin', 'workspace_admin', 'disabled']).where('id', 'in', userIds).execute();
+  const groupRows = await db.selectFrom('groups').select(['id', 'workspace_id']).where('id', 'in', groupIds).execute();
+  const memberRows = await db.selectFrom('group_users').select(['group_id', 'user_id', 'admin']).where('group_id', 'in', groupIds).execute();
+  const grantRows = await db.selectFrom('permissions').select(['id', 'path_key', 'user_id', 'group_id', 'permission', 'recursive'])
+    .where((eb) => eb.or([eb('user_id', 'in', userIds), eb('group_id', 'in', groupIds), eb('id', 'in', eb.selectFrom('permission_groups').select('permission_id').where('group_id', 'in', groupIds))]))
+    .execute();
+  const allOfRows = grantRows.length === 0 ? [] : await db.selectFrom('permission_groups').select(['permission_id', 'group_id']).where('permission_id', 'in', grantRows.map((row) => row.id)).execute();
+  return {
+    users: userRows.map((row) => ({ id: row.id, workspaceId: row.workspace_id, siteAdmin: Boolean(row.site_admin), workspaceAdmin: Boolean(row.workspace_admin), disabled: Boolean(row.disabled) })),
+    groups: groupRows.map((row) => ({ id: row.id, workspaceId: row.workspace_id })),
+    memberships: memberRows.map((row) => ({ groupId: row.group_id, userId: row.user_id, admin: Boolean(row.admin) })),
+    grants: grantRows.map((row): Grant => ({
+      id: row.id,
+      pathKey: row.path_key,
+      level: row.permission as Level,
+      recursive: Boolean(row.recursive),
+      grantee: row.user_id !== null ? { kind: 'user', userId: row.user_id }
+        : row.group_id !== null ? { kind: 'group', groupId: row.group_id }
+        : { kind: 'groups', groupIds: allOfRows.filter((g) => g.permission_id === row.id).map((g) => g.group_id) },
+    })),
+  };
+}
+
+interface Outcome {
+  status: number;
+  text: string;
+  /** A key or SSH key was made that acts as this user. */
+  actsAsUserId?: number;
+  addedUserId?: number;
+  groupId?: number;
+}
+
+interface ActionSite {
+  callerId: number;
+  before: SiteState;
+  users: number[];
+  groupIds: number[];
+  request: { key: string; workspace: number };
+  context: number;
+  workspaceIds: number[];
+  keyOf: (slot: number, folder: string) => string;
+  runFolder: string;
+}
+
+/** The path of a place as the request's context names it (contract 4.1): qualified in 0, relative in a Custom Workspace. */
+function pathInContext(site: ActionSite, pathKey: string): string {
+  if (site.context === 0) return pathKey.replace(/^_\/workspaces\//, '_/Workspaces/');
+  return pathKey.replace(new RegExp(`^_/workspaces/${site.context}/?`), '');
+}
+
+async function perform(t: TestApp, action: Action, site: ActionSite): Promise<Outcome> {
+  const { before, users, groupIds, request } = site;
+  const pick = <T>(list: readonly T[], index: number): T | undefined => (list.length === 0 ? undefined : list[index % list.length]);
+  const answer = (response: { status: number; text: string }, extra: Partial<Outcome> = {}): Outcome => ({ status: response.status, text: response.text, ...extra });
+  switch (action.kind) {
+    case 'create-grant': {
+      const own = before.grants.filter((grant) => grant.grantee.kind === 'user' && grant.grantee.userId === site.callerId);
+      const existing = action.onGrantPath === null ? undefined : pick(action.onOwnGrant && own.length > 0 ? own : before.grants, action.onGrantPath);
+      const slot = site.context === 0 ? action.workspace : site.workspaceIds.indexOf(site.context);
+      const pathKey = existing?.pathKey ?? site.keyOf(slot, FOLDERS[action.folder]!);
+      const grantee = action.grantee.kind === 'user' ? { user_id: pick(users, action.grantee.index) }
+        : action.grantee.kind === 'group' ? { group_id: pick(groupIds, action.grantee.index) }
+        : { group_ids: [pick(groupIds, action.grantee.index), pick(groupIds, action.grantee.other ?? 0)].join(',') };
+      const body = { path: pathInContext(site, pathKey), ...grantee, permission: action.level, recursive: action.recursive };
+      return answer(await t.api.post('/permissions', body, request));
+    }
+    case 'delegate-own': {
+      const own = before.grants.filter((grant) => grant.grantee.kind === 'user' && grant.grantee.userId === site.callerId && grant.level === 'admin');
+      const grant = pick(own, action.grant);
+      if (grant === undefined) return { status: 404, text: 'no admin grant of its own' };
+      const callerWorkspace = before.users.find((user) => user.id === site.callerId)!.workspaceId;
+      const colleagues = before.users.filter((user) => user.workspaceId === callerWorkspace);
+      const body = { path: pathInContext(site, grant.pathKey), user_id: pick(colleagues, action.user)!.id, permission: action.level, recursive: action.recursive };
+      return answer(await t.api.post('/permissions', body, request));
+    }
+    case 'delete-grant': {
+      const grant = pick(before.grants, action.index);
+      if (grant === undefined) return { status: 404, text: 'no grant' };
+      return answer(await t.api.delete(`/permissions/${grant.id}`, request));
+    }
+    case 'add-member': {
+      const userId = pick(users, action.user)!;
+      const groupId = pick(groupIds, action.group)!;
+      return answer(await t.api.post('/group_users', { group_id: groupId, user_id: userId, admin: action.admin }, request), { addedUserId: userId, groupId });
+    }
+    case 'remove-member':
+    case 'make-group-admin': {
+      const membership = pick(before.memberships, action.index);
+      if (membership === undefined) return { status: 404, text: 'no membership' };
+      const row = await t.database.db.selectFrom('group_users').select('id').where('group_id', '=', membership.groupId).where('user_id', '=', membership.userId).executeTakeFirstOrThrow();
+      return action.kind === 'remove-member'
+        ? answer(await t.api.delete(`/group_users/${row.id}`, request))
+        : answer(await t.api.patch(`/group_users/${row.id}`, { admin: true }, request));
+    }
+    case 'api-key-for': {
+      const userId = pick(users, action.user)!;
+      return answer(await t.api.post('/api_keys', { name: unique('key'), user_id: userId }, request), { actsAsUserId: userId });
+    }
+    case 'public-key-for': {
+      const userId = pick(users, action.user)!;
+      return answer(await t.api.post('/public_keys', { title: unique('ssh'), user_id: userId, generate_keypair: true }, request), { actsAsUserId: userId });
+    }
+    case 'set-flag': {
+      const userId = pick(users, action.user)!;
+      return answer(await t.api.patch(`/users/${userId}`, { [action.flag]: action.value }, request));
+    }
+  }
+}
+
+function describeAction(action: Action): string {
+  return JSON.stringify(action);
+}
