@@ -3,6 +3,7 @@ import type { Caller } from './caller.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
 import { subjectOf } from './authority.js';
+import { actsAtSiteLevel } from './site-level.js';
 import { decideOnPath } from './path-grants.js';
 import type { SitePath } from './request-paths.js';
 
@@ -34,8 +35,13 @@ export interface GrantExtent {
  */
 export async function assertMayManageGrantsOn(db: Db, caller: Caller, extent: GrantExtent): Promise<void> {
   const { site } = extent;
-  if (caller.siteAdmin) return;
+  if (actsAtSiteLevel(caller)) return;
   if (site.key === '') {
+    throw errors.siteAdminRequired();
+  }
+  // A confined Site Administrator's credential administers its home Workspace, and nothing else.
+  if (caller.siteAdmin) {
+    if (site.workspaceId === caller.homeWorkspaceId) return;
     throw errors.siteAdminRequired();
   }
   const user = caller.user;

@@ -1,4 +1,4 @@
-import type { Call } from '../access/index.js';
+import { accountReach, type Call } from '../access/index.js';
 import { errors } from '../errors/catalogue.js';
 import { type Group } from '../repositories/groups.js';
 import { findUserById } from '../repositories/users.js';
@@ -6,14 +6,18 @@ import { findUserById } from '../repositories/users.js';
 /**
  * Whether `userId` may join `group` at the hands of the caller (contract 7): members belong to the
  * group's Workspace or to Workspace 0. Putting a Workspace 0 account into a Custom Workspace's
- * group is a cross-Workspace assignment, which only a Site Administrator makes (product document,
- * "Who may do what"); for anyone else such a user is out of reach and answered as not found.
+ * group is a cross-Workspace assignment, which only a Site Administrator makes at the site level
+ * (product document, "Who may do what"); for anyone else such a user is out of reach and answered
+ * as not found, and a Site Administrator's credential confined to a Custom Workspace is told it
+ * needs the site level.
  */
 export async function checkMayJoin(a: Call, group: Group, userId: number): Promise<void> {
   const user = await findUserById(a.db, userId);
   if (user === undefined) throw errors.userNotFound();
-  if (user.workspaceId === group.workspaceId) return;
-  if (user.workspaceId === 0 && a.caller.siteAdmin) return;
-  if (!a.caller.siteAdmin) throw errors.userNotFound();
-  throw errors.modelSaveError({ user_id: ["must belong to the group's Workspace or to Workspace 0"] });
+  switch (accountReach(a.caller, user.workspaceId, group.workspaceId)) {
+    case 'yes': return;
+    case 'hidden': throw errors.userNotFound();
+    case 'site-level': throw errors.siteAdminRequired();
+    case 'other-workspace': throw errors.modelSaveError({ user_id: ["must belong to the group's Workspace or to Workspace 0"] });
+  }
 }

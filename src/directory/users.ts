@@ -1,4 +1,4 @@
-import { isAdministratorOf, membershipWorkspace, type Call, type Caller } from '../access/index.js';
+import { assertMaySetSiteAdmin, isAdministratorOf, membershipWorkspace, type Call } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors/catalogue.js';
@@ -31,7 +31,7 @@ export interface NewUserInput {
 export async function createUser(a: Call, input: NewUserInput): Promise<User> {
   if (!(await isAdministratorOf(a.db, a.caller, a.requestWorkspaceId))) throw errors.workspaceAdminRequired();
   const workspaceId = await membershipWorkspace(a.db, a.caller, a.requestWorkspaceId, input.workspaceId);
-  if (input.siteAdmin === true) checkSiteAdminAllowed(a.caller, workspaceId);
+  if (input.siteAdmin === true) assertMaySetSiteAdmin(a.caller, workspaceId, true);
   if (input.workspaceAdmin === true && workspaceId === 0) {
     throw errors.modelSaveError({ workspace_admin: ['is only for users of a Custom Workspace'] });
   }
@@ -97,8 +97,7 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
   if (input.siteAdmin !== undefined && input.siteAdmin !== target.siteAdmin) {
     changes.siteAdmin = input.siteAdmin;
     // Only a Site Administrator makes or unmakes one, whoever else administers the Workspace.
-    if (!a.caller.siteAdmin) throw errors.insufficientPermissionForParams('Only a Site Administrator may change site_admin.');
-    if (input.siteAdmin) checkSiteAdminAllowed(a.caller, target.workspaceId);
+    assertMaySetSiteAdmin(a.caller, target.workspaceId, input.siteAdmin);
   }
   if (input.workspaceAdmin !== undefined && input.workspaceAdmin !== target.workspaceAdmin) {
     if (target.workspaceId === 0) throw errors.modelSaveError({ workspace_admin: ['is only for users of a Custom Workspace'] });
@@ -152,11 +151,6 @@ export async function deleteUser(a: Call, id: number, confirmIdentity: ConfirmId
     await deleteUserRow(tx, target.id);
     await recordHistory(tx, a, [userDeleted(target)]);
   });
-}
-
-function checkSiteAdminAllowed(caller: Caller, workspaceId: number): void {
-  if (!caller.siteAdmin) throw errors.insufficientPermissionForParams('Only a Site Administrator may set site_admin.');
-  if (workspaceId !== 0) throw errors.modelSaveError({ site_admin: ['is only for users of Workspace 0'] });
 }
 
 /** The site must keep an active Site Administrator: the last one cannot be demoted, disabled or deleted. */

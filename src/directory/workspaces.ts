@@ -10,7 +10,7 @@ import { countEntriesBelow, deleteEntry, ensureDirectory } from '../repositories
 import {
   deleteWorkspaceRow, findWorkspace, insertWorkspace, listWorkspaces, renameWorkspace, workspaceContents, type Workspace,
 } from '../repositories/workspaces.js';
-import { granteeSetOf, subjectOf } from '../access/index.js';
+import { assertActsAtSiteLevel, granteeSetOf, subjectOf } from '../access/index.js';
 import { workspaceEvent } from './directory-history.js';
 import { checkText } from './user-fields.js';
 
@@ -47,7 +47,7 @@ export async function getVisibleWorkspace(a: Call, id: number): Promise<Workspac
 
 /** POST /workspaces: a Site Administrator creates a Workspace and its root folder `_/Workspaces/N`. */
 export async function createWorkspace(a: Call, name: string): Promise<Workspace> {
-  if (!a.caller.siteAdmin) throw errors.siteAdminRequired();
+  assertActsAtSiteLevel(a.caller);
   const checked = checkWorkspaceName(name);
   return inTransaction(a.db, async (tx) => {
     const workspace = await insertWorkspace(tx, checked, a.now);
@@ -59,7 +59,7 @@ export async function createWorkspace(a: Call, name: string): Promise<Workspace>
 
 export async function renameVisibleWorkspace(a: Call, id: number, name: string | undefined): Promise<Workspace> {
   const workspace = await getVisibleWorkspace(a, id);
-  if (!a.caller.siteAdmin) throw errors.siteAdminRequired();
+  assertActsAtSiteLevel(a.caller);
   if (name === undefined) return workspace;
   const checked = checkWorkspaceName(name);
   const renamed = { ...workspace, name: checked };
@@ -77,7 +77,7 @@ export async function renameVisibleWorkspace(a: Call, id: number, name: string |
  */
 export async function deleteEmptyWorkspace(a: Call, id: number): Promise<void> {
   const workspace = await getVisibleWorkspace(a, id);
-  if (!a.caller.siteAdmin) throw errors.siteAdminRequired();
+  assertActsAtSiteLevel(a.caller);
   if (id === 0) throw errors.modelSaveError({ id: ['the Default Workspace cannot be deleted'] });
   await inTransaction(a.db, async (tx) => {
     const contents = await workspaceContents(tx, id);

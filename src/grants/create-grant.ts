@@ -41,7 +41,7 @@ export async function createGrant(call: Call, input: CreateGrantInput): Promise<
   // Only a Site Administrator gets this far for a Workspace id that does not exist (nobody else
   // can hold authority in it), so answering not-found here reveals nothing to anyone else.
   if (!(await pathWorkspaceExists(db, site.workspaceId))) throw errors.workspaceNotFound();
-  const grantee = await resolveGrantee(db, granteeInput, site.workspaceId, caller.siteAdmin);
+  const grantee = await resolveGrantee(db, granteeInput, site.workspaceId, caller);
   const path = (await existingSpelling(db, site.key)) ?? site.path;
 
   return inTransaction(db, async (tx) => {

@@ -1,4 +1,4 @@
-import { assertMayManageGrantsOn, canSeeGrant, isInRequestWorkspace, permissionReachOf, type Call } from '../access/index.js';
+import { actsAtSiteLevel, assertMayManageGrantsOn, canSeeGrant, isInRequestWorkspace, permissionReachOf, type Call } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors/catalogue.js';
@@ -13,7 +13,7 @@ import { grantEvents } from './grant-history.js';
  * is refused: whoever could create that grant now may delete it, so the caller needs authority
  * over its path (see assertMayManageGrantsOn) and, unless Site Administrator, the grantee must
  * belong to the path's Workspace: a cross-Workspace grant (a Workspace 0 user or group on a
- * Custom Workspace folder) is the Site Administrator's to remove, even for the Workspace
+ * Custom Workspace folder) is the Site Administrator's to remove, at the site level, even for the Workspace
  * Administrator it empowers. Deleting never restores grants this one replaced.
  */
 export async function deleteGrant(call: Call, id: number): Promise<void> {
@@ -22,7 +22,7 @@ export async function deleteGrant(call: Call, id: number): Promise<void> {
   if (record === undefined || !isInRequestWorkspace(call.requestWorkspaceId, record.pathKey)) throw errors.permissionNotFound();
   const reach = await permissionReachOf(db, caller);
   if (!canSeeGrant(reach, record)) throw errors.permissionNotFound();
-  if (!caller.siteAdmin) {
+  if (!actsAtSiteLevel(caller)) {
     await assertMayManageGrantsOn(db, caller, { site: { path: record.path, key: record.pathKey, workspaceId: record.workspaceId }, recursive: record.recursive });
     if (!(await granteeBelongsTo(db, record, record.workspaceId))) throw errors.siteAdminRequired();
   }

@@ -1,4 +1,5 @@
 import type { Grantee } from '../authz/index.js';
+import { accountReach, type Caller } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
 import { findGranteeGroupByName, findGranteeGroups, findGranteeUserByUsername, type GranteeGroup } from '../repositories/grants/index.js';
@@ -71,49 +72,58 @@ function parseGroupIds(value: string | number[]): number[] {
  * may not name (contract 5.3):
  * - anyone but a Site Administrator may name only users and groups that belong to that Workspace;
  *   others are answered `not-found`, exactly as ids that do not exist, so nothing leaks;
- * - a Site Administrator may also name Workspace 0 users and groups (cross-Workspace delegation),
- *   but never an account or group of another Custom Workspace, which "stays within it":
- *   that is `processing-failure/model-save-error`, as a Site Administrator may see both.
+ * - a Site Administrator at the site level may also name Workspace 0 users and groups
+ *   (cross-Workspace delegation), but never an account or group of another Custom Workspace,
+ *   which "stays within it": that is `processing-failure/model-save-error`, as it may see both;
+ * - a Site Administrator's credential confined to a Custom Workspace names only its own
+ *   Workspace's: anything across Workspaces is `not-authorized/site-admin-required`.
  * The groups of an ALL-of grant all belong to one Workspace.
  */
-export async function resolveGrantee(db: Db, input: GranteeInput, workspaceId: number, siteAdmin: boolean): Promise<Grantee> {
-  const allowed = (memberOf: number) => memberOf === workspaceId || (siteAdmin && memberOf === 0);
-  const refuseOtherCustomWorkspace = (field: string, memberOf: number) => {
-    throw errors.modelSaveError({
-      [field]: [`belongs to Workspace ${memberOf}; a grant in Workspace ${workspaceId} may name only its own users and groups, or those of the Default Workspace`],
-    });
+export async function resolveGrantee(db: Db, input: GranteeInput, workspaceId: number, caller: Caller): Promise<Grantee> {
+  // Answers for a grantee the caller may not name: as an unknown id when it may not see it, and
+  // the reason when it may (accountReach).
+  const check = (field: string, memberOf: number, notFound: () => Error) => {
+    switch (accountReach(caller, memberOf, workspaceId)) {
+      case 'yes': return;
+      case 'hidden': throw notFound();
+      case 'site-level': throw errors.siteAdminRequired();
+      case 'other-workspace':
+        throw errors.modelSaveError({
+          [field]: [`belongs to Workspace ${memberOf}; a grant in Workspace ${workspaceId} may name only its own users and groups, or those of the Default Workspace`],
+        });
+    }
   };
 
   switch (input.kind) {
     case 'user_id':
     case 'username': {
       const user = input.kind === 'user_id' ? await findUserById(db, input.id) : await findGranteeUserByUsername(db, input.name);
-      if (user === undefined || (!siteAdmin && !allowed(user.workspaceId))) throw errors.userNotFound();
-      if (!allowed(user.workspaceId)) refuseOtherCustomWorkspace(input.kind, user.workspaceId);
+      if (user === undefined) throw errors.userNotFound();
+      check(input.kind, user.workspaceId, errors.userNotFound);
       return { kind: 'user', userId: user.id };
     }
     case 'group_id':
     case 'group_name': {
-      const group = input.kind === 'group_id' ? (await findGranteeGroups(db, [input.id]))[0] : await groupByName(db, input.name, workspaceId, siteAdmin);
-      if (group === undefined || (!siteAdmin && !allowed(group.workspaceId))) throw errors.groupNotFound();
-      if (!allowed(group.workspaceId)) refuseOtherCustomWorkspace(input.kind, group.workspaceId);
+      const group = input.kind === 'group_id' ? (await findGranteeGroups(db, [input.id]))[0] : await groupByName(db, input.name, workspaceId, caller);
+      if (group === undefined) throw errors.groupNotFound();
+      check(input.kind, group.workspaceId, errors.groupNotFound);
       return { kind: 'group', groupId: group.id };
     }
     case 'group_ids': {
       const groups = await findGranteeGroups(db, input.ids);
-      if (groups.length !== input.ids.length || (!siteAdmin && !groups.every((g) => allowed(g.workspaceId)))) throw errors.groupNotFound();
+      if (groups.length !== input.ids.length) throw errors.groupNotFound();
+      for (const group of groups) if (accountReach(caller, group.workspaceId, workspaceId) === 'hidden') throw errors.groupNotFound();
       const workspaces = new Set(groups.map((g) => g.workspaceId));
       if (workspaces.size > 1) throw errors.modelSaveError({ group_ids: ['must all belong to the same Workspace'] });
-      const memberOf = (groups[0] as GranteeGroup).workspaceId;
-      if (!allowed(memberOf)) refuseOtherCustomWorkspace('group_ids', memberOf);
+      check('group_ids', (groups[0] as GranteeGroup).workspaceId, errors.groupNotFound);
       return { kind: 'groups', groupIds: groups.map((g) => g.id) };
     }
   }
 }
 
 /** A group named by name: the path's Workspace first, then (Site Administrator only) Workspace 0. */
-async function groupByName(db: Db, name: string, workspaceId: number, siteAdmin: boolean): Promise<GranteeGroup | undefined> {
+async function groupByName(db: Db, name: string, workspaceId: number, caller: Caller): Promise<GranteeGroup | undefined> {
   const own = await findGranteeGroupByName(db, workspaceId, name);
-  if (own !== undefined || !siteAdmin || workspaceId === 0) return own;
+  if (own !== undefined || workspaceId === 0 || accountReach(caller, 0, workspaceId) !== 'yes') return own;
   return findGranteeGroupByName(db, 0, name);
 }

@@ -1,5 +1,5 @@
 import { hashSecret, newApiKeySecret } from './secrets.js';
-import { isAdministratorOf, membershipWorkspace, type Call } from '../access/index.js';
+import { assertActsAtSiteLevel, isAdministratorOf, manageableKeyOwner, membershipWorkspace, type Call } from '../access/index.js';
 import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors/catalogue.js';
 import { recordHistory } from '../history/index.js';
@@ -8,7 +8,7 @@ import {
   deleteApiKey, findApiKeyWithOwner, insertApiKey, listApiKeys, updateApiKey,
   type ApiKey, type ApiKeyWithOwner, type KeyVisibility, type PermissionSet,
 } from '../repositories/api-keys.js';
-import { findUserById, type User } from '../repositories/users.js';
+import { type User } from '../repositories/users.js';
 import { keyEvent } from './key-history.js';
 import type { ConfirmIdentity } from './reauthentication.js';
 import { readSiteSettings } from './site-settings.js';
@@ -47,7 +47,7 @@ export async function listKeys(a: Call, userId: number | undefined, page: { afte
 /** The `user_id` filter of a listing, refused as `user-not-found` for a user outside reach. */
 async function keyOwnerFilter(a: Call, userId: number): Promise<number | null> {
   if (userId === 0 || userId === a.caller.user?.id) return a.caller.user?.id ?? null;
-  await reachableUser(a, userId);
+  await manageableKeyOwner(a, userId);
   return userId;
 }
 
@@ -120,13 +120,13 @@ async function newKeyOwner(a: Call, input: NewKeyInput): Promise<{ user: User; w
   const self = a.caller.user;
   const siteWide = input.userId === null || (self === null && (input.userId === undefined || input.userId === 0));
   if (siteWide) {
-    if (!a.caller.siteAdmin) throw errors.siteAdminRequired();
+    assertActsAtSiteLevel(a.caller);
     const workspaceId = await membershipWorkspace(a.db, a.caller, a.requestWorkspaceId, input.workspaceId);
     if (workspaceId !== 0) throw errors.insufficientPermissionForParams('A site-wide key can only be created in Workspace 0.');
     return null;
   }
   const forSelf = self !== null && (input.userId === undefined || input.userId === 0 || input.userId === self.id);
-  const user = forSelf ? self : await reachableUser(a, input.userId as number);
+  const user = forSelf ? self : await manageableKeyOwner(a, input.userId as number);
   const workspaceId = await keyWorkspace(a, user, input.workspaceId);
   if (forSelf) {
     const settings = await readSiteSettings(a.db);
@@ -144,21 +144,6 @@ async function keyWorkspace(a: Call, user: User, requested: number | undefined):
     throw errors.insufficientPermissionForParams(`workspace_id ${requested} is not the Workspace of user ${user.id}.`);
   }
   return user.workspaceId;
-}
-
-/** Another user whose keys the caller may manage in this context, or `user-not-found`. */
-async function reachableUser(a: Call, userId: number): Promise<User> {
-  const user = await findUserById(a.db, userId);
-  if (user === undefined) throw errors.userNotFound();
-  const { requestWorkspaceId } = a;
-  if (a.caller.siteAdmin) {
-    // In context 0 a Site Administrator works at the site level; in a Custom Workspace, with
-    // that Workspace's users and the Workspace 0 users who may work there.
-    if (requestWorkspaceId === 0 || user.workspaceId === requestWorkspaceId || user.workspaceId === 0) return user;
-    throw errors.userNotFound();
-  }
-  if (requestWorkspaceId !== 0 && user.workspaceId === requestWorkspaceId && (await isAdministratorOf(a.db, a.caller, requestWorkspaceId))) return user;
-  throw errors.userNotFound();
 }
 
 export interface KeyChanges {

@@ -1,4 +1,4 @@
-import { isAdministratorOf, type Call } from '../access/index.js';
+import { assertMayAddSshKeyFor, isAdministratorOf, manageableKeyOwner, type Call } from '../access/index.js';
 import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors/catalogue.js';
 import { recordHistory } from '../history/index.js';
@@ -7,7 +7,7 @@ import {
   deletePublicKey, findPublicKey, insertPublicKey, listPublicKeys, publicKeyRegistered, renamePublicKey,
   type PublicKey, type PublicKeyVisibility,
 } from '../repositories/public-keys.js';
-import { findUserById, type User } from '../repositories/users.js';
+import { type User } from '../repositories/users.js';
 import { publicKeyEvent } from './public-key-history.js';
 import type { ConfirmIdentity } from './reauthentication.js';
 import { generateSshKeyPair, type KeyPairRequest } from './ssh-key-pair.js';
@@ -42,7 +42,7 @@ export async function listPublicKeysAs(a: Call, userId: number | undefined, page
   if (userId === undefined) return listPublicKeys(a.db, { visibility, ...page });
   const self = a.caller.user;
   if (userId === 0 || userId === self?.id) return self === null ? [] : listPublicKeys(a.db, { visibility, userId: self.id, ...page });
-  const owner = await reachableUser(a, userId);
+  const owner = await manageableKeyOwner(a, userId);
   return listPublicKeys(a.db, { visibility, userId: owner.id, ...page });
 }
 
@@ -70,6 +70,7 @@ export interface CreatedPublicKey {
 /** POST /public_keys: a pasted public key, or a pair generated here (`generate_keypair`). */
 export async function createPublicKey(a: Call, input: NewPublicKeyInput, confirmIdentity: ConfirmIdentity): Promise<CreatedPublicKey> {
   const owner = await newKeyOwner(a, input.userId);
+  assertMayAddSshKeyFor(a.caller, owner);
   const pasted = input.publicKey !== undefined && input.publicKey !== '';
   if (input.generateKeypair === true && pasted) throw errors.paramsInvalid({ public_key: ['cannot be sent with generate_keypair: send one or the other'] });
   if (input.generateKeypair !== true && !pasted) throw errors.paramsRequired({ public_key: ['is required unless generate_keypair is true'] });
@@ -128,20 +129,7 @@ async function newKeyOwner(a: Call, userId: number | undefined): Promise<User> {
     if (self === null) throw errors.paramsRequired({ user_id: ['is required with a site-wide API key, which has no keys of its own'] });
     return self;
   }
-  return reachableUser(a, userId);
-}
-
-/** Another user whose keys the caller may manage in this context, or `user-not-found` (as for API keys). */
-async function reachableUser(a: Call, userId: number): Promise<User> {
-  const user = await findUserById(a.db, userId);
-  if (user === undefined) throw errors.userNotFound();
-  const { requestWorkspaceId } = a;
-  if (a.caller.siteAdmin) {
-    if (requestWorkspaceId === 0 || user.workspaceId === requestWorkspaceId || user.workspaceId === 0) return user;
-    throw errors.userNotFound();
-  }
-  if (requestWorkspaceId !== 0 && user.workspaceId === requestWorkspaceId && (await isAdministratorOf(a.db, a.caller, requestWorkspaceId))) return user;
-  throw errors.userNotFound();
+  return manageableKeyOwner(a, userId);
 }
 
 /** PATCH/PUT /public_keys/<id>: the title only; the key itself never changes (add a new one instead). */

@@ -1,13 +1,13 @@
-import type { Call } from '../access/index.js';
-import { errors } from '../errors/catalogue.js';
+import { assertActsAtSiteLevel, type Call } from '../access/index.js';
 import type { ConfirmIdentity } from './reauthentication.js';
 import { readSiteSettings, updateSiteSettings, type SiteSettings } from './site-settings.js';
 
-// The site settings of contract 8 are for Site Administrators only, whatever door asks.
+// The site settings of contract 8 are for Site Administrators at the site level only (a credential
+// confined to a Custom Workspace has none), whatever door asks.
 
 /** GET /site. */
 export async function readSiteSettingsAs(a: Call): Promise<SiteSettings> {
-  if (!a.caller.siteAdmin) throw errors.siteAdminRequired();
+  assertActsAtSiteLevel(a.caller);
   return readSiteSettings(a.db);
 }
 
@@ -19,7 +19,7 @@ export async function readSitePolicies(a: Call): Promise<Pick<SiteSettings, 'use
 
 /** PATCH/PUT /site: the changes (already within SETTING_RANGES) and the whole set after them. */
 export async function changeSiteSettings(a: Call, changes: Partial<SiteSettings>, confirmIdentity: ConfirmIdentity): Promise<SiteSettings> {
-  if (!a.caller.siteAdmin) throw errors.siteAdminRequired();
+  assertActsAtSiteLevel(a.caller);
   // Changing how the site authenticates is sensitive: a session must confirm its password.
   await confirmIdentity('action');
   return updateSiteSettings(a, changes);

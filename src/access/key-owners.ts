@@ -1,0 +1,46 @@
+import { errors } from '../errors/catalogue.js';
+import { findUserById, type User } from '../repositories/users.js';
+import { isAdministratorOf } from './authority.js';
+import type { Call } from './call.js';
+import type { Caller } from './caller.js';
+import { actsAtSiteLevel, isConfined } from './site-level.js';
+
+/**
+ * Another user whose keys, API keys and SSH keys alike, the caller may manage in this context
+ * (contract 3.4 and 7), or `user-not-found`:
+ * - a Site Administrator at the site level: every user in context 0; in Custom Workspace N, N's
+ *   users and the Workspace 0 users who may work there;
+ * - a Site Administrator's credential confined to N: N's users; a Workspace 0 user is beyond its
+ *   home (`not-authorized/site-admin-required`), since a key of that user would act outside it;
+ * - an administrator of Custom Workspace N, working in N: N's users.
+ * Anything else is answered as an unknown id, so no probe learns which users exist.
+ */
+export async function manageableKeyOwner(a: Call, userId: number): Promise<User> {
+  const user = await findUserById(a.db, userId);
+  if (user === undefined) throw errors.userNotFound();
+  const { caller, requestWorkspaceId } = a;
+  if (actsAtSiteLevel(caller)) {
+    if (requestWorkspaceId === 0 || user.workspaceId === requestWorkspaceId || user.workspaceId === 0) return user;
+    throw errors.userNotFound();
+  }
+  if (requestWorkspaceId === 0 || user.workspaceId !== requestWorkspaceId) {
+    if (caller.siteAdmin && user.workspaceId === 0) throw errors.siteAdminRequired();
+    throw errors.userNotFound();
+  }
+  if (await isAdministratorOf(a.db, caller, requestWorkspaceId)) return user;
+  throw errors.userNotFound();
+}
+
+/**
+ * An SSH key signs its user in at the SFTP door with that user's own authority, confined to
+ * nothing (contract 4.3 confines only credentials of Custom Workspace users). So a confined
+ * credential may not add one to a Workspace 0 account, its own included: the key would reach
+ * beyond the Workspace the credential is confined to.
+ */
+export function assertMayAddSshKeyFor(caller: Caller, owner: User): void {
+  if (isConfined(caller) && owner.workspaceId === 0) {
+    throw errors.insufficientPermissionForParams(
+      'A credential confined to one Workspace cannot add an SSH key to a Default Workspace account: the key would sign in beyond that Workspace.',
+    );
+  }
+}

@@ -1,0 +1,61 @@
+import { errors } from '../errors/catalogue.js';
+import type { Caller } from './caller.js';
+
+/**
+ * Whether the credential is confined to its home Workspace (contract 4.3): a `files_only` key, a
+ * key created in a Custom Workspace, and any credential of a Custom Workspace user. Such a
+ * credential acts only inside its home, whatever its user may do with another credential.
+ */
+export function isConfined(caller: Caller): boolean {
+  if (caller.user !== null && caller.user.workspaceId !== 0) return true;
+  const credential = caller.credential;
+  return credential.kind === 'api_key' && (credential.permissionSet === 'files_only' || credential.workspaceId !== 0);
+}
+
+/**
+ * Site Administrator authority over the whole site: a Site Administrator's credential (or a
+ * site-wide key) that is not confined. A confined one has a Site Administrator's authority inside
+ * its home Workspace only, which is what `caller.siteAdmin` means wherever the request works in
+ * that Workspace; what reaches beyond it (site settings, Workspaces themselves, Site
+ * Administrators, anything across Workspaces) needs this.
+ */
+export function actsAtSiteLevel(caller: Caller): boolean {
+  return caller.siteAdmin && !isConfined(caller);
+}
+
+/**
+ * The policy of the site-level actions (contract 4.3 and 8): reading or changing the site's
+ * settings, creating, renaming and deleting Workspaces, creating site-wide keys. Anyone else,
+ * a confined Site Administrator's credential included, gets `not-authorized/site-admin-required`.
+ */
+export function assertActsAtSiteLevel(caller: Caller): void {
+  if (!actsAtSiteLevel(caller)) throw errors.siteAdminRequired();
+}
+
+/**
+ * Whether a grant, a membership or a key may involve an account or group of `memberOf` when the
+ * request works in Workspace `workspaceId`: its own Workspace's always; Workspace 0's (the
+ * cross-Workspace delegation of contract 5.3) at the site level only. Answers what the caller
+ * is told otherwise: `hidden` (not-found, as an id that does not exist) for a caller that may not
+ * see such accounts, `site-level` (site-admin-required) for a confined Site Administrator, who may
+ * see them but not reach them from its home, `other-workspace` for an account of another Custom
+ * Workspace, which stays within it.
+ */
+export function accountReach(caller: Caller, memberOf: number, workspaceId: number): 'yes' | 'hidden' | 'site-level' | 'other-workspace' {
+  if (memberOf === workspaceId) return 'yes';
+  if (!caller.siteAdmin) return 'hidden';
+  if (!actsAtSiteLevel(caller)) return 'site-level';
+  return memberOf === 0 ? 'yes' : 'other-workspace';
+}
+
+/**
+ * Making or unmaking a Site Administrator (`site_admin` on a user): a Site Administrator at the
+ * site level only, and only for a Workspace 0 account. Anyone who is no Site Administrator is told
+ * the field is beyond it (contract 4.2); a confined Site Administrator's credential that it needs
+ * the site level.
+ */
+export function assertMaySetSiteAdmin(caller: Caller, targetWorkspaceId: number, makes: boolean): void {
+  if (!caller.siteAdmin) throw errors.insufficientPermissionForParams('Only a Site Administrator may change site_admin.');
+  assertActsAtSiteLevel(caller);
+  if (makes && targetWorkspaceId !== 0) throw errors.modelSaveError({ site_admin: ['is only for users of Workspace 0'] });
+}
