@@ -3,6 +3,12 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import { layerRules } from './eslint/layers.js';
 
+const SITE_ADMIN_DECISION = 'Decide authority in src/access/ (a policy function there), not on siteAdmin here: see docs/architecture.md, "Where a rule lives".';
+const siteAdminDecisions = [
+  { selector: "MemberExpression[property.name='siteAdmin'][object.name=/^(caller|subject)$/]", message: SITE_ADMIN_DECISION },
+  { selector: "MemberExpression[property.name='siteAdmin'][object.property.name=/^(caller|subject)$/]", message: SITE_ADMIN_DECISION },
+];
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/'] },
   js.configs.recommended,
@@ -16,6 +22,15 @@ export default tseslint.config(
   },
   // No arrow up, no circle: which folder of src/ may import which (eslint/layers.js).
   ...layerRules(),
+  // Authority is decided in access/ over the engine in authz/ (docs/architecture.md): whether a
+  // caller is a Site Administrator is one of its questions, asked there only, so that what a
+  // credential may do (its confinement included) is decided in one place for every door.
+  // Rendering a user's own site_admin field reads `user.siteAdmin`, which is no decision.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/access/**', 'src/authz/**'],
+    rules: { 'no-restricted-syntax': ['error', ...siteAdminDecisions] },
+  },
   {
     // Plain JavaScript scripts run under Node.js.
     files: ['**/*.mjs', '**/*.js'],

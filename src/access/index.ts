@@ -9,12 +9,14 @@ export { assertCredentialReaches, credentialReaches, type OperationKind } from '
 export { assertMayManageGrantsOn } from './grant-authority.js';
 export { canSeeGrant, granteeSetOf, listVisibility, mayListGroup, mayListUser, mayListUserGrants, overseesPath, permissionReachIn, permissionReachOf, reachOverPath } from './grant-reach.js';
 export { findVisibleGroup, groupVisibility } from './group-visibility.js';
-export { assertMayAddSshKeyFor, manageableKeyOwner } from './key-owners.js';
+export { assertUserHistoryVisible, historyPartsFor } from './history-visibility.js';
+export { apiKeyVisibility, assertMayAddSshKeyFor, manageableKeyOwner, sshKeyVisibility } from './key-owners.js';
 export { membershipWorkspace } from './membership-workspace.js';
 export { PathAccess, permissionLetters } from './path-access.js';
-export { selfAndAncestorKeys } from './path-grants.js';
+export { grantsOnPathsFor, selfAndAncestorKeys } from './path-grants.js';
 export { grantableSitePath, isInRequestWorkspace, isReservedSitePath, type SitePath, toRequestPath, toSitePath } from './request-paths.js';
 export { resolveRequestWorkspace } from './request-workspace.js';
-export { accountReach, actsAtSiteLevel, assertActsAtSiteLevel, assertMaySetSiteAdmin, isConfined } from './site-level.js';
+export { accountReach, actsAtSiteLevel, assertActsAtSiteLevel, assertMaySetSiteAdmin, authorityKeyOf, isConfined } from './site-level.js';
 export { holdsOverSubtree } from './subtree-access.js';
 export { findVisibleUser, userVisibility } from './user-visibility.js';
+export { workspacesVisibleTo } from './workspace-visibility.js';

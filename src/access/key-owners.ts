@@ -1,4 +1,6 @@
 import { errors } from '../errors/catalogue.js';
+import type { KeyVisibility } from '../repositories/api-keys.js';
+import type { PublicKeyVisibility } from '../repositories/public-keys.js';
 import { findUserById, type User } from '../repositories/users.js';
 import { isAdministratorOf } from './authority.js';
 import type { Call } from './call.js';
@@ -43,4 +45,34 @@ export function assertMayAddSshKeyFor(caller: Caller, owner: User): void {
       'A credential confined to one Workspace cannot add an SSH key to a Default Workspace account: the key would sign in beyond that Workspace.',
     );
   }
+}
+
+/**
+ * Which keys the caller may see and manage in its context (contract 7): its own keys; a Site
+ * Administrator every key (in context 0 those of every Workspace, since that is where it works
+ * at the site level, as for users); an administrator of a Custom Workspace the keys of that
+ * Workspace's users created there. Anything else is `not-found/api-key-not-found`, never
+ * "forbidden", so no probe learns which keys exist.
+ */
+export async function apiKeyVisibility(a: Call): Promise<{ workspaceId: number | undefined; visibility: KeyVisibility }> {
+  const { caller, requestWorkspaceId } = a;
+  const workspaceId = caller.siteAdmin && requestWorkspaceId === 0 ? undefined : requestWorkspaceId;
+  if (caller.siteAdmin) return { workspaceId, visibility: { everyone: true } };
+  const administers = requestWorkspaceId !== 0 && (await isAdministratorOf(a.db, caller, requestWorkspaceId));
+  return { workspaceId, visibility: { everyone: false, ownUserId: caller.user?.id ?? null, usersOfWorkspace: administers ? requestWorkspaceId : null } };
+}
+
+/**
+ * Which SSH keys the caller may see and manage in its context: its own; a Site Administrator those
+ * of every user it works with there (every user in context 0; in Custom Workspace N, N's users
+ * and Workspace 0's); an administrator of N, working in N, those of N's users.
+ */
+export async function sshKeyVisibility(a: Call): Promise<PublicKeyVisibility> {
+  const { caller, requestWorkspaceId } = a;
+  const ownUserId = caller.user?.id ?? null;
+  if (caller.siteAdmin) {
+    return requestWorkspaceId === 0 ? { everyone: true } : { everyone: false, ownUserId, ownersOfWorkspaces: [requestWorkspaceId, 0] };
+  }
+  const administers = requestWorkspaceId !== 0 && (await isAdministratorOf(a.db, caller, requestWorkspaceId));
+  return { everyone: false, ownUserId, ownersOfWorkspaces: administers ? [requestWorkspaceId] : [] };
 }

@@ -22,6 +22,15 @@ export async function grantsOverPath(db: Db, subject: Subject, pathKey: string):
   return grantsThatCanMatch(db, subject.userId, [...subject.groupIds], selfAndAncestorKeys(pathKey));
 }
 
+/**
+ * The subject's grants on these exact paths (children of a listed folder, say), with the same
+ * shortcut: a Site Administrator needs none.
+ */
+export async function grantsOnPathsFor(db: Db, subject: Subject, pathKeys: readonly string[]): Promise<readonly Grant[]> {
+  if (subject.siteAdmin) return [];
+  return grantsThatCanMatch(db, subject.userId, [...subject.groupIds], [...pathKeys]);
+}
+
 /** The engine's decision for the subject on a path, and the grants it was made from. */
 export async function decideOnPath(db: Db, subject: Subject, target: Target): Promise<{ decision: Decision; grants: readonly Grant[] }> {
   const grants = await grantsOverPath(db, subject, target.pathKey);

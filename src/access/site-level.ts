@@ -59,3 +59,16 @@ export function assertMaySetSiteAdmin(caller: Caller, targetWorkspaceId: number,
   assertActsAtSiteLevel(caller);
   if (makes && targetWorkspaceId !== 0) throw errors.modelSaveError({ site_admin: ['is only for users of Workspace 0'] });
 }
+
+/**
+ * Everything about a caller that decides what it may see, as one string, for caches of answers
+ * rendered per caller (http/rendered-body.ts): its user with the flags authority is decided from
+ * (or the site-wide key), and whether the credential is confined. Its groups and grants are data,
+ * whose changes move the cache's version instead.
+ */
+export function authorityKeyOf(caller: Caller): string {
+  const user = caller.user;
+  const who = user === null ? 'site-wide key' : [user.id, user.workspaceId, user.siteAdmin, user.workspaceAdmin].join(':');
+  return [who, caller.siteAdmin ? 'site admin' : '', isConfined(caller) ? `confined to ${caller.homeWorkspaceId}` : ''].join('\u0000');
+}
+

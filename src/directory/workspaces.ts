@@ -1,7 +1,5 @@
-import type { Call, Caller } from '../access/index.js';
-import type { Db } from '../db/database.js';
+import { workspacesVisibleTo, type Call } from '../access/index.js';
 import type { PageRequest } from '../lib/paging.js';
-import { grantWorkspacesFor } from '../repositories/grants/index.js';
 import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors/catalogue.js';
 import { recordHistory } from '../history/index.js';
@@ -10,7 +8,7 @@ import { countEntriesBelow, deleteEntry, ensureDirectory } from '../repositories
 import {
   deleteWorkspaceRow, findWorkspace, insertWorkspace, listWorkspaces, renameWorkspace, workspaceContents, type Workspace,
 } from '../repositories/workspaces.js';
-import { assertActsAtSiteLevel, granteeSetOf, subjectOf } from '../access/index.js';
+import { assertActsAtSiteLevel } from '../access/index.js';
 import { workspaceEvent } from './directory-history.js';
 import { checkText } from './user-fields.js';
 
@@ -21,19 +19,10 @@ import { checkText } from './user-fields.js';
  */
 export async function listVisibleWorkspaces(a: Call, page: PageRequest<number>): Promise<Workspace[]> {
   const { caller, requestWorkspaceId } = a;
-  const visible = caller.siteAdmin ? undefined : await workspacesVisibleTo(a.db, caller);
+  const visible = await workspacesVisibleTo(a.db, caller);
   let onlyIds = visible === undefined ? undefined : [...visible];
   if (requestWorkspaceId !== 0) onlyIds = (onlyIds ?? [requestWorkspaceId]).filter((id) => id === requestWorkspaceId);
   return listWorkspaces(a.db, { afterId: page.after ?? -1, limit: page.limit + 1, ...(onlyIds === undefined ? {} : { onlyIds }) });
-}
-
-async function workspacesVisibleTo(db: Db, caller: Caller): Promise<Set<number>> {
-  const user = caller.user;
-  if (user === null) return new Set();
-  const visible = await grantWorkspacesFor(db, await granteeSetOf(db, await subjectOf(db, user)));
-  // A Workspace administered through a root grant is among those with grants.
-  visible.add(user.workspaceId);
-  return visible;
 }
 
 /** GET /workspaces/<id>: as the list; anything else is `not-found/workspace-not-found`. */
@@ -41,7 +30,8 @@ export async function getVisibleWorkspace(a: Call, id: number): Promise<Workspac
   if (a.requestWorkspaceId !== 0 && id !== a.requestWorkspaceId) throw errors.workspaceNotFound();
   const workspace = await findWorkspace(a.db, id);
   if (workspace === undefined) throw errors.workspaceNotFound();
-  if (!a.caller.siteAdmin && !(await workspacesVisibleTo(a.db, a.caller)).has(id)) throw errors.workspaceNotFound();
+  const visible = await workspacesVisibleTo(a.db, a.caller);
+  if (visible !== undefined && !visible.has(id)) throw errors.workspaceNotFound();
   return workspace;
 }
 

@@ -1,10 +1,9 @@
-import { childKey, childNamesTowardGrants, childNameToward, decideChildren, type Capability, type Grant } from '../authz/index.js';
+import { childKey, childNamesTowardGrants, childNameToward, decideChildren, type Capability } from '../authz/index.js';
 import type { Db } from '../db/database.js';
 import type { Entry } from '../repositories/entries.js';
 import { errors } from '../errors/catalogue.js';
 import { listChildren, positionFitsSort, sortValueOf, type ChildFilter, type ChildPosition, type ListingSort } from '../repositories/entry-listing.js';
-import { grantsThatCanMatch } from '../repositories/grants/index.js';
-import type { PathAccess, SitePath } from '../access/index.js';
+import { grantsOnPathsFor, type PathAccess, type SitePath } from '../access/index.js';
 import { visibleEntry } from './file-lookup.js';
 import type { SessionScope } from './session-scope.js';
 
@@ -69,9 +68,7 @@ async function childFilter(access: PathAccess, folderKey: string): Promise<Child
 async function withCapabilities(db: Db, access: PathAccess, folderKey: string, children: readonly Readonly<Entry>[]): Promise<VisibleEntry[]> {
   if (children.length === 0) return [];
   const subject = access.viewer.subject;
-  const onChildren: Grant[] = subject.siteAdmin
-    ? []
-    : await grantsThatCanMatch(db, subject.userId, [...subject.groupIds], children.map((child) => child.pathKey));
+  const onChildren = await grantsOnPathsFor(db, subject, children.map((child) => child.pathKey));
   const grants = [...access.ancestorGrants, ...onChildren];
   const decided = decideChildren(
     subject,

@@ -1,11 +1,9 @@
-import { findVisibleUser, toSitePath, type Call } from '../access/index.js';
+import { assertUserHistoryVisible, historyPartsFor, toSitePath, type Call } from '../access/index.js';
 import { workspaceRootKey } from '../authz/index.js';
 import { errors } from '../errors/catalogue.js';
 import { historyPage, type HistoryFilters } from '../repositories/history-query.js';
 import type { HistoryRow } from '../repositories/history.js';
-import { findUserById } from '../repositories/users.js';
-import { LOGIN_ACTIONS, type HistoryAction } from './values.js';
-import { historyPartsFor } from './visibility.js';
+import { FILE_ACTIONS, LOGIN_ACTIONS, type HistoryAction } from './values.js';
 
 /** Which History list is asked for: Files.com's five (GET /history, /history/login, ...). */
 export type HistoryListing =
@@ -47,16 +45,7 @@ export async function listHistory(call: Call, listing: HistoryListing, query: Hi
   if (listing.kind === 'user') await assertUserHistoryVisible(call, listing.userId);
   const filters = filtersOf(call.requestWorkspaceId, listing, query);
   if (filters === 'nothing') return [];
-  return historyPage(call.db, { parts: await historyPartsFor(call), filters, descending: page.descending, limit: page.limit, ...(page.after === undefined ? {} : { after: page.after }) });
-}
-
-/**
- * A user's history may be asked for by whoever may see the user; a Site Administrator may also
- * ask for a user that no longer exists, whose records outlive it.
- */
-async function assertUserHistoryVisible(call: Call, userId: number): Promise<void> {
-  if (call.caller.siteAdmin && (await findUserById(call.db, userId)) === undefined) return;
-  await findVisibleUser(call.db, call.caller, call.requestWorkspaceId, userId);
+  return historyPage(call.db, { parts: await historyPartsFor(call, FILE_ACTIONS), filters, descending: page.descending, limit: page.limit, ...(page.after === undefined ? {} : { after: page.after }) });
 }
 
 function filtersOf(requestWorkspaceId: number, listing: HistoryListing, query: HistoryQuery): HistoryFilters | 'nothing' {

@@ -1,35 +1,20 @@
 import { hashSecret, newApiKeySecret } from './secrets.js';
-import { assertActsAtSiteLevel, isAdministratorOf, manageableKeyOwner, membershipWorkspace, type Call } from '../access/index.js';
+import { apiKeyVisibility, assertActsAtSiteLevel, isAdministratorOf, manageableKeyOwner, membershipWorkspace, type Call } from '../access/index.js';
 import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors/catalogue.js';
 import { recordHistory } from '../history/index.js';
 import { parseIsoTimeInput } from '../lib/iso-time-input.js';
 import {
   deleteApiKey, findApiKeyWithOwner, insertApiKey, listApiKeys, updateApiKey,
-  type ApiKey, type ApiKeyWithOwner, type KeyVisibility, type PermissionSet,
+  type ApiKey, type ApiKeyWithOwner, type PermissionSet,
 } from '../repositories/api-keys.js';
 import { type User } from '../repositories/users.js';
 import { keyEvent } from './key-history.js';
 import type { ConfirmIdentity } from './reauthentication.js';
 import { readSiteSettings } from './site-settings.js';
 
-/**
- * Which keys the caller may see and manage in its context (contract 7): its own keys; a Site
- * Administrator every key (in context 0 those of every Workspace, since that is where it works
- * at the site level, as for users); an administrator of a Custom Workspace the keys of that
- * Workspace's users created there. Anything else is `not-found/api-key-not-found`, never
- * "forbidden", so no probe learns which keys exist.
- */
-async function keyVisibility(a: Call): Promise<{ workspaceId: number | undefined; visibility: KeyVisibility }> {
-  const { caller, requestWorkspaceId } = a;
-  const workspaceId = caller.siteAdmin && requestWorkspaceId === 0 ? undefined : requestWorkspaceId;
-  if (caller.siteAdmin) return { workspaceId, visibility: { everyone: true } };
-  const administers = requestWorkspaceId !== 0 && (await isAdministratorOf(a.db, caller, requestWorkspaceId));
-  return { workspaceId, visibility: { everyone: false, ownUserId: caller.user?.id ?? null, usersOfWorkspace: administers ? requestWorkspaceId : null } };
-}
-
 async function mayReach(a: Call, found: ApiKeyWithOwner): Promise<boolean> {
-  const { workspaceId, visibility } = await keyVisibility(a);
+  const { workspaceId, visibility } = await apiKeyVisibility(a);
   const { key } = found;
   if (workspaceId !== undefined && key.workspaceId !== workspaceId) return false;
   if (visibility.everyone) return true;
@@ -39,7 +24,7 @@ async function mayReach(a: Call, found: ApiKeyWithOwner): Promise<boolean> {
 
 /** GET /api_keys: `userId` 0 is the caller (for a site-wide key: the site-wide keys). */
 export async function listKeys(a: Call, userId: number | undefined, page: { afterId: number; limit: number }): Promise<ApiKey[]> {
-  const { workspaceId, visibility } = await keyVisibility(a);
+  const { workspaceId, visibility } = await apiKeyVisibility(a);
   const onlyUser = userId === undefined ? undefined : await keyOwnerFilter(a, userId);
   return listApiKeys(a.db, { workspaceId, visibility, ...(onlyUser === undefined ? {} : { userId: onlyUser }), ...page });
 }

@@ -1,4 +1,4 @@
-import { assertMayAddSshKeyFor, isAdministratorOf, manageableKeyOwner, type Call } from '../access/index.js';
+import { assertMayAddSshKeyFor, manageableKeyOwner, sshKeyVisibility, type Call } from '../access/index.js';
 import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors/catalogue.js';
 import { recordHistory } from '../history/index.js';
@@ -21,15 +21,6 @@ import { parseSshPublicKey, type SshPublicKey } from './ssh-public-key.js';
  * Anything else is `not-found` ("Public key not found.") or, for a `user_id`, `user-not-found`, never
  * "forbidden", so no probe learns which keys exist.
  */
-async function keyVisibility(a: Call): Promise<PublicKeyVisibility> {
-  const { caller, requestWorkspaceId } = a;
-  const ownUserId = caller.user?.id ?? null;
-  if (caller.siteAdmin) {
-    return requestWorkspaceId === 0 ? { everyone: true } : { everyone: false, ownUserId, ownersOfWorkspaces: [requestWorkspaceId, 0] };
-  }
-  const administers = requestWorkspaceId !== 0 && (await isAdministratorOf(a.db, caller, requestWorkspaceId));
-  return { everyone: false, ownUserId, ownersOfWorkspaces: administers ? [requestWorkspaceId] : [] };
-}
 
 function visibleTo(visibility: PublicKeyVisibility, key: PublicKey): boolean {
   if (visibility.everyone || key.userId === visibility.ownUserId) return true;
@@ -38,7 +29,7 @@ function visibleTo(visibility: PublicKeyVisibility, key: PublicKey): boolean {
 
 /** GET /public_keys: `userId` 0 or the caller's own id is the caller (a site-wide API key has no keys of its own). */
 export async function listPublicKeysAs(a: Call, userId: number | undefined, page: { afterId: number; limit: number }): Promise<PublicKey[]> {
-  const visibility = await keyVisibility(a);
+  const visibility = await sshKeyVisibility(a);
   if (userId === undefined) return listPublicKeys(a.db, { visibility, ...page });
   const self = a.caller.user;
   if (userId === 0 || userId === self?.id) return self === null ? [] : listPublicKeys(a.db, { visibility, userId: self.id, ...page });
@@ -48,7 +39,7 @@ export async function listPublicKeysAs(a: Call, userId: number | undefined, page
 
 export async function findPublicKeyAs(a: Call, id: number): Promise<PublicKey> {
   const key = await findPublicKey(a.db, id);
-  if (key === undefined || !visibleTo(await keyVisibility(a), key)) throw errors.publicKeyNotFound();
+  if (key === undefined || !visibleTo(await sshKeyVisibility(a), key)) throw errors.publicKeyNotFound();
   return key;
 }
 

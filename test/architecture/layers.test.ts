@@ -42,3 +42,28 @@ describe('the layers of src/', () => {
     expect(await restrictedImports(filePath, code)).toEqual([]);
   });
 });
+
+describe('where authority is decided', () => {
+  async function siteAdminDecisions(filePath: string, code: string): Promise<string[]> {
+    const [result] = await eslint.lintText(code, { filePath });
+    return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message);
+  }
+
+  it.each([
+    ['a feature asks whether the caller is a Site Administrator', 'src/directory/demo.ts', 'export const f = (a: any) => { if (!a.caller.siteAdmin) throw new Error(); };\n'],
+    ['a front door asks it of the caller', 'src/webdav/demo.ts', 'export const f = (caller: any) => caller.siteAdmin;\n'],
+    ['a feature asks it of the engine\'s subject', 'src/files/demo.ts', 'export const f = (access: any) => access.viewer.subject.siteAdmin;\n'],
+  ])('refuses it when %s', async (_what, filePath, code) => {
+    const messages = await siteAdminDecisions(filePath, code);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatch(/src\/access\//);
+  });
+
+  it.each([
+    ['access decides it', 'src/access/demo.ts', 'export const f = (caller: any) => caller.siteAdmin;\n'],
+    ['a door renders a user\'s own field', 'src/http/routes/demo.ts', 'export const f = (user: any) => ({ site_admin: user.siteAdmin });\n'],
+  ])('allows it when %s', async (_what, filePath, code) => {
+    expect(await siteAdminDecisions(filePath, code)).toEqual([]);
+  });
+});
+

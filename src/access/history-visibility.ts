@@ -1,6 +1,8 @@
-import { permissionReachOf, type Call } from '../access/index.js';
 import type { HistoryPart } from '../repositories/history-query.js';
-import { FILE_ACTIONS } from './values.js';
+import { findUserById } from '../repositories/users.js';
+import type { Call } from './call.js';
+import { permissionReachOf } from './grant-reach.js';
+import { findVisibleUser } from './user-visibility.js';
 
 /**
  * What of History a caller may see in the request context (docs/history.md, "Who sees what"):
@@ -12,8 +14,9 @@ import { FILE_ACTIONS } from './values.js';
  *   listing, access/grant-reach.ts);
  * - everyone its own records.
  * Authority is read from current data, as grant listing reads it: losing a role loses the view.
+ * `fileActions` are History's names of the file actions a Folder Admin sees.
  */
-export async function historyPartsFor(call: Call): Promise<HistoryPart[]> {
+export async function historyPartsFor(call: Call, fileActions: readonly string[]): Promise<HistoryPart[]> {
   const { db, caller, requestWorkspaceId } = call;
   if (caller.siteAdmin) return requestWorkspaceId === 0 ? [{ kind: 'everything' }] : [{ kind: 'workspace', workspaceId: requestWorkspaceId }];
   if (caller.user === null) return [];
@@ -23,7 +26,7 @@ export async function historyPartsFor(call: Call): Promise<HistoryPart[]> {
   const parts: HistoryPart[] = administered.map((workspaceId) => ({ kind: 'workspace', workspaceId }));
   for (const subtree of reach.folderAdminSubtrees) {
     if (!inContext(subtree.workspaceId) || administered.includes(subtree.workspaceId)) continue;
-    parts.push({ kind: 'files-under', key: subtree.key, recursive: subtree.recursive, actions: FILE_ACTIONS });
+    parts.push({ kind: 'files-under', key: subtree.key, recursive: subtree.recursive, actions: fileActions });
   }
   parts.push({
     kind: 'actor',
@@ -32,4 +35,13 @@ export async function historyPartsFor(call: Call): Promise<HistoryPart[]> {
     workspaceIds: requestWorkspaceId === 0 ? 'any' : [requestWorkspaceId, null],
   });
   return parts;
+}
+
+/**
+ * A user's history may be asked for by whoever may see the user; a Site Administrator may also
+ * ask for a user that no longer exists, whose records outlive it.
+ */
+export async function assertUserHistoryVisible(call: Call, userId: number): Promise<void> {
+  if (call.caller.siteAdmin && (await findUserById(call.db, userId)) === undefined) return;
+  await findVisibleUser(call.db, call.caller, call.requestWorkspaceId, userId);
 }
