@@ -14,6 +14,7 @@ import { createFolder } from './folders.js';
 import { decisionKeyOf, sitePathIn, type SessionScope } from './session-scope.js';
 import { FileReader } from './file-reader.js';
 import { setModifiedTime } from './modified-time.js';
+import { ResourceLocks } from './resource-locks.js';
 import { StagedUpload, type StagedUploadOptions } from './staged-upload.js';
 import { uploadOfferOf, type UploadOffer } from './upload-offer.js';
 import { beginUpload, endUpload, offerPart } from './uploads.js';
@@ -33,7 +34,12 @@ export interface ListingPage {
  * an AtriumError, which each front door renders in its own protocol.
  */
 export class FileSession {
-  constructor(private readonly scope: SessionScope) {}
+  /** WebDAV's write locks as this caller sees them (resource-locks.ts). */
+  readonly locks: ResourceLocks;
+
+  constructor(private readonly scope: SessionScope) {
+    this.locks = new ResourceLocks(scope);
+  }
 
   /**
    * Everything the session's answers depend on besides the data: two sessions with the same key

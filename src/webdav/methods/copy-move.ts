@@ -1,6 +1,6 @@
 import { davErrors } from '../dav-error.js';
 import { davRelative, decodePath, parentOf, type DavContext } from '../dav-request.js';
-import { assertWritable, releaseLocksUnder } from '../locks/index.js';
+import { assertWritable } from '../locks/index.js';
 import { headerOf, statOrUndefined } from './lookup.js';
 
 /**
@@ -32,7 +32,7 @@ export async function copyOrMove(ctx: DavContext): Promise<void> {
   const overwrite = existing !== undefined;
   if (move) {
     await ctx.session.move(ctx.path, destination, { overwrite });
-    await releaseLocksUnder(ctx, ctx.path);
+    await ctx.session.locks.release(ctx.path);
   } else if (depth === '0' && source.type === 'directory') {
     if (overwrite) await ctx.session.delete(destination, { recursive: true });
     await ctx.session.createFolder(destination, { mkdirParents: false });
@@ -43,7 +43,7 @@ export async function copyOrMove(ctx: DavContext): Promise<void> {
   }
   // What was below a replaced destination is gone, and its locks with it; a lock on the destination
   // itself stays and now covers what replaced it (RFC 4918 7.7). A lock never travels with a copy.
-  if (overwrite) await releaseLocksUnder(ctx, destination, { onlyBelow: true });
+  if (overwrite) await ctx.session.locks.release(destination, { onlyBelow: true });
   ctx.reply.code(overwrite ? 204 : 201).header('Content-Length', '0').send();
 }
 

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { PostgresAdapter, sql } from 'kysely';
-import { selfAndAncestorKeys, type SitePath } from '../../access/index.js';
-import type { Db } from '../../db/database.js';
-import { inTransaction } from '../../db/transaction.js';
+import { selfAndAncestorKeys, type SitePath } from '../access/index.js';
+import type { Db } from '../db/database.js';
+import { inTransaction } from '../db/transaction.js';
 import {
   davLocksAt, davLocksBelow, deleteDavLock, deleteDavLocksAtOrBelow, deleteDavLocksBelow, deleteExpiredDavLocks, findDavLock, insertDavLock, renewDavLock, type DavLock,
-} from '../../repositories/dav-locks.js';
+} from '../repositories/dav-locks.js';
+import { covers } from './lock-coverage.js';
 
 // The WebDAV lock store: locks live in the database (dav_locks), so every worker and node sees the
 // same ones. Expired locks are ignored by every read and removed lazily, when a lock is taken.
@@ -20,13 +21,6 @@ const LOCK_TAKING_KEY = 0x6461_766c; // "davl"
  */
 export function newLockToken(): string {
   return `urn:x-atrium:${randomBytes(16).toString('base64url')}`;
-}
-
-/** Whether `lock` covers the resource at `pathKey`: rooted there, or above it with depth infinity. */
-export function covers(lock: DavLock, pathKey: string): boolean {
-  if (lock.pathKey === pathKey) return true;
-  if (lock.depth !== 'infinity') return false;
-  return lock.pathKey === '' ? pathKey !== '' : pathKey.startsWith(`${lock.pathKey}/`);
 }
 
 /** Unexpired locks that cover the resource at `pathKey`. */
