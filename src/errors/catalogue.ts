@@ -119,7 +119,8 @@ export const errors = {
   transferLinkExpired: () =>
     new AtriumError('not-authenticated/transfer-link-expired', 'This upload or download link has expired; ask the API for a new one.'),
 
-  // WebDAV locks (docs/webdav.md)
+  // WebDAV's dead properties and locks (docs/webdav.md)
+  storageLimitReached: (message: string) => new AtriumError('processing-failure/storage-limit-reached', message),
   lockRemovalRestricted: () =>
     new AtriumError('not-authorized/site-admin-or-workspace-admin-permission-required', 'Only the user who took a lock, or an administrator, may remove it.'),
 } as const;

@@ -7,7 +7,7 @@ import { fileEntryOf, type FileEntry } from './file-entry.js';
 import { deletePath } from './file-deletion.js';
 import { visibleEntry } from './file-lookup.js';
 import { copyEntry, moveEntry, type TransferOptions } from './file-moves.js';
-import { changeDeadProperties, readDeadProperties, readDeadPropertiesInFolder, type PropertyChange } from './dead-properties.js';
+import { changeDeadProperties, readDeadProperties, readDeadPropertiesInFolder, type PropertyChange, type PropertyChangeOutcome } from './dead-properties.js';
 import type { DeadProperty } from '../repositories/dav-properties.js';
 import { listFolder, type ListingPageRequest } from './folder-listing.js';
 import { createFolder } from './folders.js';
@@ -135,9 +135,9 @@ export class FileSession {
     return byPath;
   }
 
-  /** Sets and removes dead properties of an entry, all or none; needs `write` on it. */
-  async changeDeadProperties(path: string, changes: readonly PropertyChange[]): Promise<void> {
-    await changeDeadProperties(this.scope, this.locate(path), changes);
+  /** Sets and removes dead properties of an entry, all or none; needs `write` on it, and the result within the caps (dead-property-limits.ts). */
+  changeDeadProperties(path: string, changes: readonly PropertyChange[]): Promise<PropertyChangeOutcome> {
+    return changeDeadProperties(this.scope, this.locate(path), changes);
   }
 
   async delete(path: string, options: { recursive: boolean }): Promise<void> {

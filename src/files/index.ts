@@ -8,7 +8,7 @@ export { type OpenedDownload, type TransferLink } from './downloads.js';
 export { type FileEntry } from './file-entry.js';
 export { createFileOperations, type FileOperations } from './file-operations.js';
 export { type FileSession, type ListingPage } from './file-session.js';
-export { type PropertyChange } from './dead-properties.js';
+export { type PropertyChange, type PropertyChangeOutcome } from './dead-properties.js';
 export { type TransferOptions } from './file-moves.js';
 export { type DeadProperty } from '../repositories/dav-properties.js';
 export { type DavLock } from '../repositories/dav-locks.js';
