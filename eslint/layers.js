@@ -30,9 +30,7 @@ export const MAY_IMPORT = {
   http: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],
   cli: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],
   scim: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],
-  // WebDAV's locks are protocol state, not file decisions: its lock store keeps them in the
-  // database (repositories/dav-locks.ts) so they hold across workers and nodes.
-  webdav: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors', 'repositories'],
+  webdav: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],
   sftp: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],
   // Several server processes on one machine (ATRIUM_WORKERS): node:cluster, and nothing of Atrium's.
   workers: [],

@@ -11,6 +11,7 @@ export { canSeeGrant, granteeSetOf, listVisibility, mayListGroup, mayListUser, m
 export { findVisibleGroup, groupVisibility } from './group-visibility.js';
 export { assertUserHistoryVisible, historyPartsFor } from './history-visibility.js';
 export { apiKeyVisibility, assertMayAddSshKeyFor, manageableKeyOwner, sshKeyVisibility } from './key-owners.js';
+export { holdsLock, mayRemoveLock } from './lock-authority.js';
 export { membershipWorkspace } from './membership-workspace.js';
 export { PathAccess, permissionLetters } from './path-access.js';
 export { grantsOnPathsFor, selfAndAncestorKeys } from './path-grants.js';

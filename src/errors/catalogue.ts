@@ -94,8 +94,8 @@ export const errors = {
     new AtriumError('not-found/file-upload-not-found', 'Upload not found: it was ended, has expired, or belongs to another caller.'),
   readPermissionRequired: () =>
     new AtriumError('not-authorized/read-permission-required', 'Read permission on this file is needed to download it.'),
-  writePermissionRequired: () =>
-    new AtriumError('not-authorized/write-permission-required', 'Write permission on the destination folder is needed.'),
+  writePermissionRequired: (message = 'Write permission on the destination folder is needed.') =>
+    new AtriumError('not-authorized/write-permission-required', message),
   fullPermissionRequired: (message = 'Full permission is needed to delete, move, rename or overwrite this.') =>
     new AtriumError('not-authorized/full-permission-required', message),
   destinationExists: () => new AtriumError('processing-failure/destination-exists', 'Something already exists at the destination path.'),
@@ -118,6 +118,11 @@ export const errors = {
     new AtriumError('processing-failure/upload-parts-changed', 'A part was sent again while the upload was ending; end the upload again.'),
   transferLinkExpired: () =>
     new AtriumError('not-authenticated/transfer-link-expired', 'This upload or download link has expired; ask the API for a new one.'),
+
+  // WebDAV's dead properties and locks (docs/webdav.md)
+  storageLimitReached: (message: string) => new AtriumError('processing-failure/storage-limit-reached', message),
+  lockRemovalRestricted: () =>
+    new AtriumError('not-authorized/site-admin-or-workspace-admin-permission-required', 'Only the user who took a lock, or an administrator, may remove it.'),
 } as const;
 
 function describe(prefix: string, modelErrors: ModelErrors): string {

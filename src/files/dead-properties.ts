@@ -1,8 +1,11 @@
 import type { SitePath } from '../access/index.js';
 import { PathAccess } from '../access/index.js';
 import { errors } from '../errors/catalogue.js';
-import { findDeadProperties, findDeadPropertiesInFolder, removeDeadProperty, setDeadProperty, type DeadProperty, type KeyedDeadProperty } from '../repositories/dav-properties.js';
+import {
+  deadPropertySizes, findDeadProperties, findDeadPropertiesInFolder, removeDeadProperty, serializeDeadPropertyChanges, setDeadProperty, type DeadProperty, type KeyedDeadProperty,
+} from '../repositories/dav-properties.js';
 import { findEntry } from '../repositories/entries.js';
+import { changesOverLimit } from './dead-property-limits.js';
 import { visibleEntry } from './file-lookup.js';
 import type { SessionScope } from './session-scope.js';
 
@@ -12,6 +15,9 @@ export interface PropertyChange {
   name: string;
   value?: string | undefined;
 }
+
+/** What became of a change of dead properties: stored whole, or refused whole for the changes past a cap. */
+export type PropertyChangeOutcome = { stored: true } | { stored: false; overLimit: readonly PropertyChange[] };
 
 /**
  * The dead properties (WebDAV PROPPATCH's client-set properties) of entries the session has
@@ -45,18 +51,23 @@ async function visibleOnly(scope: SessionScope, rows: readonly KeyedDeadProperty
 /**
  * Changes dead properties of one entry, all or none (RFC 4918 9.2), in one transaction. Needs
  * `write` on the entry, as changing its contents does; an invisible entry is `not-found`. The
- * site root has no row to keep properties on: it cannot be changed.
+ * site root has no row to keep properties on: it cannot be changed. A request past the caps of
+ * dead-property-limits.ts changes nothing and answers the changes that are over them.
  */
-export async function changeDeadProperties(scope: SessionScope, site: SitePath, changes: readonly PropertyChange[]): Promise<void> {
+export async function changeDeadProperties(scope: SessionScope, site: SitePath, changes: readonly PropertyChange[]): Promise<PropertyChangeOutcome> {
   const { entry, access } = await visibleEntry(scope, site);
   if (entry.id === 0) throw errors.invalidPath('The root folder cannot be changed.');
   if (!access.can(entry.pathKey, entry.type, 'write')) throw errors.writePermissionRequired();
-  await scope.deps.db.transaction().execute(async (tx) => {
+  return scope.deps.db.transaction().execute(async (tx) => {
     // Deleted meanwhile: nothing to keep properties on.
     if ((await findEntry(tx, entry.pathKey))?.id !== entry.id) throw errors.fileNotFound();
+    await serializeDeadPropertyChanges(tx, entry.id);
+    const overLimit = changesOverLimit(await deadPropertySizes(tx, entry.id), changes);
+    if (overLimit.length > 0) return { stored: false, overLimit };
     for (const change of changes) {
       if (change.value === undefined) await removeDeadProperty(tx, entry.id, change.namespace, change.name);
       else await setDeadProperty(tx, entry.id, { namespace: change.namespace, name: change.name, value: change.value });
     }
+    return { stored: true };
   });
 }

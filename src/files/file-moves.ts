@@ -2,13 +2,14 @@ import { isStrictAncestor, parentKey } from '../authz/index.js';
 import { errors } from '../errors/catalogue.js';
 import { joinPath, parentPath } from '../lib/paths.js';
 import { isUniqueViolation } from '../repositories/constraint-errors.js';
-import { copyDeadProperties } from '../repositories/dav-properties.js';
+import { copyDeadProperties, hasDeadPropertiesBeyond } from '../repositories/dav-properties.js';
 import { findEntry, type Entry } from '../repositories/entries.js';
 import { deleteSubtree, insertEntries, moveSubtree, subtreeOf } from '../repositories/entry-subtrees.js';
 import { newStorageKey } from '../storage/storage-keys.js';
 import { holdsOverSubtree, PathAccess, type SitePath } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { createMissingParents, planCreation, type CreationPlan } from './creation-plan.js';
+import { MAX_DEAD_PROPERTIES, MAX_DEAD_PROPERTY_BYTES } from './dead-property-limits.js';
 import { discardBlobs } from './file-deps.js';
 import { entryDeleted, entryTransferred, foldersCreated, recordFileEvents } from './file-history.js';
 import type { HistoryEvent } from '../history/index.js';
@@ -61,24 +62,33 @@ export async function moveEntry(scope: SessionScope, source: SitePath, destinati
 export interface TransferOptions {
   /** Replace what stands at the destination (deleted in the same transaction) instead of refusing. */
   overwrite?: boolean;
+  /** A copy of a folder alone, without its contents (WebDAV's COPY Depth 0): its name and dead properties. */
+  withoutMembers?: boolean;
 }
 
 /**
  * POST /file_actions/copy/<path> (contract 5.1): `read` on the source and everything in it,
  * `write` at the destination. Blobs are copied first (outside any transaction, since that takes
  * time), then every entry is inserted in one transaction, with the History records; on failure
- * the copies are deleted. WebDAV dead properties are copied with the entries; `overwrite` as for moveEntry.
+ * the copies are deleted. WebDAV dead properties are copied with the entries, so a source holding
+ * more of them than the caps allow (kept from before the caps) is not copied
+ * (`storage-limit-reached`); `overwrite` as for moveEntry. A folder copied `withoutMembers` needs
+ * only to be visible, as reading its dead properties does: nothing of its contents is copied.
  */
 export async function copyEntry(scope: SessionScope, source: SitePath, destination: SitePath, options: TransferOptions = {}): Promise<void> {
   const { db, clock, storage } = scope.deps;
   assertChangeablePath(scope, destination);
   const { entry, access } = await visibleEntry(scope, source);
-  if (!(await holdsOverSubtree(db, access, entry, 'read'))) throw errors.readPermissionRequired();
+  const folderAlone = entry.type === 'directory' && options.withoutMembers === true;
+  if (!folderAlone && !(await holdsOverSubtree(db, access, entry, 'read'))) throw errors.readPermissionRequired();
   if (destination.key === entry.pathKey) throw errors.destinationSame();
   if (entry.pathKey === '' || isStrictAncestor(entry.pathKey, destination.key)) throw errors.destinationInsideSource();
   if (options.overwrite !== true) await freeDestination(db, scope, destination, entry);
+  if (await hasDeadPropertiesBeyond(db, entry.pathKey, { members: entry.type === 'directory' && !folderAlone, count: MAX_DEAD_PROPERTIES, bytes: MAX_DEAD_PROPERTY_BYTES })) {
+    throw errors.storageLimitReached('The source keeps more WebDAV dead properties than a resource may; remove some before copying it.');
+  }
 
-  const tree = entry.type === 'file' ? [entry] : await subtreeOf(db, entry.pathKey);
+  const tree = entry.type === 'file' || folderAlone ? [entry] : await subtreeOf(db, entry.pathKey);
   const copies = new Map<string, string>();
   try {
     for (const item of tree) {

@@ -7,13 +7,14 @@ import { fileEntryOf, type FileEntry } from './file-entry.js';
 import { deletePath } from './file-deletion.js';
 import { visibleEntry } from './file-lookup.js';
 import { copyEntry, moveEntry, type TransferOptions } from './file-moves.js';
-import { changeDeadProperties, readDeadProperties, readDeadPropertiesInFolder, type PropertyChange } from './dead-properties.js';
+import { changeDeadProperties, readDeadProperties, readDeadPropertiesInFolder, type PropertyChange, type PropertyChangeOutcome } from './dead-properties.js';
 import type { DeadProperty } from '../repositories/dav-properties.js';
 import { listFolder, type ListingPageRequest } from './folder-listing.js';
 import { createFolder } from './folders.js';
 import { decisionKeyOf, sitePathIn, type SessionScope } from './session-scope.js';
 import { FileReader } from './file-reader.js';
 import { setModifiedTime } from './modified-time.js';
+import { ResourceLocks } from './resource-locks.js';
 import { StagedUpload, type StagedUploadOptions } from './staged-upload.js';
 import { uploadOfferOf, type UploadOffer } from './upload-offer.js';
 import { beginUpload, endUpload, offerPart } from './uploads.js';
@@ -33,7 +34,12 @@ export interface ListingPage {
  * an AtriumError, which each front door renders in its own protocol.
  */
 export class FileSession {
-  constructor(private readonly scope: SessionScope) {}
+  /** WebDAV's write locks as this caller sees them (resource-locks.ts). */
+  readonly locks: ResourceLocks;
+
+  constructor(private readonly scope: SessionScope) {
+    this.locks = new ResourceLocks(scope);
+  }
 
   /**
    * Everything the session's answers depend on besides the data: two sessions with the same key
@@ -129,9 +135,9 @@ export class FileSession {
     return byPath;
   }
 
-  /** Sets and removes dead properties of an entry, all or none; needs `write` on it. */
-  async changeDeadProperties(path: string, changes: readonly PropertyChange[]): Promise<void> {
-    await changeDeadProperties(this.scope, this.locate(path), changes);
+  /** Sets and removes dead properties of an entry, all or none; needs `write` on it, and the result within the caps (dead-property-limits.ts). */
+  changeDeadProperties(path: string, changes: readonly PropertyChange[]): Promise<PropertyChangeOutcome> {
+    return changeDeadProperties(this.scope, this.locate(path), changes);
   }
 
   async delete(path: string, options: { recursive: boolean }): Promise<void> {

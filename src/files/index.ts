@@ -1,16 +1,18 @@
 // Files: folders and file contents, for every front door. A caller works through a FileSession
-// (list, stat, read, write, create folder, move, copy, delete, and the upload protocol), each
-// operation decided by access/; signed transfer links are answered outside any session. The only
-// entrance to the feature.
+// (list, stat, read, write, create folder, move, copy, delete, the upload protocol, and WebDAV's
+// dead properties and locks), each operation decided by access/; signed transfer links are
+// answered outside any session. The only entrance to the feature.
 
 export { type RangeRequest } from './byte-range.js';
 export { type OpenedDownload, type TransferLink } from './downloads.js';
 export { type FileEntry } from './file-entry.js';
 export { createFileOperations, type FileOperations } from './file-operations.js';
 export { type FileSession, type ListingPage } from './file-session.js';
-export { type PropertyChange } from './dead-properties.js';
+export { type PropertyChange, type PropertyChangeOutcome } from './dead-properties.js';
 export { type TransferOptions } from './file-moves.js';
 export { type DeadProperty } from '../repositories/dav-properties.js';
+export { type DavLock } from '../repositories/dav-locks.js';
+export { type LockOutcome, type LockRequest, type ResourceLocks, type WriteTarget } from './resource-locks.js';
 export { type FileReader } from './file-reader.js';
 export { type StagedUpload, type StagedUploadOptions } from './staged-upload.js';
 export { type UploadOffer } from './upload-offer.js';

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { startsWith } from '../db/like-prefix.js';
 
@@ -46,6 +46,45 @@ export async function findDeadPropertiesInFolder(db: Db, folderKey: string): Pro
     .orderBy('dav_properties.name')
     .execute();
   return rows.map((row) => ({ pathKey: row.path_key, namespace: row.namespace, name: row.name, value: row.value }));
+}
+
+/** An arbitrary constant naming the dead-property changes of one entry among PostgreSQL advisory locks. */
+const PROPERTY_CHANGES_KEY = 0x6461_7670; // "davp"
+
+/**
+ * Makes the rest of the transaction the only one changing this entry's dead properties until it
+ * ends, so that what it read of them is still so when it writes (a cap checked on the count can
+ * then not be passed by two requests at once). PostgreSQL takes an advisory lock on the entry;
+ * SQLite's transactions are serializable already.
+ */
+export async function serializeDeadPropertyChanges(db: Db, entryId: number): Promise<void> {
+  if (db.getExecutor().adapter instanceof PostgresAdapter) await sql`select pg_advisory_xact_lock(${PROPERTY_CHANGES_KEY}, ${entryId})`.execute(db);
+}
+
+/** The size of a stored dead property: the UTF-8 bytes of its namespace, name and value, counted by the database. */
+const storedBytes = sql<number>`octet_length(dav_properties.namespace) + octet_length(dav_properties.name) + octet_length(dav_properties.value)`;
+
+/** Each dead property of an entry with its stored size, without reading the values themselves. */
+export async function deadPropertySizes(db: Db, entryId: number): Promise<{ namespace: string; name: string; bytes: number }[]> {
+  const rows = await db.selectFrom('dav_properties').select(['namespace', 'name', storedBytes.as('bytes')]).where('entry_id', '=', entryId).execute();
+  return rows.map((row) => ({ namespace: row.namespace, name: row.name, bytes: Number(row.bytes) }));
+}
+
+/**
+ * Whether an entry (with `members`, or anything below it) keeps more than `limits` allows of dead
+ * properties: more of them, or more bytes.
+ */
+export async function hasDeadPropertiesBeyond(db: Db, pathKey: string, options: { members: boolean; count: number; bytes: number }): Promise<boolean> {
+  const row = await db
+    .selectFrom('dav_properties')
+    .innerJoin('entries', 'entries.id', 'dav_properties.entry_id')
+    .select('dav_properties.entry_id')
+    .where((w) => (options.members ? w.or([w('entries.path_key', '=', pathKey), startsWith('entries.path_key', `${pathKey}/`)]) : w('entries.path_key', '=', pathKey)))
+    .groupBy('dav_properties.entry_id')
+    .having((h) => h.or([h(h.fn.countAll(), '>', options.count), h(h.fn.sum(storedBytes), '>', options.bytes)]))
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Sets a dead property of an entry, replacing its value if it has one. */

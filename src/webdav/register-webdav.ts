@@ -62,7 +62,8 @@ export async function registerWebdav(app: FastifyInstance, deps: WebdavDeps): Pr
 /** A failure in WebDAV's form: its status, the RFC 4918 precondition element when there is one, else the message as text. */
 function renderFailure(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const failure = davErrorOf(error);
-  if (failure.status >= 500) request.log.error({ err: error }, 'WebDAV request failed');
+  // 507 refuses what a client asked to store past a cap: the client's doing, not a server failure.
+  if (failure.status >= 500 && failure.status !== 507) request.log.error({ err: error }, 'WebDAV request failed');
   reply.code(failure.status);
   if (failure.status === 401) reply.header('WWW-Authenticate', 'Basic realm="Atrium", charset="UTF-8"');
   if (failure.retryAfterSeconds !== undefined) reply.header('Retry-After', String(failure.retryAfterSeconds));

@@ -25,6 +25,7 @@ describe('the layers of src/', () => {
     ['a layer imports the app', 'src/files/demo.ts', "import { buildApp } from '../app.js';\nexport const x = buildApp;\n", /top-level modules/],
     ['the SCIM front door reaches past a feature\'s index', 'src/scim/users/demo.ts', "import { createUser } from '../../directory/users.js';\nexport const x = createUser;\n", /entered only through its index/],
     ['the SCIM front door reads a repository', 'src/scim/demo.ts', "import { findUserById } from '../repositories/users.js';\nexport const x = findUserById;\n", /may import only/],
+    ['the WebDAV front door reads a repository', 'src/webdav/locks/demo.ts', "import { findDavLock } from '../../repositories/dav-locks.js';\nexport const x = findDavLock;\n", /may import only/],
     ['a feature imports the SCIM front door', 'src/directory/demo.ts', "import { SCIM_ROOT } from '../scim/register-scim.js';\nexport const x = SCIM_ROOT;\n", /may import only/],
   ])('refuses it when %s', async (_what, filePath, code, message) => {
     const messages = await restrictedImports(filePath, code);

@@ -1,5 +1,5 @@
 import { toRequestPath } from '../../access/index.js';
-import type { DavLock } from '../../repositories/dav-locks.js';
+import type { DavLock } from '../../files/index.js';
 import { hrefOf } from '../dav-request.js';
 import { escapeXml } from '../xml/multistatus.js';
 

@@ -1,11 +1,9 @@
 import { AtriumError } from '../../errors/atrium-error.js';
-import type { FileEntry } from '../../files/index.js';
-import type { DavLock } from '../../repositories/dav-locks.js';
+import type { DavLock, FileEntry } from '../../files/index.js';
 import { davErrors } from '../dav-error.js';
 import { davRelative, decodePath, type DavContext } from '../dav-request.js';
 import { entityTagOf } from '../properties/entity-tag.js';
 import { parseIfHeader, MalformedIfHeader, type IfCondition, type IfList } from './if-header.js';
-import { locksCovering } from './lock-store.js';
 
 // Evaluating an If header (RFC 4918 10.4) against the resources it names: a list holds when every
 // condition in it does (AND), the header when any list does (OR). Untagged lists are about the
@@ -39,13 +37,13 @@ export function ifListsOf(ctx: DavContext): IfList[] | undefined {
   }
 }
 
-export async function evaluateIf(ctx: DavContext, lists: readonly IfList[], now: number): Promise<IfOutcome> {
+export async function evaluateIf(ctx: DavContext, lists: readonly IfList[]): Promise<IfOutcome> {
   const states = new Map<string, Promise<ResourceState>>();
   const stateOf = (path: string | undefined) => {
     const key = path ?? '\u0000unknown';
     let state = states.get(key);
     if (state === undefined) {
-      state = path === undefined ? Promise.resolve({ etag: undefined, locks: [] }) : resourceState(ctx, path, now);
+      state = path === undefined ? Promise.resolve({ etag: undefined, locks: [] }) : resourceState(ctx, path);
       states.set(key, state);
     }
     return state;
@@ -73,15 +71,14 @@ function opaque(etag: string): string {
   return etag.startsWith('W/') ? etag.slice(2) : etag;
 }
 
-async function resourceState(ctx: DavContext, path: string, now: number): Promise<ResourceState> {
-  let key: string;
+async function resourceState(ctx: DavContext, path: string): Promise<ResourceState> {
   try {
-    key = ctx.session.locate(path).key;
+    ctx.session.locate(path);
   } catch (error) {
     if (error instanceof AtriumError) return { etag: undefined, locks: [] };
     throw error;
   }
-  const [entry, locks] = await Promise.all([visibleEntry(ctx, path), locksCovering(ctx.db, key, now)]);
+  const [entry, locks] = await Promise.all([visibleEntry(ctx, path), ctx.session.locks.covering(path)]);
   // Locks on something the caller cannot see still match their token: the token itself is the secret.
   return { etag: entry === undefined ? undefined : entityTagOf(entry), locks };
 }

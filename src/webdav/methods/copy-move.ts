@@ -1,6 +1,6 @@
 import { davErrors } from '../dav-error.js';
 import { davRelative, decodePath, parentOf, type DavContext } from '../dav-request.js';
-import { assertWritable, releaseLocksUnder } from '../locks/index.js';
+import { assertWritable } from '../locks/index.js';
 import { headerOf, statOrUndefined } from './lookup.js';
 
 /**
@@ -9,7 +9,8 @@ import { headerOf, statOrUndefined } from './lookup.js';
  * cannot leave it. Overwrite: F with something at the destination is 412; T (the default)
  * replaces it, deleted in the same transaction as the transfer. A missing destination folder is
  * 409. COPY takes Depth 0 (a folder without its contents) or infinity; MOVE only infinity. The
- * file session copies and moves all or nothing, so there is never a partial 207.
+ * file session copies and moves all or nothing, so there is never a partial 207; it refuses to
+ * copy a source with more dead properties than a resource may keep (507).
  */
 export async function copyOrMove(ctx: DavContext): Promise<void> {
   const move = ctx.request.method === 'MOVE';
@@ -19,7 +20,8 @@ export async function copyOrMove(ctx: DavContext): Promise<void> {
   const overwriteHeader = (headerOf(ctx, 'overwrite') ?? 'T').trim().toUpperCase();
   if (overwriteHeader !== 'T' && overwriteHeader !== 'F') throw davErrors.badRequest('Overwrite must be T or F.');
 
-  const source = await ctx.session.stat(ctx.path);
+  // A missing source is 404 before anything is said about the destination.
+  await ctx.session.stat(ctx.path);
   if (ctx.path === '' || destination === '') throw davErrors.forbidden('The root folder cannot be copied, moved or replaced.');
   if (destination === ctx.path) throw davErrors.forbidden('The destination is the source itself.');
   const parent = await statOrUndefined(ctx, parentOf(destination));
@@ -32,18 +34,13 @@ export async function copyOrMove(ctx: DavContext): Promise<void> {
   const overwrite = existing !== undefined;
   if (move) {
     await ctx.session.move(ctx.path, destination, { overwrite });
-    await releaseLocksUnder(ctx, ctx.path);
-  } else if (depth === '0' && source.type === 'directory') {
-    if (overwrite) await ctx.session.delete(destination, { recursive: true });
-    await ctx.session.createFolder(destination, { mkdirParents: false });
-    const properties = (await ctx.session.deadProperties([ctx.path])).get(ctx.path) ?? [];
-    if (properties.length > 0) await ctx.session.changeDeadProperties(destination, properties);
+    await ctx.session.locks.release(ctx.path);
   } else {
-    await ctx.session.copy(ctx.path, destination, { overwrite });
+    await ctx.session.copy(ctx.path, destination, { overwrite, withoutMembers: depth === '0' });
   }
   // What was below a replaced destination is gone, and its locks with it; a lock on the destination
   // itself stays and now covers what replaced it (RFC 4918 7.7). A lock never travels with a copy.
-  if (overwrite) await releaseLocksUnder(ctx, destination, { onlyBelow: true });
+  if (overwrite) await ctx.session.locks.release(destination, { onlyBelow: true });
   ctx.reply.code(overwrite ? 204 : 201).header('Content-Length', '0').send();
 }
 

@@ -1,6 +1,6 @@
 import { davErrors } from '../dav-error.js';
 import { parentOf, type DavContext } from '../dav-request.js';
-import { assertWritable, releaseLocksUnder } from '../locks/index.js';
+import { assertWritable } from '../locks/index.js';
 
 /**
  * DELETE (RFC 4918 9.6): a file, or a folder with everything in it, 204. The file session
@@ -12,6 +12,6 @@ export async function deleteMethod(ctx: DavContext): Promise<void> {
   const entry = await ctx.session.stat(ctx.path);
   await assertWritable(ctx, { paths: [ctx.path], parents: [parentOf(ctx.path)], recursive: entry.type === 'directory' });
   await ctx.session.delete(ctx.path, { recursive: true });
-  await releaseLocksUnder(ctx, ctx.path);
+  await ctx.session.locks.release(ctx.path);
   ctx.reply.code(204).send();
 }

@@ -11,8 +11,9 @@ import { emptyElement, serializeElement } from '../xml/serialize.js';
 /**
  * PROPPATCH (RFC 4918 9.2): sets and removes dead properties, in document order, all or none. A
  * live property cannot be changed: it is 403 (cannot-modify-protected-property), and every other
- * property of the request is then 424 (failed dependency) and nothing is changed. Who may change
- * an entry's properties is the file session's to decide (write on the entry).
+ * property of the request is then 424 (failed dependency) and nothing is changed. The same for a
+ * request past the storage caps: the properties over them 507, the rest 424. Who may change an
+ * entry's properties, and how much it may keep, is the file session's to decide.
  */
 export async function proppatch(ctx: DavContext): Promise<void> {
   const body = await readTextBody(ctx);
@@ -41,6 +42,16 @@ export async function proppatch(ctx: DavContext): Promise<void> {
     ctx.reply.code(207).type('application/xml; charset=utf-8').send(answer);
     return;
   }
-  await ctx.session.changeDeadProperties(ctx.path, changes);
-  ctx.reply.code(207).type('application/xml; charset=utf-8').send(multistatus([{ href, propstats: [{ status: 200, props: names }] }]));
+  const outcome = await ctx.session.changeDeadProperties(ctx.path, changes);
+  const propstats = outcome.stored ? [{ status: 200, props: names }] : refusedPropstats(changes, outcome.overLimit);
+  ctx.reply.code(207).type('application/xml; charset=utf-8').send(multistatus([{ href, propstats }]));
+}
+
+/** A request refused whole for the storage caps: the properties past a cap 507, the rest 424 (RFC 4918 9.2.1). */
+function refusedPropstats(changes: readonly PropertyChange[], overLimit: readonly PropertyChange[]): { status: number; props: string[] }[] {
+  const namesOf = (list: readonly PropertyChange[]) => [...new Set(list.map((change) => emptyElement(change.namespace, change.name)))];
+  const overNames = namesOf(overLimit);
+  const over = new Set(overNames);
+  const others = namesOf(changes).filter((name) => !over.has(name));
+  return [{ status: 507, props: overNames }, { status: 424, props: others }];
 }

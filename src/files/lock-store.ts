@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { PostgresAdapter, sql } from 'kysely';
-import { selfAndAncestorKeys, type SitePath } from '../../access/index.js';
-import type { Db } from '../../db/database.js';
-import { inTransaction } from '../../db/transaction.js';
+import { selfAndAncestorKeys, type SitePath } from '../access/index.js';
+import type { Db } from '../db/database.js';
+import { inTransaction } from '../db/transaction.js';
 import {
   davLocksAt, davLocksBelow, deleteDavLock, deleteDavLocksAtOrBelow, deleteDavLocksBelow, deleteExpiredDavLocks, findDavLock, insertDavLock, renewDavLock, type DavLock,
-} from '../../repositories/dav-locks.js';
+} from '../repositories/dav-locks.js';
+import { covers } from './lock-coverage.js';
+import { assertLockCountWithinLimit, assertOwnerWithinLimit } from './lock-limits.js';
 
 // The WebDAV lock store: locks live in the database (dav_locks), so every worker and node sees the
 // same ones. Expired locks are ignored by every read and removed lazily, when a lock is taken.
@@ -20,13 +22,6 @@ const LOCK_TAKING_KEY = 0x6461_766c; // "davl"
  */
 export function newLockToken(): string {
   return `urn:x-atrium:${randomBytes(16).toString('base64url')}`;
-}
-
-/** Whether `lock` covers the resource at `pathKey`: rooted there, or above it with depth infinity. */
-export function covers(lock: DavLock, pathKey: string): boolean {
-  if (lock.pathKey === pathKey) return true;
-  if (lock.depth !== 'infinity') return false;
-  return lock.pathKey === '' ? pathKey !== '' : pathKey.startsWith(`${lock.pathKey}/`);
 }
 
 /** Unexpired locks that cover the resource at `pathKey`. */
@@ -44,24 +39,20 @@ export function findLock(db: Db, token: string, now: number): Promise<DavLock | 
   return findDavLock(db, token, now);
 }
 
-export interface NewLock {
-  site: SitePath;
-  collection: boolean;
-  depth: '0' | 'infinity';
-  scope: 'exclusive' | 'shared';
-  ownerXml: string | null;
-  userId: number | null;
-  timeoutSeconds: number;
-}
+/** A lock to take: where, and what it will be besides its token and times. */
+export type NewLock = Pick<DavLock, 'collection' | 'depth' | 'scope' | 'ownerXml' | 'userId' | 'timeoutSeconds'> & { site: SitePath };
 
 /**
  * Takes a lock, unless an unexpired lock conflicts with it (RFC 4918 6.1, 9.10.6): one that covers
  * the new lock's root, or, for a depth-infinity lock, one rooted below it; and either of them
- * exclusive. Checking and inserting happen in one transaction that no other node's lock taking
- * can interleave with (an advisory lock on PostgreSQL; SQLite has one writer at a time, and the
- * first statement, which removes expired locks, makes this transaction that writer).
+ * exclusive. A lock past the caps of lock-limits.ts is refused (`storage-limit-reached`). Checking
+ * and inserting happen in one transaction that no other node's lock taking can interleave with
+ * (an advisory lock on PostgreSQL; SQLite has one writer at a time, and the first statement,
+ * which removes expired locks, makes this transaction that writer), so two requests at once
+ * cannot both take the last place under a cap.
  */
 export async function takeLock(db: Db, now: number, request: NewLock): Promise<{ lock: DavLock; conflicts: [] } | { lock: undefined; conflicts: DavLock[] }> {
+  assertOwnerWithinLimit(request.ownerXml);
   return inTransaction(db, async (tx) => {
     if (tx.getExecutor().adapter instanceof PostgresAdapter) await sql`select pg_advisory_xact_lock(${LOCK_TAKING_KEY})`.execute(tx);
     await deleteExpiredDavLocks(tx, now);
@@ -70,6 +61,7 @@ export async function takeLock(db: Db, now: number, request: NewLock): Promise<{
     const below = request.depth === 'infinity' ? await locksBelow(tx, key, now) : [];
     const conflicts = [...near, ...below].filter((lock) => lock.scope === 'exclusive' || request.scope === 'exclusive');
     if (conflicts.length > 0) return { lock: undefined, conflicts };
+    assertLockCountWithinLimit(key, near, below);
     const lock: DavLock = {
       token: newLockToken(),
       path: request.site.path,

@@ -1,0 +1,199 @@
+import { Readable } from 'node:stream';
+import { holdsLock, mayRemoveLock } from '../access/index.js';
+import { AtriumError } from '../errors/atrium-error.js';
+import { errors } from '../errors/catalogue.js';
+import type { DavLock } from '../repositories/dav-locks.js';
+import { fileEntryOf, type FileEntry } from './file-entry.js';
+import { visibleEntry } from './file-lookup.js';
+import { covers } from './lock-coverage.js';
+import { findLock, locksBelow, locksCovering, removeLock, removeLocksAtOrBelow, removeLocksBelow, renewLock, takeLock } from './lock-store.js';
+import { sitePathIn, type SessionScope } from './session-scope.js';
+import { writeWholeFile } from './whole-upload.js';
+
+// WebDAV's write locks (RFC 4918 class 2) as one caller's session sees them: who may take, refresh
+// and remove a lock, and which locks stop a write. Locks are advice between WebDAV clients, not a
+// permission: the file operations themselves neither see nor obey them (docs/webdav.md, Locks).
+// They live in the database (lock-store.ts), so they hold on every worker and node.
+
+/**
+ * The longest a lock lasts without a refresh: an hour. A client that crashed holding a lock blocks
+ * others at most this long (its holder or an administrator can remove it sooner); clients that keep
+ * a file open refresh well before (Windows and Office every few minutes, Finder every 10).
+ */
+export const MAX_LOCK_SECONDS = 3600;
+
+export interface LockRequest {
+  depth: '0' | 'infinity';
+  scope: 'exclusive' | 'shared';
+  /** The client's owner element, to be shown back as given; null without one. */
+  ownerXml: string | null;
+  /** The seconds the client asks for; undefined (none asked, or Infinite) is the maximum. */
+  timeoutSeconds: number | undefined;
+}
+
+/**
+ * A lock taken (on an unmapped path, `created` an empty file), or the locks that stood in its way:
+ * `onlyBelow` when none of them covers the requested path itself, only resources below it.
+ */
+export type LockOutcome = { lock: DavLock; created: boolean } | { lock: undefined; conflicts: DavLock[]; onlyBelow: boolean };
+
+export interface WriteTarget {
+  /** Paths the write changes (a MOVE: its source and destination). */
+  paths: readonly string[];
+  /** The change reaches everything below `paths` too (DELETE, MOVE, COPY Depth infinity of a folder). */
+  recursive: boolean;
+  /**
+   * Folders that gain or lose a member (the parent of a created, deleted or moved path): a lock on
+   * the folder itself protects its membership (RFC 4918 7.5), even a depth-0 one; locks on its
+   * other members are not concerned, whatever `recursive` says.
+   */
+  parents?: readonly string[];
+}
+
+export class ResourceLocks {
+  constructor(private readonly scope: SessionScope) {}
+
+  /**
+   * Unexpired locks covering the resource at a path, whether or not the caller can see it: a
+   * lock's token is its own secret, so naming it proves nothing is learned.
+   */
+  async covering(path: string): Promise<DavLock[]> {
+    return locksCovering(this.scope.deps.db, sitePathIn(this.scope, path).key, this.now());
+  }
+
+  /**
+   * The locks covering each path at or below `path`, read in one query pair whatever their number;
+   * a path is located only when some lock was found.
+   */
+  async around(path: string): Promise<(path: string) => DavLock[]> {
+    const { db } = this.scope.deps;
+    const now = this.now();
+    const key = sitePathIn(this.scope, path).key;
+    const [near, below] = await Promise.all([locksCovering(db, key, now), locksBelow(db, key, now)]);
+    const locks = [...near, ...below];
+    if (locks.length === 0) return () => [];
+    return (member) => {
+      const memberKey = sitePathIn(this.scope, member).key;
+      return locks.filter((lock) => covers(lock, memberKey));
+    };
+  }
+
+  /**
+   * The locks that stop the caller making a write, given the tokens its request submitted: every
+   * locked resource the write changes needs one of the locks covering it submitted by the caller
+   * holding it; of several shared locks, one is enough. Empty when nothing stops it.
+   */
+  async blocking(target: WriteTarget, submitted: ReadonlySet<string>): Promise<DavLock[]> {
+    const { db } = this.scope.deps;
+    const now = this.now();
+    const missing = new Map<string, DavLock>();
+    const checks = [...target.paths.map((path) => ({ path, recursive: target.recursive })), ...(target.parents ?? []).map((path) => ({ path, recursive: false }))];
+    for (const { path, recursive } of checks) {
+      const key = sitePathIn(this.scope, path).key;
+      const near = await locksCovering(db, key, now);
+      const below = recursive ? await locksBelow(db, key, now) : [];
+      if (near.length === 0 && below.length === 0) continue;
+      const all = [...near, ...below];
+      const resources = new Set([...(near.length > 0 ? [key] : []), ...below.map((lock) => lock.pathKey)]);
+      for (const resource of resources) {
+        const locking = all.filter((lock) => covers(lock, resource));
+        if (locking.some((lock) => submitted.has(lock.token) && holdsLock(this.scope.caller, lock))) continue;
+        for (const lock of locking) missing.set(lock.token, lock);
+      }
+    }
+    return [...missing.values()];
+  }
+
+  /**
+   * The entry a LOCK of this path would lock, or undefined where there is none the caller can see
+   * (a LOCK there makes an empty file, which the caller must be allowed to create). Locking needs
+   * permission to write the resource: a lock stops the people who may write it.
+   */
+  async lockable(path: string): Promise<FileEntry | undefined> {
+    let found;
+    try {
+      found = await visibleEntry(this.scope, sitePathIn(this.scope, path));
+    } catch (error) {
+      if (error instanceof AtriumError && error.family === 'not-found') return undefined;
+      throw error;
+    }
+    const { entry, access } = found;
+    const capabilities = access.capabilities(entry.pathKey, entry.type);
+    if (!capabilities.has('write')) throw errors.writePermissionRequired('Locking needs permission to write the resource.');
+    return fileEntryOf(this.scope, entry, capabilities);
+  }
+
+  /**
+   * Takes a lock on a path for the caller (lock-store.ts refuses conflicts). On an unmapped path
+   * the lock is taken first and an empty file made under it ("locked empty resource", RFC 4918
+   * 7.3), so nobody else can lock the new file in between; if the file cannot be made, the lock
+   * is removed again.
+   */
+  async take(path: string, request: LockRequest): Promise<LockOutcome> {
+    const entry = await this.lockable(path);
+    const site = sitePathIn(this.scope, path);
+    const taken = await takeLock(this.scope.deps.db, this.now(), {
+      site,
+      collection: entry?.type === 'directory',
+      depth: request.depth,
+      scope: request.scope,
+      ownerXml: request.ownerXml,
+      userId: this.scope.caller.user?.id ?? null,
+      timeoutSeconds: grantedSeconds(request.timeoutSeconds),
+    });
+    if (taken.lock === undefined) return { lock: undefined, conflicts: taken.conflicts, onlyBelow: !taken.conflicts.some((lock) => covers(lock, site.key)) };
+    if (entry !== undefined) return { lock: taken.lock, created: false };
+    try {
+      await writeWholeFile(this.scope, site, Readable.from([]), { mkdirParents: false, declaredLength: 0 });
+    } catch (error) {
+      await removeLock(this.scope.deps.db, taken.lock.token);
+      throw error;
+    }
+    return { lock: taken.lock, created: true };
+  }
+
+  /**
+   * Refreshes the lock among `tokens` that covers the path and that the caller holds: it lasts
+   * `timeoutSeconds` more from now (at most MAX_LOCK_SECONDS). Undefined when there is none.
+   */
+  async refresh(path: string, tokens: ReadonlySet<string>, timeoutSeconds: number | undefined): Promise<DavLock | undefined> {
+    const { db } = this.scope.deps;
+    const now = this.now();
+    const found = (await locksCovering(db, sitePathIn(this.scope, path).key, now)).find((lock) => tokens.has(lock.token) && holdsLock(this.scope.caller, lock));
+    return found === undefined ? undefined : renewLock(db, now, found, grantedSeconds(timeoutSeconds));
+  }
+
+  /**
+   * Removes the lock `token` names, if it covers the path: false when it names no unexpired lock
+   * that does. Only its holder or an administrator may (access/lock-authority.ts).
+   */
+  async remove(path: string, token: string): Promise<boolean> {
+    const { db } = this.scope.deps;
+    const site = sitePathIn(this.scope, path);
+    const found = await findLock(db, token, this.now());
+    if (found === undefined || !covers(found, site.key)) return false;
+    if (!(await mayRemoveLock(db, this.scope.caller, found, site.workspaceId))) throw errors.lockRemovalRestricted();
+    await removeLock(db, found.token);
+    return true;
+  }
+
+  /**
+   * Removes the locks on a path and below it, after it was deleted or moved away: a lock goes with
+   * its resource, never with a copy. With `onlyBelow`, the locks on the path itself stay: what
+   * replaced a locked resource is under its lock (RFC 4918 7.7).
+   */
+  async release(path: string, options: { onlyBelow?: boolean } = {}): Promise<void> {
+    const key = sitePathIn(this.scope, path).key;
+    if (options.onlyBelow === true) await removeLocksBelow(this.scope.deps.db, key);
+    else await removeLocksAtOrBelow(this.scope.deps.db, key);
+  }
+
+  private now(): number {
+    return this.scope.deps.clock.now();
+  }
+}
+
+/** The seconds a lock is granted for the seconds asked: at least one, at most MAX_LOCK_SECONDS. */
+function grantedSeconds(asked: number | undefined): number {
+  return Math.max(1, Math.min(MAX_LOCK_SECONDS, asked ?? MAX_LOCK_SECONDS));
+}
