@@ -29,8 +29,9 @@ export async function createBackup(config: Config, file: string): Promise<Backup
   if (dialect === 'sqlite' && !(await exists(path.join(config.dataDir, SQLITE_FILE)))) {
     throw new CliError(`${config.dataDir} holds no Atrium database (check ATRIUM_DATA_DIR)`);
   }
+  // A PostgreSQL site's file contents are in the data dir too; the server makes it on its first start.
+  if (!(await exists(config.dataDir))) throw new CliError(`${config.dataDir} does not exist: it holds no site's files (check ATRIUM_DATA_DIR)`);
   // In the data dir, so that blobs can be hard-linked (same file system) instead of copied.
-  await fs.mkdir(config.dataDir, { recursive: true });
   const staging = await makeStagingFolder(config.dataDir);
   const partial = `${target}.partial`;
   try {
