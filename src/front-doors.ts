@@ -11,6 +11,7 @@ import type { MetricsExposure } from './http/metrics/register-metrics.js';
 import { startMetricsListener } from './http/metrics/metrics-listener.js';
 import { reloadCertificateOnHangup } from './http/tls/certificate-reload.js';
 import { createHttpsRedirectServer } from './http/tls/https-redirect.js';
+import { ServedHostNames } from './http/tls/served-host-names.js';
 import type { ProcessStart } from './start-up.js';
 import type { HostKeys } from './sftp/host-keys.js';
 import { startSftpServer, type SftpServer } from './sftp/sftp-server.js';
@@ -56,10 +57,11 @@ export async function buildFrontDoors(core: Core, config: Config, options: Front
       // SFTP listens first, so that once /health answers every door is open.
       if (hostKeys !== undefined && config.sftpPort !== undefined) sftp = await startSftp(core, config, hostKeys, app.log);
       await app.listen({ host: config.host, port: config.port });
-      if (start.tlsFiles !== undefined) {
+      if (start.tlsFiles !== undefined && start.tls !== undefined) {
+        const servedNames = new ServedHostNames(start.tls.cert, config.host);
         // With tls, Fastify made a node:https server; the app's type still says HTTP (see app.ts).
-        reloadCertificateOnHangup(app.server as unknown as TlsServer, start.tlsFiles, app.log);
-        if (config.httpRedirectPort !== undefined) redirects = await startRedirects(config, (app.server.address() as AddressInfo).port, app.log);
+        reloadCertificateOnHangup(app.server as unknown as TlsServer, start.tlsFiles, app.log, (reloaded) => servedNames.certificateChanged(reloaded.cert));
+        if (config.httpRedirectPort !== undefined) redirects = await startRedirects(config, (app.server.address() as AddressInfo).port, servedNames, app.log);
       }
       if (options.openMetricsPort && metrics !== undefined && config.metricsPort !== undefined) {
         metricsServer = await startMetricsListener(metrics.scrape, config.metricsPort, config.metricsToken, app.log);
@@ -75,9 +77,8 @@ export async function buildFrontDoors(core: Core, config: Config, options: Front
 }
 
 /** The optional plain HTTP port (ATRIUM_HTTP_REDIRECT_PORT) that only points clients to HTTPS. */
-async function startRedirects(config: Config, httpsPort: number, log: { info(message: string): void }): Promise<Server> {
-  const fallbackHost = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const server = createHttpsRedirectServer({ httpsPort, publicUrl: config.publicUrl, fallbackHost });
+async function startRedirects(config: Config, httpsPort: number, servedNames: ServedHostNames, log: { info(message: string): void }): Promise<Server> {
+  const server = createHttpsRedirectServer({ httpsPort, publicUrl: config.publicUrl, isServedHost: (host) => servedNames.includes(host) });
   // Plain HTTP is as open to stalled and piled-up connections as the main port.
   applyConnectionSettings(server, config);
   const address = await listenOn(server, config.host, config.httpRedirectPort as number);

@@ -3,6 +3,11 @@ import path from 'node:path';
 
 /** The embedded database's file in the data directory. */
 export const SQLITE_FILE = 'atrium.sqlite';
+/**
+ * The folder of the data directory that holds the SFTP host keys generated on the first start
+ * (sftp/host-keys.ts). Named here, beside the database's file, because backups carry it too.
+ */
+export const SFTP_HOST_KEY_DIR = 'sftp-host-keys';
 
 /**
  * Everything this process creates from now on (the data directory, the database and its journal,

@@ -53,6 +53,8 @@ export interface OpenOptions {
   max?: number;
   /** Time every statement for onQuery listeners (metrics); off, statements run untimed. */
   timeQueries?: boolean;
+  /** SQLite: open the file only if it exists, never creating it or its folder (a PostgreSQL database exists by connecting). */
+  mustExist?: boolean;
 }
 
 /** The database the settings name: PostgreSQL at `databaseUrl`, else the embedded file in `dataDir`. */
@@ -62,8 +64,9 @@ export function openConfiguredDatabase(settings: { databaseUrl: string | undefin
 }
 
 export function openSqlite(file: string, options: OpenOptions = {}): Database {
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-  const sqlite = new BetterSqlite3(file);
+  const mustExist = options.mustExist === true;
+  if (file !== ':memory:' && !mustExist) fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new BetterSqlite3(file, { fileMustExist: mustExist });
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');

@@ -4,13 +4,7 @@ import { migrationProvider } from './migrations/index.js';
 
 /** Brings the schema to the latest migration; throws with the failing migration's name. */
 export async function migrateToLatest(database: Database): Promise<void> {
-  const migrator = new Migrator({
-    db: database.db,
-    provider: migrationProvider(database.dialect),
-    // Kysely looks for its bookkeeping tables in every schema unless told which one: another
-    // schema's tables on the same server would make it skip creating its own.
-    ...(database.dialect === 'postgres' ? { migrationTableSchema: await currentSchema(database) } : {}),
-  });
+  const migrator = await migratorFor(database);
   let { error, results } = await migrator.migrateToLatest();
   for (let retry = 0; retry < 3 && error !== undefined && results === undefined && isSchemaDroppedMeanwhile(error); retry++) {
     ({ error, results } = await migrator.migrateToLatest());
@@ -30,7 +24,27 @@ function isSchemaDroppedMeanwhile(error: unknown): boolean {
   return (error as { code?: unknown }).code === '3F000';
 }
 
-async function currentSchema(database: Database): Promise<string> {
+/**
+ * Whether the database holds Atrium's schema: at least one migration has run in it. Reads Kysely's
+ * bookkeeping only, and creates nothing (not even the bookkeeping tables).
+ */
+export async function hasAtriumSchema(database: Database): Promise<boolean> {
+  const migrations = await (await migratorFor(database)).getMigrations();
+  return migrations.some((migration) => migration.executedAt !== undefined);
+}
+
+async function migratorFor(database: Database): Promise<Migrator> {
+  return new Migrator({
+    db: database.db,
+    provider: migrationProvider(database.dialect),
+    // Kysely looks for its bookkeeping tables in every schema unless told which one: another
+    // schema's tables on the same server would make it skip creating its own.
+    ...(database.dialect === 'postgres' ? { migrationTableSchema: await currentSchema(database) } : {}),
+  });
+}
+
+/** The PostgreSQL schema Atrium's tables are in: the first schema of the connection's search_path that exists. */
+export async function currentSchema(database: Database): Promise<string> {
   const result = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db);
   const schema = result.rows[0]?.schema;
   if (schema === undefined || schema === null) throw new Error('PostgreSQL has no current schema: check search_path');

@@ -28,6 +28,9 @@ export const errors = {
   methodNotAllowed: (method: string) => new AtriumError('bad-request/method-not-allowed', `Method ${method} is not allowed on this resource.`),
 
   authenticationRequired: () => new AtriumError('not-authenticated/authentication-required', 'Authentication required.', { header: 'credentials' }),
+  /** /metrics asks for its own token, never for an API key or a session. */
+  metricsTokenRequired: () =>
+    new AtriumError('not-authenticated/authentication-required', 'Metrics are read with the metrics token (ATRIUM_METRICS_TOKEN), sent as Authorization: Bearer <token>.'),
   /** Credentials were sent, but only in headers this server does not read (another header brand). */
   credentialsInUnreadHeaders: (message: string) => new AtriumError('not-authenticated/authentication-required', message),
   invalidCredentials: () =>

@@ -16,6 +16,11 @@ declare module 'fastify' {
      * keys; anything else is `administration`, the default.
      */
     operation?: OperationKind;
+    /**
+     * The `route` label /metrics counts the route's requests under, when not its own URL: the
+     * console's assets are one route per file, named after each build's content hashes.
+     */
+    metricsRoute?: string;
   }
   interface FastifyRequest {
     /** Set by the authentication hook on every non-public API route. */

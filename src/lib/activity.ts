@@ -1,9 +1,10 @@
 import { EventEmitter } from 'node:events';
 
 /**
- * What the features report for counting (logins, lockouts, bytes moved), without knowing who
- * counts: the metrics of a front door listen here, so no feature imports a metrics library or
- * a protocol. Emitting with no listener costs next to nothing, so the features always emit.
+ * What the features and the doors report for counting (logins, lockouts, bytes moved, SFTP
+ * sessions, WebDAV requests), without knowing who counts: the metrics of the REST door listen
+ * here, so no feature or other door imports a metrics library or another door. Emitting with no
+ * listener costs next to nothing, so they always emit.
  */
 export interface ActivityEvents {
   'login-succeeded': [];
@@ -14,6 +15,14 @@ export interface ActivityEvents {
   'bytes-uploaded': [bytes: number];
   /** A download stream finished sending. */
   'bytes-downloaded': [bytes: number];
+  /** An SFTP connection signed in: a session began. */
+  'sftp-session-started': [];
+  /** A signed-in SFTP connection closed. */
+  'sftp-session-ended': [];
+  /** An SFTP connection was turned away: over the connection limits, or it closed after failed sign-ins without one that succeeded. */
+  'sftp-session-refused': [];
+  /** A WebDAV request was answered: its method, status and how long it took. */
+  'webdav-request': [method: string, status: number, seconds: number];
 }
 
 export const activity = new EventEmitter<ActivityEvents>();

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import ssh2 from 'ssh2';
 import type { ParsedKey } from 'ssh2';
+import { SFTP_HOST_KEY_DIR } from '../db/data-dir.js';
 import { generateOpenSshKeyPair, type OpenSshKeyPair } from '../lib/openssh-key-pair.js';
 
 // ssh2 is CommonJS: its values come from the default export under Node's ESM.
@@ -21,8 +22,6 @@ export interface HostKeyFingerprint {
   sha256: string;
 }
 
-/** Where generated keys live, below the data directory; owner-only like the rest of it. */
-export const HOST_KEY_DIR = 'sftp-host-keys';
 const GENERATED = [
   { file: 'ssh_host_ed25519_key', type: 'ed25519' as const },
   // RSA for older clients only; 3072 bits, signed with SHA-2 (algorithms.ts).
@@ -58,7 +57,8 @@ export function sha256Fingerprint(publicKeyBlob: Buffer): string {
 }
 
 async function generatedKeyFiles(dataDir: string): Promise<string[]> {
-  const dir = path.join(dataDir, HOST_KEY_DIR);
+  // Below the data directory, owner-only like the rest of it.
+  const dir = path.join(dataDir, SFTP_HOST_KEY_DIR);
   await fs.mkdir(dir, { recursive: true, mode: 0o700 });
   await fs.chmod(dir, 0o700);
   const files: string[] = [];

@@ -5,6 +5,7 @@ import type { Caller } from '../access/index.js';
 import type { FileOperations } from '../files/index.js';
 import type { Db } from '../db/database.js';
 import { requestArrived } from '../db/read-cache.js';
+import { activity } from '../lib/activity.js';
 import type { Clock } from '../lib/time.js';
 import { SFTP_ALGORITHMS } from './algorithms.js';
 import { IdleTimeout, SFTP_IDLE_TIMEOUT_MS } from './idle-timeout.js';
@@ -58,6 +59,7 @@ export async function startSftpServer(options: SftpServerOptions, listen: { host
   const tcp = net.createServer((socket) => {
     const admission = limits.admit(socket);
     if (admission === undefined) {
+      activity.emit('sftp-session-refused');
       socket.destroy();
       return;
     }
@@ -88,6 +90,12 @@ export async function startSftpServer(options: SftpServerOptions, listen: { host
   function serveConnection(client: Connection, socket: Socket, admission: Admission, ip: string): void {
     let caller: Caller | undefined;
     let failures = 0;
+    let ready = false;
+    // A connection that leaves without trying to sign in (a port check) is neither a session nor a refusal.
+    socket.once('close', () => {
+      if (ready) activity.emit('sftp-session-ended');
+      else if (failures > 0) activity.emit('sftp-session-refused');
+    });
     client.on('error', () => undefined);
     client.on('authentication', (ctx) => {
       requestArrived(options.db, () => authenticator.attempt(ctx, ip)).then((outcome) => {
@@ -113,6 +121,8 @@ export async function startSftpServer(options: SftpServerOptions, listen: { host
       });
     });
     client.on('ready', () => {
+      ready = true;
+      activity.emit('sftp-session-started');
       admission.signedIn();
       const idle = new IdleTimeout(options.idleTimeoutMs ?? SFTP_IDLE_TIMEOUT_MS, () => client.end(), () => socket.destroy());
       socket.once('close', () => idle.stop());

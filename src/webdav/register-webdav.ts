@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.js';
 import type { FileOperations } from '../files/index.js';
+import { activity } from '../lib/activity.js';
 import type { Clock } from '../lib/time.js';
 import { DavAuthenticator } from './dav-auth.js';
 import { davErrorOf } from './dav-error.js';
@@ -40,6 +41,11 @@ export async function registerWebdav(app: FastifyInstance, deps: WebdavDeps): Pr
     dav.removeAllContentTypeParsers();
     dav.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
     dav.setErrorHandler(async (error, request, reply) => renderFailure(error, request, reply));
+    // Counted for /metrics by whoever listens (http/metrics/), after the answer is sent.
+    dav.addHook('onResponse', (request, reply, done) => {
+      activity.emit('webdav-request', request.method, reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    });
 
     const handle = async (request: FastifyRequest, reply: FastifyReply) => {
       if (request.method === 'OPTIONS') return options(reply);

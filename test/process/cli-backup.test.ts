@@ -3,13 +3,50 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Client } from 'ssh2';
+import { extract } from 'tar';
 import { afterEach, describe, expect, inject, it } from 'vitest';
+import { generateOpenSshKeyPairSync } from '../../src/lib/openssh-key-pair.js';
+import { sha256Fingerprint } from '../../src/sftp/host-keys.js';
 import { adminQuery, POSTGRES_TEST_URL } from '../support/postgres-server.js';
 import { startServer, type ServerProcess } from '../support/server-process.js';
 import { cliOk, runCli } from './cli-process.js';
 
 const KEY = 'cli-backup-bootstrap-key-0123456789abcdef012';
 const serverMode = inject('postgresMode') === 'server';
+
+/** The SFTP port a server started with ATRIUM_SFTP_PORT=0 listens on. */
+const sftpPortOf = (server: ServerProcess) => Number(/SFTP listening at sftp:\/\/127\.0\.0\.1:(\d+)/.exec(server.output())?.[1]);
+
+/**
+ * The host key an SSH server presents for `algorithm`, as a client sees it before trusting it:
+ * its SHA256 fingerprint. The client then declines the key and goes, never signing in.
+ */
+function presentedHostKey(port: number, algorithm: 'ssh-ed25519' | 'rsa-sha2-512'): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let presented: string | undefined;
+    const client = new Client();
+    const done = () => (presented === undefined ? reject(new Error(`no ${algorithm} host key presented`)) : resolve(presented));
+    client.on('error', done);
+    client.on('close', done);
+    client.connect({
+      host: '127.0.0.1',
+      port,
+      username: 'nobody',
+      algorithms: { serverHostKey: [algorithm] },
+      hostVerifier: (key: Buffer) => {
+        presented = sha256Fingerprint(key);
+        return false;
+      },
+    });
+  });
+}
+
+/** Every file of a data dir's generated SFTP host keys: its bytes and mode. */
+function hostKeyFiles(dataDir: string): Record<string, { content: string; mode: number }> {
+  const dir = path.join(dataDir, 'sftp-host-keys');
+  return Object.fromEntries(fs.readdirSync(dir).sort().map((name) => [name, { content: fs.readFileSync(path.join(dir, name), 'utf8'), mode: fs.statSync(path.join(dir, name)).mode & 0o777 }]));
+}
 
 describe('atrium backup and restore (SQLite), while the server works', () => {
   const running: ServerProcess[] = [];
@@ -105,6 +142,57 @@ describe('atrium backup and restore (SQLite), while the server works', () => {
     expect((await api(server, 'GET', '/files/load/only-in-copy.txt')).status).toBe(404);
   });
 
+  it('carries the SFTP host keys: the restored server presents the same ones, kept owner-only', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-backup-'));
+    const live = { ATRIUM_DATA_DIR: path.join(dir, 'live'), ATRIUM_SFTP_PORT: '0' };
+    const server = await startServer({ ...live, ATRIUM_ACCESS_LOG: 'false' });
+    running.push(server);
+    const presented = async (port: number) => ({ ed25519: await presentedHostKey(port, 'ssh-ed25519'), rsa: await presentedHostKey(port, 'rsa-sha2-512') });
+    const before = await presented(sftpPortOf(server));
+    expect(before.ed25519).toMatch(/^SHA256:/);
+    expect(before.rsa).toMatch(/^SHA256:/);
+
+    const archive = path.join(dir, 'site.tar');
+    await cliOk(live, ['backup', archive]);
+    const restored = { ATRIUM_DATA_DIR: path.join(dir, 'restored'), ATRIUM_SFTP_PORT: '0' };
+    await cliOk(restored, ['restore', archive]);
+    // The same keys, byte for byte, and owner-only as the server made them.
+    expect(fs.statSync(path.join(restored.ATRIUM_DATA_DIR, 'sftp-host-keys')).mode & 0o777).toBe(0o700);
+    const keys = hostKeyFiles(restored.ATRIUM_DATA_DIR);
+    expect(Object.keys(keys)).toEqual(['ssh_host_ed25519_key', 'ssh_host_ed25519_key.pub', 'ssh_host_rsa_key', 'ssh_host_rsa_key.pub']);
+    expect(Object.values(keys).map((key) => key.mode)).toEqual([0o600, 0o600, 0o600, 0o600]);
+    expect(keys).toEqual(hostKeyFiles(live.ATRIUM_DATA_DIR));
+
+    await server.stop();
+    const copy = await startServer({ ...restored, ATRIUM_ACCESS_LOG: 'false' });
+    running.push(copy);
+    expect(await presented(sftpPortOf(copy))).toEqual(before);
+  });
+
+  it('names the host keys of ATRIUM_SFTP_HOST_KEY_FILES in the backup, never their content, and says so on restore', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-backup-'));
+    const ownKey = path.join(dir, 'own_host_key');
+    const pair = generateOpenSshKeyPairSync('ed25519');
+    fs.writeFileSync(ownKey, pair.private, { mode: 0o600 });
+    const live = { ATRIUM_DATA_DIR: path.join(dir, 'live'), ATRIUM_SFTP_HOST_KEY_FILES: ownKey };
+    await cliOk(live, ['migrate']);
+
+    const archive = path.join(dir, 'site.tar');
+    const backup = await runCli(live, ['backup', archive]);
+    expect(backup.code, backup.stderr).toBe(0);
+    expect(backup.stderr).toBe(`atrium: note: the SFTP host keys of ATRIUM_SFTP_HOST_KEY_FILES (${ownKey}) are not in this backup: keep copies of them with it\n`);
+    expect(fs.readFileSync(archive).includes(pair.private.trim().split('\n')[1] as string)).toBe(false);
+    const unpacked = path.join(dir, 'unpacked');
+    fs.mkdirSync(unpacked);
+    await extract({ file: archive, cwd: unpacked });
+    expect(JSON.parse(fs.readFileSync(path.join(unpacked, 'atrium-backup.json'), 'utf8'))).toMatchObject({ format: 2, dialect: 'sqlite', sftpHostKeyFiles: [ownKey] });
+    expect(fs.readdirSync(unpacked).sort()).toEqual(['atrium-backup.json', 'atrium.sqlite', 'files']);
+
+    const restore = await runCli({ ATRIUM_DATA_DIR: path.join(dir, 'restored') }, ['restore', archive]);
+    expect(restore.code, restore.stderr).toBe(0);
+    expect(restore.stderr).toContain(`the SFTP host keys of ATRIUM_SFTP_HOST_KEY_FILES (${ownKey}) were not in the backup: set ATRIUM_SFTP_HOST_KEY_FILES to them`);
+  });
+
   it('clears the staging folder a killed backup left in the data dir, and keeps a running one\'s', async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-backup-'));
     const live = { ATRIUM_DATA_DIR: path.join(dir, 'live') };
@@ -151,7 +239,7 @@ describe.skipIf(!serverMode)('atrium backup and restore with PostgreSQL [postgre
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-backup-pg-'));
     await adminQuery(`create schema ${schema}`);
     const live = { ATRIUM_DATABASE_URL: url, ATRIUM_DATA_DIR: path.join(dir, 'live') };
-    server = await startServer({ ...live, ATRIUM_BOOTSTRAP_API_KEY: KEY, ATRIUM_ACCESS_LOG: 'false' });
+    server = await startServer({ ...live, ATRIUM_BOOTSTRAP_API_KEY: KEY, ATRIUM_ACCESS_LOG: 'false', ATRIUM_SFTP_PORT: '0' });
     const bytes = randomBytes(4096);
     const put = await fetch(`${server.baseUrl}/api/rest/v1/files/report.bin`, { method: 'PUT', headers: { 'X-ServiceAPI-Key': KEY }, body: bytes });
     expect(put.status).toBe(201);
@@ -176,5 +264,10 @@ describe.skipIf(!serverMode)('atrium backup and restore with PostgreSQL [postgre
     const stored = fs.readdirSync(objects).flatMap((prefix) => fs.readdirSync(path.join(objects, prefix)).map((key) => path.join(objects, prefix, key)));
     expect(stored.map((file) => fs.readFileSync(file).equals(bytes))).toEqual([true]);
     expect(fs.existsSync(path.join(restored.ATRIUM_DATA_DIR, 'atrium.sqlite'))).toBe(false);
+    // The SFTP host keys live in the data dir whatever the database: they come back as they were, owner-only.
+    const keys = hostKeyFiles(restored.ATRIUM_DATA_DIR);
+    expect(Object.keys(keys)).toHaveLength(4);
+    expect(Object.values(keys).every((key) => key.mode === 0o600)).toBe(true);
+    expect(keys).toEqual(hostKeyFiles(live.ATRIUM_DATA_DIR));
   });
 });

@@ -11,10 +11,10 @@ export interface CliResult {
 
 /**
  * Runs the built CLI (`dist/cli/main.js`, the package's `atrium` bin) as its own process with only
- * the given environment, feeding `input` to its standard input.
+ * the given environment, feeding `input` to its standard input, in `cwd` (this process's own by default).
  */
-export function runCli(env: Record<string, string>, args: string[], input = ''): Promise<CliResult> {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+export function runCli(env: Record<string, string>, args: string[], input = '', cwd?: string): Promise<CliResult> {
+  const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });

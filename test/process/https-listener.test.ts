@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -33,9 +34,31 @@ function handshake(port: number, ca: Buffer, version: tls.SecureVersion): Promis
   });
 }
 
-function plainRequest(url: string, method: string): Promise<{ status: number; location: string | undefined }> {
+/**
+ * A TLS 1.2 handshake by OpenSSL's own client offering only `cipher`: the suite agreed, or the
+ * alert that ended it. `-tls1_2` matters: without it the client would agree TLS 1.3 instead, whose
+ * suites are not the ones under test, and a refusal could never show.
+ */
+function opensslTls12(port: number, caFile: string, cipher: string): { agreed: string | undefined; output: string } {
+  const run = spawnSync('openssl', ['s_client', '-connect', `127.0.0.1:${port}`, '-tls1_2', '-cipher', cipher, '-CAfile', caFile], { input: '', encoding: 'utf8', timeout: 15_000 });
+  const output = `${run.stdout}${run.stderr}`;
+  const agreed = run.status === 0 ? /New, TLSv1\.2, Cipher is (\S+)/.exec(output)?.[1] : undefined;
+  return { agreed, output };
+}
+
+/** What a TLS 1.2 listener agrees to for each suite offered alone: the suite itself, or "refused" when the server ended the handshake. */
+function tls12Answers(port: number, caFile: string, ciphers: string[]): Record<string, string> {
+  return Object.fromEntries(ciphers.map((cipher) => {
+    const { agreed, output } = opensslTls12(port, caFile, cipher);
+    // The server's handshake_failure alert: the client offered the suite, the server would not take it.
+    if (agreed === undefined && /alert handshake failure/.test(output)) return [cipher, 'refused'];
+    return [cipher, agreed ?? output];
+  }));
+}
+
+function plainRequest(url: string, method: string, headers: Record<string, string> = {}): Promise<{ status: number; location: string | undefined }> {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method }, (response) => {
+    const request = http.request(url, { method, headers }, (response) => {
       response.resume();
       response.on('end', () => resolve({ status: response.statusCode ?? 0, location: response.headers.location }));
     });
@@ -62,7 +85,8 @@ describe('Atrium serving HTTPS itself (ATRIUM_TLS_CERT_FILE and ATRIUM_TLS_KEY_F
   beforeAll(async () => {
     authority = makeTestCertificateAuthority(path.join(work, 'pki'));
     first = authority.issue('first');
-    second = authority.issue('second');
+    // The renewed certificate names other hosts: the redirect port follows it.
+    second = authority.issue('second', { altNames: 'IP:127.0.0.1,DNS:renewed.example.test' });
     serve(first);
     server = await startHttpsServer({
       ATRIUM_DATA_DIR: path.join(work, 'data'),
@@ -96,10 +120,27 @@ describe('Atrium serving HTTPS itself (ATRIUM_TLS_CERT_FILE and ATRIUM_TLS_KEY_F
     expect(await handshake(server.port, authority.ca, 'TLSv1.1')).toBe('ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION');
   });
 
+  it('agrees only forward-secret AEAD suites in TLS 1.2 (an ECDSA certificate)', () => {
+    expect(tls12Answers(server.port, authority.caFile, [
+      'AES128-SHA', 'AES128-GCM-SHA256', 'ECDHE-ECDSA-AES128-SHA', 'ECDHE-ECDSA-AES256-SHA384',
+      'ECDHE-ECDSA-AES128-GCM-SHA256', 'ECDHE-ECDSA-AES256-GCM-SHA384', 'ECDHE-ECDSA-CHACHA20-POLY1305',
+    ])).toEqual({
+      'AES128-SHA': 'refused',
+      'AES128-GCM-SHA256': 'refused',
+      'ECDHE-ECDSA-AES128-SHA': 'refused',
+      'ECDHE-ECDSA-AES256-SHA384': 'refused',
+      'ECDHE-ECDSA-AES128-GCM-SHA256': 'ECDHE-ECDSA-AES128-GCM-SHA256',
+      'ECDHE-ECDSA-AES256-GCM-SHA384': 'ECDHE-ECDSA-AES256-GCM-SHA384',
+      'ECDHE-ECDSA-CHACHA20-POLY1305': 'ECDHE-ECDSA-CHACHA20-POLY1305',
+    });
+  });
+
   it('redirects plain HTTP on ATRIUM_HTTP_REDIRECT_PORT to the HTTPS URL', async () => {
     const port = Number((await logged(server, /HTTP redirect to HTTPS listening at http:\/\/127\.0\.0\.1:(\d+)/))[1]);
     expect(await plainRequest(`http://127.0.0.1:${port}/api/rest/v1/files/a%20b.txt?x=1`, 'GET')).toEqual({ status: 301, location: `https://127.0.0.1:${server.port}/api/rest/v1/files/a%20b.txt?x=1` });
     expect(await plainRequest(`http://localhost:${port}/api/rest/v1/folders/new`, 'POST')).toEqual({ status: 308, location: `https://localhost:${server.port}/api/rest/v1/folders/new` });
+    // A Host the certificate does not name is never sent back: the port is no open redirect.
+    expect(await plainRequest(`http://127.0.0.1:${port}/`, 'GET', { host: 'attacker.example' })).toEqual({ status: 400, location: undefined });
   });
 
   it('re-reads the certificate on SIGHUP for new connections while an open one keeps working, and keeps it when the new files are bad', async () => {
@@ -114,6 +155,10 @@ describe('Atrium serving HTTPS itself (ATRIUM_TLS_CERT_FILE and ATRIUM_TLS_KEY_F
       const fresh = await httpsRequest(`${server.baseUrl}/health`, { ca: authority.ca });
       expect(fresh.status).toBe(200);
       expect(fresh.certificate.serialNumber).toBe(serialOf(second));
+      const redirectPort = Number((await logged(server, /HTTP redirect to HTTPS listening at http:\/\/127\.0\.0\.1:(\d+)/))[1]);
+      const redirect = (host: string) => plainRequest(`http://127.0.0.1:${redirectPort}/`, 'GET', { host });
+      expect(await redirect('renewed.example.test')).toEqual({ status: 301, location: `https://renewed.example.test:${server.port}/` });
+      expect(await redirect('localhost')).toEqual({ status: 400, location: undefined });
       // The connection opened before the reload is still the one the agent uses, and still answers.
       const kept = await httpsRequest(`${server.baseUrl}/health`, { ca: authority.ca, agent });
       expect(kept.status).toBe(200);
@@ -145,6 +190,39 @@ describe('Atrium serving HTTPS itself (ATRIUM_TLS_CERT_FILE and ATRIUM_TLS_KEY_F
     const bad = runServer({ ATRIUM_HOST: '127.0.0.1', ATRIUM_PORT: '0', ATRIUM_DATA_DIR: path.join(work, 'bad'), ATRIUM_TLS_CERT_FILE: notPem, ATRIUM_TLS_KEY_FILE: first.keyFile });
     expect(await bad.exited).toBe(1);
     expect(bad.output()).toBe(`atrium: configuration error: ATRIUM_TLS_CERT_FILE: ${notPem} holds no PEM certificate\n`);
+  });
+});
+
+describe('TLS 1.2 suites with an RSA certificate', () => {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-https-rsa-'));
+  let authority: TestCertificateAuthority;
+  let server: ServerProcess;
+  beforeAll(async () => {
+    authority = makeTestCertificateAuthority(path.join(work, 'pki'));
+    const rsa = authority.issue('rsa', { rsa: true });
+    server = await startHttpsServer({ ATRIUM_DATA_DIR: path.join(work, 'data'), ATRIUM_TLS_CERT_FILE: rsa.chainFile, ATRIUM_TLS_KEY_FILE: rsa.keyFile }, authority.ca);
+  });
+  afterAll(async () => {
+    expect(await server?.stop()).toBe(0);
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  it('agrees ECDHE-RSA with AES-GCM or ChaCha20-Poly1305 only: no CBC, no RSA key exchange, no DHE', async () => {
+    expect(tls12Answers(server.port, authority.caFile, [
+      'AES128-SHA', 'AES256-GCM-SHA384', 'ECDHE-RSA-AES128-SHA', 'ECDHE-RSA-AES128-SHA256', 'DHE-RSA-AES128-GCM-SHA256',
+      'ECDHE-RSA-AES128-GCM-SHA256', 'ECDHE-RSA-AES256-GCM-SHA384', 'ECDHE-RSA-CHACHA20-POLY1305',
+    ])).toEqual({
+      'AES128-SHA': 'refused',
+      'AES256-GCM-SHA384': 'refused',
+      'ECDHE-RSA-AES128-SHA': 'refused',
+      'ECDHE-RSA-AES128-SHA256': 'refused',
+      'DHE-RSA-AES128-GCM-SHA256': 'refused',
+      'ECDHE-RSA-AES128-GCM-SHA256': 'ECDHE-RSA-AES128-GCM-SHA256',
+      'ECDHE-RSA-AES256-GCM-SHA384': 'ECDHE-RSA-AES256-GCM-SHA384',
+      'ECDHE-RSA-CHACHA20-POLY1305': 'ECDHE-RSA-CHACHA20-POLY1305',
+    });
+    // TLS 1.3 is as before.
+    expect(await handshake(server.port, authority.ca, 'TLSv1.3')).toBe('TLSv1.3');
   });
 });
 

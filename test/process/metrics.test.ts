@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
+import { connectSftp } from '../sftp/sftp-fixture.js';
 import { adminQuery, POSTGRES_TEST_URL } from '../support/postgres-server.js';
 import { startServer, type ServerProcess } from '../support/server-process.js';
 import { parsePrometheusText, sampleValue, type Sample } from './prometheus-text.js';
@@ -11,6 +12,7 @@ const KEY = 'metrics-test-bootstrap-key-0123456789abcdef';
 const TOKEN = randomBytes(24).toString('hex');
 const ADMIN = { username: 'metrics-admin', password: 'metrics admin password 1' };
 const API = '/api/rest/v1';
+const METRICS_TOKEN_REQUIRED = 'Metrics are read with the metrics token (ATRIUM_METRICS_TOKEN), sent as Authorization: Bearer <token>.';
 const serverMode = inject('postgresMode') === 'server';
 
 /** Where each server's data lives: SQLite in a fresh data directory, or a fresh PostgreSQL schema. */
@@ -58,6 +60,20 @@ describe.each(databases)('metrics [$name]', (database) => {
     expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     return parsePrometheusText(await response.text());
   };
+  /** A request's status, once its answer is read to the end: the server counts a request when it has sent the answer. */
+  const answered = async (url: string, init?: RequestInit): Promise<number> => {
+    const response = await fetch(url, init);
+    await response.arrayBuffer();
+    return response.status;
+  };
+  /** Scrapes until `done` holds: for what the server counts after an event only it sees (a connection's close). */
+  const scrapeUntil = async (url: string, done: (samples: Sample[]) => boolean): Promise<Sample[]> => {
+    for (;;) {
+      const samples = await scrape(url);
+      if (done(samples)) return samples;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  };
   const signIn = (server: ServerProcess, password: string) =>
     fetch(`${server.baseUrl}${API}/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: ADMIN.username, password }) });
 
@@ -76,7 +92,8 @@ describe.each(databases)('metrics [$name]', (database) => {
       const refused = await fetch(metricsUrl, { headers: authorization === undefined ? {} : { authorization } });
       expect(refused.status).toBe(401);
       expect(refused.headers.get('www-authenticate')).toBe('Bearer');
-      expect(await refused.json()).toMatchObject({ type: 'not-authenticated/authentication-required', 'http-code': 401 });
+      // The answer names what /metrics asks for, not the API's credentials.
+      expect(await refused.json()).toMatchObject({ type: 'not-authenticated/authentication-required', 'http-code': 401, error: METRICS_TOKEN_REQUIRED });
     }
 
     const before = await scrape(metricsUrl);
@@ -141,6 +158,51 @@ describe.each(databases)('metrics [$name]', (database) => {
     expect(sampleValue(locked, 'atrium_logins_total', { outcome: 'failed' })).toBe(5);
   });
 
+  it('counts SFTP sessions and WebDAV requests, and the console\'s assets under one route', async () => {
+    const server = await start({ ATRIUM_METRICS_TOKEN: TOKEN, ATRIUM_SFTP_PORT: '0' });
+    const metricsUrl = `${server.baseUrl}/metrics`;
+    const sftpPort = Number(/SFTP listening at sftp:\/\/127\.0\.0\.1:(\d+)/.exec(server.output())?.[1]);
+    const before = await scrape(metricsUrl);
+    expect(sampleValue(before, 'atrium_sftp_sessions_open')).toBe(0);
+    expect(sampleValue(before, 'atrium_sftp_sessions_total', { outcome: 'started' })).toBe(0);
+    expect(sampleValue(before, 'atrium_sftp_sessions_total', { outcome: 'refused' })).toBe(0);
+
+    // SFTP: one session signed in and open, one connection refused for a wrong password.
+    const session = await connectSftp({ host: '127.0.0.1', port: sftpPort, username: ADMIN.username, password: ADMIN.password });
+    const open = await scrape(metricsUrl);
+    expect(sampleValue(open, 'atrium_sftp_sessions_open')).toBe(1);
+    expect(sampleValue(open, 'atrium_sftp_sessions_total', { outcome: 'started' })).toBe(1);
+    const wrong = await connectSftp({ host: '127.0.0.1', port: sftpPort, username: ADMIN.username, password: 'not the password' }).then(() => 'signed in', (error: Error) => error.message);
+    expect(wrong).toMatch(/authentication methods failed/);
+    session.close();
+    // The server hears of both closes after the clients do: read until it has.
+    const closed = await scrapeUntil(metricsUrl, (samples) => sampleValue(samples, 'atrium_sftp_sessions_open') === 0 && sampleValue(samples, 'atrium_sftp_sessions_total', { outcome: 'refused' }) === 1);
+    expect(sampleValue(closed, 'atrium_sftp_sessions_total', { outcome: 'started' })).toBe(1);
+
+    // WebDAV: by method and status class, with the REST requests' buckets.
+    const basic = `Basic ${Buffer.from(`${ADMIN.username}:${ADMIN.password}`).toString('base64')}`;
+    const dav = (method: string, url: string, headers: Record<string, string> = {}, body?: string) => answered(`${server.baseUrl}/dav${url}`, { method, headers, body });
+    expect(await dav('PUT', '/report.txt', { authorization: basic }, 'dav bytes')).toBe(201);
+    expect(await dav('PROPFIND', '/', { authorization: basic, depth: '1' })).toBe(207);
+    expect(await dav('PROPFIND', '/', { authorization: basic, depth: '0' })).toBe(207);
+    expect(await dav('GET', '/missing.txt', { authorization: basic })).toBe(404);
+    expect(await dav('PROPFIND', '/', { depth: '0' })).toBe(401);
+
+    // The console: its page names the built assets, whose names change with each build.
+    const page = await (await fetch(`${server.baseUrl}/`)).text();
+    const assets = [...new Set([...page.matchAll(/"(\/assets\/[^"]+)"/g)].map((match) => match[1] as string))];
+    expect(assets.length).toBeGreaterThan(0);
+    for (const asset of assets) expect(await answered(`${server.baseUrl}${asset}`)).toBe(200);
+
+    const after = await scrape(metricsUrl);
+    const webdav = (method: string, statusClass: string) => sampleValue(after, 'atrium_webdav_request_duration_seconds_count', { method, status_class: statusClass });
+    expect({ put: webdav('PUT', '2xx'), propfind: webdav('PROPFIND', '2xx'), get: webdav('GET', '4xx'), refused: webdav('PROPFIND', '4xx') }).toEqual({ put: 1, propfind: 2, get: 1, refused: 1 });
+    expect(sampleValue(after, 'atrium_webdav_request_duration_seconds_bucket', { method: 'PROPFIND', status_class: '2xx', le: '10' })).toBe(2);
+    const routes = new Set(after.filter((s) => s.name === 'atrium_http_request_duration_seconds_count').map((s) => s.labels.route));
+    expect([...routes].filter((route) => route?.startsWith('/assets/'))).toEqual(['/assets/*']);
+    expect(sampleValue(after, 'atrium_http_request_duration_seconds_count', { method: 'GET', route: '/assets/*', status: '200' })).toBe(assets.length);
+  });
+
   it('with a metrics port, serves them on 127.0.0.1 only and never on the public port', async () => {
     const server = await start({ ATRIUM_METRICS_PORT: '0' });
     const port = Number(/Metrics listening at http:\/\/127\.0\.0\.1:(\d+)\/metrics/.exec(server.output())?.[1]);
@@ -160,7 +222,9 @@ describe.each(databases)('metrics [$name]', (database) => {
   it('with both a port and a token, asks the token on the metrics port too', async () => {
     const server = await start({ ATRIUM_METRICS_PORT: '0', ATRIUM_METRICS_TOKEN: TOKEN });
     const port = Number(/Metrics listening at http:\/\/127\.0\.0\.1:(\d+)\/metrics/.exec(server.output())?.[1]);
-    expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(401);
+    const refused = await fetch(`http://127.0.0.1:${port}/metrics`);
+    expect(refused.status).toBe(401);
+    expect(await refused.text()).toBe(`${METRICS_TOKEN_REQUIRED}\n`);
     expect((await fetch(`${server.baseUrl}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(404);
     await scrape(`http://127.0.0.1:${port}/metrics`);
   });

@@ -18,10 +18,15 @@ export async function postgresServerReachable(): Promise<boolean> {
 
 /** Runs one statement on the test server outside any Atrium database (schema set-up and clean-up). */
 export async function adminQuery(text: string): Promise<void> {
+  await adminRows(text);
+}
+
+/** The rows of one query on the test server, outside any Atrium database: a look behind Atrium's back. */
+export async function adminRows(text: string): Promise<Record<string, unknown>[]> {
   const client = new pg.Client({ connectionString: POSTGRES_TEST_URL });
   await client.connect();
   try {
-    await client.query(text);
+    return (await client.query(text)).rows as Record<string, unknown>[];
   } finally {
     await client.end();
   }

@@ -12,8 +12,15 @@ export interface TestCertificate {
 export interface TestCertificateAuthority {
   caFile: string;
   ca: Buffer;
-  /** A server certificate for 127.0.0.1 and localhost, signed by this CA. */
-  issue(name: string): TestCertificate;
+  /** A server certificate signed by this CA: P-256 for 127.0.0.1 and localhost unless told otherwise. */
+  issue(name: string, options?: IssueOptions): TestCertificate;
+}
+
+export interface IssueOptions {
+  /** An RSA key (2048 bits) instead of P-256: the TLS 1.2 suites a server can agree depend on it. */
+  rsa?: boolean;
+  /** The subjectAltName as openssl writes it, `IP:127.0.0.1,DNS:localhost` by default. */
+  altNames?: string;
 }
 
 const openssl = (args: string[], cwd: string) => execFileSync('openssl', args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -32,9 +39,10 @@ export function makeTestCertificateAuthority(dir: string): TestCertificateAuthor
   return {
     caFile,
     ca: fs.readFileSync(caFile),
-    issue(name) {
-      fs.writeFileSync(path.join(dir, `${name}.ext`), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n');
-      openssl(['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', `${name}-key.pem`, '-out', `${name}.csr`, '-subj', `/CN=${name}`], dir);
+    issue(name, options = {}) {
+      fs.writeFileSync(path.join(dir, `${name}.ext`), `subjectAltName=${options.altNames ?? 'IP:127.0.0.1,DNS:localhost'}\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n`);
+      const key = options.rsa === true ? ['-newkey', 'rsa:2048'] : ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256'];
+      openssl(['req', ...key, '-nodes', '-keyout', `${name}-key.pem`, '-out', `${name}.csr`, '-subj', `/CN=${name}`], dir);
       openssl([
         'x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca-key.pem', '-set_serial', `0x${randomBytes(8).toString('hex')}`,
         '-days', '1', '-extfile', `${name}.ext`, '-out', `${name}.pem`,

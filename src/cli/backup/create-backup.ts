@@ -4,7 +4,8 @@ import { create } from 'tar';
 import { SQLITE_FILE } from '../../db/data-dir.js';
 import type { Config } from '../../config/settings.js';
 import { CliError } from '../failure.js';
-import { DATABASE_ENTRY, FORMAT_VERSION, MANIFEST, objectsDirOf, OBJECTS_ENTRY, type Manifest } from './backup-layout.js';
+import { DATABASE_ENTRY, FORMAT_VERSION, HOST_KEYS_ENTRY, MANIFEST, objectsDirOf, OBJECTS_ENTRY, type Manifest } from './backup-layout.js';
+import { copyHostKeys } from './host-key-copies.js';
 import { linkObjects } from './object-links.js';
 import { snapshotSqlite } from './sqlite-snapshot.js';
 import { makeStagingFolder } from './stale-staging.js';
@@ -12,6 +13,10 @@ import { makeStagingFolder } from './stale-staging.js';
 export interface BackupSummary {
   dialect: Manifest['dialect'];
   objects: number;
+  /** Files of the generated SFTP host keys in the archive. */
+  hostKeyFiles: number;
+  /** ATRIUM_SFTP_HOST_KEY_FILES: named in the manifest, not in the archive. */
+  externalHostKeyFiles: string[];
 }
 
 /**
@@ -20,7 +25,8 @@ export interface BackupSummary {
  * the snapshot names was written before it (uploads store the bytes before they commit the row),
  * so the first pass holds it, or the second does if it arrived in between. With PostgreSQL the
  * archive holds the file contents; the database is dumped with pg_dump just before (see
- * docs/deployment.md). The archive is written beside `file` and renamed into place when complete.
+ * docs/deployment.md). The SFTP host keys generated into the data dir go too; those of
+ * ATRIUM_SFTP_HOST_KEY_FILES are only named in the manifest. The archive is written beside `file` and renamed into place when complete.
  */
 export async function createBackup(config: Config, file: string): Promise<BackupSummary> {
   const target = path.resolve(file);
@@ -29,8 +35,9 @@ export async function createBackup(config: Config, file: string): Promise<Backup
   if (dialect === 'sqlite' && !(await exists(path.join(config.dataDir, SQLITE_FILE)))) {
     throw new CliError(`${config.dataDir} holds no Atrium database (check ATRIUM_DATA_DIR)`);
   }
+  // A PostgreSQL site's file contents are in the data dir too; the server makes it on its first start.
+  if (!(await exists(config.dataDir))) throw new CliError(`${config.dataDir} does not exist: it holds no site's files (check ATRIUM_DATA_DIR)`);
   // In the data dir, so that blobs can be hard-linked (same file system) instead of copied.
-  await fs.mkdir(config.dataDir, { recursive: true });
   const staging = await makeStagingFolder(config.dataDir);
   const partial = `${target}.partial`;
   try {
@@ -40,13 +47,20 @@ export async function createBackup(config: Config, file: string): Promise<Backup
     let objects = await linkObjects(liveObjects, stagedObjects);
     if (dialect === 'sqlite') await snapshotSqlite(path.join(config.dataDir, SQLITE_FILE), path.join(staging, DATABASE_ENTRY));
     objects += await linkObjects(liveObjects, stagedObjects);
-    const manifest: Manifest = { format: FORMAT_VERSION, dialect, createdAt: new Date().toISOString() };
+    const hostKeyFiles = await copyHostKeys(config.dataDir, staging);
+    const externalHostKeyFiles = config.sftpHostKeyFiles ?? [];
+    const manifest: Manifest = {
+      format: FORMAT_VERSION,
+      dialect,
+      createdAt: new Date().toISOString(),
+      ...(externalHostKeyFiles.length > 0 ? { sftpHostKeyFiles: externalHostKeyFiles } : {}),
+    };
     await fs.writeFile(path.join(staging, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
 
-    const entries = [MANIFEST, ...(dialect === 'sqlite' ? [DATABASE_ENTRY] : []), OBJECTS_ENTRY];
+    const entries = [MANIFEST, ...(dialect === 'sqlite' ? [DATABASE_ENTRY] : []), OBJECTS_ENTRY, ...(hostKeyFiles > 0 ? [HOST_KEYS_ENTRY] : [])];
     await create({ file: partial, cwd: staging, portable: true }, entries);
     await fs.rename(partial, target);
-    return { dialect, objects };
+    return { dialect, objects, hostKeyFiles, externalHostKeyFiles };
   } finally {
     await fs.rm(partial, { force: true });
     await fs.rm(staging, { recursive: true, force: true });

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { extract } from 'tar';
 import type { Config } from '../../config/settings.js';
 import { CliError } from '../failure.js';
-import { FORMAT_VERSION, isBackupEntry, MANIFEST, type Manifest } from './backup-layout.js';
+import { isBackupEntry, MANIFEST, READABLE_FORMATS, type Manifest } from './backup-layout.js';
+import { restrictRestoredHostKeys } from './host-key-copies.js';
 
 /**
  * Unpacks a backup into the configured data dir, which must be missing or empty: a restore never
@@ -40,6 +41,7 @@ export async function restoreBackup(config: Config, file: string): Promise<Manif
     if (manifest.dialect !== expected) {
       throw new CliError(`${source} is a backup of a ${manifest.dialect} site, but the configuration selects ${expected}`);
     }
+    await restrictRestoredHostKeys(dataDir);
     await fs.rm(path.join(dataDir, MANIFEST));
     return manifest;
   } catch (error) {
@@ -62,7 +64,7 @@ async function readManifest(file: string, source: string): Promise<Manifest> {
     throw new CliError(`${source} is not an Atrium backup: it has no ${MANIFEST}`);
   });
   const manifest = JSON.parse(text) as Partial<Manifest>;
-  if (manifest.format !== FORMAT_VERSION || (manifest.dialect !== 'sqlite' && manifest.dialect !== 'postgres')) {
+  if (!READABLE_FORMATS.includes(manifest.format as number) || (manifest.dialect !== 'sqlite' && manifest.dialect !== 'postgres')) {
     throw new CliError(`${source} is a backup format this version does not know (format ${String(manifest.format)})`);
   }
   return manifest as Manifest;

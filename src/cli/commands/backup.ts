@@ -14,6 +14,7 @@ export function addBackupCommands(program: Command): void {
       const summary = await createBackup(configOf(command), file);
       process.stdout.write(`backup written to ${file} (${summary.dialect} database${summary.dialect === 'sqlite' ? ' and' : ' not included;'} ${summary.objects} stored file${summary.objects === 1 ? '' : 's'})\n`);
       if (summary.dialect === 'postgres') process.stderr.write(`atrium: note: ${POSTGRES_NOTE}\n`);
+      if (summary.externalHostKeyFiles.length > 0) process.stderr.write(`atrium: note: ${externalKeysNote(summary.externalHostKeyFiles, 'are not in this backup: keep copies of them with it')}\n`);
     });
 
   program.command('restore')
@@ -24,5 +25,12 @@ export function addBackupCommands(program: Command): void {
       const manifest = await restoreBackup(config, file);
       process.stdout.write(`restored the backup of ${manifest.createdAt} into ${config.dataDir}\n`);
       if (manifest.dialect === 'postgres') process.stderr.write('atrium: note: restore the database from its pg_dump with pg_restore before starting the server (see docs/deployment.md)\n');
+      const external = manifest.sftpHostKeyFiles ?? [];
+      if (external.length > 0) process.stderr.write(`atrium: note: ${externalKeysNote(external, 'were not in the backup: set ATRIUM_SFTP_HOST_KEY_FILES to them (or to copies) before starting the server, or SFTP clients will see a new host key')}\n`);
     });
+}
+
+/** The SFTP host keys of ATRIUM_SFTP_HOST_KEY_FILES live outside the data dir: a backup names them, and never holds them. */
+function externalKeysNote(files: string[], what: string): string {
+  return `the SFTP host keys of ATRIUM_SFTP_HOST_KEY_FILES (${files.join(', ')}) ${what}`;
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { migrateToLatest } from '../../db/migrate.js';
 import { withStartupLock } from '../../db/startup-lock.js';
-import { withSiteDatabase } from '../site-database.js';
+import { withNewOrExistingSiteDatabase } from '../site-database.js';
 import { configOf } from '../settings-options.js';
 
 /**
@@ -13,7 +13,7 @@ export function addMigrateCommand(program: Command): void {
   program.command('migrate')
     .description("bring the database's schema to this version's latest")
     .action(async (_options: unknown, command: Command) => {
-      await withSiteDatabase(configOf(command), (database) => withStartupLock(database, () => migrateToLatest(database)));
+      await withNewOrExistingSiteDatabase(configOf(command), (database) => withStartupLock(database, () => migrateToLatest(database)));
       process.stdout.write('the database schema is up to date\n');
     });
 }

@@ -15,6 +15,9 @@ function consoleDirectory(): string | undefined {
   return candidates.find((dir) => fs.existsSync(path.join(dir, 'index.html')));
 }
 
+/** Where the console's built assets are served. */
+const ASSETS_PREFIX = '/assets/';
+
 /** Paths that belong to the server, never to the console's client-side routes. */
 function isServerPath(url: string): boolean {
   return url === '/api' || url.startsWith('/api/') || url.startsWith('/health') || url.startsWith('/metrics');
@@ -41,10 +44,14 @@ export async function registerConsole(app: FastifyInstance, headerBrand: string)
   const page = consolePage(root, headerBrand);
   await app.register(async (console) => {
     console.addHook('onRequest', async (_request, reply) => setConsoleHeaders(reply));
+    // One route per asset file: counted under one label, or every build would add a set of its own.
+    console.addHook('onRoute', (route) => {
+      if (route.url.startsWith(ASSETS_PREFIX)) route.config = { ...route.config, metricsRoute: `${ASSETS_PREFIX}*` };
+    });
     // File names under assets/ carry a hash of their contents, so they never change.
     await console.register(fastifyStatic, {
       root: path.join(root, 'assets'),
-      prefix: '/assets/',
+      prefix: ASSETS_PREFIX,
       wildcard: false,
       index: false,
       immutable: true,

@@ -12,6 +12,9 @@ export interface AppMetrics {
   close(): void;
 }
 
+/** Request latencies, in seconds: REST and WebDAV requests alike. */
+const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
 export function createAppMetrics(database: Database): AppMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -19,10 +22,10 @@ export function createAppMetrics(database: Database): AppMetrics {
     name: 'atrium_http_request_duration_seconds',
     help: 'HTTP requests by method, route pattern and status, with their latency.',
     labelNames: ['method', 'route', 'status'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    buckets: REQUEST_BUCKETS,
     registers: [registry],
   });
-  const stopCounting = registerActivityCounters(registry);
+  const stopCounting = registerActivityCounters(registry, REQUEST_BUCKETS);
   registerDatabaseGauges(registry, database);
   return {
     registry,

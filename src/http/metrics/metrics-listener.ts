@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { errors } from '../../errors/catalogue.js';
 import { listenOn } from '../listen.js';
 import type { ScrapeSource } from './cluster-metrics.js';
 import { bearerMatches } from './metrics-access.js';
@@ -21,7 +22,7 @@ export async function startMetricsListener(
       return;
     }
     if (token !== undefined && !bearerMatches(request.headers.authorization, token)) {
-      response.writeHead(401, { 'Content-Type': 'text/plain', 'WWW-Authenticate': 'Bearer' }).end('Authentication required.\n');
+      response.writeHead(401, { 'Content-Type': 'text/plain', 'WWW-Authenticate': 'Bearer' }).end(`${errors.metricsTokenRequired().message}\n`);
       return;
     }
     scrape.metrics().then(

@@ -23,7 +23,8 @@ export interface MetricsExposure {
 export function registerMetrics(app: FastifyInstance, exposure: MetricsExposure): void {
   const { metrics, scrape, publicToken } = exposure;
   app.addHook('onResponse', (request, reply, done) => {
-    metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    const route = request.routeOptions.config.metricsRoute ?? request.routeOptions.url ?? 'unmatched';
+    metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
   app.addHook('onClose', (_instance, done) => {
@@ -34,7 +35,7 @@ export function registerMetrics(app: FastifyInstance, exposure: MetricsExposure)
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     if (!bearerMatches(request.headers.authorization, publicToken)) {
       reply.header('WWW-Authenticate', 'Bearer');
-      throw errors.authenticationRequired();
+      throw errors.metricsTokenRequired();
     }
     return reply.type(scrape.contentType).send(await scrape.metrics());
   });

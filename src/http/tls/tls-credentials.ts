@@ -1,4 +1,4 @@
-import { createSecureContext, type SecureContextOptions } from 'node:tls';
+import { createSecureContext, DEFAULT_CIPHERS, type SecureContextOptions } from 'node:tls';
 import { X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
 import { ConfigError } from '../../config/config-error.js';
@@ -6,13 +6,31 @@ import { ConfigError } from '../../config/config-error.js';
 /** Older protocols have known weaknesses and no client Atrium serves still needs them. */
 export const MIN_TLS_VERSION = 'TLSv1.2';
 
+/**
+ * TLS 1.2 suites: Mozilla's "intermediate" profile, ECDHE key exchange (forward secrecy) with
+ * AEAD ciphers only, so no CBC suite and no static-RSA key exchange is ever agreed. The profile's
+ * DHE-RSA suites are left out: they need DH parameters of the server's own, and every client
+ * that speaks TLS 1.2 has ECDHE.
+ */
+const TLS12_CIPHERS = [
+  'ECDHE-ECDSA-AES128-GCM-SHA256', 'ECDHE-RSA-AES128-GCM-SHA256',
+  'ECDHE-ECDSA-AES256-GCM-SHA384', 'ECDHE-RSA-AES256-GCM-SHA384',
+  'ECDHE-ECDSA-CHACHA20-POLY1305', 'ECDHE-RSA-CHACHA20-POLY1305',
+];
+/**
+ * TLS 1.3's suites are all AEAD with forward secrecy: Node's own, unchanged. They must be named,
+ * because Node turns TLS 1.3 off for a cipher list that names none of them.
+ */
+const TLS13_CIPHERS = DEFAULT_CIPHERS.split(':').filter((suite) => suite.startsWith('TLS_'));
+const CIPHERS = [...TLS13_CIPHERS, ...TLS12_CIPHERS].join(':');
+
 export interface TlsFiles {
   certFile: string;
   keyFile: string;
 }
 
-/** What the HTTPS listener is made with: the PEM texts, checked to belong together. */
-export type TlsCredentials = Pick<SecureContextOptions, 'cert' | 'key' | 'minVersion'>;
+/** What the HTTPS listener is made with: the PEM texts, checked to belong together, and the protocols and suites it agrees to. */
+export type TlsCredentials = Pick<SecureContextOptions, 'minVersion' | 'ciphers'> & { cert: Buffer; key: Buffer };
 
 /**
  * Reads and checks the certificate and key. Every problem is a ConfigError naming the setting, so
@@ -26,7 +44,7 @@ export function readTlsCredentials(files: TlsFiles): TlsCredentials {
   } catch {
     throw new ConfigError('ATRIUM_TLS_CERT_FILE', `${files.certFile} holds no PEM certificate`);
   }
-  const credentials: TlsCredentials = { cert, key, minVersion: MIN_TLS_VERSION };
+  const credentials: TlsCredentials = { cert, key, minVersion: MIN_TLS_VERSION, ciphers: CIPHERS };
   try {
     // The same check the listener makes: it refuses a key that is not the certificate's.
     createSecureContext(credentials);
