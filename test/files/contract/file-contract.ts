@@ -222,6 +222,13 @@ export function describeFileContract<T extends TestApp>(app: () => T, makeDoor: 
       }
       expect(await door.read(siteAdminConfined, 'shared/doc.txt')).toBe('shared words');
       await expectRefusal(door.stat(admin, 'own/copied.txt'), 'not-found/file-not-found');
+      // A write there lands in the key's own Workspace, where the site sees it below that root.
+      for (const who of [admin, siteAdminConfined]) {
+        expect(await door.write(who, elsewhere, 'planted')).toMatchObject({ path: elsewhere, type: 'file', size: 7 });
+        await door.delete(who, elsewhere, { recursive: false });
+      }
+      await door.write(siteAdminConfined, elsewhere, 'planted');
+      expect(await door.read(siteAdmin, `_/Workspaces/${workspace}/${elsewhere}`)).toBe('planted');
       expect(await elsewhereNow()).toBe(ELSEWHERE);
     });
   });
