@@ -32,6 +32,17 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': ['error', ...siteAdminDecisions] },
   },
   {
+    // One memory of verified passwords per process, for every door that signs in by password.
+    files: ['src/**/*.ts'],
+    ignores: ['src/core.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: "NewExpression[callee.name='PasswordDoor']",
+        message: 'The core builds the one PasswordDoor (core.passwords); a door takes it, so a password verified at one door is remembered once.',
+      }],
+    },
+  },
+  {
     // Plain JavaScript scripts run under Node.js.
     files: ['**/*.mjs', '**/*.js'],
     languageOptions: { globals: globals.node },

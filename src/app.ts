@@ -103,7 +103,7 @@ export async function buildApp(core: Core, listener: FrontDoorListener = {}): Pr
     registerApiRoutes(api, deps);
   }, { prefix: API_ROOT });
   await registerScim(app, { db: deps.db, clock: deps.clock, headers });
-  await registerWebdav(app, { db: deps.db, clock: deps.clock, files: core.files });
+  await registerWebdav(app, { db: deps.db, clock: deps.clock, files: core.files, passwords: core.passwords });
   // The web console at `/`, when it has been built (npm run build).
   await registerConsole(app, config.headerBrands[0] as string);
 

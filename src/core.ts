@@ -3,7 +3,7 @@ import type { Config } from './config/settings.js';
 import type { Database } from './db/database.js';
 import { createFileOperations, UPLOAD_LIFETIME_MS, type FileOperations } from './files/index.js';
 import { pruneHistory } from './history/index.js';
-import { historyRetentionDays } from './identity/index.js';
+import { historyRetentionDays, PasswordDoor } from './identity/index.js';
 import type { Clock } from './lib/time.js';
 import type { BlobStorage } from './storage/blob-storage.js';
 import { LocalDiskStorage } from './storage/local-disk-storage.js';
@@ -30,6 +30,12 @@ export interface Core {
   readonly storage: BlobStorage;
   readonly files: FileOperations;
   /**
+   * Sign-in by username and password for the doors whose clients send them again and again
+   * (WebDAV's Basic, SFTP's password): one per process, so a password verified at one door is
+   * remembered once, for both, within one memory bound.
+   */
+  readonly passwords: PasswordDoor;
+  /**
    * Clears what a previous run may have left half-written, and starts the housekeeping that runs
    * while the server does (History retention); run once, before any front door opens.
    */
@@ -51,6 +57,7 @@ export function createCore(parts: { database: Database; clock: Clock; config: Co
     config,
     storage,
     files: createFileOperations({ db: database.db, clock, storage, maxUploadBytes: config.maxUploadBytes }),
+    passwords: new PasswordDoor(database.db),
     async start(options = {}) {
       // File times are the file system's, so they are compared with the real clock.
       // An upload's run holds its parts for as long as the upload may last.

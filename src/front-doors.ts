@@ -89,7 +89,7 @@ async function startRedirects(config: Config, httpsPort: number, servedNames: Se
 /** The SFTP front door (ATRIUM_SFTP_PORT), on the API's address; its host key fingerprints are logged for clients' known_hosts. */
 async function startSftp(core: Core, config: Config, hostKeys: HostKeys, log: { info(message: string): void; warn(message: string): void }): Promise<SftpServer> {
   const server = await startSftpServer(
-    { db: core.database.db, clock: core.clock, files: core.files, hostKeys, onError: (error) => log.warn(`SFTP: ${error.message}`) },
+    { db: core.database.db, clock: core.clock, files: core.files, passwords: core.passwords, hostKeys, onError: (error) => log.warn(`SFTP: ${error.message}`) },
     { host: config.host, port: config.sftpPort as number },
   );
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;

@@ -60,9 +60,9 @@ export async function planCreation(db: Db, scope: SessionScope, site: SitePath, 
     if (mayCreate(level.key, level.type)) continue;
     // Below a folder this request creates itself, the caller knows the parent: say what is missing.
     if (index > 0) throw errors.writePermissionRequired();
-    throw await refusalBelow(access, level.key);
+    throw await refusalBelow(access, level.key, options.mkdirParents);
   }
-  if (existing !== undefined) await assertMayReplace(access, existing, options.type, mayCreate(existing.pathKey, options.type));
+  if (existing !== undefined) await assertMayReplace(access, existing, options, mayCreate(existing.pathKey, options.type));
 
   const pathSegments = site.path.split('/');
   const path = existing?.path ?? joinPath(parents.displayPath, pathSegments[pathSegments.length - 1] as string);
@@ -95,17 +95,23 @@ async function resolveParents(access: PathAccess, site: SitePath, baseKey: strin
 }
 
 /** Something exists at the path: only a file may be replaced, only by a file, and only with `delete`. */
-async function assertMayReplace(access: PathAccess, existing: Entry, type: EntryType, mayCreate: boolean): Promise<void> {
+async function assertMayReplace(access: PathAccess, existing: Entry, options: { type: EntryType; mkdirParents: boolean }, mayCreate: boolean): Promise<void> {
   const visible = await access.visible(existing.pathKey, existing.type);
-  if (!visible && !mayCreate) throw await refusalBelow(access, existing.pathKey);
-  if (existing.type === 'directory' || type === 'directory') throw errors.destinationExists();
+  if (!visible && !mayCreate) throw await refusalBelow(access, existing.pathKey, options.mkdirParents);
+  if (existing.type === 'directory' || options.type === 'directory') throw errors.destinationExists();
   if (!access.can(existing.pathKey, 'file', 'delete')) {
     throw visible ? errors.fullPermissionRequired('Full permission on the file is needed to overwrite it.') : errors.destinationExists();
   }
 }
 
-/** No right to create at `key`: said plainly when its folder is visible, else `not-found`. */
-async function refusalBelow(access: PathAccess, key: string): Promise<Error> {
+/**
+ * No right to create at `key`: said plainly when its folder is visible, else `not-found`. With
+ * `mkdirParents` a folder the caller cannot see is one it would have to create, as if it were
+ * missing: the request then fails at the visible folder above, where the caller may not write,
+ * so the answer is the one a missing folder gets and says nothing of what is there.
+ */
+async function refusalBelow(access: PathAccess, key: string, mkdirParents: boolean): Promise<Error> {
+  if (mkdirParents) return errors.writePermissionRequired();
   return (await access.visible(parentKey(key) ?? '', 'directory')) ? errors.writePermissionRequired() : errors.fileNotFound();
 }
 

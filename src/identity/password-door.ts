@@ -24,10 +24,13 @@ interface Remembered {
 
 /**
  * Sign-in by username and password on every request, for the doors whose clients send them each
- * time (HTTP Basic on WebDAV; SFTP's password sign-in). The first request is a full sign-in
- * (verifyPasswordSignIn: login protection, argon2, recorded in History); after it, for
- * REMEMBER_PASSWORD_MS, the same username and password are recognised by an HMAC under a server
- * secret, so that a client's hundreds of requests do not cost an argon2 each.
+ * time (HTTP Basic on WebDAV; SFTP's password sign-in). The core builds one per process
+ * (core.ts) and both doors use it, so what one door verified the other recognises, and the
+ * memory has one bound (MAX_REMEMBERED) for both. The first request at either door is a full
+ * sign-in (verifyPasswordSignIn: login protection, argon2, recorded in History with that door's
+ * interface); after it, for REMEMBER_PASSWORD_MS, the same username and password are recognised
+ * by an HMAC under a server secret, so that a client's hundreds of requests, or a sync tool's
+ * connections on both doors, do not cost an argon2 each and are not recorded again.
  *
  * What is remembered is a keyed hash, never the password. Each remembered request still reads the
  * user and its lockout from the database, so a password change, a disabled or deleted user, or a

@@ -2,7 +2,7 @@ import type { AuthContext } from 'ssh2';
 import ssh2 from 'ssh2';
 import type { Caller } from '../access/index.js';
 import type { Db } from '../db/database.js';
-import { authenticate, completeKeySignIn, findKeySignIn, PasswordDoor } from '../identity/index.js';
+import { authenticate, completeKeySignIn, findKeySignIn, type PasswordDoor } from '../identity/index.js';
 import type { Clock } from '../lib/time.js';
 
 // ssh2 is CommonJS: its values come from the default export under Node's ESM.
@@ -43,9 +43,11 @@ export type SignInOutcome =
 
 /**
  * Sign-in for SFTP, deciding nothing itself:
- * - a password through the process's PasswordDoor (identity): the same login protection, lockout,
- *   disabled-user rule and History records (`login` / `failedlogin`, interface `sftp`) as
- *   POST /sessions; keyboard-interactive is the same password asked in a prompt;
+ * - a password through the process's one PasswordDoor (the core's, which WebDAV shares): the same
+ *   login protection, lockout, disabled-user rule and History records (`login` / `failedlogin`,
+ *   interface `sftp`) as POST /sessions, the first time at either door, and for a few minutes
+ *   after it recognised without another; keyboard-interactive is the same password asked in a
+ *   prompt;
  * - an API key as the password of its own user (the username must be the key's user's); a
  *   password that only looks like a key is tried as a password, so a wrong key counts as a
  *   wrong password;
@@ -53,11 +55,12 @@ export type SignInOutcome =
  *   do; with one, the signature over the session is verified.
  */
 export class SftpAuthenticator {
-  private readonly door: PasswordDoor;
-
-  constructor(private readonly db: Db, private readonly clock: Clock, private readonly publicKeys: PublicKeyLookup) {
-    this.door = new PasswordDoor(db);
-  }
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly passwords: PasswordDoor,
+    private readonly publicKeys: PublicKeyLookup,
+  ) {}
 
   async attempt(ctx: AuthContext, clientIp: string): Promise<SignInOutcome> {
     switch (ctx.method) {
@@ -84,7 +87,7 @@ export class SftpAuthenticator {
       if (caller?.user != null && caller.user.username.toLowerCase() === username.toLowerCase()) return { kind: 'signed-in', caller };
     }
     try {
-      const caller = await this.door.signIn(this.clock.now(), { username, password, clientIp, interface: 'sftp' });
+      const caller = await this.passwords.signIn(this.clock.now(), { username, password, clientIp, interface: 'sftp' });
       return { kind: 'signed-in', caller };
     } catch {
       // Every refusal (wrong, locked out, too many attempts) looks alike to the client; History has the reason.

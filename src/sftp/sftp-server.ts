@@ -4,6 +4,7 @@ import type { Connection } from 'ssh2';
 import type { Caller } from '../access/index.js';
 import type { FileOperations } from '../files/index.js';
 import type { Db } from '../db/database.js';
+import type { PasswordDoor } from '../identity/index.js';
 import { requestArrived } from '../db/read-cache.js';
 import { activity } from '../lib/activity.js';
 import type { Clock } from '../lib/time.js';
@@ -23,6 +24,8 @@ export interface SftpServerOptions {
   db: Db;
   clock: Clock;
   files: FileOperations;
+  /** The core's one sign-in by password, shared with WebDAV. */
+  passwords: PasswordDoor;
   hostKeys: HostKeys;
   /** Where public keys are looked up: the registered keys of identity/ unless a test says otherwise. */
   publicKeys?: PublicKeyLookup;
@@ -49,7 +52,7 @@ export interface SftpServer {
  */
 export async function startSftpServer(options: SftpServerOptions, listen: { host: string; port: number }): Promise<SftpServer> {
   const limits = new SignInLimits({ ...DEFAULT_SIGN_IN_LIMITS, ...options.limits });
-  const authenticator = new SftpAuthenticator(options.db, options.clock, options.publicKeys ?? registeredPublicKeys(options.db, options.clock));
+  const authenticator = new SftpAuthenticator(options.db, options.clock, options.passwords, options.publicKeys ?? registeredPublicKeys(options.db, options.clock));
   const ssh = new Server({ hostKeys: options.hostKeys.privateKeys, algorithms: SFTP_ALGORITHMS, ident: 'Atrium' });
   const admitted = new Map<string, { socket: Socket; admission: Admission }>();
   const sockets = new Set<Socket>();

@@ -3,7 +3,7 @@ import type { Caller } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { AtriumError } from '../errors/atrium-error.js';
 import { errors } from '../errors/catalogue.js';
-import { authenticate, PasswordDoor } from '../identity/index.js';
+import { authenticate, type PasswordDoor } from '../identity/index.js';
 import type { Clock } from '../lib/time.js';
 
 /** Generated API keys (identity/secrets.ts): `atr_` and 43 base64url characters. */
@@ -18,18 +18,15 @@ export interface BasicCredentials {
  * HTTP Basic for WebDAV clients, which send the same credentials with every request:
  * - an API key as the user name (the password is ignored), as the REST API accepts it: one of the
  *   generated shape is only a key; any other user name is tried as a key before as a username;
- * - otherwise a username and password, through the process's one PasswordDoor: a full sign-in
- *   (login protection, lockout, History with interface `dav`) the first time, then recognised by
- *   a keyed hash for a few minutes, rechecked against the user on every request.
+ * - otherwise a username and password, through the process's one PasswordDoor (the core's, which
+ *   SFTP shares): a full sign-in (login protection, lockout, History with interface `dav`) the
+ *   first time at either door, then recognised by a keyed hash for a few minutes, rechecked
+ *   against the user on every request.
  * No credential is `not-authenticated`, answered 401 with the Basic challenge. The Authorization
  * header is never logged (http/log-options.ts redacts it for the whole listener).
  */
 export class DavAuthenticator {
-  private readonly door: PasswordDoor;
-
-  constructor(private readonly db: Db, private readonly clock: Clock) {
-    this.door = new PasswordDoor(db);
-  }
+  constructor(private readonly db: Db, private readonly clock: Clock, private readonly passwords: PasswordDoor) {}
 
   async callerOf(request: FastifyRequest): Promise<Caller> {
     const basic = basicCredentials(request.headers.authorization);
@@ -46,7 +43,7 @@ export class DavAuthenticator {
       if (!(error instanceof AtriumError && error.type === 'not-authenticated/invalid-credentials')) throw error;
     }
     if (basic.password === '') throw errors.invalidUsernameOrPassword();
-    return this.door.signIn(this.clock.now(), { username: basic.user, password: basic.password, clientIp: request.ip, interface: 'dav' });
+    return this.passwords.signIn(this.clock.now(), { username: basic.user, password: basic.password, clientIp: request.ip, interface: 'dav' });
   }
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.js';
 import type { FileOperations } from '../files/index.js';
+import type { PasswordDoor } from '../identity/index.js';
 import { activity } from '../lib/activity.js';
 import type { Clock } from '../lib/time.js';
 import { DavAuthenticator } from './dav-auth.js';
@@ -15,6 +16,8 @@ export interface WebdavDeps {
   db: Db;
   clock: Clock;
   files: FileOperations;
+  /** The core's one sign-in by password, shared with SFTP. */
+  passwords: PasswordDoor;
 }
 
 /** HTTP methods WebDAV adds to Fastify's router, and whether they carry a body. */
@@ -34,7 +37,7 @@ export async function registerWebdav(app: FastifyInstance, deps: WebdavDeps): Pr
   for (const [method, hasBody] of EXTRA_METHODS) {
     if (!app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody });
   }
-  const authenticator = new DavAuthenticator(deps.db, deps.clock);
+  const authenticator = new DavAuthenticator(deps.db, deps.clock, deps.passwords);
 
   await app.register(async (dav) => {
     // Bodies reach the methods unread: PUT streams its bytes to storage, XML bodies are read with a limit (xml/body.ts).

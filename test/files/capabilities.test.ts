@@ -55,7 +55,11 @@ describe.each(testDatabaseTargets())('file capabilities from a member\'s own cre
       expectError(await t.api.post('/files/area%2Fnope.txt', { action: 'put' }, as(member)), 403, 'not-authorized/write-permission-required');
     }
     const outsider = await memberOf(t);
-    expectError(await putFile(t, 'area/nope.txt', 'x', as(outsider)), 404, 'not-found/file-not-found');
+    // A folder the outsider cannot see is one it would have to make at the root, as where nothing is.
+    expectError(await putFile(t, 'area/nope.txt', 'x', as(outsider)), 403, 'not-authorized/write-permission-required');
+    expectError(await putFile(t, 'nowhere/nope.txt', 'x', as(outsider)), 403, 'not-authorized/write-permission-required');
+    expectError(await putFile(t, 'area/nope.txt', 'x', as(outsider), '?mkdir_parents=false'), 404, 'not-found/file-not-found');
+    expectError(await putFile(t, 'nowhere/nope.txt', 'x', as(outsider), '?mkdir_parents=false'), 404, 'not-found/file-not-found');
     expectError(await t.api.get(`/files/${enc('area/doc.txt')}`, as(outsider)), 404, 'not-found/file-not-found');
   });
 

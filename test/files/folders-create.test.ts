@@ -45,9 +45,13 @@ describe.each(testDatabaseTargets())('folder creation [$name]', (target) => {
   it('refuses without write: write-permission-required where the caller sees, not-found where it does not', async () => {
     expectError(await create('shared/mine', reader.key), 403, 'not-authorized/write-permission-required');
     expectError(await create('shared/mine', nobody.key), 404, 'not-found/file-not-found');
+    expectError(await create('missing/mine', nobody.key), 404, 'not-found/file-not-found');
     // The root is always visible, so there the answer names what is missing.
     expectError(await create('elsewhere', nobody.key), 403, 'not-authorized/write-permission-required');
-    expectError(await create('drop/a/b', nobody.key, { mkdir_parents: true }), 404, 'not-found/file-not-found');
+    // With mkdir_parents a folder the caller cannot see is one it would have to make at the root:
+    // the same answer as where nothing is, so the answer tells nothing of what is there.
+    expectError(await create('drop/a/b', nobody.key, { mkdir_parents: true }), 403, 'not-authorized/write-permission-required');
+    expectError(await create('missing/a/b', nobody.key, { mkdir_parents: true }), 403, 'not-authorized/write-permission-required');
   });
 
   it('protects the reserved folder "_" and the Workspace roots in context 0, even from a Site Administrator', async () => {

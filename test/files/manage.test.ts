@@ -113,7 +113,9 @@ describe.each(testDatabaseTargets())('delete, move and copy [$name]', (target) =
     expectError(await move('gate/ro/r.txt', 'gate/dst/r.txt', member.key), 403, 'not-authorized/full-permission-required');
     expect((await copy('gate/ro/r.txt', 'gate/dst/r.txt', member.key)).status).toBe(201);
     expectError(await move('gate/src/f.txt', 'gate/ro/f.txt', member.key), 403, 'not-authorized/write-permission-required');
-    expectError(await move('gate/src/f.txt', 'gate/closed/f.txt', member.key), 404, 'not-found/file-not-found');
+    // A folder the member cannot see is one it would have to make, as where nothing is.
+    expectError(await move('gate/src/f.txt', 'gate/closed/f.txt', member.key), 403, 'not-authorized/write-permission-required');
+    expectError(await move('gate/src/f.txt', 'gate/missing/f.txt', member.key), 403, 'not-authorized/write-permission-required');
     expect((await move('gate/src/f.txt', 'gate/dst/f.txt', member.key)).status).toBe(201);
     const writerOnly = await memberOf(t);
     await grantAsSite(t, { path: 'gate/dst', user_id: writerOnly.id, permission: 'writeonly' });

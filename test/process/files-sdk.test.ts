@@ -145,11 +145,16 @@ describe('the official Files.com SDK (files.com 1.2.314) against a running Atriu
   });
 
   it('surfaces Atrium\'s refusals as the SDK\'s typed errors', async () => {
-    // The root is visible to all, but the member may not write there; `elsewhere` it cannot even see.
+    // The root is visible to all, but the member may not write there; `elsewhere` it cannot even
+    // see, so it is a folder the upload would have to make at the root, as where nothing is.
     const atRoot = await File.uploadData('top-level.txt', 'x').catch((error: any) => error);
     expect(atRoot.constructor.name).toBe('NotAuthorized_WritePermissionRequiredError');
     const outside = await File.uploadData('elsewhere/x.txt', 'x').catch((error: any) => error);
-    expect(outside.constructor.name).toBe('NotFound_FileNotFoundError');
+    expect(outside.constructor.name).toBe('NotAuthorized_WritePermissionRequiredError');
+    const nowhere = await File.uploadData('nowhere/x.txt', 'x').catch((error: any) => error);
+    expect(nowhere.constructor.name).toBe('NotAuthorized_WritePermissionRequiredError');
+    const unseen = await File.find('elsewhere/x.txt').catch((error: any) => error);
+    expect(unseen.constructor.name).toBe('NotFound_FileNotFoundError');
     await Folder.create('sdk/full', {});
     await File.uploadData('sdk/full/a.txt', 'a');
     const notEmpty = await (await File.find('sdk/full')).delete().catch((error: any) => error);

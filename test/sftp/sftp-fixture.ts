@@ -23,7 +23,7 @@ export async function startSftpTestApp(target: TestDatabaseTarget, options: { li
   const t = await startTestApp(target);
   const hostKeys = await loadHostKeys({ dataDir: t.dataDir, files: undefined });
   const sftpServer = await startSftpServer(
-    { db: t.database.db, clock: t.clock, files: t.core.files, hostKeys, limits: options.limits, publicKeys: options.publicKeys, idleTimeoutMs: options.idleTimeoutMs },
+    { db: t.database.db, clock: t.clock, files: t.core.files, passwords: t.core.passwords, hostKeys, limits: options.limits, publicKeys: options.publicKeys, idleTimeoutMs: options.idleTimeoutMs },
     { host: '127.0.0.1', port: 0 },
   );
   return {

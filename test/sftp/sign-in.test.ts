@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REMEMBER_PASSWORD_MS } from '../../src/identity/index.js';
 import type { HistoryRow } from '../../src/repositories/history.js';
 import { testDatabaseTargets } from '../support/databases.js';
 import { createApiKey, createUser, createWorkspace } from '../support/factories.js';
 import { BOOTSTRAP_KEY } from '../support/test-app.js';
+import { DavClient } from '../webdav/dav-client.js';
 import { call, startSftpTestApp, type SftpTestApp } from './sftp-fixture.js';
 
 const PASSWORD = 'a perfectly good passphrase';
@@ -83,5 +85,31 @@ describe.each(testDatabaseTargets())('SFTP sign-in [$name]', (target) => {
     }).then(() => undefined, (failure: Error) => failure);
     expect(error?.message).toMatch(/closed|authentication methods failed/);
     expect(attempts.length).toBeLessThanOrEqual(7);
+  });
+
+  it('shares one memory of verified passwords with WebDAV: a password verified at one door is no full sign-in at the other', async () => {
+    const logins = async (username: string) => (await records(username)).filter((row) => row.action === 'login').map((row) => row.interface);
+    const signInBoth = async (username: string, first: 'dav' | 'sftp') => {
+      const dav = async () => expect((await new DavClient(t.baseUrl, [username, PASSWORD]).propfind('', '0')).status).toBe(207);
+      const sftp = async () => {
+        const c = await t.connect({ username, password: PASSWORD });
+        expect(await call((done) => c.sftp.realpath('.', done))).toBe('/');
+        c.close();
+      };
+      for (const door of first === 'dav' ? [dav, sftp] : [sftp, dav]) await door();
+    };
+    // Each door's first sign-in is a full one (argon2, recorded in History); the other door then
+    // recognises the same password: one login recorded, by the door that verified it.
+    const viaDav = await createUser(t.database.db, { password: PASSWORD });
+    await signInBoth(viaDav.username, 'dav');
+    expect(await logins(viaDav.username)).toEqual(['dav']);
+    const viaSftp = await createUser(t.database.db, { password: PASSWORD });
+    await signInBoth(viaSftp.username, 'sftp');
+    expect(await logins(viaSftp.username)).toEqual(['sftp']);
+    // Once the memory has lapsed, SFTP signs in in full again: it was the memory that spared it.
+    t.clock.advance(REMEMBER_PASSWORD_MS + 1);
+    const c = await t.connect({ username: viaDav.username, password: PASSWORD });
+    c.close();
+    expect(await logins(viaDav.username)).toEqual(['dav', 'sftp']);
   });
 });

@@ -1,14 +1,13 @@
-import { davErrors } from '../dav-error.js';
 import { parentOf, type DavContext } from '../dav-request.js';
 import { assertWritable } from '../locks/index.js';
 
 /**
  * DELETE (RFC 4918 9.6): a file, or a folder with everything in it, 204. The file session
  * deletes all or nothing (the caller needs delete on everything inside), so there is never a
- * partial failure to report in a 207. Locks on what was deleted go with it.
+ * partial failure to report in a 207; it also refuses the root, as it does for every door. Locks
+ * on what was deleted go with it.
  */
 export async function deleteMethod(ctx: DavContext): Promise<void> {
-  if (ctx.path === '') throw davErrors.forbidden('The root folder cannot be deleted.');
   const entry = await ctx.session.stat(ctx.path);
   await assertWritable(ctx, { paths: [ctx.path], parents: [parentOf(ctx.path)], recursive: entry.type === 'directory' });
   await ctx.session.delete(ctx.path, { recursive: true });

@@ -34,6 +34,7 @@ export function restDoor(t: TestApp): FileDoor {
   };
   return {
     name: 'REST API',
+    speaks: { capabilities: true, workspaceSelection: true, dotSegmentsRefused: true, emptyFolderDelete: true },
     list: async (who, path) => ((await call(who, 'GET', 'folders', path, { query: '?per_page=1000' })).json as RestEntry[]).map(doorEntry),
     stat: async (who, path) => doorEntry((await call(who, 'GET', 'file_actions/metadata', path)).json),
     read: async (who, path) => (await call(who, 'GET', 'files', path, { query: '?action=stream' })).text,
@@ -44,8 +45,9 @@ export function restDoor(t: TestApp): FileDoor {
     delete: async (who, path, options) => void (await call(who, 'DELETE', 'files', path, { query: `?recursive=${options.recursive}` })),
     refusalOf: (error) => {
       const type = error instanceof RestRefusal ? error.body?.type : undefined;
-      return type === undefined ? undefined : { family: familyOf(type), type };
+      return type === undefined ? undefined : { families: [familyOf(type)], type };
     },
+    close: async () => undefined,
   };
 }
 

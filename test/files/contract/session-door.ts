@@ -20,6 +20,7 @@ export function sessionDoor(t: TestApp): FileDoor {
   };
   return {
     name: 'file session',
+    speaks: { capabilities: true, workspaceSelection: true, dotSegmentsRefused: true, emptyFolderDelete: true },
     list: async (who, path) => (await (await open(who)).list(path, { sort: DEFAULT_LISTING_SORT, after: undefined, limit: 1000 })).entries.map(doorEntry),
     stat: async (who, path) => doorEntry(await (await open(who)).stat(path)),
     read: async (who, path) => text((await (await open(who)).read(path)).stream),
@@ -28,7 +29,8 @@ export function sessionDoor(t: TestApp): FileDoor {
     move: async (who, from, to) => (await open(who)).move(from, to),
     copy: async (who, from, to) => (await open(who)).copy(from, to),
     delete: async (who, path, options) => (await open(who)).delete(path, options),
-    refusalOf: (error) => (error instanceof AtriumError ? { family: error.family, type: error.type } : undefined),
+    refusalOf: (error) => (error instanceof AtriumError ? { families: [error.family], type: error.type } : undefined),
+    close: async () => undefined,
   };
 }
 
