@@ -21,6 +21,15 @@ export function attributesOf(entry: FileEntry): Attributes {
   return { mode, uid: 0, gid: 0, size: entry.size ?? 0, atime: seconds, mtime: seconds };
 }
 
+/**
+ * The attributes of a file the session is writing and has not closed: a file of `size` bytes so
+ * far, which the writer may read and write, modified at `mtimeMs` (now, unless the client set it).
+ */
+export function attributesOfFileBeingWritten(size: number, mtimeMs: number): Attributes {
+  const seconds = Math.floor(mtimeMs / 1000);
+  return { mode: S_IFREG | 0o600, uid: 0, gid: 0, size, atime: seconds, mtime: seconds };
+}
+
 /** The `ls -l` line of an entry, as READDIR carries it (FileZilla and WinSCP show it). */
 export function longnameOf(entry: FileEntry, attributes: Attributes, now: number): string {
   const mode = attributes.mode;
