@@ -1,13 +1,13 @@
 import type { Socket } from 'node:net';
 import ssh2 from 'ssh2';
 import type { Attributes, InputAttributes, SFTPWrapper } from 'ssh2';
-import { DEFAULT_LISTING_SORT, type ChildPosition, type FileReader, type FileSession, type StagedUpload } from '../files/index.js';
+import { DEFAULT_LISTING_SORT, type FileSession } from '../files/index.js';
 import { FileOrder } from './file-order.js';
-import { HandleTable } from './handles.js';
 import { MAX_READ_BYTES } from './limits.js';
-import { attributesOf, attributesOfFileBeingWritten, longnameOf } from './operations/attributes.js';
+import { attributesOfUpload, OpenFiles, type Open, type Upload } from './open-files.js';
+import { attributesOf, longnameOf } from './operations/attributes.js';
 import { handleExtension, pathsOfExtension } from './operations/extensions.js';
-import { normalizeSftpPath, sessionPathOf } from './operations/sftp-paths.js';
+import { folderOfSessionPath, normalizeSftpPath, sessionPathOf } from './operations/sftp-paths.js';
 import { statusOf, UNSUPPORTED, type SftpStatus } from './operations/status.js';
 
 // ssh2 is CommonJS: its values come from the default export under Node's ESM.
@@ -22,15 +22,6 @@ export const MAX_PENDING_REQUESTS = 256;
 /** Answers waiting to be sent: past this, READs wait for the client to take what it was sent. */
 const MAX_BUFFERED_OUTPUT_BYTES = 8 * 1024 * 1024;
 
-/** What a handle holds; `file` is the site path key of the file or folder it is open on (FileOrder). */
-type Open = { file: string } & (
-  | { kind: 'folder'; path: string; after: ChildPosition | undefined; done: boolean }
-  | { kind: 'reader'; reader: FileReader }
-  | Upload
-);
-
-type Upload = { kind: 'upload'; upload: StagedUpload; path: string; failed: SftpStatus | undefined; mtime: number | undefined };
-
 /**
  * One signed-in SFTP session: translates each request into a call on the caller's FileSession and
  * its answer (or AtriumError, through statusOf) into SFTP. It decides nothing: every right is the
@@ -44,7 +35,7 @@ type Upload = { kind: 'upload'; upload: StagedUpload; path: string; failed: Sftp
  * them and nothing partial is ever seen.
  */
 export class SftpSession {
-  private readonly handles = new HandleTable<Open>();
+  private readonly handles = new OpenFiles();
   private readonly order = new FileOrder();
   private pending = 0;
   private ended = false;
@@ -89,22 +80,23 @@ export class SftpSession {
       await this.files.move(sessionPathOf(from), sessionPathOf(to));
       this.ok(id);
     }, () => [this.fileOf(from), this.fileOf(to)]));
-    // The modification time is kept (sync tools compare it); other attributes are accepted and
-    // ignored, Atrium keeping no owners or modes. The path must still be one the caller sees: the
-    // file this session is writing there counts, its time set when it is committed.
+    // The size (a truncate) and the modification time (sync tools compare it) are kept; other
+    // attributes are accepted and ignored, Atrium keeping no owners or modes. The path must still
+    // be one the caller sees: the file this session is writing there counts.
     sftp.on('SETSTAT', (id: number, path: string, attrs: InputAttributes) => this.onPath(id, path, async (sessionPath, file) => {
+      const writing = this.handles.beingWritten(file);
+      if (writing !== undefined) return this.changeFileBeingWritten(id, writing, attrs);
       const mtime = mtimeOf(attrs);
-      const writing = this.beingWritten(file);
-      if (writing !== undefined) writing.mtime = mtime ?? writing.mtime;
-      else if (mtime === undefined) await this.files.stat(sessionPath);
-      else await this.files.setModifiedTime(sessionPath, mtime);
+      if (attrs.size !== undefined) await this.resize(sessionPath, attrs.size);
+      if (mtime !== undefined) await this.files.setModifiedTime(sessionPath, mtime);
+      else if (attrs.size === undefined) await this.files.stat(sessionPath);
       this.ok(id);
     }));
     sftp.on('FSETSTAT', (id: number, handle: Buffer, attrs: InputAttributes) => this.withHandle(id, handle, async (open) => {
+      if (open.kind === 'upload') return this.changeFileBeingWritten(id, open, attrs);
+      if (attrs.size !== undefined && open.kind === 'reader') return this.fail(id, { code: STATUS_CODE.FAILURE, message: 'The handle is not open for writing.' });
       const mtime = mtimeOf(attrs);
-      // A file being written has no entry yet: its time is set once it is committed.
-      if (open.kind === 'upload') open.mtime = mtime ?? open.mtime;
-      else if (mtime !== undefined && open.kind === 'folder') await this.files.setModifiedTime(open.path, mtime);
+      if (mtime !== undefined && open.kind === 'folder') await this.files.setModifiedTime(open.path, mtime);
       this.ok(id);
     }));
     sftp.on('EXTENDED', (id: number, name: string, data: Buffer | undefined) => this.run(id, async () => {
@@ -139,8 +131,8 @@ export class SftpSession {
    */
   private async stat(id: number, path: string): Promise<void> {
     await this.onPath(id, path, async (sessionPath, file) => {
-      const writing = this.beingWritten(file);
-      if (writing !== undefined) return this.sftp.attrs(id, attributesOfFileBeingWritten(writing.upload.size, writing.mtime ?? this.now()));
+      const writing = this.handles.beingWritten(file);
+      if (writing !== undefined) return this.sftp.attrs(id, attributesOfUpload(writing, this.now()));
       this.sftp.attrs(id, attributesOf(await this.files.stat(sessionPath)));
     });
   }
@@ -151,7 +143,7 @@ export class SftpSession {
         this.sftp.attrs(id, attributesOf(await this.files.stat(open.path)));
         return;
       }
-      if (open.kind === 'upload') return this.sftp.attrs(id, attributesOfFileBeingWritten(open.upload.size, open.mtime ?? this.now()));
+      if (open.kind === 'upload') return this.sftp.attrs(id, attributesOfUpload(open, this.now()));
       const mtime = Math.floor(open.reader.entry.mtime / 1000);
       this.sftp.attrs(id, { mode: 0o100000 | 0o400, uid: 0, gid: 0, size: open.reader.size, atime: mtime, mtime });
     });
@@ -169,6 +161,10 @@ export class SftpSession {
    * READDIR: the next page of the folder. Requests on one handle run one after the other
    * (FileOrder), so each takes the cursor the one before it left: pipelined READDIRs (sshfs sends
    * two at once) get consecutive pages and then EOF, never the same page twice.
+   *
+   * The files this session is writing in the folder are listed as STAT answers them (a new one
+   * after the folder's own entries), so a listing agrees with STAT; and a CLOSE in the folder is
+   * ordered with its listings, so a file is never missing between the two.
    */
   private async readFolder(id: number, handle: Buffer): Promise<void> {
     await this.withHandle(id, handle, async (open) => {
@@ -178,13 +174,25 @@ export class SftpSession {
       const page = await this.files.list(open.path, { sort: DEFAULT_LISTING_SORT, after: open.after, limit: ENTRIES_PER_READDIR });
       open.after = page.next;
       open.done = page.next === undefined;
-      if (page.entries.length === 0) return this.fail(id, { code: STATUS_CODE.EOF, message: 'End of folder.' });
+      const names = page.entries.map((entry) => {
+        const writing = entry.type === 'file' ? this.handles.beingWritten(this.fileOf(entry.path)) : undefined;
+        return { filename: entry.name, attrs: writing === undefined ? attributesOf(entry) : attributesOfUpload(writing, this.now()) };
+      });
+      if (open.done) names.push(...await this.newFilesBeingWritten(open.file));
+      if (names.length === 0) return this.fail(id, { code: STATUS_CODE.EOF, message: 'End of folder.' });
       const now = this.now();
-      this.sftp.name(id, page.entries.map((entry) => {
-        const attrs = attributesOf(entry);
-        return { filename: entry.name, longname: longnameOf(entry, attrs, now), attrs };
-      }));
+      this.sftp.name(id, names.map(({ filename, attrs }) => ({ filename, longname: longnameOf(filename, attrs, now), attrs })));
     });
+  }
+
+  /** The files this session is writing in `folder` that are not there yet (a listing's last page adds them). */
+  private async newFilesBeingWritten(folder: string): Promise<{ filename: string; attrs: Attributes }[]> {
+    const added: { filename: string; attrs: Attributes }[] = [];
+    for (const upload of this.handles.beingWrittenIn(folder)) {
+      const exists = await this.files.stat(upload.path).then(() => true, () => false);
+      if (!exists) added.push({ filename: upload.path.slice(upload.path.lastIndexOf('/') + 1), attrs: attributesOfUpload(upload, this.now()) });
+    }
+    return added;
   }
 
   /** OPEN: for reading, a reader of the file as it is; for writing, a staged upload (files/). */
@@ -201,7 +209,8 @@ export class SftpSession {
         mustExist: (flags & OPEN_MODE.CREAT) === 0,
         append: (flags & OPEN_MODE.APPEND) !== 0,
       });
-      if (!this.answerHandle(id, { kind: 'upload', file, upload, path: sessionPath, failed: undefined, mtime: undefined })) await upload.abandon();
+      const folder = this.files.locate(folderOfSessionPath(sessionPath)).key;
+      if (!this.answerHandle(id, { kind: 'upload', file, upload, path: sessionPath, folder, failed: undefined, mtime: undefined })) await upload.abandon();
     });
   }
 
@@ -251,7 +260,33 @@ export class SftpSession {
       }
       if (open.mtime !== undefined) await this.files.setModifiedTime(open.path, open.mtime);
       this.ok(id);
-    }, () => this.filesOfHandle(handle));
+    }, () => this.handles.filesOf(handle, 'close'));
+  }
+
+  /** SETSTAT or FSETSTAT of a file this session is writing: its size now, its time when it is committed. */
+  private async changeFileBeingWritten(id: number, writing: Upload, attrs: InputAttributes): Promise<void> {
+    if (attrs.size !== undefined) {
+      if (writing.failed !== undefined) throw writing.failed;
+      await writing.upload.truncate(attrs.size);
+    }
+    writing.mtime = mtimeOf(attrs) ?? writing.mtime;
+    this.ok(id);
+  }
+
+  /**
+   * SETSTAT of a size on a closed file (`truncate` through sshfs): a new version of the file, cut
+   * or extended with zeros, committed as any write is; the same size changes nothing.
+   */
+  private async resize(sessionPath: string, size: number): Promise<void> {
+    const upload = await this.files.stageUpload(sessionPath, { truncate: size === 0, exclusive: false, mustExist: true, append: false });
+    try {
+      if (upload.size === size) return await upload.abandon();
+      await upload.truncate(size);
+      await upload.commit();
+    } catch (error) {
+      await upload.abandon();
+      throw error;
+    }
   }
 
   private async remove(id: number, path: string, type: 'file' | 'directory'): Promise<void> {
@@ -273,19 +308,6 @@ export class SftpSession {
     return this.files.locate(sessionPathOf(path)).key;
   }
 
-  /** The file a handle is open on, as FileOrder knows it (none for an unknown handle). */
-  private filesOfHandle(handle: Buffer): string[] {
-    const open = this.handles.get(handle);
-    return open === undefined ? [] : [open.file];
-  }
-
-  /** The upload this session has open on `file`, the latest if several: what STAT answers there. */
-  private beingWritten(file: string): Upload | undefined {
-    let latest: Upload | undefined;
-    for (const open of this.handles.values()) if (open.kind === 'upload' && open.file === file) latest = open;
-    return latest;
-  }
-
   private answerHandle(id: number, open: Open): boolean {
     const handle = this.ended ? undefined : this.handles.add(open);
     if (handle === undefined) {
@@ -305,7 +327,7 @@ export class SftpSession {
       const open = this.handles.get(handle);
       if (open === undefined) return this.fail(id, { code: STATUS_CODE.FAILURE, message: 'Unknown handle.' });
       await work(open);
-    }, () => this.filesOfHandle(handle));
+    }, () => this.handles.filesOf(handle, 'other'));
   }
 
   /** A request on one path, in order with the other requests on its file. */

@@ -22,6 +22,8 @@ export interface StagedBlob {
   write(bytes: Uint8Array, position: number): Promise<void>;
   /** The bytes of `from` (a blob) become the staged start; used to append to or resume a file. */
   fill(from: string): Promise<void>;
+  /** Cuts the staged bytes to `size`, or extends them with zeros; past `maxBytes` is BlobTooLargeError. */
+  truncate(size: number): Promise<void>;
   finish(key: string): Promise<WrittenBlob>;
   discard(): Promise<void>;
 }
@@ -108,6 +110,15 @@ export class LocalStagedBlob implements StagedBlob {
     this.size = (await this.handle.stat()).size;
     if (this.size > this.maxBytes) throw new BlobTooLargeError(this.maxBytes);
     this.hashedUpTo = -1;
+  }
+
+  async truncate(size: number): Promise<void> {
+    if (!Number.isSafeInteger(size) || size < 0 || size > this.maxBytes) throw new BlobTooLargeError(this.maxBytes);
+    await this.flush();
+    await this.open().truncate(size);
+    this.size = size;
+    // Hashed bytes cut away (or turned to zeros by a later extension) are no longer the file's.
+    if (this.hashedUpTo > size) this.hashedUpTo = -1;
   }
 
   async finish(key: string): Promise<WrittenBlob> {

@@ -147,6 +147,31 @@ describe.each(testDatabaseTargets())('SFTP operations [$name]', (target) => {
     expect(await codeOf(call((done) => sftp.readlink('/attrs.txt', done)))).toBe(STATUS_CODE.OP_UNSUPPORTED);
   });
 
+  it('truncates with a size in SETSTAT (a closed file: a new version) and FSETSTAT (a file being written), and extends with zeros', async () => {
+    await call((done) => sftp.writeFile('/cut.txt', 'xyzxyzxyz', done));
+    await call((done) => sftp.setstat('/cut.txt', { size: 3 }, done));
+    expect(await read('/cut.txt')).toBe('xyz');
+    expect((await rest('cut.txt')).body).toMatchObject({ size: 3 });
+    await call((done) => sftp.setstat('/cut.txt', { size: 5 }, done));
+    expect(await read('/cut.txt')).toBe('xyz\0\0');
+    // The same size again changes nothing, and records nothing.
+    const before = await t.database.db.selectFrom('history').select('id').where('path', '=', 'cut.txt').execute();
+    await call((done) => sftp.setstat('/cut.txt', { size: 5 }, done));
+    expect(await t.database.db.selectFrom('history').select('id').where('path', '=', 'cut.txt').execute()).toHaveLength(before.length);
+
+    const handle = await open('/cut.txt', OPEN_MODE.WRITE);
+    await write(handle, 'abcdefgh', 0);
+    await call((done) => sftp.fsetstat(handle, { size: 2 }, done));
+    expect((await call<{ size: number }>((done) => sftp.fstat(handle, done))).size).toBe(2);
+    await close(handle);
+    expect(await read('/cut.txt')).toBe('ab');
+    expect(await codeOf(call((done) => sftp.setstat('/absent.txt', { size: 1 }, done)))).toBe(STATUS_CODE.NO_SUCH_FILE);
+    const reading = await open('/cut.txt', OPEN_MODE.READ);
+    expect(await codeOf(call((done) => sftp.fsetstat(reading, { size: 0 }, done)))).toBe(STATUS_CODE.FAILURE);
+    await close(reading);
+    expect(await read('/cut.txt')).toBe('ab');
+  });
+
   it('pages a large folder through READDIR until EOF', async () => {
     const count = 700;
     await call((done) => sftp.mkdir('/many', done));

@@ -119,6 +119,40 @@ describe.each(testDatabaseTargets())('SFTP requests pipelined as sshfs sends the
     elsewhere.close();
   });
 
+  it('lists a file being written in the writing session only, and a file whose CLOSE was sent just before the listing', async () => {
+    await call((done) => helper.sftp.mkdir('/listed', done));
+    await call((done) => helper.sftp.writeFile('/listed/old.txt', 'old', done));
+    const names = (answer: RawAnswer) => (answer.type === 'name' ? answer.names.map((entry) => [entry.filename, entry.attrs.size]) : []);
+    const list = async (path: string) => {
+      const folder = handleOf(await raw.ask('OPENDIR', sftpString(path)));
+      const found = names(await raw.ask('READDIR', sftpString(folder)));
+      expect(statusOf(await raw.ask('READDIR', sftpString(folder)))).toBe(STATUS_CODE.EOF);
+      await raw.ask('CLOSE', sftpString(folder));
+      return found;
+    };
+    const fresh = handleOf(await raw.ask('OPEN', sftpString('/listed/fresh.txt'), uint32(OPEN_MODE.WRITE | OPEN_MODE.CREAT | OPEN_MODE.TRUNC), CREATE_MODE));
+    const rewritten = handleOf(await raw.ask('OPEN', sftpString('/listed/old.txt'), uint32(OPEN_MODE.WRITE | OPEN_MODE.TRUNC), NO_ATTRIBUTES));
+    await raw.ask('WRITE', sftpString(fresh), uint64(0), sftpString('fresh!'));
+    await raw.ask('WRITE', sftpString(rewritten), uint64(0), sftpString('rewritten'));
+    expect(await list('/listed')).toEqual([['old.txt', 9], ['fresh.txt', 6]]);
+    const elsewhere = await other();
+    const seen = async () => (await call<{ filename: string; attrs: { size: number } }[]>((done) => elsewhere.sftp.readdir('/listed', done)))
+      .map((entry) => [entry.filename, entry.attrs.size]).sort();
+    expect(await seen()).toEqual([['old.txt', 3]]);
+
+    // As sshfs does after `echo ... > file`: the CLOSE goes out, and the listing right behind it.
+    const [closed, opened] = raw.send(raw.request('CLOSE', sftpString(fresh)), raw.request('OPENDIR', sftpString('/listed')));
+    const folder = handleOf(await raw.answer(opened as number));
+    expect(statusOf(await raw.answer(closed as number))).toBe(STATUS_CODE.OK);
+    // The listing waited for the commit, which changes the folder.
+    expect(raw.answeredInOrder.indexOf(closed as number)).toBeLessThan(raw.answeredInOrder.indexOf(opened as number));
+    expect(names(await raw.ask('READDIR', sftpString(folder)))).toEqual([['fresh.txt', 6], ['old.txt', 9]]);
+    await raw.ask('CLOSE', sftpString(folder));
+    expect(statusOf(await raw.ask('CLOSE', sftpString(rewritten)))).toBe(STATUS_CODE.OK);
+    expect(await seen()).toEqual([['fresh.txt', 6], ['old.txt', 9]]);
+    elsewhere.close();
+  });
+
   it('keeps the time SETSTAT sets on the path of a file being written, as `touch` through sshfs does, once it is closed', async () => {
     const [opened, set] = raw.send(
       raw.request('OPEN', sftpString('/touched.txt'), uint32(OPEN_MODE.WRITE | OPEN_MODE.CREAT | OPEN_MODE.TRUNC), CREATE_MODE),
@@ -142,7 +176,7 @@ describe.each(testDatabaseTargets())('SFTP requests pipelined as sshfs sends the
     attrsOf(await channel.answer(statted as number));
     expect(statusOf(await channel.ask('WRITE', sftpString(handle), uint64(0), sftpString('partial')))).toBe(STATUS_CODE.OK);
     elsewhere.close();
-    await new Promise((resolve) => elsewhere.client.once('close', resolve));
+    await new Promise<void>((resolve) => elsewhere.client.once('close', () => resolve()));
     expect(statusOf(await raw.ask('LSTAT', sftpString('/abandoned.txt')))).toBe(STATUS_CODE.NO_SUCH_FILE);
     expect((await t.api.get('/files/abandoned.txt', { key: BOOTSTRAP_KEY })).status).toBe(404);
   });

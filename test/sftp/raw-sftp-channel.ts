@@ -29,6 +29,8 @@ export class RawSftpChannel {
   private readonly arrived = new Map<number, RawAnswer>();
   private pending = Buffer.alloc(0);
   private nextId = 1;
+  /** Request ids in the order their answers arrived. */
+  readonly answeredInOrder: number[] = [];
 
   private constructor(private readonly channel: ClientChannel) {
     channel.on('data', (chunk: Buffer) => this.take(chunk));
@@ -93,6 +95,7 @@ export class RawSftpChannel {
   }
 
   private deliver(id: number, answer: RawAnswer): void {
+    this.answeredInOrder.push(id);
     const waiting = this.answers.get(id);
     this.answers.delete(id);
     if (waiting === undefined) this.arrived.set(id, answer);
