@@ -73,6 +73,11 @@ export class StagedUpload {
     }
   }
 
+  /** Up to `length` bytes of the file as written so far, from `offset` (a client that opened it to read and write). */
+  read(offset: number, length: number): Promise<Buffer> {
+    return this.staged.read(offset, length);
+  }
+
   /** Cuts the file being written to `size` bytes, or extends it with zeros (a client's truncate). */
   async truncate(size: number): Promise<void> {
     try {

@@ -13,9 +13,18 @@ export type Open = { file: string } & (
 
 /**
  * A file being written: its bytes so far, and the time the client set for it. `folder` is its
- * folder's site path key: committing the file changes that folder's listing.
+ * folder's site path key: committing the file changes that folder's listing. `readable` when it
+ * was opened to read as well.
  */
-export type Upload = { kind: 'upload'; upload: StagedUpload; path: string; folder: string; failed: SftpStatus | undefined; mtime: number | undefined };
+export type Upload = {
+  kind: 'upload';
+  upload: StagedUpload;
+  path: string;
+  folder: string;
+  readable: boolean;
+  failed: SftpStatus | undefined;
+  mtime: number | undefined;
+};
 
 /**
  * The files and folders one SFTP session has open, by handle (HandleTable bounds them), and what

@@ -195,7 +195,10 @@ export class SftpSession {
     return added;
   }
 
-  /** OPEN: for reading, a reader of the file as it is; for writing, a staged upload (files/). */
+  /**
+   * OPEN: for reading, a reader of the file as it is; for writing (and for reading and writing), a
+   * staged upload (files/).
+   */
   private async open(id: number, path: string, flags: number): Promise<void> {
     await this.onPath(id, path, async (sessionPath, file) => {
       if ((flags & OPEN_MODE.WRITE) === 0 && (flags & OPEN_MODE.APPEND) === 0) {
@@ -210,14 +213,17 @@ export class SftpSession {
         append: (flags & OPEN_MODE.APPEND) !== 0,
       });
       const folder = this.files.locate(folderOfSessionPath(sessionPath)).key;
-      if (!this.answerHandle(id, { kind: 'upload', file, upload, path: sessionPath, folder, failed: undefined, mtime: undefined })) await upload.abandon();
+      const readable = (flags & OPEN_MODE.READ) !== 0;
+      if (!this.answerHandle(id, { kind: 'upload', file, upload, path: sessionPath, folder, readable, failed: undefined, mtime: undefined })) await upload.abandon();
     });
   }
 
   private async read(id: number, handle: Buffer, offset: number, length: number): Promise<void> {
     await this.withHandle(id, handle, async (open) => {
-      if (open.kind !== 'reader') return this.fail(id, { code: STATUS_CODE.FAILURE, message: 'The handle is not open for reading.' });
-      const bytes = await open.reader.read(offset, Math.min(length, MAX_READ_BYTES));
+      // A file opened to read and write reads what has been written so far (POSIX O_RDWR).
+      const source = open.kind === 'reader' ? open.reader : open.kind === 'upload' && open.readable ? open.upload : undefined;
+      if (source === undefined) return this.fail(id, { code: STATUS_CODE.FAILURE, message: 'The handle is not open for reading.' });
+      const bytes = await source.read(offset, Math.min(length, MAX_READ_BYTES));
       if (bytes.length === 0) return this.fail(id, { code: STATUS_CODE.EOF, message: 'End of file.' });
       await this.roomToAnswer();
       this.sftp.data(id, bytes);

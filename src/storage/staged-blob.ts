@@ -24,6 +24,8 @@ export interface StagedBlob {
   fill(from: string): Promise<void>;
   /** Cuts the staged bytes to `size`, or extends them with zeros; past `maxBytes` is BlobTooLargeError. */
   truncate(size: number): Promise<void>;
+  /** Up to `length` of the bytes staged so far from `position` (fewer at the end; a gap reads as zeros). */
+  read(position: number, length: number): Promise<Buffer>;
   finish(key: string): Promise<WrittenBlob>;
   discard(): Promise<void>;
 }
@@ -119,6 +121,19 @@ export class LocalStagedBlob implements StagedBlob {
     this.size = size;
     // Hashed bytes cut away (or turned to zeros by a later extension) are no longer the file's.
     if (this.hashedUpTo > size) this.hashedUpTo = -1;
+  }
+
+  async read(position: number, length: number): Promise<Buffer> {
+    await this.flush();
+    const wanted = Math.max(0, Math.min(length, this.size - position));
+    const buffer = Buffer.alloc(wanted);
+    let got = 0;
+    while (got < wanted) {
+      const { bytesRead } = await this.open().read(buffer, got, wanted - got, position + got);
+      if (bytesRead === 0) break;
+      got += bytesRead;
+    }
+    return buffer.subarray(0, got);
   }
 
   async finish(key: string): Promise<WrittenBlob> {

@@ -172,6 +172,20 @@ describe.each(testDatabaseTargets())('SFTP operations [$name]', (target) => {
     expect(await read('/cut.txt')).toBe('ab');
   });
 
+  it('reads back what was written on a file opened to read and write, and refuses to read a file opened only to write', async () => {
+    const both = await open('/both.txt', OPEN_MODE.READ | OPEN_MODE.WRITE | OPEN_MODE.CREAT | OPEN_MODE.TRUNC);
+    await write(both, 'abcdef', 0);
+    const buffer = Buffer.alloc(10);
+    const got = await call<number>((done) => sftp.read(both, buffer, 0, 10, 2, (error, bytes) => done(error, bytes)));
+    expect(buffer.subarray(0, got).toString()).toBe('cdef');
+    expect(await call<number>((done) => sftp.read(both, buffer, 0, 10, 6, (error, bytes) => done(error, bytes)))).toBe(0);
+    await close(both);
+    expect(await read('/both.txt')).toBe('abcdef');
+    const writeOnly = await open('/both.txt', OPEN_MODE.WRITE);
+    expect(await codeOf(call((done) => sftp.read(writeOnly, buffer, 0, 10, 0, done)))).toBe(STATUS_CODE.FAILURE);
+    await close(writeOnly);
+  });
+
   it('pages a large folder through READDIR until EOF', async () => {
     const count = 700;
     await call((done) => sftp.mkdir('/many', done));
