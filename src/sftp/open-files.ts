@@ -18,6 +18,7 @@ export type Open = { file: string } & (
  */
 export type Upload = {
   kind: 'upload';
+  file: string;
   upload: StagedUpload;
   path: string;
   folder: string;

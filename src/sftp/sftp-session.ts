@@ -174,23 +174,24 @@ export class SftpSession {
       const page = await this.files.list(open.path, { sort: DEFAULT_LISTING_SORT, after: open.after, limit: ENTRIES_PER_READDIR });
       open.after = page.next;
       open.done = page.next === undefined;
-      const names = page.entries.map((entry) => {
-        const writing = entry.type === 'file' ? this.handles.beingWritten(this.fileOf(entry.path)) : undefined;
-        return { filename: entry.name, attrs: writing === undefined ? attributesOf(entry) : attributesOfUpload(writing, this.now()) };
-      });
-      if (open.done) names.push(...await this.newFilesBeingWritten(open.file));
-      if (names.length === 0) return this.fail(id, { code: STATUS_CODE.EOF, message: 'End of folder.' });
       const now = this.now();
+      const writing = new Map(this.handles.beingWrittenIn(open.file).map((upload) => [upload.file, upload]));
+      const names = page.entries.map((entry) => {
+        const upload = writing.size === 0 || entry.type !== 'file' ? undefined : writing.get(this.fileOf(entry.path));
+        return { filename: entry.name, attrs: upload === undefined ? attributesOf(entry) : attributesOfUpload(upload, now) };
+      });
+      if (open.done) names.push(...await this.notYetThere(writing.values(), now));
+      if (names.length === 0) return this.fail(id, { code: STATUS_CODE.EOF, message: 'End of folder.' });
       this.sftp.name(id, names.map(({ filename, attrs }) => ({ filename, longname: longnameOf(filename, attrs, now), attrs })));
     });
   }
 
-  /** The files this session is writing in `folder` that are not there yet (a listing's last page adds them). */
-  private async newFilesBeingWritten(folder: string): Promise<{ filename: string; attrs: Attributes }[]> {
+  /** Of these files being written, those not there yet: new files, which a listing's last page adds. */
+  private async notYetThere(uploads: Iterable<Upload>, now: number): Promise<{ filename: string; attrs: Attributes }[]> {
     const added: { filename: string; attrs: Attributes }[] = [];
-    for (const upload of this.handles.beingWrittenIn(folder)) {
+    for (const upload of uploads) {
       const exists = await this.files.stat(upload.path).then(() => true, () => false);
-      if (!exists) added.push({ filename: upload.path.slice(upload.path.lastIndexOf('/') + 1), attrs: attributesOfUpload(upload, this.now()) });
+      if (!exists) added.push({ filename: upload.path.slice(upload.path.lastIndexOf('/') + 1), attrs: attributesOfUpload(upload, now) });
     }
     return added;
   }
