@@ -73,6 +73,21 @@ export class StagedUpload {
     }
   }
 
+  /** Up to `length` bytes of the file as written so far, from `offset` (a client that opened it to read and write). */
+  read(offset: number, length: number): Promise<Buffer> {
+    return this.staged.read(offset, length);
+  }
+
+  /** Cuts the file being written to `size` bytes, or extends it with zeros (a client's truncate). */
+  async truncate(size: number): Promise<void> {
+    try {
+      await this.staged.truncate(size);
+      this.written = true;
+    } catch (error) {
+      throw tooLargeAsUploadError(error, this.scope.deps.maxUploadBytes);
+    }
+  }
+
   /**
    * Makes the bytes the file at the path, if the caller may still create or overwrite it; an open
    * that changed nothing (an existing file, not truncated, never written) commits nothing.

@@ -25,6 +25,11 @@ export class HandleTable<T> {
     return this.open.get(handle.toString('latin1'));
   }
 
+  /** Every open item, oldest first. */
+  values(): IterableIterator<T> {
+    return this.open.values();
+  }
+
   /** Removes and answers the handle's item. */
   take(handle: Buffer): T | undefined {
     const key = handle.toString('latin1');

@@ -10,6 +10,7 @@ import { activity } from '../lib/activity.js';
 import type { Clock } from '../lib/time.js';
 import { SFTP_ALGORITHMS } from './algorithms.js';
 import { IdleTimeout, SFTP_IDLE_TIMEOUT_MS } from './idle-timeout.js';
+import { MAX_CHANNELS_PER_CONNECTION } from './limits.js';
 import type { HostKeys } from './host-keys.js';
 import { registeredPublicKeys, SftpAuthenticator, SIGN_IN_METHODS, type PublicKeyLookup } from './sftp-auth.js';
 import { SftpSession } from './sftp-session.js';
@@ -129,8 +130,14 @@ export async function startSftpServer(options: SftpServerOptions, listen: { host
       admission.signedIn();
       const idle = new IdleTimeout(options.idleTimeoutMs ?? SFTP_IDLE_TIMEOUT_MS, () => client.end(), () => socket.destroy());
       socket.once('close', () => idle.stop());
-      client.on('session', (accept) => {
+      let openChannels = 0;
+      client.on('session', (accept, reject) => {
+        if (openChannels >= MAX_CHANNELS_PER_CONNECTION) return reject();
+        openChannels += 1;
         const session = accept();
+        session.once('close', () => {
+          openChannels -= 1;
+        });
         session.on('sftp', (acceptSftp) => {
           const signedIn = caller as Caller;
           const sftp = acceptSftp();

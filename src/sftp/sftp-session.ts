@@ -1,12 +1,13 @@
 import type { Socket } from 'node:net';
 import ssh2 from 'ssh2';
 import type { Attributes, InputAttributes, SFTPWrapper } from 'ssh2';
-import { DEFAULT_LISTING_SORT, type ChildPosition, type FileReader, type FileSession, type StagedUpload } from '../files/index.js';
-import { HandleTable } from './handles.js';
+import { DEFAULT_LISTING_SORT, type FileSession } from '../files/index.js';
+import { FileOrder } from './file-order.js';
 import { MAX_READ_BYTES } from './limits.js';
+import { attributesOfUpload, OpenFiles, type Open, type Upload } from './open-files.js';
 import { attributesOf, longnameOf } from './operations/attributes.js';
-import { handleExtension } from './operations/extensions.js';
-import { normalizeSftpPath, sessionPathOf } from './operations/sftp-paths.js';
+import { handleExtension, pathsOfExtension } from './operations/extensions.js';
+import { folderOfSessionPath, normalizeSftpPath, sessionPathOf } from './operations/sftp-paths.js';
 import { statusOf, UNSUPPORTED, type SftpStatus } from './operations/status.js';
 
 // ssh2 is CommonJS: its values come from the default export under Node's ESM.
@@ -21,23 +22,21 @@ export const MAX_PENDING_REQUESTS = 256;
 /** Answers waiting to be sent: past this, READs wait for the client to take what it was sent. */
 const MAX_BUFFERED_OUTPUT_BYTES = 8 * 1024 * 1024;
 
-type Open =
-  | { kind: 'folder'; path: string; after: ChildPosition | undefined; done: boolean }
-  | { kind: 'reader'; reader: FileReader; queue: Promise<unknown> }
-  | { kind: 'upload'; upload: StagedUpload; path: string; queue: Promise<unknown>; failed: SftpStatus | undefined; mtime: number | undefined };
-
 /**
  * One signed-in SFTP session: translates each request into a call on the caller's FileSession and
  * its answer (or AtriumError, through statusOf) into SFTP. It decides nothing: every right is the
  * file session's to decide, the same as REST. What it bounds is its own: open handles, requests in
  * progress, the size of a READ, and answers not yet taken by the client.
  *
- * Reads and writes on one handle run in the order they came, so a client's pipelined requests work
- * as sent. A written file becomes visible at CLOSE; a session that ends with files still open
- * (a disconnect, a client that never closes) drops them and nothing partial is ever seen.
+ * Requests on one file (by path or by handle) run in the order they came, so a client's pipelined
+ * requests work as sent (file-order.ts). A written file becomes visible to others at CLOSE; until
+ * then this session alone sees it, as the file being written (STAT, LSTAT, FSTAT answer its size so
+ * far). A session that ends with files still open (a disconnect, a client that never closes) drops
+ * them and nothing partial is ever seen.
  */
 export class SftpSession {
-  private readonly handles = new HandleTable<Open>();
+  private readonly handles = new OpenFiles();
+  private readonly order = new FileOrder();
   private pending = 0;
   private ended = false;
   private files!: FileSession;
@@ -71,8 +70,8 @@ export class SftpSession {
     sftp.on('READ', (id: number, handle: Buffer, offset: number, length: number) => this.read(id, handle, offset, length));
     sftp.on('WRITE', (id: number, handle: Buffer, offset: number, data: Buffer) => this.write(id, handle, offset, data));
     sftp.on('CLOSE', (id: number, handle: Buffer) => this.close(id, handle));
-    sftp.on('MKDIR', (id: number, path: string) => this.run(id, async () => {
-      await this.files.createFolder(sessionPathOf(path), { mkdirParents: false });
+    sftp.on('MKDIR', (id: number, path: string) => this.onPath(id, path, async (sessionPath) => {
+      await this.files.createFolder(sessionPath, { mkdirParents: false });
       this.ok(id);
     }));
     sftp.on('RMDIR', (id: number, path: string) => this.remove(id, path, 'directory'));
@@ -80,26 +79,30 @@ export class SftpSession {
     sftp.on('RENAME', (id: number, from: string, to: string) => this.run(id, async () => {
       await this.files.move(sessionPathOf(from), sessionPathOf(to));
       this.ok(id);
-    }));
-    // The modification time is kept (sync tools compare it); other attributes are accepted and
-    // ignored, Atrium keeping no owners or modes. The path must still be one the caller sees.
-    sftp.on('SETSTAT', (id: number, path: string, attrs: InputAttributes) => this.run(id, async () => {
+    }, () => [this.fileOf(from), this.fileOf(to)]));
+    // The size (a truncate) and the modification time (sync tools compare it) are kept; other
+    // attributes are accepted and ignored, Atrium keeping no owners or modes. The path must still
+    // be one the caller sees: the file this session is writing there counts.
+    sftp.on('SETSTAT', (id: number, path: string, attrs: InputAttributes) => this.onPath(id, path, async (sessionPath, file) => {
+      const writing = this.handles.beingWritten(file);
+      if (writing !== undefined) return this.changeFileBeingWritten(id, writing, attrs);
       const mtime = mtimeOf(attrs);
-      if (mtime === undefined) await this.files.stat(sessionPathOf(path));
-      else await this.files.setModifiedTime(sessionPathOf(path), mtime);
+      if (attrs.size !== undefined) await this.resize(sessionPath, attrs.size);
+      if (mtime !== undefined) await this.files.setModifiedTime(sessionPath, mtime);
+      else if (attrs.size === undefined) await this.files.stat(sessionPath);
       this.ok(id);
     }));
     sftp.on('FSETSTAT', (id: number, handle: Buffer, attrs: InputAttributes) => this.withHandle(id, handle, async (open) => {
+      if (open.kind === 'upload') return this.changeFileBeingWritten(id, open, attrs);
+      if (attrs.size !== undefined && open.kind === 'reader') return this.fail(id, { code: STATUS_CODE.FAILURE, message: 'The handle is not open for writing.' });
       const mtime = mtimeOf(attrs);
-      // A file being written has no entry yet: its time is set once it is committed.
-      if (open.kind === 'upload') open.mtime = mtime ?? open.mtime;
-      else if (mtime !== undefined && open.kind === 'folder') await this.files.setModifiedTime(open.path, mtime);
+      if (mtime !== undefined && open.kind === 'folder') await this.files.setModifiedTime(open.path, mtime);
       this.ok(id);
     }));
     sftp.on('EXTENDED', (id: number, name: string, data: Buffer | undefined) => this.run(id, async () => {
       const answered = await handleExtension(this.sftp, this.files, id, name, data);
       if (!answered) this.fail(id, UNSUPPORTED);
-    }));
+    }, () => pathsOfExtension(name, data).map((path) => this.fileOf(path))));
     sftp.on('SYMLINK', (id: number) => this.fail(id, UNSUPPORTED));
     sftp.on('READLINK', (id: number) => this.fail(id, UNSUPPORTED));
     // The client's end of input is the end of the session: the channel is closed from this side too,
@@ -111,16 +114,26 @@ export class SftpSession {
     sftp.on('close', () => this.end());
   }
 
-  /** Drops every open handle: uploads not closed are abandoned (nothing partial becomes visible). */
+  /**
+   * Drops every open handle once the requests already working on it have finished: uploads not
+   * closed are abandoned (nothing partial becomes visible).
+   */
   end(): void {
     if (this.ended) return;
     this.ended = true;
-    for (const open of this.handles.takeAll()) void this.release(open);
+    for (const open of this.handles.takeAll()) void this.order.idle(open.file).then(() => this.release(open));
   }
 
+  /**
+   * STAT and LSTAT. A file this session has open for writing is answered as it stands in the
+   * writing (its size so far), as a local file system would: clients stat a file right after
+   * creating it (sshfs fails the create otherwise) and follow its size as they write.
+   */
   private async stat(id: number, path: string): Promise<void> {
-    await this.run(id, async () => {
-      this.sftp.attrs(id, attributesOf(await this.files.stat(sessionPathOf(path))));
+    await this.onPath(id, path, async (sessionPath, file) => {
+      const writing = this.handles.beingWritten(file);
+      if (writing !== undefined) return this.sftp.attrs(id, attributesOfUpload(writing, this.now()));
+      this.sftp.attrs(id, attributesOf(await this.files.stat(sessionPath)));
     });
   }
 
@@ -130,21 +143,29 @@ export class SftpSession {
         this.sftp.attrs(id, attributesOf(await this.files.stat(open.path)));
         return;
       }
-      const seconds = Math.floor(this.now() / 1000);
-      const size = open.kind === 'reader' ? open.reader.size : open.upload.size;
-      const mtime = open.kind === 'reader' ? Math.floor(open.reader.entry.mtime / 1000) : seconds;
-      this.sftp.attrs(id, { mode: 0o100000 | (open.kind === 'reader' ? 0o400 : 0o600), uid: 0, gid: 0, size, atime: mtime, mtime });
+      if (open.kind === 'upload') return this.sftp.attrs(id, attributesOfUpload(open, this.now()));
+      const mtime = Math.floor(open.reader.entry.mtime / 1000);
+      this.sftp.attrs(id, { mode: 0o100000 | 0o400, uid: 0, gid: 0, size: open.reader.size, atime: mtime, mtime });
     });
   }
 
   private async openFolder(id: number, path: string): Promise<void> {
-    await this.run(id, async () => {
-      const folder = await this.files.stat(sessionPathOf(path));
+    await this.onPath(id, path, async (sessionPath, file) => {
+      const folder = await this.files.stat(sessionPath);
       if (folder.type !== 'directory') return this.fail(id, { code: STATUS_CODE.FAILURE, message: 'Not a folder.' });
-      this.answerHandle(id, { kind: 'folder', path: folder.path, after: undefined, done: false });
+      this.answerHandle(id, { kind: 'folder', file, path: folder.path, after: undefined, done: false });
     });
   }
 
+  /**
+   * READDIR: the next page of the folder. Requests on one handle run one after the other
+   * (FileOrder), so each takes the cursor the one before it left: pipelined READDIRs (sshfs sends
+   * two at once) get consecutive pages and then EOF, never the same page twice.
+   *
+   * The files this session is writing in the folder are listed as STAT answers them (a new one
+   * after the folder's own entries), so a listing agrees with STAT; and a CLOSE in the folder is
+   * ordered with its listings, so a file is never missing between the two.
+   */
   private async readFolder(id: number, handle: Buffer): Promise<void> {
     await this.withHandle(id, handle, async (open) => {
       if (open.kind !== 'folder') return this.fail(id, { code: STATUS_CODE.FAILURE, message: 'Not a folder handle.' });
@@ -153,22 +174,37 @@ export class SftpSession {
       const page = await this.files.list(open.path, { sort: DEFAULT_LISTING_SORT, after: open.after, limit: ENTRIES_PER_READDIR });
       open.after = page.next;
       open.done = page.next === undefined;
-      if (page.entries.length === 0) return this.fail(id, { code: STATUS_CODE.EOF, message: 'End of folder.' });
       const now = this.now();
-      this.sftp.name(id, page.entries.map((entry) => {
-        const attrs = attributesOf(entry);
-        return { filename: entry.name, longname: longnameOf(entry, attrs, now), attrs };
-      }));
+      const writing = new Map(this.handles.beingWrittenIn(open.file).map((upload) => [upload.file, upload]));
+      const names = page.entries.map((entry) => {
+        const upload = writing.size === 0 || entry.type !== 'file' ? undefined : writing.get(this.fileOf(entry.path));
+        return { filename: entry.name, attrs: upload === undefined ? attributesOf(entry) : attributesOfUpload(upload, now) };
+      });
+      if (open.done) names.push(...await this.notYetThere(writing.values(), now));
+      if (names.length === 0) return this.fail(id, { code: STATUS_CODE.EOF, message: 'End of folder.' });
+      this.sftp.name(id, names.map(({ filename, attrs }) => ({ filename, longname: longnameOf(filename, attrs, now), attrs })));
     });
   }
 
-  /** OPEN: for reading, a reader of the file as it is; for writing, a staged upload (files/). */
+  /** Of these files being written, those not there yet: new files, which a listing's last page adds. */
+  private async notYetThere(uploads: Iterable<Upload>, now: number): Promise<{ filename: string; attrs: Attributes }[]> {
+    const added: { filename: string; attrs: Attributes }[] = [];
+    for (const upload of uploads) {
+      const exists = await this.files.stat(upload.path).then(() => true, () => false);
+      if (!exists) added.push({ filename: upload.path.slice(upload.path.lastIndexOf('/') + 1), attrs: attributesOfUpload(upload, now) });
+    }
+    return added;
+  }
+
+  /**
+   * OPEN: for reading, a reader of the file as it is; for writing (and for reading and writing), a
+   * staged upload (files/).
+   */
   private async open(id: number, path: string, flags: number): Promise<void> {
-    await this.run(id, async () => {
-      const sessionPath = sessionPathOf(path);
+    await this.onPath(id, path, async (sessionPath, file) => {
       if ((flags & OPEN_MODE.WRITE) === 0 && (flags & OPEN_MODE.APPEND) === 0) {
         const reader = await this.files.openReader(sessionPath);
-        if (!this.answerHandle(id, { kind: 'reader', reader, queue: Promise.resolve() })) reader.close();
+        if (!this.answerHandle(id, { kind: 'reader', file, reader })) reader.close();
         return;
       }
       const upload = await this.files.stageUpload(sessionPath, {
@@ -177,14 +213,18 @@ export class SftpSession {
         mustExist: (flags & OPEN_MODE.CREAT) === 0,
         append: (flags & OPEN_MODE.APPEND) !== 0,
       });
-      if (!this.answerHandle(id, { kind: 'upload', upload, path: sessionPath, queue: Promise.resolve(), failed: undefined, mtime: undefined })) await upload.abandon();
+      const folder = this.files.locate(folderOfSessionPath(sessionPath)).key;
+      const readable = (flags & OPEN_MODE.READ) !== 0;
+      if (!this.answerHandle(id, { kind: 'upload', file, upload, path: sessionPath, folder, readable, failed: undefined, mtime: undefined })) await upload.abandon();
     });
   }
 
   private async read(id: number, handle: Buffer, offset: number, length: number): Promise<void> {
     await this.withHandle(id, handle, async (open) => {
-      if (open.kind !== 'reader') return this.fail(id, { code: STATUS_CODE.FAILURE, message: 'The handle is not open for reading.' });
-      const bytes = await inOrder(open, () => open.reader.read(offset, Math.min(length, MAX_READ_BYTES)));
+      // A file opened to read and write reads what has been written so far (POSIX O_RDWR).
+      const source = open.kind === 'reader' ? open.reader : open.kind === 'upload' && open.readable ? open.upload : undefined;
+      if (source === undefined) return this.fail(id, { code: STATUS_CODE.FAILURE, message: 'The handle is not open for reading.' });
+      const bytes = await source.read(offset, Math.min(length, MAX_READ_BYTES));
       if (bytes.length === 0) return this.fail(id, { code: STATUS_CODE.EOF, message: 'End of file.' });
       await this.roomToAnswer();
       this.sftp.data(id, bytes);
@@ -196,13 +236,11 @@ export class SftpSession {
     const bytes = Buffer.from(data);
     await this.withHandle(id, handle, async (open) => {
       if (open.kind !== 'upload') return this.fail(id, { code: STATUS_CODE.FAILURE, message: 'The handle is not open for writing.' });
-      await inOrder(open, async () => {
-        if (open.failed !== undefined) throw open.failed;
-        await open.upload.write(bytes, offset).catch((error: unknown) => {
-          // One failed write fails the file: CLOSE must not commit it with a hole.
-          open.failed = statusOf(error);
-          throw error;
-        });
+      if (open.failed !== undefined) throw open.failed;
+      await open.upload.write(bytes, offset).catch((error: unknown) => {
+        // One failed write fails the file: CLOSE must not commit it with a hole.
+        open.failed = statusOf(error);
+        throw error;
       });
       this.ok(id);
     });
@@ -217,7 +255,6 @@ export class SftpSession {
         await this.release(open);
         return this.ok(id);
       }
-      await open.queue.catch(() => undefined);
       if (open.failed !== undefined) {
         await open.upload.abandon();
         return this.fail(id, open.failed);
@@ -230,12 +267,37 @@ export class SftpSession {
       }
       if (open.mtime !== undefined) await this.files.setModifiedTime(open.path, open.mtime);
       this.ok(id);
-    });
+    }, () => this.handles.filesOf(handle, 'close'));
+  }
+
+  /** SETSTAT or FSETSTAT of a file this session is writing: its size now, its time when it is committed. */
+  private async changeFileBeingWritten(id: number, writing: Upload, attrs: InputAttributes): Promise<void> {
+    if (attrs.size !== undefined) {
+      if (writing.failed !== undefined) throw writing.failed;
+      await writing.upload.truncate(attrs.size);
+    }
+    writing.mtime = mtimeOf(attrs) ?? writing.mtime;
+    this.ok(id);
+  }
+
+  /**
+   * SETSTAT of a size on a closed file (`truncate` through sshfs): a new version of the file, cut
+   * or extended with zeros, committed as any write is; the same size changes nothing.
+   */
+  private async resize(sessionPath: string, size: number): Promise<void> {
+    const upload = await this.files.stageUpload(sessionPath, { truncate: size === 0, exclusive: false, mustExist: true, append: false });
+    try {
+      if (upload.size === size) return await upload.abandon();
+      await upload.truncate(size);
+      await upload.commit();
+    } catch (error) {
+      await upload.abandon();
+      throw error;
+    }
   }
 
   private async remove(id: number, path: string, type: 'file' | 'directory'): Promise<void> {
-    await this.run(id, async () => {
-      const sessionPath = sessionPathOf(path);
+    await this.onPath(id, path, async (sessionPath) => {
       const entry = await this.files.stat(sessionPath);
       if (entry.type !== type) return this.fail(id, { code: STATUS_CODE.FAILURE, message: type === 'file' ? 'Is a folder: use rmdir.' : 'Not a folder.' });
       await this.files.delete(sessionPath, { recursive: false });
@@ -244,13 +306,13 @@ export class SftpSession {
   }
 
   private async release(open: Open): Promise<void> {
-    if (open.kind === 'reader') {
-      await open.queue.catch(() => undefined);
-      open.reader.close();
-    } else if (open.kind === 'upload') {
-      await open.queue.catch(() => undefined);
-      await open.upload.abandon();
-    }
+    if (open.kind === 'reader') open.reader.close();
+    else if (open.kind === 'upload') await open.upload.abandon();
+  }
+
+  /** The site path key FileOrder knows a path's file by. */
+  private fileOf(path: string): string {
+    return this.files.locate(sessionPathOf(path)).key;
   }
 
   private answerHandle(id: number, open: Open): boolean {
@@ -263,24 +325,42 @@ export class SftpSession {
     return true;
   }
 
+  /**
+   * A request on a handle, in order with the other requests on its file. The handle is looked up
+   * again when its turn comes: a CLOSE before it has taken it.
+   */
   private async withHandle(id: number, handle: Buffer, work: (open: Open) => Promise<void>): Promise<void> {
     await this.run(id, async () => {
       const open = this.handles.get(handle);
       if (open === undefined) return this.fail(id, { code: STATUS_CODE.FAILURE, message: 'Unknown handle.' });
       await work(open);
+    }, () => this.handles.filesOf(handle, 'other'));
+  }
+
+  /** A request on one path, in order with the other requests on its file. */
+  private async onPath(id: number, path: string, work: (sessionPath: string, file: string) => Promise<void>): Promise<void> {
+    let file = '';
+    await this.run(id, () => work(sessionPathOf(path), file), () => {
+      file = this.fileOf(path);
+      return [file];
     });
   }
 
-  /** Runs one request, bounded in number, answering its failure as SFTP says it. */
-  private async run(id: number, work: () => Promise<void>): Promise<void> {
+  /**
+   * Runs one request, bounded in number, answering its failure as SFTP says it; after the earlier
+   * requests on the files it concerns (`concerning`, asked once the file session is open).
+   */
+  private async run(id: number, work: () => Promise<void>, concerning: () => readonly string[] = () => []): Promise<void> {
     if (this.pending >= MAX_PENDING_REQUESTS) {
       this.fail(id, { code: STATUS_CODE.FAILURE, message: 'Too many requests in progress: wait for answers.' });
       return;
     }
     this.pending += 1;
     try {
+      // Requests that arrive before the file session is open wait here together and go on in
+      // the order they came, so FileOrder sees them in the client's order.
       this.files ??= await this.filesOpening;
-      await this.arrived(work);
+      await this.order.run(concerning(), () => this.arrived(work));
     } catch (error) {
       this.fail(id, isStatus(error) ? error : statusOf(error));
     } finally {
@@ -307,13 +387,6 @@ export class SftpSession {
   private fail(id: number, status: SftpStatus): void {
     if (!this.ended) this.sftp.status(id, status.code, status.message);
   }
-}
-
-/** Runs `work` after every earlier read or write on the same handle. */
-function inOrder<T>(open: { queue: Promise<unknown> }, work: () => Promise<T>): Promise<T> {
-  const result = open.queue.catch(() => undefined).then(work);
-  open.queue = result;
-  return result;
 }
 
 /** The modification time (ms) among SETSTAT's attributes, if the client sent one. */

@@ -22,6 +22,10 @@ export interface StagedBlob {
   write(bytes: Uint8Array, position: number): Promise<void>;
   /** The bytes of `from` (a blob) become the staged start; used to append to or resume a file. */
   fill(from: string): Promise<void>;
+  /** Cuts the staged bytes to `size`, or extends them with zeros; past `maxBytes` is BlobTooLargeError. */
+  truncate(size: number): Promise<void>;
+  /** Up to `length` of the bytes staged so far from `position` (fewer at the end; a gap reads as zeros). */
+  read(position: number, length: number): Promise<Buffer>;
   finish(key: string): Promise<WrittenBlob>;
   discard(): Promise<void>;
 }
@@ -108,6 +112,28 @@ export class LocalStagedBlob implements StagedBlob {
     this.size = (await this.handle.stat()).size;
     if (this.size > this.maxBytes) throw new BlobTooLargeError(this.maxBytes);
     this.hashedUpTo = -1;
+  }
+
+  async truncate(size: number): Promise<void> {
+    if (!Number.isSafeInteger(size) || size < 0 || size > this.maxBytes) throw new BlobTooLargeError(this.maxBytes);
+    await this.flush();
+    await this.open().truncate(size);
+    this.size = size;
+    // Hashed bytes cut away (or turned to zeros by a later extension) are no longer the file's.
+    if (this.hashedUpTo > size) this.hashedUpTo = -1;
+  }
+
+  async read(position: number, length: number): Promise<Buffer> {
+    await this.flush();
+    const wanted = Math.max(0, Math.min(length, this.size - position));
+    const buffer = Buffer.alloc(wanted);
+    let got = 0;
+    while (got < wanted) {
+      const { bytesRead } = await this.open().read(buffer, got, wanted - got, position + got);
+      if (bytesRead === 0) break;
+      got += bytesRead;
+    }
+    return buffer.subarray(0, got);
   }
 
   async finish(key: string): Promise<WrittenBlob> {

@@ -1,10 +1,10 @@
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import { utils } from 'ssh2';
+import { utils, type SFTPWrapper } from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_HANDLES_PER_SESSION } from '../../src/sftp/handles.js';
-import { MAX_READ_BYTES } from '../../src/sftp/limits.js';
+import { MAX_CHANNELS_PER_CONNECTION, MAX_READ_BYTES } from '../../src/sftp/limits.js';
 import { testDatabaseTargets } from '../support/databases.js';
 import { createUser } from '../support/factories.js';
 import { BOOTSTRAP_KEY } from '../support/test-app.js';
@@ -97,6 +97,28 @@ describe.each(testDatabaseTargets())('SFTP hostile clients [$name]', (target) =>
     expect(refused).toBe(STATUS_CODE.FAILURE);
     await call((done) => c.sftp.close(handles[0] as Buffer, done));
     await call<Buffer>((done) => c.sftp.open('/handles.txt', 'r', done));
+    c.close();
+    await stillServes();
+  });
+
+  it('bounds the SFTP channels one connection may hold open: the next session channel is refused until one closes', async () => {
+    const c = await signIn();
+    const openChannel = () => call<SFTPWrapper>((done) => c.client.sftp(done));
+    // The connection's own first channel is one of them.
+    const channels = [c.sftp];
+    for (let i = 1; i < MAX_CHANNELS_PER_CONNECTION; i += 1) channels.push(await openChannel());
+    const refused = await openChannel().then(() => 'opened', (error: Error) => error.message);
+    expect(refused).toMatch(/open failure|refused|prohibited/i);
+    // Every channel still works, each with its own handles.
+    for (const channel of channels) expect(await call((done) => channel.realpath('.', done))).toBe('/');
+    const closing = channels.pop() as SFTPWrapper;
+    await new Promise((resolve) => {
+      closing.once('close', resolve);
+      closing.end();
+    });
+    const again = await openChannel();
+    expect(await call((done) => again.realpath('.', done))).toBe('/');
+    expect(await openChannel().then(() => 'opened', () => 'refused')).toBe('refused');
     c.close();
     await stillServes();
   });

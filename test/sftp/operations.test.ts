@@ -57,11 +57,12 @@ describe.each(testDatabaseTargets())('SFTP operations [$name]', (target) => {
     expect(rows.map((row) => [row.action, row.interface])).toEqual([['create', 'sftp'], ['update', 'sftp'], ['read', 'sftp']]);
   });
 
-  it('takes writes out of order and shows the file only when it is closed', async () => {
+  it('takes writes out of order and shows the file to others only when it is closed', async () => {
     const handle = await open('/pipelined.bin', OPEN_MODE.WRITE | OPEN_MODE.CREAT | OPEN_MODE.TRUNC);
     await write(handle, 'world', 6);
     await write(handle, 'hello ', 0);
-    expect(await codeOf(call((done) => sftp.stat('/pipelined.bin', done)))).toBe(STATUS_CODE.NO_SUCH_FILE);
+    // The writing session sees the file being written; the REST API nothing until it is closed.
+    expect((await call<{ size: number }>((done) => sftp.stat('/pipelined.bin', done))).size).toBe(11);
     expect((await rest('pipelined.bin')).status).toBe(404);
     const fstat = await call<{ size: number }>((done) => sftp.fstat(handle, done));
     expect(fstat.size).toBe(11);
@@ -144,6 +145,45 @@ describe.each(testDatabaseTargets())('SFTP operations [$name]', (target) => {
     expect(vfs.f_bavail).toBeGreaterThan(0);
     expect(await codeOf(call((done) => sftp.symlink('/attrs.txt', '/link', done)))).toBe(STATUS_CODE.OP_UNSUPPORTED);
     expect(await codeOf(call((done) => sftp.readlink('/attrs.txt', done)))).toBe(STATUS_CODE.OP_UNSUPPORTED);
+  });
+
+  it('truncates with a size in SETSTAT (a closed file: a new version) and FSETSTAT (a file being written), and extends with zeros', async () => {
+    await call((done) => sftp.writeFile('/cut.txt', 'xyzxyzxyz', done));
+    await call((done) => sftp.setstat('/cut.txt', { size: 3 }, done));
+    expect(await read('/cut.txt')).toBe('xyz');
+    expect((await rest('cut.txt')).body).toMatchObject({ size: 3 });
+    await call((done) => sftp.setstat('/cut.txt', { size: 5 }, done));
+    expect(await read('/cut.txt')).toBe('xyz\0\0');
+    // The same size again changes nothing, and records nothing.
+    const before = await t.database.db.selectFrom('history').select('id').where('path', '=', 'cut.txt').execute();
+    await call((done) => sftp.setstat('/cut.txt', { size: 5 }, done));
+    expect(await t.database.db.selectFrom('history').select('id').where('path', '=', 'cut.txt').execute()).toHaveLength(before.length);
+
+    const handle = await open('/cut.txt', OPEN_MODE.WRITE);
+    await write(handle, 'abcdefgh', 0);
+    await call((done) => sftp.fsetstat(handle, { size: 2 }, done));
+    expect((await call<{ size: number }>((done) => sftp.fstat(handle, done))).size).toBe(2);
+    await close(handle);
+    expect(await read('/cut.txt')).toBe('ab');
+    expect(await codeOf(call((done) => sftp.setstat('/absent.txt', { size: 1 }, done)))).toBe(STATUS_CODE.NO_SUCH_FILE);
+    const reading = await open('/cut.txt', OPEN_MODE.READ);
+    expect(await codeOf(call((done) => sftp.fsetstat(reading, { size: 0 }, done)))).toBe(STATUS_CODE.FAILURE);
+    await close(reading);
+    expect(await read('/cut.txt')).toBe('ab');
+  });
+
+  it('reads back what was written on a file opened to read and write, and refuses to read a file opened only to write', async () => {
+    const both = await open('/both.txt', OPEN_MODE.READ | OPEN_MODE.WRITE | OPEN_MODE.CREAT | OPEN_MODE.TRUNC);
+    await write(both, 'abcdef', 0);
+    const buffer = Buffer.alloc(10);
+    const got = await call<number>((done) => sftp.read(both, buffer, 0, 10, 2, (error, bytes) => done(error, bytes)));
+    expect(buffer.subarray(0, got).toString()).toBe('cdef');
+    expect(await call<number>((done) => sftp.read(both, buffer, 0, 10, 6, (error, bytes) => done(error, bytes)))).toBe(0);
+    await close(both);
+    expect(await read('/both.txt')).toBe('abcdef');
+    const writeOnly = await open('/both.txt', OPEN_MODE.WRITE);
+    expect(await codeOf(call((done) => sftp.read(writeOnly, buffer, 0, 10, 0, done)))).toBe(STATUS_CODE.FAILURE);
+    await close(writeOnly);
   });
 
   it('pages a large folder through READDIR until EOF', async () => {

@@ -56,4 +56,23 @@ describe('staged blobs on local disk', () => {
     await dropped.discard();
     expect(await tmpFiles()).toEqual([]);
   });
+
+  it('truncates to a shorter size, extends with zeros, reads back what it holds, and keeps the SHA-256 right when writes follow', async () => {
+    const staged = await storage.stage({ maxBytes: 100 });
+    await staged.write(Buffer.from('abcdefghij'), 0);
+    await staged.truncate(4);
+    expect(staged.size).toBe(4);
+    await staged.truncate(8);
+    expect(staged.size).toBe(8);
+    await expect(staged.truncate(101)).rejects.toBeInstanceOf(BlobTooLargeError);
+    // Written at the old end: the cut bytes before it must count as zeros, not as what was hashed.
+    await staged.write(Buffer.from('XY'), 10);
+    // Read back as it stands, the gathered bytes included (a client that opened to read and write).
+    expect((await staged.read(2, 100)).equals(Buffer.concat([Buffer.from('cd'), Buffer.alloc(6), Buffer.from('XY')]))).toBe(true);
+    expect((await staged.read(12, 10)).length).toBe(0);
+    const key = newStorageKey();
+    const expected = Buffer.concat([Buffer.from('abcd'), Buffer.alloc(6), Buffer.from('XY')]);
+    expect(await staged.finish(key)).toEqual({ size: 12, sha256: sha(expected) });
+    expect((await read(key)).equals(expected)).toBe(true);
+  });
 });

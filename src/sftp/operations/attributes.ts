@@ -3,6 +3,7 @@ import type { FileEntry } from '../../files/index.js';
 
 const S_IFDIR = 0o040000;
 const S_IFREG = 0o100000;
+const S_IFMT = 0o170000;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const HALF_YEAR_MS = 182 * 24 * 60 * 60 * 1000;
 
@@ -21,17 +22,27 @@ export function attributesOf(entry: FileEntry): Attributes {
   return { mode, uid: 0, gid: 0, size: entry.size ?? 0, atime: seconds, mtime: seconds };
 }
 
-/** The `ls -l` line of an entry, as READDIR carries it (FileZilla and WinSCP show it). */
-export function longnameOf(entry: FileEntry, attributes: Attributes, now: number): string {
+/**
+ * The attributes of a file the session is writing and has not closed: a file of `size` bytes so
+ * far, which the writer may read and write, modified at `mtimeMs` (now, unless the client set it).
+ */
+export function attributesOfFileBeingWritten(size: number, mtimeMs: number): Attributes {
+  const seconds = Math.floor(mtimeMs / 1000);
+  return { mode: S_IFREG | 0o600, uid: 0, gid: 0, size, atime: seconds, mtime: seconds };
+}
+
+/** The `ls -l` line of an entry with these attributes, as READDIR carries it (FileZilla and WinSCP show it). */
+export function longnameOf(name: string, attributes: Attributes, now: number): string {
   const mode = attributes.mode;
   const bits = [0o400, 0o200, 0o100, 0o040, 0o020, 0o010, 0o004, 0o002, 0o001];
   const letters = 'rwxrwxrwx';
   const permissions = bits.map((bit, i) => ((mode & bit) !== 0 ? letters[i] : '-')).join('');
-  const date = new Date(entry.mtime);
+  const mtime = attributes.mtime * 1000;
+  const date = new Date(mtime);
   const day = String(date.getUTCDate()).padStart(2, ' ');
-  const when = Math.abs(now - entry.mtime) < HALF_YEAR_MS
+  const when = Math.abs(now - mtime) < HALF_YEAR_MS
     ? `${String(date.getUTCHours()).padStart(2, '0')}:${String(date.getUTCMinutes()).padStart(2, '0')}`
     : ` ${date.getUTCFullYear()}`;
   const size = String(attributes.size).padStart(10, ' ');
-  return `${entry.type === 'directory' ? 'd' : '-'}${permissions}    1 atrium   atrium   ${size} ${MONTHS[date.getUTCMonth()]} ${day} ${when} ${entry.name}`;
+  return `${(mode & S_IFMT) === S_IFDIR ? 'd' : '-'}${permissions}    1 atrium   atrium   ${size} ${MONTHS[date.getUTCMonth()]} ${day} ${when} ${name}`;
 }

@@ -62,6 +62,13 @@ export async function handleExtension(sftp: SFTPWrapper, files: FileSession, id:
   }
 }
 
+/** The paths an extension request names (as the client wrote them), so it is ordered with the other requests on them. */
+export function pathsOfExtension(name: string, data: Buffer | undefined): string[] {
+  if (name === 'posix-rename@openssh.com') return readStrings(data, 2) ?? [];
+  if (name === 'statvfs@openssh.com') return readStrings(data, 1) ?? [];
+  return [];
+}
+
 /** SFTP packets this server takes (ssh2 refuses longer ones), leaving room for a WRITE's header. */
 const MAX_PACKET_BYTES = 256 * 1024;
 
