@@ -1,5 +1,6 @@
 import type { User, UserGroupIds } from '../../directory/index.js';
 import { scimErrors } from '../scim-error.js';
+import { workspaceIdOf } from '../workspace-id.js';
 import { isoOf, versionOf } from '../resource-meta.js';
 
 export const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
@@ -108,9 +109,5 @@ function workspaceOf(body: Record<string, unknown>): number | undefined {
   const key = Object.keys(body).find((k) => k.toLowerCase() === ATRIUM_USER_SCHEMA.toLowerCase());
   const extension = key === undefined ? undefined : body[key];
   if (extension === undefined || extension === null) return undefined;
-  const value = (extension as Record<string, unknown>).workspace_id;
-  if (value === undefined || value === null) return undefined;
-  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw scimErrors.invalidValue('"workspace_id" must be a Workspace id.');
-  return n;
+  return workspaceIdOf((extension as Record<string, unknown>).workspace_id);
 }
