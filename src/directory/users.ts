@@ -10,6 +10,7 @@ import { countOtherActiveSiteAdmins, deleteUserRow, insertUser, updateUser, type
 import { endSessionsOfUser } from '../repositories/sessions.js';
 import { userCreated, userDeleted, userUpdated } from './directory-history.js';
 import { checkExternalId, checkText, checkUsername } from './user-fields.js';
+import { applyUserGroups, NO_GROUP_CHANGE, planUserGroups } from './user-groups.js';
 import { getUser } from './user-reads.js';
 
 export interface NewUserInput {
@@ -72,6 +73,8 @@ export interface UserUpdateInput {
   workspaceAdmin?: boolean;
   disabled?: boolean;
   externalId?: string | null;
+  /** The whole list of the user's groups (user-groups.ts). */
+  groupIds?: readonly number[];
 }
 
 /**
@@ -119,6 +122,7 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
     throw errors.insufficientPermissionForParams(`Only an administrator may change ${privileged.join(', ')}.`);
   }
   if (input.password !== undefined) await checkNewPassword(a.db, input.password);
+  const groupChange = input.groupIds === undefined ? NO_GROUP_CHANGE : await planUserGroups(a, target, input.groupIds);
   if (target.siteAdmin && (changes.siteAdmin === false || changes.disabled === true)) await keepOneSiteAdmin(a.db, target.id);
 
   const needsConfirmation = input.password !== undefined || changes.username !== undefined || changes.siteAdmin !== undefined
@@ -136,8 +140,12 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
       const keep = isSelf && credential.kind === 'session' ? credential.sessionId : undefined;
       await endSessionsOfUser(tx, target.id, a.now, keep);
     }
+    // Memberships change before anything is recorded: recording is where a dry run measures the change.
+    const groupEvents = await applyUserGroups(tx, a, updated, groupChange);
     const event = userUpdated(target, updated, changes.passwordHash !== undefined);
-    if (event.targets?.['changed'] !== undefined && (event.targets['changed'] as string[]).length > 0) await recordHistory(tx, a, [event]);
+    const userChanged = (event.targets?.['changed'] as string[] | undefined ?? []).length > 0;
+    const events = [...(userChanged ? [event] : []), ...groupEvents];
+    if (events.length > 0) await recordHistory(tx, a, events);
     return updated;
   });
 }

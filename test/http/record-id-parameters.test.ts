@@ -61,6 +61,7 @@ function restRows(ids: { user: number; group: number }): RestRow[] {
     { parameter: 'GET /users query filter.workspace_id' },
     { parameter: 'POST /users body workspace_id', base: { username: 'id-probe' } },
     { parameter: 'POST /users body group_ids', list: true, base: { username: 'id-probe' } },
+    ...['PUT', 'PATCH'].map((method) => ({ parameter: `${method} /users/{id} body group_ids`, list: true as const })),
     { parameter: 'GET /groups query ids', list: true },
     { parameter: 'GET /groups query filter.workspace_id' },
     { parameter: 'POST /groups body workspace_id', base: { name: 'id-probe' } },

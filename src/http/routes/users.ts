@@ -87,7 +87,13 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
       summary: 'Update a user (administrators; the user itself for password, name and email)',
       params: IdParams,
       querystring: Type.Object(DryRunQuery),
-      body: Type.Object({ ...UserFields, disabled: Type.Optional(Type.Boolean()), ...DryRunQuery }),
+      body: Type.Object({
+        ...UserFields,
+        disabled: Type.Optional(Type.Boolean()),
+        // The whole list of the user's groups (directory/user-groups.ts).
+        group_ids: Type.Optional(IdList),
+        ...DryRunQuery,
+      }),
       response: { 200: Type.Union([UserBody, DryRunBody]), ...errorResponses },
     },
     handler: async (request, reply) => {
@@ -97,12 +103,13 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
       const fields = definedOnly({
         username: body.username, password: body.password, name: body.name, email: body.email,
         siteAdmin: body.site_admin, workspaceAdmin: body.workspace_admin, disabled: body.disabled,
+        groupIds: parseIdList('group_ids', body.group_ids),
       });
       // A dry run changes nothing, so it asks no password; the real change asks as always.
       const confirm = dryRun ? async () => undefined : confirmIdentity(request, deps, a);
-      const changesAccess = body.site_admin !== undefined || body.workspace_admin !== undefined || body.disabled !== undefined;
+      const changesAccess = body.site_admin !== undefined || body.workspace_admin !== undefined || body.disabled !== undefined || body.group_ids !== undefined;
       if (!changesAccess && !dryRun) return withGroups(a, await updateUserFields(a, request.params.id, fields, confirm));
-      const { result, difference } = await reviewChange(a, dryRun, userChangeScope(request.params.id), (c) => updateUserFields(c, request.params.id, fields, confirm));
+      const { result, difference } = await reviewChange(a, dryRun, userChangeScope(request.params.id, fields.groupIds), (c) => updateUserFields(c, request.params.id, fields, confirm));
       if (result === undefined) return sendDryRun(reply, a, difference);
       return withGroups(a, result);
     },
