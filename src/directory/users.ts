@@ -6,10 +6,10 @@ import { recordHistory } from '../history/index.js';
 import { checkNewPassword, hashPassword, type ConfirmIdentity } from '../identity/index.js';
 import { findGroupById } from '../repositories/groups.js';
 import { insertMembership } from '../repositories/memberships.js';
-import { countOtherActiveSiteAdmins, deleteUserRow, insertUser, updateUser, type User, type UserChanges, usernameTaken } from '../repositories/users.js';
+import { countOtherActiveSiteAdmins, deleteUserRow, insertUser, type NameParts, NO_NAME_PARTS, updateUser, type User, type UserChanges, usernameTaken } from '../repositories/users.js';
 import { endSessionsOfUser } from '../repositories/sessions.js';
 import { userCreated, userDeleted, userUpdated } from './directory-history.js';
-import { checkExternalId, checkText, checkUsername } from './user-fields.js';
+import { checkExternalId, checkNameParts, checkText, checkUsername } from './user-fields.js';
 import { applyUserGroups, NO_GROUP_CHANGE, planUserGroups } from './user-groups.js';
 import { getUser } from './user-reads.js';
 
@@ -24,6 +24,8 @@ export interface NewUserInput {
   groupIds?: number[];
   /** The identifier an identity provider gave the user (SCIM externalId). */
   externalId?: string | null;
+  /** The parts of the name an identity provider sent (SCIM name.givenName, name.familyName). */
+  nameParts?: NameParts;
   /** Created disabled (an identity provider provisioning an inactive account). */
   disabled?: boolean;
 }
@@ -55,6 +57,7 @@ export async function createUser(a: Call, input: NewUserInput): Promise<User> {
       name: checkText('name', input.name ?? ''),
       email: checkText('email', input.email ?? ''),
       externalId: checkExternalId(input.externalId),
+      nameParts: checkNameParts(input.nameParts ?? NO_NAME_PARTS),
       disabled: input.disabled ?? false,
       now: a.now,
     });
@@ -73,6 +76,11 @@ export interface UserUpdateInput {
   workspaceAdmin?: boolean;
   disabled?: boolean;
   externalId?: string | null;
+  /**
+   * The parts of the name an identity provider sent. Left out, they stay while the name stays; a
+   * new name without parts (from the REST API or the CLI) drops them, since they described the old one.
+   */
+  nameParts?: NameParts;
   /** The whole list of the user's groups (user-groups.ts). */
   groupIds?: readonly number[];
 }
@@ -117,6 +125,10 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
     privileged.push('externalId');
   }
   if (input.name !== undefined) changes.name = checkText('name', input.name);
+  const nameParts = input.nameParts === undefined
+    ? (changes.name !== undefined && changes.name !== target.name ? NO_NAME_PARTS : target.nameParts)
+    : checkNameParts(input.nameParts);
+  if (nameParts.givenName !== target.nameParts.givenName || nameParts.familyName !== target.nameParts.familyName) changes.nameParts = nameParts;
   if (input.email !== undefined) changes.email = checkText('email', input.email);
   if (!isAdmin && privileged.length > 0) {
     throw errors.insufficientPermissionForParams(`Only an administrator may change ${privileged.join(', ')}.`);

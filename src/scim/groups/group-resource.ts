@@ -3,6 +3,7 @@ import { recordIdOf } from '../../lib/record-id.js';
 import { scimErrors } from '../scim-error.js';
 import { workspaceIdOf } from '../workspace-id.js';
 import { isoOf, versionOf } from '../resource-meta.js';
+import type { SortKind } from '../sorting.js';
 
 export const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 export const ATRIUM_GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:extension:atrium:2.0:Group';
@@ -10,6 +11,11 @@ export const ATRIUM_GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:extension:atriu
 export const GROUP_ATTRIBUTES = ['schemas', 'id', 'externalId', 'displayName', 'members', 'meta', 'workspace_id', 'admins'] as const;
 export const GROUP_SUB_ATTRIBUTES = ['value', 'display', 'type', '$ref'] as const;
 export const GROUP_FILTERABLE = ['id', 'externalId', 'displayName', 'members', 'members.value', 'members.display', 'meta.created', 'meta.lastModified'];
+
+/** What groups sort on (`sortBy`), and how. */
+export const GROUP_SORTABLE: Readonly<Record<string, SortKind>> = {
+  id: 'id', externalId: 'caseExactText', displayName: 'text', 'meta.created': 'dateTime', 'meta.lastModified': 'dateTime',
+};
 
 interface MemberValue { value: string; display: string; $ref: string; type: 'User' }
 
