@@ -66,13 +66,17 @@ export const memberRemovalScope = (membershipId: number) => async (db: Db): Prom
   return membership === undefined ? EMPTY : { paths: await groupPaths(db, membership.groupId), userIds: [membership.userId] };
 };
 
-/** A user's flags changed, or the user disabled or deleted. */
-export const userChangeScope = (userId: number) => async (db: Db): Promise<ReviewScope> => {
+/**
+ * A user's flags or groups changed, or the user disabled or deleted. `joiningGroupIds` are the
+ * groups an update names (its `group_ids`): the paths of their grants too, where joining one changes
+ * what the user reaches.
+ */
+export const userChangeScope = (userId: number, joiningGroupIds: readonly number[] = []) => async (db: Db): Promise<ReviewScope> => {
   const [user] = await usersByIds(db, [userId]);
   if (user === undefined) return EMPTY;
   const roots = [{ key: '', path: '' }];
   if (user.workspaceId !== 0) roots.push({ key: workspaceRootKey(user.workspaceId), path: workspaceRootPath(user.workspaceId) });
-  const groupIds = (await groupIdsOfUsers(db, [userId])).get(userId) ?? [];
+  const groupIds = [...new Set([...((await groupIdsOfUsers(db, [userId])).get(userId) ?? []), ...joiningGroupIds])];
   return { paths: distinctPaths(await grantsNaming(db, { userIds: [userId], groupIds }), roots), userIds: [userId] };
 };
 

@@ -1,6 +1,7 @@
 import type { Caller } from './caller.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
+import { parseRecordId } from '../lib/record-id.js';
 import { workspaceExists } from '../repositories/workspaces.js';
 
 /**
@@ -9,10 +10,8 @@ import { workspaceExists } from '../repositories/workspaces.js';
  */
 export async function resolveRequestWorkspace(db: Db, caller: Caller, header: string | undefined): Promise<number> {
   if (header === undefined) return caller.homeWorkspaceId;
-  if (!/^\d{1,9}$/.test(header)) {
-    throw errors.invalidWorkspaceIdHeader('A Workspace id is a whole number, 0 or more.');
-  }
-  const selected = Number(header);
+  const selected = parseRecordId(header);
+  if (selected === undefined) throw errors.invalidWorkspaceIdHeader('A Workspace id is a whole number, 0 or more.');
   if (selected === caller.homeWorkspaceId) return selected;
   if (!maySelectOtherWorkspaces(caller)) {
     throw errors.invalidWorkspaceIdHeader(`This credential is confined to its own Workspace (${caller.homeWorkspaceId}) and cannot select Workspace ${selected}.`);

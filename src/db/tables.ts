@@ -33,6 +33,9 @@ export interface UsersTable {
   external_id: string | null;
   /** When the row (or, for a group, its membership) last changed; null until then. */
   updated_at: number | null;
+  /** The parts of the name an identity provider sent (SCIM name.givenName, name.familyName); null when none. */
+  given_name: string | null;
+  family_name: string | null;
 }
 
 export interface GroupsTable {

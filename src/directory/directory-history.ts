@@ -17,6 +17,8 @@ function userFields(user: User): Record<string, unknown> {
     disabled: user.disabled,
     workspace_id: user.workspaceId,
     external_id: user.externalId,
+    given_name: user.nameParts.givenName,
+    family_name: user.nameParts.familyName,
   };
 }
 

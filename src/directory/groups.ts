@@ -23,6 +23,19 @@ export async function listGroups(
   return withMembers(a.db, await listGroupsInScope(a.db, visibility.scope, visibility, filter, page));
 }
 
+/**
+ * The names of those of `ids` the caller may see in the request context, for showing a user's
+ * groups by name (SCIM `groups[].display`); a group it may not see has no name here, as it has no
+ * entry in the caller's list of groups.
+ */
+export async function visibleGroupNames(a: Call, ids: readonly number[]): Promise<ReadonlyMap<number, string>> {
+  const distinct = [...new Set(ids)];
+  if (distinct.length === 0) return new Map();
+  const visibility = await groupVisibility(a.db, a.caller, a.requestWorkspaceId);
+  const groups = await listGroupsInScope(a.db, visibility.scope, visibility, { ids: distinct }, { afterId: 0, limit: distinct.length });
+  return new Map(groups.map((group) => [group.id, group.name]));
+}
+
 export async function getGroup(a: Call, id: number): Promise<GroupWithMembers> {
   const [found] = await withMembers(a.db, [await findVisibleGroup(a.db, a.caller, a.requestWorkspaceId, id)]);
   return found as GroupWithMembers;

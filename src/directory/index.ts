@@ -2,10 +2,10 @@
 // entrance to the feature.
 
 export { type GroupMember, type UserGroupIds } from '../repositories/memberships.js';
-export { type User } from '../repositories/users.js';
+export { type NameParts, type User } from '../repositories/users.js';
 export { type Workspace } from '../repositories/workspaces.js';
 export { addGroupMember, changeGroupMembers, listGroupMemberships, removeGroupMember, updateGroupMember } from './group-memberships.js';
-export { createGroup, deleteGroup, getGroup, type GroupWithMembers, listGroups, updateGroup } from './groups.js';
+export { createGroup, deleteGroup, getGroup, type GroupWithMembers, listGroups, updateGroup, visibleGroupNames } from './groups.js';
 export { getUser, listUsers, userGroupIds } from './user-reads.js';
 export { createUser, deleteUser, updateUserFields } from './users.js';
 export { createWorkspace, deleteEmptyWorkspace, getVisibleWorkspace, listVisibleWorkspaces, renameVisibleWorkspace } from './workspaces.js';

@@ -1,4 +1,5 @@
 import { errors } from '../errors/catalogue.js';
+import type { NameParts } from '../repositories/users.js';
 
 const MAX_USERNAME_LENGTH = 128;
 const MAX_TEXT_LENGTH = 255;
@@ -30,4 +31,10 @@ export function checkText(field: string, raw: string): string {
   if ([...text].length > MAX_TEXT_LENGTH) throw errors.modelSaveError({ [field]: [`is too long (maximum is ${MAX_TEXT_LENGTH} characters)`] });
   if (CONTROL_CHARACTERS.test(text)) throw errors.modelSaveError({ [field]: ['may not contain control characters'] });
   return text;
+}
+
+/** The parts of a name an identity provider sent: each free text, kept as sent (trimmed); empty is none. */
+export function checkNameParts(parts: NameParts): NameParts {
+  const part = (field: string, raw: string | null) => (raw === null || raw.trim() === '' ? null : checkText(field, raw));
+  return { givenName: part('name.givenName', parts.givenName), familyName: part('name.familyName', parts.familyName) };
 }

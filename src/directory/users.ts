@@ -6,10 +6,11 @@ import { recordHistory } from '../history/index.js';
 import { checkNewPassword, hashPassword, type ConfirmIdentity } from '../identity/index.js';
 import { findGroupById } from '../repositories/groups.js';
 import { insertMembership } from '../repositories/memberships.js';
-import { countOtherActiveSiteAdmins, deleteUserRow, insertUser, updateUser, type User, type UserChanges, usernameTaken } from '../repositories/users.js';
+import { countOtherActiveSiteAdmins, deleteUserRow, insertUser, type NameParts, NO_NAME_PARTS, updateUser, type User, type UserChanges, usernameTaken } from '../repositories/users.js';
 import { endSessionsOfUser } from '../repositories/sessions.js';
 import { userCreated, userDeleted, userUpdated } from './directory-history.js';
-import { checkExternalId, checkText, checkUsername } from './user-fields.js';
+import { checkExternalId, checkNameParts, checkText, checkUsername } from './user-fields.js';
+import { applyUserGroups, NO_GROUP_CHANGE, planUserGroups } from './user-groups.js';
 import { getUser } from './user-reads.js';
 
 export interface NewUserInput {
@@ -23,6 +24,8 @@ export interface NewUserInput {
   groupIds?: number[];
   /** The identifier an identity provider gave the user (SCIM externalId). */
   externalId?: string | null;
+  /** The parts of the name an identity provider sent (SCIM name.givenName, name.familyName). */
+  nameParts?: NameParts;
   /** Created disabled (an identity provider provisioning an inactive account). */
   disabled?: boolean;
 }
@@ -54,6 +57,7 @@ export async function createUser(a: Call, input: NewUserInput): Promise<User> {
       name: checkText('name', input.name ?? ''),
       email: checkText('email', input.email ?? ''),
       externalId: checkExternalId(input.externalId),
+      nameParts: checkNameParts(input.nameParts ?? NO_NAME_PARTS),
       disabled: input.disabled ?? false,
       now: a.now,
     });
@@ -72,6 +76,13 @@ export interface UserUpdateInput {
   workspaceAdmin?: boolean;
   disabled?: boolean;
   externalId?: string | null;
+  /**
+   * The parts of the name an identity provider sent. Left out, they stay while the name stays; a
+   * new name without parts (from the REST API or the CLI) drops them, since they described the old one.
+   */
+  nameParts?: NameParts;
+  /** The whole list of the user's groups (user-groups.ts). */
+  groupIds?: readonly number[];
 }
 
 /**
@@ -113,11 +124,16 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
     privileged.push('externalId');
   }
   if (input.name !== undefined) changes.name = checkText('name', input.name);
+  const nameParts = input.nameParts === undefined
+    ? (changes.name !== undefined && changes.name !== target.name ? NO_NAME_PARTS : target.nameParts)
+    : checkNameParts(input.nameParts);
+  if (nameParts.givenName !== target.nameParts.givenName || nameParts.familyName !== target.nameParts.familyName) changes.nameParts = nameParts;
   if (input.email !== undefined) changes.email = checkText('email', input.email);
   if (!isAdmin && privileged.length > 0) {
     throw errors.insufficientPermissionForParams(`Only an administrator may change ${privileged.join(', ')}.`);
   }
   if (input.password !== undefined) await checkNewPassword(a.db, input.password);
+  const groupChange = input.groupIds === undefined ? NO_GROUP_CHANGE : await planUserGroups(a, target, input.groupIds);
   if (target.siteAdmin && (changes.siteAdmin === false || changes.disabled === true)) await keepOneSiteAdmin(a.db, target.id);
 
   const needsConfirmation = input.password !== undefined || changes.username !== undefined || changes.siteAdmin !== undefined
@@ -135,8 +151,12 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
       const keep = isSelf && credential.kind === 'session' ? credential.sessionId : undefined;
       await endSessionsOfUser(tx, target.id, a.now, keep);
     }
+    // Memberships change before anything is recorded: recording is where a dry run measures the change.
+    const groupEvents = await applyUserGroups(tx, a, updated, groupChange);
     const event = userUpdated(target, updated, changes.passwordHash !== undefined);
-    if (event.targets?.['changed'] !== undefined && (event.targets['changed'] as string[]).length > 0) await recordHistory(tx, a, [event]);
+    const userChanged = (event.targets?.['changed'] as string[] | undefined ?? []).length > 0;
+    const events = [...(userChanged ? [event] : []), ...groupEvents];
+    if (events.length > 0) await recordHistory(tx, a, events);
     return updated;
   });
 }

@@ -3,6 +3,7 @@ import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
 import { HISTORY_INTERFACES } from '../history/index.js';
 import type { Interface } from '../lib/origin.js';
+import { parseRecordId } from '../lib/record-id.js';
 import type { Clock } from '../lib/time.js';
 import { sharedSecret } from '../repositories/server-secrets.js';
 
@@ -11,8 +12,6 @@ export const TRANSFER_LINK_SECONDS = 15 * 60;
 
 const SECRET_NAME = 'transfer-link-signing-key';
 const TOKEN = /^([ud])\.([1-9][0-9]{0,9})\.([0-9]{1,5}|[0-9]{1,10}-[0-9]{1,10}-[a-z]{1,8})\.([1-9][0-9]{0,11})\.([A-Za-z0-9_-]{43})$/;
-/** Row ids are 32-bit in PostgreSQL: a larger one would fail the query instead of finding nothing. */
-const MAX_ID = 2_147_483_647;
 
 /**
  * Whose authority a download link carries, so that the download is recorded in History as theirs
@@ -63,7 +62,7 @@ export class TransferLinks {
     const match = TOKEN.exec(token);
     if (match === null) throw errors.notFound();
     const [, kind, id, part, expiry, mac] = match as unknown as [string, string, string, string, string, string];
-    if (Number(id) > MAX_ID) throw errors.notFound();
+    if (parseRecordId(id) === undefined) throw errors.notFound();
     const target: TransferTarget = kind === 'u' ? { kind: 'upload', uploadId: Number(id), part: Number(part) } : { kind: 'download', entryId: Number(id), holder: holderOf(part) };
     if (target.kind === 'upload' && part.includes('-')) throw errors.notFound();
     return { target, expiresAt: Number(expiry), mac };
@@ -99,6 +98,6 @@ function tokenBody(target: TransferTarget, expiresAtSeconds: number): string {
 function holderOf(field: string): LinkHolder {
   const [userId, apiKeyId, door] = field.split('-') as [string, string | undefined, string | undefined];
   const known = HISTORY_INTERFACES.find((name) => name === door);
-  if (apiKeyId === undefined || known === undefined || Number(userId) > MAX_ID || Number(apiKeyId) > MAX_ID) throw errors.notFound();
+  if (apiKeyId === undefined || known === undefined || parseRecordId(userId) === undefined || parseRecordId(apiKeyId) === undefined) throw errors.notFound();
   return { userId: Number(userId) === 0 ? null : Number(userId), apiKeyId: Number(apiKeyId) === 0 ? null : Number(apiKeyId), interface: known };
 }

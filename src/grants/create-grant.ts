@@ -4,6 +4,7 @@ import type { Db } from '../db/database.js';
 import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors/catalogue.js';
 import { recordHistory } from '../history/index.js';
+import { isRecordId } from '../lib/record-id.js';
 import { entrySpelling } from '../repositories/entries.js';
 import {
   deleteGrants, granteeGrantsAtOrBelow, grantSpellingOf, insertGrant, toEngineGrant, type GrantRecord,
@@ -71,13 +72,11 @@ async function existingSpelling(db: Db, pathKey: string): Promise<string | undef
   return (await entrySpelling(db, pathKey)) ?? (await grantSpellingOf(db, pathKey));
 }
 
-// Workspace ids are 32-bit integers in the database; a larger one (`_/Workspaces/99999999999`) names
-// no Workspace, and PostgreSQL would refuse to even compare it with the column.
-const MAX_WORKSPACE_ID = 2_147_483_647;
-
 async function pathWorkspaceExists(db: Db, workspaceId: number): Promise<boolean> {
   if (workspaceId === 0) return true;
-  return workspaceId <= MAX_WORKSPACE_ID && (await workspaceExists(db, workspaceId));
+  // A path may name a Workspace beyond the ids records can have (`_/Workspaces/99999999999`): it names
+  // none, and PostgreSQL would refuse to even compare it with the column.
+  return isRecordId(workspaceId) && (await workspaceExists(db, workspaceId));
 }
 
 /**

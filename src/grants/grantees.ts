@@ -2,6 +2,7 @@ import type { Grantee } from '../authz/index.js';
 import { accountReach, type Caller } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
+import { parseRecordId } from '../lib/record-id.js';
 import { findGranteeGroupByName, findGranteeGroups, findGranteeUserByUsername, type GranteeGroup } from '../repositories/grants/index.js';
 import { findUserById } from '../repositories/users.js';
 
@@ -59,8 +60,9 @@ function parseGroupIds(value: string | number[]): number[] {
   const items = typeof value === 'string' ? value.split(',').map((part) => part.trim()) : value.map(String);
   if (items.length > MAX_ALL_OF_GROUPS) throw invalid(`may name at most ${MAX_ALL_OF_GROUPS} groups`);
   const ids = items.map((item) => {
-    if (!/^[1-9][0-9]{0,9}$/.test(item) || Number(item) > 2_147_483_647) throw invalid('must be group ids (positive integers)');
-    return Number(item);
+    const id = parseRecordId(item);
+    if (id === undefined || id < 1) throw invalid('must be group ids (positive integers)');
+    return id;
   });
   const distinct = [...new Set(ids)].sort((a, b) => a - b);
   if (distinct.length < 2) throw invalid('must name at least two different groups (use group_id for a single group)');

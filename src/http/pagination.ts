@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { errors } from '../errors/catalogue.js';
 import { decodeCursor, encodeCursor } from '../lib/cursor.js';
 import { DEFAULT_PER_PAGE, type PageRequest } from '../lib/paging.js';
+import { isRecordId } from '../lib/record-id.js';
 import type { BrandHeaders } from './brand-headers.js';
 
 export { DEFAULT_PER_PAGE, idPageQuery, type PageRequest } from '../lib/paging.js';
@@ -16,15 +17,20 @@ export const paginationQuery = {
 };
 
 
+/**
+ * The page a list request asks for. `keyType` is the type of the listing's sort key: `id` for a
+ * record id (a cursor is the client's to send back, so one edited past the ids records can have
+ * is refused like any other cursor this server did not make), `number` for History's own ids.
+ */
 export function readPage<K extends number | string>(
   listing: string,
   query: { cursor?: string; per_page?: number },
-  keyType: 'number' | 'string',
+  keyType: 'id' | 'number' | 'string',
 ): PageRequest<K> {
   const limit = query.per_page ?? DEFAULT_PER_PAGE;
   if (query.cursor === undefined || query.cursor === '') return { limit, after: undefined };
   const after = decodeCursor(listing, query.cursor);
-  if (typeof after !== keyType) throw errors.invalidCursor();
+  if (keyType === 'id' ? !isRecordId(after) : typeof after !== keyType) throw errors.invalidCursor();
   return { limit, after: after as K };
 }
 

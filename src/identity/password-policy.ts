@@ -12,11 +12,14 @@ const MAX_PASSWORD_LENGTH = 1024;
 export async function checkNewPassword(db: Db, password: string): Promise<void> {
   const { password_min_length: minimum } = await readSiteSettings(db);
   const length = [...password].length;
-  if (length < minimum) throw passwordError(`is too short (minimum is ${minimum} characters)`);
-  if (length > MAX_PASSWORD_LENGTH) throw passwordError(`is too long (maximum is ${MAX_PASSWORD_LENGTH} characters)`);
+  // The message names the setting, so whoever meets it (an identity provider's administrator
+  // reading a failed provisioning) knows which of the site's rules to compare with their own.
+  if (length < minimum) {
+    throw passwordError(`is too short (minimum is ${minimum} characters)`, `Password is too short: the site setting password_min_length asks for at least ${minimum} characters.`);
+  }
+  if (length > MAX_PASSWORD_LENGTH) throw passwordError(`is too long (maximum is ${MAX_PASSWORD_LENGTH} characters)`, `Password is too long (maximum is ${MAX_PASSWORD_LENGTH} characters).`);
 }
 
-function passwordError(message: string): AtriumError {
-  const modelErrors = { password: [message] };
-  return new AtriumError('processing-failure/model-save-error', `Password ${message}.`, { modelErrors });
+function passwordError(fieldMessage: string, message: string): AtriumError {
+  return new AtriumError('processing-failure/model-save-error', message, { modelErrors: { password: [fieldMessage] } });
 }

@@ -32,6 +32,12 @@ export async function membersOfGroups(db: Db, groupIds: readonly number[]): Prom
   return rows.map(toMember);
 }
 
+/** A user's memberships, with names, ordered by membership id. */
+export async function membershipsOfUser(db: Db, userId: number): Promise<GroupMember[]> {
+  const rows = await memberships(db).where('gu.user_id', '=', userId).orderBy('gu.id').execute();
+  return rows.map(toMember);
+}
+
 export async function findMembership(db: Db, id: number): Promise<GroupMember | undefined> {
   const row = await memberships(db)
     .where('gu.id', '=', id)

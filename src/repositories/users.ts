@@ -17,7 +17,17 @@ export interface User {
   externalId: string | null;
   /** The last change of the user's details or group memberships; its creation until then. */
   updatedAt: number;
+  /** The parts of `name` an identity provider sent, as sent; null when none was. */
+  nameParts: NameParts;
 }
+
+/** SCIM's `name.givenName` and `name.familyName`: kept as an identity provider sent them. */
+export interface NameParts {
+  givenName: string | null;
+  familyName: string | null;
+}
+
+export const NO_NAME_PARTS: NameParts = Object.freeze({ givenName: null, familyName: null });
 
 export function usernameKey(username: string): string {
   return username.normalize('NFC').toLowerCase();
@@ -38,6 +48,7 @@ export function toUser(row: Selectable<UsersTable>): User {
     passwordSetAt: row.password_set_at,
     externalId: row.external_id ?? null,
     updatedAt: row.updated_at ?? row.created_at,
+    nameParts: { givenName: row.given_name ?? null, familyName: row.family_name ?? null },
   };
 }
 
@@ -78,6 +89,7 @@ export interface NewUser {
   name?: string;
   email?: string;
   externalId?: string | null;
+  nameParts?: NameParts;
   disabled?: boolean;
   now: number;
 }
@@ -98,6 +110,8 @@ export async function insertUser(db: Db, user: NewUser): Promise<User> {
       created_at: user.now,
       password_set_at: user.passwordHash === null ? null : user.now,
       external_id: user.externalId ?? null,
+      given_name: user.nameParts?.givenName ?? null,
+      family_name: user.nameParts?.familyName ?? null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -113,6 +127,7 @@ export interface UserChanges {
   workspaceAdmin?: boolean;
   disabled?: boolean;
   externalId?: string | null;
+  nameParts?: NameParts;
 }
 
 export async function updateUser(db: Db, id: number, changes: UserChanges, now: number): Promise<User> {
@@ -125,6 +140,7 @@ export async function updateUser(db: Db, id: number, changes: UserChanges, now: 
     ...(changes.workspaceAdmin === undefined ? {} : { workspace_admin: changes.workspaceAdmin }),
     ...(changes.disabled === undefined ? {} : { disabled: changes.disabled }),
     ...(changes.externalId === undefined ? {} : { external_id: changes.externalId }),
+    ...(changes.nameParts === undefined ? {} : { given_name: changes.nameParts.givenName, family_name: changes.nameParts.familyName }),
   };
   // Nothing to change is an UPDATE without SET, which SQL cannot say: the row is answered as it is.
   const query = Object.keys(values).length === 0
@@ -143,6 +159,7 @@ export const JOINED_USER_COLUMNS = [
   'u.name as u_name', 'u.email as u_email', 'u.password_hash as u_password_hash', 'u.site_admin as u_site_admin',
   'u.workspace_admin as u_workspace_admin', 'u.disabled as u_disabled', 'u.created_at as u_created_at',
   'u.last_login_at as u_last_login_at', 'u.password_set_at as u_password_set_at', 'u.external_id as u_external_id', 'u.updated_at as u_updated_at',
+  'u.given_name as u_given_name', 'u.family_name as u_family_name',
 ] as const;
 
 type PrefixedUser = { [K in keyof Selectable<UsersTable> as K extends 'id' ? never : `u_${K}`]: Selectable<UsersTable>[K] | null };
@@ -164,5 +181,7 @@ export function unprefixUser(id: number, row: PrefixedUser): Selectable<UsersTab
     password_set_at: row.u_password_set_at,
     external_id: row.u_external_id,
     updated_at: row.u_updated_at,
+    given_name: row.u_given_name,
+    family_name: row.u_family_name,
   };
 }

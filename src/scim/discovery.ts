@@ -29,7 +29,7 @@ const SCHEMAS: { id: string; name: string; description: string; attributes: Attr
       attr('emails', 'complex', { multiValued: true, description: 'Atrium keeps one address: the primary one, or the first.', subAttributes: [attr('value', 'string'), attr('type', 'string'), attr('primary', 'boolean')] }),
       attr('active', 'boolean'),
       attr('password', 'string', { mutability: 'writeOnly', returned: 'never' }),
-      attr('groups', 'complex', { multiValued: true, mutability: 'readOnly', subAttributes: [attr('value', 'string', { mutability: 'readOnly' }), attr('$ref', 'reference', { mutability: 'readOnly' })] }),
+      attr('groups', 'complex', { multiValued: true, mutability: 'readOnly', subAttributes: [attr('value', 'string', { mutability: 'readOnly' }), attr('$ref', 'reference', { mutability: 'readOnly' }), attr('display', 'string', { mutability: 'readOnly', description: 'The group\'s name, when the caller may see the group.' })] }),
     ],
   },
   {
@@ -60,7 +60,7 @@ export function discoveryRoutes(scim: FastifyInstance): void {
     bulk: { supported: false, maxOperations: 0, maxPayloadSize: 0 },
     filter: { supported: true, maxResults: MAX_RESULTS },
     changePassword: { supported: true },
-    sort: { supported: false },
+    sort: { supported: true },
     etag: { supported: true },
     authenticationSchemes: [{ type: 'oauthbearertoken', name: 'API key', description: 'An Atrium API key sent as "Authorization: Bearer <key>".', primary: true }],
     meta: { resourceType: 'ServiceProviderConfig', location: `${scimBase(request)}/ServiceProviderConfig` },

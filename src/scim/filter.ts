@@ -8,13 +8,56 @@ import { scimErrors } from './scim-error.js';
  * resources is case-insensitive (`userName`, names, e-mail addresses, ids that are digits).
  */
 export function parseFilter(text: string, filterable: readonly string[]): Filter {
+  const { text: withPlaceholders, values } = quotedValuesSetAside(text);
   let parsed: Filter;
   try {
-    parsed = parse(text);
+    parsed = parse(withPlaceholders);
   } catch (error) {
     throw scimErrors.invalidFilter(`The filter cannot be read: ${(error as Error).message}`);
   }
-  return canonicalise(parsed, filterable, '');
+  return canonicalise(withQuotedValues(parsed, values), filterable, '');
+}
+
+/**
+ * The quoted values of a filter, read here rather than by scim2-parse-filter: it doubles every
+ * backslash that is not before a quote, so `"\\"` (one backslash, escaped as the JSON strings of
+ * RFC 7644 3.4.2.2 are) cannot be read and `"a\\b"` would mean two backslashes. Each value is read
+ * as a JSON string, with one leniency kept from the parser: a backslash that starts no JSON escape
+ * (`"domain\user"`, as some clients send it) stands for itself. The parser is given `"0"`, `"1"`,
+ * ... in their place, which it cannot misread.
+ */
+function quotedValuesSetAside(text: string): { text: string; values: string[] } {
+  const values: string[] = [];
+  const replaced = text.replace(/"((?:[^"\\]|\\[\s\S])*)"/g, (_, body: string) => {
+    values.push(unescapeValue(body));
+    return `"${values.length - 1}"`;
+  });
+  return { text: replaced, values };
+}
+
+const JSON_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+function unescapeValue(body: string): string {
+  return body.replace(/\\(u[0-9a-fA-F]{4}|[\s\S])/g, (escape, what: string) => {
+    if (what.length === 5) return String.fromCharCode(parseInt(what.slice(1), 16));
+    return JSON_ESCAPES[what] ?? escape;
+  });
+}
+
+function withQuotedValues(f: Filter, values: readonly string[]): Filter {
+  switch (f.op) {
+    case 'and':
+    case 'or':
+      return { ...f, filters: f.filters.map((inner) => withQuotedValues(inner, values)) };
+    case 'not':
+      return { ...f, filter: withQuotedValues(f.filter, values) };
+    case '[]':
+      return { ...f, valFilter: withQuotedValues(f.valFilter, values) };
+    case 'pr':
+      return f;
+    default:
+      return typeof f.compValue === 'string' ? { ...f, compValue: values[Number(f.compValue)] as string } : f;
+  }
 }
 
 function canonicalise(f: Filter, filterable: readonly string[], prefix: string): Filter {
@@ -42,9 +85,15 @@ function attribute(path: string, filterable: readonly string[], prefix: string):
   return known.slice(prefix.length);
 }
 
-/** The simple `attr eq "value"` a repository can answer by itself, when the filter is one. */
+/**
+ * The simple `attr eq "value"` a repository can answer by itself, when the filter is one. A value
+ * with a control character (`"\u0000"`) is left to the evaluation on the resources: no user name or
+ * external id holds one, and PostgreSQL refuses a NUL in a query.
+ */
 export function equalityOn(f: Filter, attribute: string): string | undefined {
-  return f.op === 'eq' && f.attrPath === attribute && typeof f.compValue === 'string' ? f.compValue : undefined;
+  if (f.op !== 'eq' || f.attrPath !== attribute || typeof f.compValue !== 'string') return undefined;
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is looked for
+  return /[\u0000-\u001f\u007f]/.test(f.compValue) ? undefined : f.compValue;
 }
 
 /** A predicate over resources in their SCIM form. */

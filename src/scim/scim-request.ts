@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { parseRecordId } from '../lib/record-id.js';
 
 /**
  * The query of a SCIM request, read as plain `name=value` pairs: the REST API's query parser reads
@@ -16,7 +17,10 @@ export function scimBase(request: FastifyRequest): string {
   return `${request.protocol}://${request.host}/scim/v2`;
 }
 
-/** A resource id in a path: the digits of an Atrium id, anything else is no resource. */
+/**
+ * A resource id in a path: an Atrium id, read by the rule every id is read by. Anything else
+ * (letters, a sign, a number beyond any record's) names no resource: 404, as an unknown id is.
+ */
 export function resourceId(raw: string): number | undefined {
-  return /^\d{1,15}$/.test(raw) ? Number(raw) : undefined;
+  return parseRecordId(raw);
 }

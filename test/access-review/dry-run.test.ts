@@ -53,6 +53,17 @@ describe.each(testDatabaseTargets())('dry runs of directory changes [$name]', (t
     expect(await historyCount()).toBe(records);
   });
 
+  it("shows a user joining an administrators group through its group_ids, with a field changed too, and changes neither", async () => {
+    const [members, records] = [await memberships(), await historyCount()];
+    const response = await t.api.patch(`/users/${alice.id}`, { name: 'Not Yet', group_ids: `${readers},${admins}`, dry_run: true }, as);
+    expect(response.status).toBe(200);
+    const atRoot = response.body.access_difference.find((change: any) => change.path === '');
+    expect(atRoot).toMatchObject({ user_id: alice.id, roles_gained: ['workspace_admin'], lost: [] });
+    expect(await memberships()).toBe(members);
+    expect(await historyCount()).toBe(records);
+    expect((await t.api.get(`/users/${alice.id}`, as)).body.name).not.toBe('Not Yet');
+  });
+
   it("shows what a member leaving keeps through its own grant (rule 6), and the real removal's record carries the same", async () => {
     const dry = await t.api.delete(`/group_users/${bobInAdmins}?dry_run=true`, as);
     expect(dry.status).toBe(200);

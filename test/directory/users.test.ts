@@ -246,6 +246,67 @@ describe.each(testDatabaseTargets())('users [$name]', (target) => {
       expect(response.body.name).toBe('Saved');
     });
 
+    describe('group_ids', () => {
+      const groupsOf = async (userId: number) =>
+        (await t.database.db.selectFrom('group_users').select('group_id').where('user_id', '=', userId).orderBy('group_id').execute()).map((row) => row.group_id);
+
+      it('answers a group that does not exist as POST /users does, and one out of range as any bad id, changing nothing', async () => {
+        const group = await createGroup(t.database.db, { workspaceId: s.ws1 });
+        const user = await createUser(t.database.db, { workspaceId: s.ws1 });
+        await addMember(t.database.db, group, user.id);
+        const created = await t.api.post('/users', { username: unique('x'), group_ids: '999999' }, { key: s.admin1.key });
+        expect([created.status, created.body.type]).toEqual([404, 'not-found/group-not-found']);
+        for (const groupIds of ['999999', [999999], `${group},999999`]) {
+          const response = await t.api.patch(`/users/${user.id}`, { name: 'Not Renamed', group_ids: groupIds }, { key: s.admin1.key });
+          expect({ groupIds, status: response.status, type: response.body.type }).toEqual({ groupIds, status: created.status, type: created.body.type });
+        }
+        for (const groupIds of ['2147483648', [2147483648], `${group},9007199254740991`, '1.5', 'abc', [-1]]) {
+          const response = await t.api.patch(`/users/${user.id}`, { name: 'Not Renamed', group_ids: groupIds }, { key: s.admin1.key });
+          expect({ groupIds, status: response.status, type: response.body.type }).toEqual({ groupIds, status: 400, type: 'bad-request/request-params-invalid' });
+          expect(response.body.model_errors).toHaveProperty(typeof groupIds === 'string' ? 'group_ids' : 'group_ids[0]');
+        }
+        expect(await groupsOf(user.id)).toEqual([group]);
+        expect((await t.api.get(`/users/${user.id}`, { key: s.admin1.key })).body.name).not.toBe('Not Renamed');
+      });
+
+      it("makes the list the user's groups: joins those newly named, leaves those left out, keeps the rest and their flags", async () => {
+        const [kept, left, joined] = [await createGroup(t.database.db, { workspaceId: s.ws1 }), await createGroup(t.database.db, { workspaceId: s.ws1 }), await createGroup(t.database.db, { workspaceId: s.ws1 })];
+        const user = await createUser(t.database.db, { workspaceId: s.ws1 });
+        await addMember(t.database.db, kept, user.id, true);
+        await addMember(t.database.db, left, user.id);
+        const historyBefore = await t.api.get('/history?filter[action]=group_update', { key: BOOTSTRAP_KEY });
+        const response = await t.api.patch(`/users/${user.id}`, { group_ids: `${kept},${joined}` }, { key: s.admin1.key });
+        expect(response.status).toBe(200);
+        expect(response.body).toMatchObject({ group_ids: [kept, joined].sort((a, b) => a - b).join(','), admin_group_ids: [kept] });
+        expect(await groupsOf(user.id)).toEqual([kept, joined].sort((a, b) => a - b));
+        const history = await t.api.get('/history?filter[action]=group_update', { key: BOOTSTRAP_KEY });
+        const recorded = history.body.slice(0, history.body.length - historyBefore.body.length);
+        const names = new Map((await t.database.db.selectFrom('groups').select(['id', 'name']).where('id', 'in', [left, joined]).execute()).map((g) => [g.id, g.name]));
+        expect(recorded.map((r: { display: string }) => r.display).sort()).toEqual([
+          `Changed group ${names.get(joined)}: 1 member(s) added`, `Changed group ${names.get(left)}: 1 member(s) removed`,
+        ].sort());
+        // Sent back as read (the SDK's save), the list changes nothing and records nothing.
+        const again = await t.api.patch(`/users/${user.id}`, { group_ids: response.body.group_ids }, { key: s.admin1.key });
+        expect(again.status).toBe(200);
+        expect((await t.api.get('/history?filter[action]=group_update', { key: BOOTSTRAP_KEY })).body.length).toBe(history.body.length);
+        expect((await t.api.patch(`/users/${user.id}`, { group_ids: '' }, { key: s.admin1.key })).body.group_ids).toBe('');
+        expect(await groupsOf(user.id)).toEqual([]);
+      });
+
+      it("refuses a group of another Workspace as not found, and a change by anyone who does not administer the group's Workspace", async () => {
+        const foreign = await createGroup(t.database.db, { workspaceId: s.ws2 });
+        const own = await createGroup(t.database.db, { workspaceId: s.ws1 });
+        const user = await createUser(t.database.db, { workspaceId: s.ws1 });
+        const key = await createApiKey(t.database.db, { userId: user.id, workspaceId: s.ws1 });
+        const foreignRefused = await t.api.patch(`/users/${user.id}`, { group_ids: [foreign] }, { key: BOOTSTRAP_KEY });
+        expect([foreignRefused.status, foreignRefused.body.type]).toEqual([404, 'not-found/group-not-found']);
+        await addMember(t.database.db, own, user.id);
+        const self = await t.api.patch(`/users/${user.id}`, { group_ids: '' }, { key });
+        expect([self.status, self.body.type]).toEqual([403, 'not-authorized/insufficient-permission-for-params']);
+        expect(await groupsOf(user.id)).toEqual([own]);
+      });
+    });
+
     it("refuses a user acting on another user it can see but does not administer", async () => {
       const groupAdmin = await createUser(t.database.db, { workspaceId: s.ws1 });
       const key = await createApiKey(t.database.db, { userId: groupAdmin.id, workspaceId: s.ws1 });

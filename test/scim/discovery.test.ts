@@ -12,13 +12,13 @@ describe.each(testDatabaseTargets())('SCIM discovery [$name]', (target) => {
   });
   afterAll(() => t.close());
 
-  it('declares what is supported: PATCH, filters, ETags; not bulk or sorting', async () => {
+  it('declares what is supported: PATCH, filters, sorting, ETags; not bulk', async () => {
     const config = await scim.get('/ServiceProviderConfig');
     expect(config.status).toBe(200);
     expect(config.headers.get('content-type')).toMatch(/^application\/scim\+json/);
     expect(config.body).toMatchObject({
       schemas: ['urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig'],
-      patch: { supported: true }, bulk: { supported: false }, filter: { supported: true, maxResults: 1000 }, sort: { supported: false }, etag: { supported: true },
+      patch: { supported: true }, bulk: { supported: false }, filter: { supported: true, maxResults: 1000 }, sort: { supported: true }, etag: { supported: true },
       authenticationSchemes: [{ type: 'oauthbearertoken' }],
     });
   });

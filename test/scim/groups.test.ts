@@ -3,7 +3,7 @@ import { testDatabaseTargets } from '../support/databases.js';
 import { createUser, unique } from '../support/factories.js';
 import { buildSite, type SiteFixture } from '../support/site-fixture.js';
 import { BOOTSTRAP_KEY, startTestApp, type TestApp } from '../support/test-app.js';
-import { expectScimError, PATCH_OP, ScimClient } from './scim-client.js';
+import { expectScimError, listedOrder, PATCH_OP, ScimClient } from './scim-client.js';
 
 const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 const ATRIUM_GROUP = 'urn:ietf:params:scim:schemas:extension:atrium:2.0:Group';
@@ -106,6 +106,17 @@ describe.each(testDatabaseTargets())('SCIM Groups [$name]', (target) => {
     expect(slim.Resources[0].members).toBeUndefined();
     expect(slim.Resources[0].displayName).toBe(displayName);
     expectScimError(await scim.get(`/Groups?filter=${encodeURIComponent('owner eq "x"')}`), 400, 'invalidFilter');
+  });
+
+  it('sorts groups by displayName and externalId, in either order', async () => {
+    const tag = unique('sorted').toLowerCase();
+    const made: Record<string, string> = {};
+    for (const [key, name, externalId] of [['b', `${tag} Beta`, 'e1'], ['a', `${tag} alpha`, 'e2'], ['c', `${tag} Gamma`, undefined]] as const) {
+      made[key] = (await scim.post('/Groups', { schemas: [GROUP_SCHEMA], displayName: name, ...(externalId === undefined ? {} : { externalId }) })).body.id;
+    }
+    const expected = { 'sortBy=displayName': 'abc', 'sortBy=displayName&sortOrder=descending': 'cba', 'sortBy=externalId': 'bac', 'sortBy=externalId&sortOrder=descending': 'cab', 'sortBy=id': 'bac' };
+    for (const [query, order] of Object.entries(expected)) expect(await listedOrder(scim, 'Groups', `displayName sw "${tag}"`, made, query), query).toBe(order);
+    expectScimError(await scim.get('/Groups?sortBy=members'), 400, 'invalidValue');
   });
 
   it('adds and removes members with PATCH in every form, renames, and replaces with PUT; DELETE removes the group', async () => {

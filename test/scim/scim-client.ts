@@ -36,3 +36,13 @@ export function expectScimError(response: ApiResponse, status: number, scimType?
     throw new Error(`expected SCIM error ${status} ${scimType ?? ''}, got ${response.status} ${response.text}`);
   }
 }
+
+/**
+ * The order a list comes back in, as the keys `made` gives the resources (key to id): lists
+ * `resource` with `filter` and the rest of the `query`, and asserts the list succeeded.
+ */
+export async function listedOrder(client: ScimClient, resource: 'Users' | 'Groups', filter: string, made: Record<string, string>, query: string): Promise<string> {
+  const response = await client.get(`/${resource}?filter=${encodeURIComponent(filter)}&${query}`);
+  if (response.status !== 200) throw new Error(`listing ${resource} with ${query} answered ${response.status} ${response.text}`);
+  return response.body.Resources.map((r: { id: string }) => Object.entries(made).find(([, id]) => id === r.id)?.[0]).join('');
+}

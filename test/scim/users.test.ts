@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseTargets } from '../support/databases.js';
-import { createApiKey, createSession, unique } from '../support/factories.js';
+import { addMember, createApiKey, createGroup, createSession, createUser, unique } from '../support/factories.js';
 import { buildSite, type SiteFixture } from '../support/site-fixture.js';
 import { BOOTSTRAP_KEY, startTestApp, type TestApp } from '../support/test-app.js';
-import { ATRIUM_USER, expectScimError, PATCH_OP, ScimClient, USER_SCHEMA } from './scim-client.js';
+import { ATRIUM_USER, expectScimError, listedOrder, PATCH_OP, ScimClient, USER_SCHEMA } from './scim-client.js';
 
 describe.each(testDatabaseTargets())('SCIM Users [$name]', (target) => {
   let t: TestApp;
@@ -114,6 +114,57 @@ describe.each(testDatabaseTargets())('SCIM Users [$name]', (target) => {
       expect(removed.body.externalId).toBeUndefined();
     });
 
+    it('reads quoted filter values as JSON strings: an escaped backslash or quote, a \\u escape, and a lone backslash as itself', async () => {
+      const tag = unique('esc').toLowerCase();
+      const backslashed = (await scim.post('/Users', newUser(`${tag}-a`, { name: { formatted: 'Domain\\Ada' } }))).body;
+      const quoted = (await scim.post('/Users', newUser(`${tag}-b`, { name: { formatted: 'Ada "the" Countess' } }))).body;
+      const plain = (await scim.post('/Users', newUser(`${tag}-c`, { name: { formatted: 'Ada Plain' } }))).body;
+      const ids = async (filter: string) => {
+        const response = await scim.get(`/Users?filter=${encodeURIComponent(`userName sw "${tag}" and (${filter})`)}`);
+        expect(response.status, `${filter}: ${response.text}`).toBe(200);
+        return response.body.Resources.map((r: { id: string }) => r.id);
+      };
+      // One backslash, escaped: a valid filter, even where no value can hold one (user names cannot).
+      const noneByName = await scim.get(`/Users?filter=${encodeURIComponent('userName co "\\\\"')}`);
+      expect(noneByName.status).toBe(200);
+      expect(noneByName.body.totalResults).toBe(0);
+      expect(await ids('displayName co "\\\\"')).toEqual([backslashed.id]);
+      expect(await ids('displayName eq "domain\\\\ada"')).toEqual([backslashed.id]);
+      expect(await ids('displayName co "\\"the\\""')).toEqual([quoted.id]);
+      expect(await ids('displayName ew "\\u0050lain"')).toEqual([plain.id]);
+      // A backslash that starts no JSON escape, as some clients send it unescaped, stands for itself.
+      expect(await ids('displayName eq "Domain\\Ada"')).toEqual([backslashed.id]);
+      expect(await ids('userName eq "\\u0000"')).toEqual([]);
+      expectScimError(await scim.get(`/Users?filter=${encodeURIComponent('displayName eq "unterminated\\"')}`), 400, 'invalidFilter');
+    });
+
+    it('sorts by sortBy and sortOrder, text without regard to case, missing values last when ascending', async () => {
+      const tag = unique('sort').toLowerCase();
+      const made: Record<string, string> = {};
+      for (const [key, userName, name, externalId] of [['b', `${tag}-B`, 'beta', 'x2'], ['a', `${tag}-a`, 'Alpha', undefined], ['c', `${tag}-c`, 'gamma', 'X1']] as const) {
+        made[key] = (await scim.post('/Users', newUser(userName, { name: { formatted: name }, ...(externalId === undefined ? {} : { externalId }) }))).body.id;
+      }
+      await scim.patch(`/Users/${made.c}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'active', value: false }] });
+      const expected: [string, string][] = [
+        ['sortBy=userName', 'abc'],
+        ['sortBy=username&sortOrder=descending', 'cba'],
+        ['sortBy=displayName&sortOrder=Descending', 'cba'],
+        [`sortBy=${encodeURIComponent('urn:ietf:params:scim:schemas:core:2.0:User:name.formatted')}`, 'abc'],
+        // externalId is case-exact ("X1" before "x2"); the user without one comes last, or first when descending.
+        ['sortBy=externalId', 'cba'],
+        ['sortBy=externalId&sortOrder=descending', 'abc'],
+        // false before true; equal values keep the list's order (by id).
+        ['sortBy=active', 'cba'],
+        ['sortBy=id&sortOrder=descending', 'cab'],
+        ['sortBy=meta.created', 'bac'],
+        ['sortBy=userName&startIndex=2&count=1', 'b'],
+        ['sortOrder=descending', 'bac'],
+      ];
+      for (const [query, order] of expected) expect(await listedOrder(scim, 'Users', `userName sw "${tag}"`, made, query), query).toBe(order);
+      expectScimError(await scim.get('/Users?sortBy=nickName'), 400, 'invalidValue');
+      expectScimError(await scim.get('/Users?sortBy=userName&sortOrder=up'), 400, 'invalidValue');
+    });
+
     it('refuses unsupported filters with 400 invalidFilter', async () => {
       expectScimError(await scim.get(`/Users?filter=${encodeURIComponent('userName zz "x"')}`), 400, 'invalidFilter');
       expectScimError(await scim.get(`/Users?filter=${encodeURIComponent('nickName eq "x"')}`), 400, 'invalidFilter');
@@ -136,7 +187,7 @@ describe.each(testDatabaseTargets())('SCIM Users [$name]', (target) => {
     it('returns only the attributes asked for, or all but the excluded ones', async () => {
       const user = (await scim.post('/Users', newUser())).body;
       const some = await scim.get(`/Users/${user.id}?attributes=userName,name.givenName,emails.value`);
-      expect(some.body).toEqual({ schemas: user.schemas, id: user.id, userName: user.userName, emails: [{ value: user.emails[0].value }] });
+      expect(some.body).toEqual({ schemas: user.schemas, id: user.id, userName: user.userName, name: { givenName: 'Ada' }, emails: [{ value: user.emails[0].value }] });
       const without = await scim.get(`/Users?filter=${encodeURIComponent(`id eq "${user.id}"`)}&excludedAttributes=groups,meta,emails.type`);
       const shown = without.body.Resources[0];
       expect(shown.groups).toBeUndefined();
@@ -202,6 +253,94 @@ describe.each(testDatabaseTargets())('SCIM Users [$name]', (target) => {
       expectScimError(await scim.get(`/Users/${user.id}`), 404);
       expect((await t.api.get('/users', { key })).status).toBe(401);
       expect((await t.api.get('/users', { session })).status).toBe(401);
+    });
+  });
+
+  describe('names, groups, versions and passwords', () => {
+    const byId = async (id: string) => (await scim.get(`/Users/${id}`)).body;
+    const patchUser = (id: string, Operations: unknown[], headers?: Record<string, string>) => scim.patch(`/Users/${id}`, { schemas: [PATCH_OP], Operations }, headers);
+
+    it('keeps name.givenName and name.familyName as the identity provider sent them, and returns them', async () => {
+      const user = (await scim.post('/Users', newUser())).body;
+      expect(user.name).toEqual({ formatted: 'Ada Lovelace', givenName: 'Ada', familyName: 'Lovelace' });
+      expect((await byId(user.id)).name).toEqual(user.name);
+      const row = await t.database.db.selectFrom('users').select(['name', 'given_name', 'family_name']).where('id', '=', Number(user.id)).executeTakeFirstOrThrow();
+      expect(row).toEqual({ name: 'Ada Lovelace', given_name: 'Ada', family_name: 'Lovelace' });
+      // One part changed: the name is made from the parts, the other part kept.
+      const married = await patchUser(user.id, [{ op: 'replace', path: 'name.familyName', value: 'King' }]);
+      expect(married.body).toMatchObject({ displayName: 'Ada King', name: { formatted: 'Ada King', givenName: 'Ada', familyName: 'King' } });
+      expect((await t.api.get(`/users/${user.id}`, { key: BOOTSTRAP_KEY })).body.name).toBe('Ada King');
+      // displayName changed: it is the name, and the parts stay as sent.
+      const titled = await patchUser(user.id, [{ op: 'replace', path: 'displayName', value: 'Countess of Lovelace' }]);
+      expect(titled.body.name).toEqual({ formatted: 'Countess of Lovelace', givenName: 'Ada', familyName: 'King' });
+      // A PUT replaces the user: parts it does not send are gone.
+      const replaced = await scim.put(`/Users/${user.id}`, { schemas: [USER_SCHEMA], userName: user.userName, name: { givenName: 'Augusta' } });
+      expect(replaced.body.name).toEqual({ formatted: 'Augusta', givenName: 'Augusta' });
+    });
+
+    it('drops the parts when the name is changed elsewhere, since they described the old name', async () => {
+      const user = (await scim.post('/Users', newUser())).body;
+      expect((await t.api.patch(`/users/${user.id}`, { name: 'Ada Lovelace', email: 'same-name@example.com' }, { key: BOOTSTRAP_KEY })).status).toBe(200);
+      expect((await byId(user.id)).name).toEqual(user.name);
+      expect((await t.api.patch(`/users/${user.id}`, { name: 'Someone Else' }, { key: BOOTSTRAP_KEY })).status).toBe(200);
+      expect((await byId(user.id)).name).toEqual({ formatted: 'Someone Else' });
+    });
+
+    it("names each of a user's groups as display, where the key may see the group", async () => {
+      const member = await createUser(t.database.db, { username: unique('grouped') });
+      const groupAdmin = await createUser(t.database.db, { username: unique('gadmin') });
+      const seen = unique('Seen Group');
+      const seenId = await createGroup(t.database.db, { name: seen });
+      const unseenId = await createGroup(t.database.db, { workspaceId: s.ws2, name: unique('Unseen Group') });
+      await addMember(t.database.db, seenId, groupAdmin.id, true);
+      await addMember(t.database.db, seenId, member.id);
+      await addMember(t.database.db, unseenId, member.id);
+      const base = `${t.baseUrl}/scim/v2/Groups`;
+      const groupsFor = async (client: ScimClient) => (await client.get(`/Users/${member.id}`)).body.groups;
+      expect(await groupsFor(scim)).toEqual([
+        { value: String(seenId), $ref: `${base}/${seenId}`, display: seen },
+        { value: String(unseenId), $ref: `${base}/${unseenId}`, display: expect.stringMatching(/^Unseen Group-/) },
+      ].sort((x, y) => Number(x.value) - Number(y.value)));
+      const asGroupAdmin = scim.as(await createApiKey(t.database.db, { userId: groupAdmin.id }));
+      expect(await groupsFor(asGroupAdmin)).toEqual([
+        { value: String(seenId), $ref: `${base}/${seenId}`, display: seen },
+        { value: String(unseenId), $ref: `${base}/${unseenId}` },
+      ].sort((x, y) => Number(x.value) - Number(y.value)));
+      // The name is part of what the user shows, so renaming the group gives the user a new version.
+      const before = (await byId(String(member.id))).meta.version;
+      expect((await t.api.patch(`/groups/${seenId}`, { name: unique('Renamed Group') }, { key: BOOTSTRAP_KEY })).status).toBe(200);
+      expect((await byId(String(member.id))).meta.version).not.toBe(before);
+    });
+
+    it('gives a version that is a hash of what the user shows: a password change keeps it, a change undone brings it back', async () => {
+      const user = (await scim.post('/Users', newUser())).body;
+      const first = user.meta.version;
+      const withPassword = await patchUser(user.id, [{ op: 'replace', path: 'password', value: 'a new password, long enough' }], { 'if-match': first });
+      expect(withPassword.status).toBe(200);
+      expect([withPassword.body.meta.version, withPassword.headers.get('etag')]).toEqual([first, first]);
+      const inactive = await patchUser(user.id, [{ op: 'replace', path: 'active', value: false }]);
+      expect(inactive.body.meta.version).not.toBe(first);
+      const active = await patchUser(user.id, [{ op: 'replace', path: 'active', value: true }]);
+      expect(active.body.meta.version).toBe(first);
+      expect(active.body.meta.lastModified >= inactive.body.meta.lastModified).toBe(true);
+      // If-Match compares what the user shows, so the earlier version matches again.
+      expect((await scim.put(`/Users/${user.id}`, { ...newUser(user.userName), name: { formatted: 'Ada Changed' } }, { 'if-match': first })).status).toBe(200);
+      expectScimError(await scim.delete(`/Users/${user.id}`, { 'if-match': first }), 412);
+    });
+
+    it("refuses a password shorter than the site's minimum, naming the setting, and creates the user once the setting allows it", async () => {
+      const userName = unique('okta');
+      const withPassword = newUser(userName, { password: 'Pa55w0rd' });
+      const refused = await scim.post('/Users', withPassword);
+      expectScimError(refused, 400, 'invalidValue');
+      expect(refused.body.detail).toBe('Password is too short: the site setting password_min_length asks for at least 12 characters.');
+      expect((await scim.get(`/Users?filter=${encodeURIComponent(`userName eq "${userName}"`)}`)).body.totalResults).toBe(0);
+      expect((await t.api.patch('/site', { password_min_length: 8 }, { key: BOOTSTRAP_KEY })).status).toBe(200);
+      try {
+        expect((await scim.post('/Users', withPassword)).status).toBe(201);
+      } finally {
+        expect((await t.api.patch('/site', { password_min_length: 12 }, { key: BOOTSTRAP_KEY })).status).toBe(200);
+      }
     });
   });
 

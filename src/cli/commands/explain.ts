@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { NearMissReason, Reason } from '../../authz/index.js';
 import { explainAccess, type Explanation } from '../../grants/index.js';
-import { wholeNumber } from '../arguments.js';
+import { idArgument } from '../arguments.js';
 import { findUserByName } from '../find-user.js';
 import { siteCall } from '../site-caller.js';
 import { withSiteDatabase } from '../site-database.js';
@@ -13,7 +13,7 @@ export function addExplainCommand(program: Command): void {
     .description('explain what a user may do on a path, and why')
     .requiredOption('--user <username>', 'whose access to explain')
     .requiredOption('--path <path>', 'the path, as the Workspace sees it')
-    .option('--workspace <id>', 'the Workspace the path is in (default 0, the whole site)', wholeNumber)
+    .option('--workspace <id>', 'the Workspace the path is in (default 0, the whole site)', idArgument)
     .option('--json', 'print the explanation as JSON')
     .action(async (options: { user: string; path: string; workspace?: number; json?: boolean }, command: Command) => {
       const explanation = await withSiteDatabase(configOf(command), async (database) => {

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { createKey } from '../../identity/index.js';
-import { wholeNumber } from '../arguments.js';
+import { idArgument } from '../arguments.js';
 import { findUserByName } from '../find-user.js';
 import { noConfirmationNeeded, siteCall } from '../site-caller.js';
 import { withSiteDatabase } from '../site-database.js';
@@ -15,7 +15,7 @@ export function addKeyCommands(program: Command): void {
     .option('--name <name>', 'a name to recognise the key by', 'Created with atrium key create')
     .addOption(new Option('--permission-set <set>', 'full, or files_only (file operations only)').choices(['full', 'files_only']).default('full'))
     .option('--expires-at <time>', 'ISO-8601 expiry time, for example 2027-01-01T00:00:00Z')
-    .option('--workspace <id>', 'the Workspace the key is created in (its user must be able to work there)', wholeNumber)
+    .option('--workspace <id>', 'the Workspace the key is created in (its user must be able to work there)', idArgument)
     .action(async (options: { user: string; name: string; permissionSet: 'full' | 'files_only'; expiresAt?: string; workspace?: number }, command: Command) => {
       const { key: created, secret } = await withSiteDatabase(configOf(command), async (database) => {
         const call = siteCall(database.db);

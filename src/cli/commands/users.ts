@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { createUser, listUsers, updateUserFields, type User } from '../../directory/index.js';
 import { isoTime } from '../../lib/time.js';
-import { wholeNumber } from '../arguments.js';
+import { idArgument } from '../arguments.js';
 import { CliError } from '../failure.js';
 import { findUserByName } from '../find-user.js';
 import { PASSWORD_ENV, readNewPassword } from '../password-input.js';
@@ -18,7 +18,7 @@ export function addUserCommands(program: Command): void {
   user.command('create')
     .description(`create a user; its password comes from --password-stdin, ${PASSWORD_ENV} or a prompt (none: the user signs in with keys only)`)
     .argument('<username>')
-    .option('--workspace <id>', 'the Workspace the user belongs to', wholeNumber)
+    .option('--workspace <id>', 'the Workspace the user belongs to', idArgument)
     .option('--site-admin', 'make the user a Site Administrator (Workspace 0 only)')
     .option('--workspace-admin', 'make the user an administrator of its Custom Workspace')
     .option('--name <name>', 'full name')
@@ -68,7 +68,7 @@ export function addUserCommands(program: Command): void {
 
   user.command('list')
     .description('list every user, or those of one Workspace')
-    .option('--workspace <id>', 'only the users of this Workspace', wholeNumber)
+    .option('--workspace <id>', 'only the users of this Workspace', idArgument)
     .action(async (options: { workspace?: number }, command: Command) => {
       await withSiteDatabase(configOf(command), async (database) => {
         const call = siteCall(database.db);

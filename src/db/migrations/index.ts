@@ -9,6 +9,7 @@ import { davProperties } from './006-dav-properties.js';
 import { davLocks } from './007-dav-locks.js';
 import { publicKeys } from './008-public-keys.js';
 import { dataVersion } from './009-data-version.js';
+import { userNameParts } from './010-user-name-parts.js';
 
 /**
  * Every migration, in order, listed statically (no directory scanning, so the build output and
@@ -26,6 +27,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '007-dav-locks': davLocks(dialect),
     '008-public-keys': publicKeys(dialect),
     '009-data-version': dataVersion(dialect),
+    '010-user-name-parts': userNameParts(),
   };
   return { getMigrations: async () => migrations };
 }

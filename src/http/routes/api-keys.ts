@@ -8,7 +8,7 @@ import type { ApiInstance } from '../fastify-types.js';
 import { idPageQuery, paginationQuery, readPage, sendPage } from '../pagination.js';
 import type { RouteDeps } from '../route-deps.js';
 import { UPDATE_METHODS } from '../update-methods.js';
-import { errorResponses, IdParams } from '../schemas.js';
+import { errorResponses, IdParams, RecordId } from '../schemas.js';
 import { asksForReauthentication } from '../openapi/route-markers.js';
 
 const PermissionSetField = Type.Union([Type.Literal('full'), Type.Literal('files_only')]);
@@ -62,11 +62,11 @@ export function apiKeyRoutes(app: ApiInstance, deps: RouteDeps): void {
   app.get('/api_keys', {
     schema: {
       summary: 'List the API keys the caller may see in the request context',
-      querystring: Type.Object({ ...paginationQuery, user_id: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647 })) }),
+      querystring: Type.Object({ ...paginationQuery, user_id: Type.Optional(RecordId()) }),
       response: { 200: Type.Array(ApiKeyBody), ...errorResponses },
     },
   }, async (request, reply) => {
-    const page = readPage<number>('api_keys', request.query, 'number');
+    const page = readPage<number>('api_keys', request.query, 'id');
     const keys = await listKeys(callOf(request, deps), request.query.user_id, idPageQuery(page));
     return sendPage(reply, deps.headers, 'api_keys', keys, page.limit, (k) => k.id).map(apiKeyBody);
   });
@@ -78,10 +78,10 @@ export function apiKeyRoutes(app: ApiInstance, deps: RouteDeps): void {
       body: Type.Object({
         name: Type.String({ minLength: 1, maxLength: 255 }),
         // null asks for a site-wide key and must never become 0 (the caller): null first, as above.
-        user_id: Type.Optional(Type.Union([Type.Null(), Type.Integer({ minimum: 0, maximum: 2_147_483_647 })])),
+        user_id: Type.Optional(Type.Union([Type.Null(), RecordId()])),
         permission_set: Type.Optional(PermissionSetField),
         expires_at: Type.Optional(NullableTime),
-        workspace_id: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647 })),
+        workspace_id: Type.Optional(RecordId()),
       }),
       response: { 201: NewApiKeyBody, ...errorResponses },
     },

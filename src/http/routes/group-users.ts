@@ -7,7 +7,7 @@ import { DryRunBody, DryRunQuery, isDryRun, sendDryRun } from '../dry-run.js';
 import type { ApiInstance } from '../fastify-types.js';
 import { idPageQuery, paginationQuery, readPage, sendPage } from '../pagination.js';
 import type { RouteDeps } from '../route-deps.js';
-import { errorResponses, IdParams } from '../schemas.js';
+import { errorResponses, IdParams, RecordId } from '../schemas.js';
 import { UPDATE_METHODS } from '../update-methods.js';
 
 const GroupUserBody = Type.Object({
@@ -23,7 +23,7 @@ function groupUserBody(m: GroupMember) {
   return { id: m.membershipId, group_id: m.groupId, user_id: m.userId, admin: m.admin, username: m.username, group_name: m.groupName };
 }
 
-const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+const Id = RecordId({ minimum: 1 });
 
 export function groupUserRoutes(app: ApiInstance, deps: RouteDeps): void {
   app.get('/group_users', {
@@ -33,7 +33,7 @@ export function groupUserRoutes(app: ApiInstance, deps: RouteDeps): void {
       response: { 200: Type.Array(GroupUserBody), ...errorResponses },
     },
   }, async (request, reply) => {
-    const page = readPage<number>('group_users', request.query, 'number');
+    const page = readPage<number>('group_users', request.query, 'id');
     const rows = await listGroupMemberships(callOf(request, deps), definedOnly({ groupId: request.query.group_id, userId: request.query.user_id }), idPageQuery(page));
     return sendPage(reply, deps.headers, 'group_users', rows, page.limit, (m) => m.membershipId).map(groupUserBody);
   });

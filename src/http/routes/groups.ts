@@ -7,9 +7,9 @@ import { DryRunBody, DryRunQuery, isDryRun, sendDryRun } from '../dry-run.js';
 import type { ApiInstance } from '../fastify-types.js';
 import { idPageQuery, paginationQuery, readPage, sendPage } from '../pagination.js';
 import type { RouteDeps } from '../route-deps.js';
-import { errorResponses, IdParams } from '../schemas.js';
+import { errorResponses, IdParams, RecordId } from '../schemas.js';
 import { UPDATE_METHODS } from '../update-methods.js';
-import { IdList, parseIdList } from './user-body.js';
+import { IdList, parseIdList } from '../id-lists.js';
 
 const GroupBody = Type.Object({
   id: Type.Integer(),
@@ -40,12 +40,12 @@ export function groupRoutes(app: ApiInstance, deps: RouteDeps): void {
       querystring: Type.Object({
         ...paginationQuery,
         ids: Type.Optional(Type.String({ maxLength: 100_000 })),
-        filter: Type.Optional(Type.Object({ name: Type.Optional(Type.String()), workspace_id: Type.Optional(Type.Integer({ minimum: 0 })) })),
+        filter: Type.Optional(Type.Object({ name: Type.Optional(Type.String()), workspace_id: Type.Optional(RecordId()) })),
       }),
       response: { 200: Type.Array(GroupBody), ...errorResponses },
     },
   }, async (request, reply) => {
-    const page = readPage<number>('groups', request.query, 'number');
+    const page = readPage<number>('groups', request.query, 'id');
     const filter = request.query.filter ?? {};
     const groups = await listGroups(callOf(request, deps), definedOnly({
       name: filter.name, workspaceId: filter.workspace_id, ids: parseIdList('ids', request.query.ids),
@@ -56,7 +56,7 @@ export function groupRoutes(app: ApiInstance, deps: RouteDeps): void {
   app.post('/groups', {
     schema: {
       summary: 'Create a group (administrators of the context)',
-      body: Type.Object({ name: Type.String({ maxLength: 1024 }), workspace_id: Type.Optional(Type.Integer({ minimum: 0 })), ...GroupFields }),
+      body: Type.Object({ name: Type.String({ maxLength: 1024 }), workspace_id: Type.Optional(RecordId()), ...GroupFields }),
       response: { 201: GroupBody, ...errorResponses },
     },
   }, async (request, reply) => {

@@ -8,10 +8,10 @@ import type { ApiInstance } from '../fastify-types.js';
 import { asksForReauthentication } from '../openapi/route-markers.js';
 import { idPageQuery, paginationQuery, readPage, sendPage } from '../pagination.js';
 import type { RouteDeps } from '../route-deps.js';
-import { errorResponses, IdParams } from '../schemas.js';
+import { errorResponses, IdParams, RecordId } from '../schemas.js';
 import { UPDATE_METHODS } from '../update-methods.js';
 
-const UserId = Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: '0 or absent: the caller' });
+const UserId = RecordId({ description: '0 or absent: the caller' });
 const Title = Type.String({ minLength: 1, maxLength: 255 });
 
 /** Files.com's PublicKey; `public_key` (the OpenSSH line) is Atrium's addition, public anyway. */
@@ -61,7 +61,7 @@ export function publicKeyRoutes(app: ApiInstance, deps: RouteDeps): void {
       response: { 200: Type.Array(PublicKeyBody), ...errorResponses },
     },
   }, async (request, reply) => {
-    const page = readPage<number>('public_keys', request.query, 'number');
+    const page = readPage<number>('public_keys', request.query, 'id');
     const keys = await listPublicKeysAs(callOf(request, deps), request.query.user_id, idPageQuery(page));
     return sendPage(reply, deps.headers, 'public_keys', keys, page.limit, (k) => k.id).map(publicKeyBody);
   });

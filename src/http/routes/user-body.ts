@@ -1,6 +1,5 @@
 import { Type } from 'typebox';
 import type { User, UserGroupIds } from '../../directory/index.js';
-import { errors } from '../../errors/catalogue.js';
 import { isoTime } from '../../lib/time.js';
 
 export const UserBody = Type.Object({
@@ -36,16 +35,4 @@ export function userBody(user: User, groups: UserGroupIds | undefined) {
     last_login_at: isoTime(user.lastLoginAt),
     password_set_at: isoTime(user.passwordSetAt),
   };
-}
-
-/** Ids as an array of integers or a comma-separated string (the Files.com SDK sends strings). */
-export const IdList = Type.Union([Type.String({ maxLength: 100_000 }), Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 10_000 })]);
-
-/** An IdList field (`group_ids`, `user_ids`, ...) or the `ids` filter as distinct positive ids. */
-export function parseIdList(field: string, value: string | readonly number[] | undefined): number[] | undefined {
-  if (value === undefined) return undefined;
-  const parts = typeof value === 'string' ? value.split(',').map((p) => p.trim()).filter((p) => p !== '') : value.map(String);
-  const ids = parts.map(Number);
-  if (ids.some((id) => !Number.isSafeInteger(id) || id < 1)) throw errors.paramsInvalid({ [field]: ['must be a list of positive integer ids'] });
-  return [...new Set(ids)];
 }

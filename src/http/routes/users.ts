@@ -8,10 +8,11 @@ import { DryRunBody, DryRunQuery, isDryRun, sendDryRun } from '../dry-run.js';
 import type { ApiInstance } from '../fastify-types.js';
 import { paginationQuery, readPage, setCursorHeaders } from '../pagination.js';
 import type { RouteDeps } from '../route-deps.js';
-import { errorResponses, IdParams } from '../schemas.js';
+import { errorResponses, IdParams, RecordId } from '../schemas.js';
 import { asksForReauthentication } from '../openapi/route-markers.js';
 import { UPDATE_METHODS } from '../update-methods.js';
-import { IdList, parseIdList, UserBody, userBody } from './user-body.js';
+import { IdList, parseIdList } from '../id-lists.js';
+import { UserBody, userBody } from './user-body.js';
 import { renderedUsersPage } from './users-response.js';
 
 const UserFields = {
@@ -30,12 +31,12 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
       querystring: Type.Object({
         ...paginationQuery,
         ids: Type.Optional(Type.String({ maxLength: 100_000 })),
-        filter: Type.Optional(Type.Object({ username: Type.Optional(Type.String()), workspace_id: Type.Optional(Type.Integer({ minimum: 0 })) })),
+        filter: Type.Optional(Type.Object({ username: Type.Optional(Type.String()), workspace_id: Type.Optional(RecordId()) })),
       }),
       response: { 200: Type.Array(UserBody), ...errorResponses },
     },
   }, async (request, reply) => {
-    const page = readPage<number>('users', request.query, 'number');
+    const page = readPage<number>('users', request.query, 'id');
     const ids = parseIdList('ids', request.query.ids);
     const filter = request.query.filter ?? {};
     const a = callOf(request, deps);
@@ -55,7 +56,7 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
       body: Type.Object({
         ...UserFields,
         username: Type.String({ maxLength: 1024 }),
-        workspace_id: Type.Optional(Type.Integer({ minimum: 0 })),
+        workspace_id: Type.Optional(RecordId()),
         group_ids: Type.Optional(IdList),
       }),
       response: { 201: UserBody, ...errorResponses },
@@ -86,7 +87,13 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
       summary: 'Update a user (administrators; the user itself for password, name and email)',
       params: IdParams,
       querystring: Type.Object(DryRunQuery),
-      body: Type.Object({ ...UserFields, disabled: Type.Optional(Type.Boolean()), ...DryRunQuery }),
+      body: Type.Object({
+        ...UserFields,
+        disabled: Type.Optional(Type.Boolean()),
+        // The whole list of the user's groups (directory/user-groups.ts).
+        group_ids: Type.Optional(IdList),
+        ...DryRunQuery,
+      }),
       response: { 200: Type.Union([UserBody, DryRunBody]), ...errorResponses },
     },
     handler: async (request, reply) => {
@@ -96,12 +103,13 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
       const fields = definedOnly({
         username: body.username, password: body.password, name: body.name, email: body.email,
         siteAdmin: body.site_admin, workspaceAdmin: body.workspace_admin, disabled: body.disabled,
+        groupIds: parseIdList('group_ids', body.group_ids),
       });
       // A dry run changes nothing, so it asks no password; the real change asks as always.
       const confirm = dryRun ? async () => undefined : confirmIdentity(request, deps, a);
-      const changesAccess = body.site_admin !== undefined || body.workspace_admin !== undefined || body.disabled !== undefined;
+      const changesAccess = body.site_admin !== undefined || body.workspace_admin !== undefined || body.disabled !== undefined || body.group_ids !== undefined;
       if (!changesAccess && !dryRun) return withGroups(a, await updateUserFields(a, request.params.id, fields, confirm));
-      const { result, difference } = await reviewChange(a, dryRun, userChangeScope(request.params.id), (c) => updateUserFields(c, request.params.id, fields, confirm));
+      const { result, difference } = await reviewChange(a, dryRun, userChangeScope(request.params.id, fields.groupIds), (c) => updateUserFields(c, request.params.id, fields, confirm));
       if (result === undefined) return sendDryRun(reply, a, difference);
       return withGroups(a, result);
     },

@@ -25,7 +25,7 @@ export function workspaceRoutes(app: ApiInstance, deps: RouteDeps): void {
       response: { 200: Type.Array(WorkspaceBody), ...errorResponses },
     },
   }, async (request, reply) => {
-    const page = readPage<number>('workspaces', request.query, 'number');
+    const page = readPage<number>('workspaces', request.query, 'id');
     const rows = await listVisibleWorkspaces(callOf(request, deps), page);
     return sendPage(reply, deps.headers, 'workspaces', rows, page.limit, (w) => w.id).map(workspaceBody);
   });

@@ -1,6 +1,9 @@
 import type { GroupWithMembers } from '../../directory/index.js';
+import { recordIdOf } from '../../lib/record-id.js';
 import { scimErrors } from '../scim-error.js';
+import { workspaceIdOf } from '../workspace-id.js';
 import { isoOf, versionOf } from '../resource-meta.js';
+import type { SortKind } from '../sorting.js';
 
 export const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 export const ATRIUM_GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:extension:atrium:2.0:Group';
@@ -8,6 +11,11 @@ export const ATRIUM_GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:extension:atriu
 export const GROUP_ATTRIBUTES = ['schemas', 'id', 'externalId', 'displayName', 'members', 'meta', 'workspace_id', 'admins'] as const;
 export const GROUP_SUB_ATTRIBUTES = ['value', 'display', 'type', '$ref'] as const;
 export const GROUP_FILTERABLE = ['id', 'externalId', 'displayName', 'members', 'members.value', 'members.display', 'meta.created', 'meta.lastModified'];
+
+/** What groups sort on (`sortBy`), and how. */
+export const GROUP_SORTABLE: Readonly<Record<string, SortKind>> = {
+  id: 'id', externalId: 'caseExactText', displayName: 'text', 'meta.created': 'dateTime', 'meta.lastModified': 'dateTime',
+};
 
 interface MemberValue { value: string; display: string; $ref: string; type: 'User' }
 
@@ -52,15 +60,12 @@ export function groupFieldsOf(body: Record<string, unknown>): ScimGroupFields {
   const extension = lower[ATRIUM_GROUP_SCHEMA.toLowerCase()] as Record<string, unknown> | undefined;
   const externalId = lower.externalid;
   if (externalId !== undefined && externalId !== null && typeof externalId !== 'string') throw scimErrors.invalidValue('"externalId" must be a string.');
-  const workspaceId = extension?.workspace_id;
-  if (workspaceId !== undefined && (typeof workspaceId !== 'number' || !Number.isInteger(workspaceId) || workspaceId < 0)) {
-    throw scimErrors.invalidValue('"workspace_id" must be a Workspace id.');
-  }
+  const workspaceId = workspaceIdOf(extension?.workspace_id);
   return {
     name,
     userIds: idsOf('members', lower.members),
     adminIds: extension?.admins === undefined ? undefined : idsOf('admins', extension.admins),
-    workspaceId: workspaceId as number | undefined,
+    workspaceId,
     externalId: (externalId as string | null | undefined) ?? null,
     statesExternalId: 'externalid' in lower,
   };
@@ -72,8 +77,8 @@ export function idsOf(name: string, list: unknown): number[] {
   if (!Array.isArray(list)) throw scimErrors.invalidValue(`"${name}" must be a list.`);
   return [...new Set(list.map((item) => {
     const value = item !== null && typeof item === 'object' ? (item as { value?: unknown }).value : undefined;
-    const id = typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : NaN;
-    if (!Number.isSafeInteger(id)) throw scimErrors.invalidValue(`Each of "${name}" has a "value" that is a user id.`);
+    const id = recordIdOf(value);
+    if (id === undefined) throw scimErrors.invalidValue(`Each of "${name}" has a "value" that is a user id.`);
     return id;
   }))];
 }

@@ -9,8 +9,9 @@ import { project } from '../projection.js';
 import type { CallOf } from '../register-scim.js';
 import { checkIfMatch } from '../resource-meta.js';
 import { scimErrors } from '../scim-error.js';
+import { listSortOf, sortedResources } from '../sorting.js';
 import { resourceId, scimBase, scimQuery } from '../scim-request.js';
-import { ATRIUM_GROUP_SCHEMA, GROUP_ATTRIBUTES, GROUP_FILTERABLE, GROUP_SUB_ATTRIBUTES, groupFieldsOf, idsOf, toScimGroup, type ScimGroup } from './group-resource.js';
+import { ATRIUM_GROUP_SCHEMA, GROUP_ATTRIBUTES, GROUP_FILTERABLE, GROUP_SCHEMA, GROUP_SORTABLE, GROUP_SUB_ATTRIBUTES, groupFieldsOf, idsOf, toScimGroup, type ScimGroup } from './group-resource.js';
 
 const HIDDEN = { schema: { hide: true } };
 const READ_PAGE = 1000;
@@ -26,6 +27,7 @@ export function groupRoutes(scim: FastifyInstance, callOf: CallOf): void {
     const query = scimQuery(request);
     const page = pageOf(query);
     const filter = query.filter === undefined ? undefined : parseFilter(query.filter, GROUP_FILTERABLE);
+    const sort = listSortOf(query, GROUP_SORTABLE, GROUP_SCHEMA);
     // Read through the feature (only the groups the caller may see), the plain `eq` on a name or an
     // externalId by the repository; any other filter is evaluated on that authorised set.
     const groups = await visibleGroups(a, {
@@ -34,7 +36,7 @@ export function groupRoutes(scim: FastifyInstance, callOf: CallOf): void {
     });
     const resources = groups.map((g) => toScimGroup(g, scimBase(request)));
     const matching = filter === undefined ? resources : resources.filter(matcher(filter));
-    const listed = listResponse(matching, page);
+    const listed = listResponse(sortedResources(matching, sort), page);
     return { ...listed, Resources: listed.Resources.map((r) => project(r, query)) };
   });
 

@@ -1,6 +1,8 @@
-import type { User, UserGroupIds } from '../../directory/index.js';
+import type { NameParts, User, UserGroupIds } from '../../directory/index.js';
 import { scimErrors } from '../scim-error.js';
+import { workspaceIdOf } from '../workspace-id.js';
 import { isoOf, versionOf } from '../resource-meta.js';
+import type { SortKind } from '../sorting.js';
 
 export const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 export const ATRIUM_USER_SCHEMA = 'urn:ietf:params:scim:schemas:extension:atrium:2.0:User';
@@ -11,34 +13,51 @@ export const USER_SUB_ATTRIBUTES = ['formatted', 'givenName', 'familyName', 'mid
 /** What a user can be filtered on. */
 export const USER_FILTERABLE = ['id', 'externalId', 'userName', 'displayName', 'name.formatted', 'emails', 'emails.value', 'emails.type', 'emails.primary', 'active', 'meta.created', 'meta.lastModified'];
 
+/** What users sort on (`sortBy`), and how. */
+export const USER_SORTABLE: Readonly<Record<string, SortKind>> = {
+  id: 'id', externalId: 'caseExactText', userName: 'text', displayName: 'text', 'name.formatted': 'text', 'name.givenName': 'text',
+  'name.familyName': 'text', emails: 'text', 'emails.value': 'text', active: 'boolean', 'meta.created': 'dateTime', 'meta.lastModified': 'dateTime',
+};
+
 export interface ScimEmail { value: string; type?: string; primary?: boolean }
+export interface ScimName { formatted: string; givenName?: string; familyName?: string }
 
 export interface ScimUser {
   schemas: string[];
   id: string;
   externalId?: string;
   userName: string;
-  name: { formatted: string };
+  name: ScimName;
   displayName: string;
   emails?: ScimEmail[];
   active: boolean;
-  groups: { value: string; $ref: string }[];
+  groups: { value: string; $ref: string; display?: string }[];
   [ATRIUM_USER_SCHEMA]: { workspace_id: number };
   meta: { resourceType: 'User'; created: string; lastModified: string; location: string; version: string };
 }
 
-/** An Atrium user in SCIM form. `groups` is read-only: memberships are changed through Groups. */
-export function toScimUser(user: User, groups: UserGroupIds | undefined, base: string): ScimUser {
+/**
+ * An Atrium user in SCIM form. `groups` is read-only: memberships are changed through Groups. Each
+ * group carries its name as `display` when the caller may see the group (`groupNames`).
+ */
+export function toScimUser(user: User, groups: UserGroupIds | undefined, groupNames: ReadonlyMap<number, string>, base: string): ScimUser {
   const body = {
     schemas: [USER_SCHEMA, ATRIUM_USER_SCHEMA],
     id: String(user.id),
     ...(user.externalId === null ? {} : { externalId: user.externalId }),
     userName: user.username,
-    name: { formatted: user.name },
+    name: {
+      formatted: user.name,
+      ...(user.nameParts.givenName === null ? {} : { givenName: user.nameParts.givenName }),
+      ...(user.nameParts.familyName === null ? {} : { familyName: user.nameParts.familyName }),
+    },
     displayName: user.name,
     ...(user.email === '' ? {} : { emails: [{ value: user.email, type: 'work', primary: true }] }),
     active: !user.disabled,
-    groups: (groups?.groupIds ?? []).map((id) => ({ value: String(id), $ref: `${base}/Groups/${id}` })),
+    groups: (groups?.groupIds ?? []).map((id) => {
+      const display = groupNames.get(id);
+      return { value: String(id), $ref: `${base}/Groups/${id}`, ...(display === undefined ? {} : { display }) };
+    }),
     [ATRIUM_USER_SCHEMA]: { workspace_id: user.workspaceId },
   };
   return { ...body, meta: { resourceType: 'User', created: isoOf(user.createdAt), lastModified: isoOf(user.updatedAt), location: `${base}/Users/${user.id}`, version: versionOf(body) } };
@@ -48,6 +67,8 @@ export function toScimUser(user: User, groups: UserGroupIds | undefined, base: s
 export interface ScimUserFields {
   username: string;
   name: string;
+  /** `name.givenName` and `name.familyName` as sent; null where not sent. */
+  nameParts: NameParts;
   email: string;
   active: boolean;
   password: string | undefined;
@@ -62,6 +83,7 @@ export function fieldsOf(body: Record<string, unknown>): ScimUserFields {
   return {
     username,
     name: nameOf(lower),
+    nameParts: namePartsOf(lower.name),
     email: primaryEmail(lower.emails),
     active: activeOf(lower.active),
     password: optionalString('password', lower.password),
@@ -80,6 +102,14 @@ function nameOf(lower: Record<string, unknown>): string {
     if (joined !== '') return joined;
   }
   return optionalString('displayName', lower.displayname) ?? '';
+}
+
+/** The parts of a `name` object (its sub-attributes in any letter case); null where absent or not text. */
+export function namePartsOf(name: unknown): NameParts {
+  if (name === null || typeof name !== 'object') return { givenName: null, familyName: null };
+  const parts = Object.fromEntries(Object.entries(name).map(([k, v]) => [k.toLowerCase(), v]));
+  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
+  return { givenName: text(parts.givenname), familyName: text(parts.familyname) };
 }
 
 function primaryEmail(emails: unknown): string {
@@ -108,9 +138,5 @@ function workspaceOf(body: Record<string, unknown>): number | undefined {
   const key = Object.keys(body).find((k) => k.toLowerCase() === ATRIUM_USER_SCHEMA.toLowerCase());
   const extension = key === undefined ? undefined : body[key];
   if (extension === undefined || extension === null) return undefined;
-  const value = (extension as Record<string, unknown>).workspace_id;
-  if (value === undefined || value === null) return undefined;
-  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw scimErrors.invalidValue('"workspace_id" must be a Workspace id.');
-  return n;
+  return workspaceIdOf((extension as Record<string, unknown>).workspace_id);
 }

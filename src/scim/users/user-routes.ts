@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Call } from '../../access/index.js';
-import { createUser, deleteUser, getUser, listUsers, updateUserFields, userGroupIds, type User } from '../../directory/index.js';
+import { createUser, deleteUser, getUser, listUsers, updateUserFields, userGroupIds, visibleGroupNames, type User } from '../../directory/index.js';
 import { identityConfirmation } from '../../identity/index.js';
 import { definedOnly } from '../../lib/defined-only.js';
 import { equalityOn, matcher, parseFilter } from '../filter.js';
@@ -10,8 +10,9 @@ import { project } from '../projection.js';
 import type { CallOf } from '../register-scim.js';
 import { checkIfMatch } from '../resource-meta.js';
 import { scimErrors } from '../scim-error.js';
+import { listSortOf, sortedResources } from '../sorting.js';
 import { resourceId, scimBase, scimQuery } from '../scim-request.js';
-import { ATRIUM_USER_SCHEMA, fieldsOf, toScimUser, USER_ATTRIBUTES, USER_FILTERABLE, USER_SUB_ATTRIBUTES, type ScimUser } from './user-resource.js';
+import { ATRIUM_USER_SCHEMA, fieldsOf, namePartsOf, toScimUser, USER_ATTRIBUTES, USER_FILTERABLE, USER_SCHEMA, USER_SORTABLE, USER_SUB_ATTRIBUTES, type ScimUser } from './user-resource.js';
 
 const HIDDEN = { schema: { hide: true } };
 const READ_PAGE = 1000;
@@ -23,6 +24,7 @@ export function userRoutes(scim: FastifyInstance, callOf: CallOf): void {
     const query = scimQuery(request);
     const page = pageOf(query);
     const filter = query.filter === undefined ? undefined : parseFilter(query.filter, USER_FILTERABLE);
+    const sort = listSortOf(query, USER_SORTABLE, USER_SCHEMA);
     // The users the caller may see are read through the feature, the plain `userName eq` by the
     // repository's own index; any other filter is evaluated on that authorised set in SCIM form.
     const users = await visibleUsers(a, {
@@ -31,7 +33,7 @@ export function userRoutes(scim: FastifyInstance, callOf: CallOf): void {
     });
     const resources = await scimUsers(a, users, scimBase(request));
     const matching = filter === undefined ? resources : resources.filter(matcher(filter));
-    const listed = listResponse(matching, page);
+    const listed = listResponse(sortedResources(matching, sort), page);
     return { ...listed, Resources: listed.Resources.map((r) => project(r, query)) };
   });
 
@@ -48,6 +50,7 @@ export function userRoutes(scim: FastifyInstance, callOf: CallOf): void {
     const user = await createUser(a, {
       username: fields.username,
       name: fields.name,
+      nameParts: fields.nameParts,
       email: fields.email,
       ...(fields.password === undefined ? {} : { password: fields.password }),
       ...(fields.workspaceId === undefined ? {} : { workspaceId: fields.workspaceId }),
@@ -107,6 +110,7 @@ async function replaceUser(a: Call, request: FastifyRequest, current: ScimUser, 
   const user = await updateUserFields(a, Number(current.id), {
     ...(fields.username === current.userName ? {} : { username: fields.username }),
     ...(fields.name === current.displayName ? {} : { name: fields.name }),
+    nameParts: fields.nameParts,
     ...(fields.email === currentEmail ? {} : { email: fields.email }),
     ...(fields.active === current.active ? {} : { disabled: !fields.active }),
     // A PUT that leaves out `externalId` keeps it: providers link records by it and do not all send it back.
@@ -117,18 +121,23 @@ async function replaceUser(a: Call, request: FastifyRequest, current: ScimUser, 
 }
 
 /**
- * Atrium keeps one name, shown as both `displayName` and `name.formatted`: whichever of the two a
- * PATCH changed is the new name, and a changed `name.givenName`/`familyName` makes it from the parts.
+ * Atrium keeps one name, shown as both `displayName` and `name.formatted`, and beside it the parts
+ * an identity provider sent. Whichever of `displayName` and `name.formatted` a PATCH changed is the
+ * new name; a change of `name.givenName`/`familyName` alone makes it from the parts. The parts are
+ * kept as patched either way.
  */
 function withNameFromPatch(current: ScimUser, patched: Record<string, unknown>): Record<string, unknown> {
   const name = { ...((patched.name as Record<string, unknown> | undefined) ?? {}) };
-  if (patched.displayName !== current.displayName) return { ...patched, name: { formatted: patched.displayName ?? '' } };
-  if (name.formatted !== current.name.formatted || !Object.keys(name).some((k) => k !== 'formatted')) return { ...patched, name };
-  // Atrium keeps no name parts: the current name is split at its first space (given, family), and
-  // the parts the PATCH sent replace theirs.
+  if (patched.displayName !== current.displayName) return { ...patched, name: { ...name, formatted: patched.displayName ?? '' } };
+  const parts = namePartsOf(name);
+  const partsChanged = parts.givenName !== (current.name.givenName ?? null) || parts.familyName !== (current.name.familyName ?? null);
+  if (name.formatted !== current.name.formatted || !partsChanged) return { ...patched, name };
+  // A user whose parts were never sent has them from its current name split at its first space
+  // (given, family); the parts the PATCH sent replace theirs.
+  const neverSent = current.name.givenName === undefined && current.name.familyName === undefined;
   const [given = '', ...rest] = current.name.formatted.split(' ');
-  const { formatted: _unchanged, ...parts } = name;
-  return { ...patched, name: { givenName: given, familyName: rest.join(' '), ...parts } };
+  const { formatted: _remade, ...sent } = name;
+  return { ...patched, name: neverSent ? { givenName: given, familyName: rest.join(' '), ...sent } : sent };
 }
 
 function hasKey(body: Record<string, unknown>, name: string): boolean {
@@ -154,5 +163,6 @@ async function visibleUsers(a: Call, filter: { username?: string; externalId?: s
 
 async function scimUsers(a: Call, users: readonly User[], base: string): Promise<ScimUser[]> {
   const groups = await userGroupIds(a, users.map((u) => u.id));
-  return users.map((u) => toScimUser(u, groups.get(u.id), base));
+  const names = await visibleGroupNames(a, [...groups.values()].flatMap((g) => g.groupIds));
+  return users.map((u) => toScimUser(u, groups.get(u.id), names, base));
 }

@@ -5,27 +5,27 @@ import { createHistoryExport, getHistoryExport, historyExportPage, historyExport
 import type { Call } from '../../../access/index.js';
 import { errors } from '../../../errors/catalogue.js';
 import { csvLine } from '../../../lib/csv.js';
+import { parseRecordId } from '../../../lib/record-id.js';
 import { API_ROOT } from '../../api-paths.js';
 import { callOf } from '../../call.js';
 import type { ApiInstance } from '../../fastify-types.js';
 import { paginationQuery, readPage, sendPage } from '../../pagination.js';
 import type { RouteDeps } from '../../route-deps.js';
-import { errorResponses, IdParams } from '../../schemas.js';
+import { errorResponses, IdParams, RecordId } from '../../schemas.js';
 import { publicBaseUrl } from '../files/transfer-urls.js';
 import { HistoryExportBody, historyExportBody, HistoryExportResultBody, historyExportResultBody, RESULT_COLUMNS } from './export-body.js';
 import { dateTimeParam } from './history-query.js';
 
-const MAX_ID = 2_147_483_647;
 const text = Type.Optional(Type.String({ maxLength: 5000 }));
 
 /** The SDK's HistoryExport.create parameters Atrium filters by. */
 const ExportCreateBody = Type.Object({
-  user_id: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_ID, description: '0 or absent: the caller' })),
+  user_id: Type.Optional(RecordId({ description: '0 or absent: the caller' })),
   start_at: text,
   end_at: text,
   query_action: Type.Optional(Type.Union(HISTORY_ACTIONS.map((value) => Type.Literal(value)))),
   query_interface: Type.Optional(Type.String({ maxLength: 100 })),
-  query_user_id: Type.Optional(Type.String({ pattern: '^[0-9]{1,10}$' })),
+  query_user_id: Type.Optional(Type.String({ maxLength: 100, description: 'A user id (the SDK sends it as a string)' })),
   query_path: text,
   query_folder: text,
   query_src: text,
@@ -65,7 +65,7 @@ export function historyExportRoutes(app: ApiInstance, deps: RouteDeps): void {
   app.get('/history_export_results', {
     schema: {
       summary: 'The records of a History export, oldest first',
-      querystring: Type.Object({ ...paginationQuery, history_export_id: Type.Integer({ minimum: 0, maximum: MAX_ID }), user_id: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_ID })) }),
+      querystring: Type.Object({ ...paginationQuery, history_export_id: RecordId(), user_id: Type.Optional(RecordId()) }),
       response: { 200: Type.Array(HistoryExportResultBody), ...errorResponses },
     },
   }, async (request, reply) => {
@@ -113,7 +113,7 @@ function exportQueryOf(body: Static<typeof ExportCreateBody>): HistoryQuery {
   const entries: [keyof HistoryQuery, unknown][] = [
     ['action', body.query_action as HistoryAction | undefined],
     ['interface', body.query_interface],
-    ['userId', body.query_user_id === undefined ? undefined : Number(body.query_user_id)],
+    ['userId', queryUserId(body.query_user_id)],
     ['path', body.query_path],
     ['folder', body.query_folder],
     ['source', body.query_src],
@@ -125,4 +125,12 @@ function exportQueryOf(body: Static<typeof ExportCreateBody>): HistoryQuery {
     ['endAt', endAt],
   ];
   return Object.fromEntries(entries.filter(([, value]) => value !== undefined && value !== '')) as HistoryQuery;
+}
+
+/** `query_user_id` arrives as a string (the SDK's type); it is an id like any other. */
+function queryUserId(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const id = parseRecordId(value);
+  if (id === undefined) throw errors.paramsInvalid({ query_user_id: ['must be a user id'] });
+  return id;
 }

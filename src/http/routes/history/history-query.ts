@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { errors } from '../../../errors/catalogue.js';
 import { HISTORY_ACTIONS, HISTORY_INTERFACES, FAILURE_TYPES, type HistoryAction, type HistoryQuery } from '../../../history/index.js';
 import { paginationQuery } from '../../pagination.js';
+import { RecordId } from '../../schemas.js';
 
 const MAX_TEXT = 5000;
 const text = (description: string) => Type.Optional(Type.String({ maxLength: MAX_TEXT, description }));
@@ -14,7 +15,7 @@ export const HistoryListQuery = Type.Object({
   display: text('accepted for compatibility; records always carry their display text'),
   sort_by: Type.Optional(Type.Record(Type.String(), Type.String(), { description: '`sort_by[created_at]=asc|desc`; newest first by default' })),
   filter: Type.Optional(Type.Object({
-    user_id: Type.Optional(Type.Integer({ minimum: 0 })),
+    user_id: Type.Optional(RecordId()),
     path: text('the path or destination is exactly this path'),
     folder: text('the path or destination is this folder or lies below it'),
     action: Type.Optional(Type.Union(HISTORY_ACTIONS.map((value) => Type.Literal(value)), { description: 'Atrium addition: one action' })),

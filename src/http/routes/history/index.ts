@@ -4,7 +4,7 @@ import { callOf } from '../../call.js';
 import type { ApiInstance } from '../../fastify-types.js';
 import { readPage, sendPage } from '../../pagination.js';
 import type { RouteDeps } from '../../route-deps.js';
-import { errorResponses } from '../../schemas.js';
+import { errorResponses, RecordId } from '../../schemas.js';
 import { capturedPath } from '../files/request-path.js';
 import { HistoryBody, historyBody } from './history-body.js';
 import { HistoryListQuery, historyDescending, historyQueryOf } from './history-query.js';
@@ -34,7 +34,7 @@ export function historyRoutes(app: ApiInstance, deps: RouteDeps): void {
   list('/history', 'The site\'s history: every recorded action the caller may see', () => ({ kind: 'site' }));
   list('/history/login', 'Sign-ins, failed sign-ins, sign-outs and failed reauthentications', () => ({ kind: 'login' }));
   list('/history/users/:user_id', 'The actions of one user', (request) => ({ kind: 'user', userId: request.params.user_id as number }),
-    Type.Object({ user_id: Type.Integer({ minimum: 0 }) }));
+    Type.Object({ user_id: RecordId() }));
   for (const [resource, kind] of [['folders', 'folder'], ['files', 'file']] as const) {
     const summary = kind === 'folder' ? 'The file actions on a folder and everything below it' : 'The actions on one file';
     list(`/history/${resource}`, summary, (request) => ({ kind, path: capturedPath(request, `history/${resource}`) }));

@@ -23,7 +23,7 @@ export function permissionRoutes(app: ApiInstance, deps: RouteDeps): void {
     },
   }, async (request, reply) => {
     const query = request.query;
-    const page = readPage<number>('permissions', query, 'number');
+    const page = readPage<number>('permissions', query, 'id');
     const userId = query.user_id ?? query.filter?.user_id;
     const groupId = query.group_id ?? query.filter?.group_id;
     const path = query.path ?? query.filter?.path;

@@ -22,7 +22,7 @@ export function reachRoutes(app: ApiInstance, deps: RouteDeps): void {
     const query = request.query;
     const path = query.path ?? query.filter?.path;
     if (path === undefined) throw errors.paramsRequired({ path: ['is required'] });
-    const page = readPage<number>('permissions-reach', query, 'number');
+    const page = readPage<number>('permissions-reach', query, 'id');
     const call = callOf(request, deps);
     const { rows } = await reachOfPath(call, { path, ...(query.type === undefined ? {} : { type: query.type }) }, page);
     const pageRows = sendPage(reply, deps.headers, 'permissions-reach', rows, page.limit, (row) => row.user.id);

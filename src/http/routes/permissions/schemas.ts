@@ -2,12 +2,12 @@ import { Type } from 'typebox';
 import { CAPABILITY_ORDER, LEVELS } from '../../../authz/index.js';
 import { paginationQuery } from '../../pagination.js';
 import { DryRunQuery } from '../../dry-run.js';
+import { RecordId } from '../../schemas.js';
 
-const MAX_ID = 2_147_483_647;
 const MAX_PATH_INPUT = 8192;
 
 // Some clients send every field, null included: null (first, so it is not coerced to 0) means absent.
-const OptionalId = Type.Optional(Type.Union([Type.Null(), Type.Integer({ minimum: 1, maximum: MAX_ID })]));
+const OptionalId = Type.Optional(Type.Union([Type.Null(), RecordId({ minimum: 1 })]));
 const OptionalName = Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 255 })]));
 
 export const LevelSchema = Type.Enum([...LEVELS], { description: 'Permission level (contract 5.1).' });
@@ -22,25 +22,25 @@ export const CreatePermissionBody = Type.Object({
     Type.Union([
       Type.Null(),
       Type.String({ maxLength: 2048, description: 'Comma-separated group ids.' }),
-      Type.Array(Type.Integer({ minimum: 1, maximum: MAX_ID }), { maxItems: 100 }),
+      Type.Array(RecordId({ minimum: 1 }), { maxItems: 100 }),
     ], { description: 'ALL-of: only members of every listed group (two or more).' }),
   ),
   permission: LevelSchema,
   recursive: Type.Optional(Type.Boolean({ default: true })),
-  workspace_id: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_ID })),
+  workspace_id: Type.Optional(RecordId()),
   ...DryRunQuery,
 });
 
 const FilterAliases = Type.Object({
-  user_id: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID })),
-  group_id: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID })),
+  user_id: Type.Optional(RecordId({ minimum: 1 })),
+  group_id: Type.Optional(RecordId({ minimum: 1 })),
   path: Type.Optional(Type.String({ maxLength: MAX_PATH_INPUT })),
 });
 
 export const ListPermissionsQuery = Type.Object({
   ...paginationQuery,
-  user_id: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID })),
-  group_id: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID })),
+  user_id: Type.Optional(RecordId({ minimum: 1 })),
+  group_id: Type.Optional(RecordId({ minimum: 1 })),
   path: Type.Optional(Type.String({ maxLength: MAX_PATH_INPUT })),
   include_groups: Type.Optional(Type.Boolean()),
   // The SDKs' filter[...] spelling of the same filters.
@@ -49,7 +49,7 @@ export const ListPermissionsQuery = Type.Object({
 
 export const ExplainQuery = Type.Object({
   path: Type.String({ maxLength: MAX_PATH_INPUT }),
-  user_id: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID })),
+  user_id: Type.Optional(RecordId({ minimum: 1 })),
   type: Type.Optional(Type.Enum(['file', 'directory'])),
 });
 

@@ -1,0 +1,62 @@
+import { findVisibleGroup, isAdministratorOf, type Call } from '../access/index.js';
+import type { Db } from '../db/database.js';
+import { errors } from '../errors/catalogue.js';
+import type { HistoryEvent } from '../history/index.js';
+import { findGroupById, type Group } from '../repositories/groups.js';
+import { deleteMembership, insertMembership, membershipsOfUser, type GroupMember } from '../repositories/memberships.js';
+import type { User } from '../repositories/users.js';
+import { groupEvent } from './directory-history.js';
+
+/** The memberships a `group_ids` list changes: the groups the user joins, and the memberships it leaves. */
+export interface UserGroupChange {
+  joining: readonly Group[];
+  leaving: readonly { group: Group; membership: GroupMember }[];
+}
+
+export const NO_GROUP_CHANGE: UserGroupChange = { joining: [], leaving: [] };
+
+/**
+ * `group_ids` on an update of a user: the whole list of the groups the user is to belong to, as
+ * the user is shown with it, so a client that sends every field back (the Files.com SDK's save)
+ * changes nothing. A group already listed keeps its membership and Group Admin flag; a group newly
+ * named must be one of the user's own Workspace, as on creation, and one the caller may see
+ * (`not-found/group-not-found` otherwise, exactly as for an id that does not exist); a group left
+ * out is left. Joining or leaving a group needs an administrator of the group's Workspace (a Group
+ * Admin changes its groups' members through /group_users).
+ */
+export async function planUserGroups(a: Call, user: User, groupIds: readonly number[]): Promise<UserGroupChange> {
+  const current = await membershipsOfUser(a.db, user.id);
+  const joining: Group[] = [];
+  for (const groupId of new Set(groupIds)) {
+    if (current.some((m) => m.groupId === groupId)) continue;
+    const group = await findVisibleGroup(a.db, a.caller, a.requestWorkspaceId, groupId);
+    // A user joins only its own Workspace's groups through this field, as on creation.
+    if (group.workspaceId !== user.workspaceId) throw errors.groupNotFound();
+    joining.push(group);
+  }
+  const leaving: { group: Group; membership: GroupMember }[] = [];
+  for (const membership of current.filter((m) => !groupIds.includes(m.groupId))) {
+    const group = await findGroupById(a.db, membership.groupId);
+    if (group !== undefined) leaving.push({ group, membership });
+  }
+  for (const group of [...joining, ...leaving.map((l) => l.group)]) {
+    if (!(await isAdministratorOf(a.db, a.caller, group.workspaceId))) {
+      throw errors.insufficientPermissionForParams("Only an administrator of a group's Workspace may change group_ids.");
+    }
+  }
+  return { joining, leaving };
+}
+
+/** Makes a planned change inside the update's transaction; the History records of the groups it changed. */
+export async function applyUserGroups(tx: Db, a: Call, user: User, change: UserGroupChange): Promise<HistoryEvent[]> {
+  const events: HistoryEvent[] = [];
+  for (const group of change.joining) {
+    await insertMembership(tx, { groupId: group.id, userId: user.id, admin: false, now: a.now });
+    events.push(groupEvent('group_update', group, { members: { added: [{ userId: user.id, admin: false }], removed: [], adminChanged: [] } }));
+  }
+  for (const { group, membership } of change.leaving) {
+    await deleteMembership(tx, membership.membershipId, a.now);
+    events.push(groupEvent('group_update', group, { members: { added: [], removed: [{ userId: user.id, username: user.username }], adminChanged: [] } }));
+  }
+  return events;
+}
