@@ -8,6 +8,10 @@ const siteAdminDecisions = [
   { selector: "MemberExpression[property.name='siteAdmin'][object.name=/^(caller|subject)$/]", message: SITE_ADMIN_DECISION },
   { selector: "MemberExpression[property.name='siteAdmin'][object.property.name=/^(caller|subject)$/]", message: SITE_ADMIN_DECISION },
 ];
+const onePasswordDoor = {
+  selector: "NewExpression[callee.name='PasswordDoor']",
+  message: 'The core builds the one PasswordDoor (core.passwords); a door takes it, so a password verified at one door is remembered once.',
+};
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/'] },
@@ -22,25 +26,26 @@ export default tseslint.config(
   },
   // No arrow up, no circle: which folder of src/ may import which (eslint/layers.js).
   ...layerRules(),
-  // Authority is decided in access/ over the engine in authz/ (docs/architecture.md): whether a
-  // caller is a Site Administrator is one of its questions, asked there only, so that what a
-  // credential may do (its confinement included) is decided in one place for every door.
-  // Rendering a user's own site_admin field reads `user.siteAdmin`, which is no decision.
+  // Two rules written with no-restricted-syntax, which ESLint takes from the last block that sets
+  // it for a file: so each file gets the rules that apply to it from exactly one block below.
+  // - Authority is decided in access/ over the engine in authz/ (docs/architecture.md): whether a
+  //   caller is a Site Administrator is one of its questions, asked there only, so that what a
+  //   credential may do (its confinement included) is decided in one place for every door.
+  //   Rendering a user's own site_admin field reads `user.siteAdmin`, which is no decision.
+  // - One memory of verified passwords per process, for every door that signs in by password:
+  //   only the core builds the PasswordDoor.
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/access/**', 'src/authz/**'],
-    rules: { 'no-restricted-syntax': ['error', ...siteAdminDecisions] },
+    ignores: ['src/access/**', 'src/authz/**', 'src/core.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...siteAdminDecisions, onePasswordDoor] },
   },
   {
-    // One memory of verified passwords per process, for every door that signs in by password.
-    files: ['src/**/*.ts'],
-    ignores: ['src/core.ts'],
-    rules: {
-      'no-restricted-syntax': ['error', {
-        selector: "NewExpression[callee.name='PasswordDoor']",
-        message: 'The core builds the one PasswordDoor (core.passwords); a door takes it, so a password verified at one door is remembered once.',
-      }],
-    },
+    files: ['src/access/**/*.ts', 'src/authz/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', onePasswordDoor] },
+  },
+  {
+    files: ['src/core.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...siteAdminDecisions] },
   },
   {
     // Plain JavaScript scripts run under Node.js.

@@ -54,10 +54,23 @@ describe('where authority is decided', () => {
     ['a feature asks whether the caller is a Site Administrator', 'src/directory/demo.ts', 'export const f = (a: any) => { if (!a.caller.siteAdmin) throw new Error(); };\n'],
     ['a front door asks it of the caller', 'src/webdav/demo.ts', 'export const f = (caller: any) => caller.siteAdmin;\n'],
     ['a feature asks it of the engine\'s subject', 'src/files/demo.ts', 'export const f = (access: any) => access.viewer.subject.siteAdmin;\n'],
+    ['the top-level core asks it', 'src/core.ts', 'export const f = (caller: any) => caller.siteAdmin;\n'],
   ])('refuses it when %s', async (_what, filePath, code) => {
     const messages = await siteAdminDecisions(filePath, code);
     expect(messages).toHaveLength(1);
     expect(messages[0]).toMatch(/src\/access\//);
+  });
+
+  it.each([
+    ['a door builds its own PasswordDoor', 'src/webdav/demo.ts'],
+    ['access builds one', 'src/access/demo.ts'],
+  ])('refuses a second memory of passwords when %s', async (_what, filePath) => {
+    const messages = await siteAdminDecisions(filePath, 'declare const PasswordDoor: any;\nexport const door = new PasswordDoor(null);\n');
+    expect(messages).toEqual([expect.stringMatching(/core builds the one PasswordDoor/)]);
+  });
+
+  it('lets the core build the one PasswordDoor', async () => {
+    expect(await siteAdminDecisions('src/core.ts', 'declare const PasswordDoor: any;\nexport const door = new PasswordDoor(null);\n')).toEqual([]);
   });
 
   it.each([
