@@ -1,9 +1,11 @@
-import { workspaceOfPath } from '../authz/index.js';
+import { workspaceOfPath, type Grantee } from '../authz/index.js';
+import { findGranteeGroups } from '../repositories/grants/index.js';
+import { findUserById } from '../repositories/users.js';
 import type { Caller } from './caller.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
 import { subjectOf } from './authority.js';
-import { actsAtSiteLevel } from './site-level.js';
+import { accountReach, actsAtSiteLevel } from './site-level.js';
 import { decideOnPath } from './path-grants.js';
 import type { SitePath } from './request-paths.js';
 
@@ -60,3 +62,17 @@ export async function assertMayManageGrantsOn(db: Db, caller: Caller, extent: Gr
   });
   if (!folderAdminHere) throw errors.folderAdminPermissionRequired();
 }
+
+/**
+ * Whether the caller may name the grant's grantee in the grant's Workspace (accountReach): a user
+ * or groups of that Workspace, or of Workspace 0 at the site level only. A grantee that no longer
+ * exists is named by nobody.
+ */
+export async function mayNameGrantee(db: Db, caller: Caller, grant: { workspaceId: number; grantee: Grantee }): Promise<boolean> {
+  const grantee = grant.grantee;
+  const memberOf = grantee.kind === 'user'
+    ? [(await findUserById(db, grantee.userId))?.workspaceId]
+    : (await findGranteeGroups(db, grantee.kind === 'group' ? [grantee.groupId] : grantee.groupIds)).map((group) => group.workspaceId);
+  return memberOf.length > 0 && memberOf.every((workspaceId) => workspaceId !== undefined && accountReach(caller, workspaceId, grant.workspaceId) === 'yes');
+}
+

@@ -2,6 +2,7 @@ import { Command, type CommanderError } from 'commander';
 import { addBackupCommands } from './commands/backup.js';
 import { addConfigCommands } from './commands/config-check.js';
 import { addExplainCommand } from './commands/explain.js';
+import { addGrantCommands } from './commands/grants.js';
 import { addHistoryCommands } from './commands/history.js';
 import { addKeyCommands } from './commands/keys.js';
 import { addMigrateCommand } from './commands/migrate.js';
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   addUserCommands(program);
   addKeyCommands(program);
   addExplainCommand(program);
+  addGrantCommands(program);
   addMigrateCommand(program);
   addConfigCommands(program);
   addBackupCommands(program);

@@ -1,10 +1,8 @@
-import { actsAtSiteLevel, assertMayManageGrantsOn, canSeeGrant, isInRequestWorkspace, permissionReachOf, type Call } from '../access/index.js';
-import type { Db } from '../db/database.js';
+import { actsAtSiteLevel, assertMayManageGrantsOn, canSeeGrant, isInRequestWorkspace, mayNameGrantee, permissionReachOf, type Call } from '../access/index.js';
 import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors/catalogue.js';
 import { recordHistory } from '../history/index.js';
-import { deleteGrants, findGrant, findGranteeGroups, type GrantRecord } from '../repositories/grants/index.js';
-import { findUserById } from '../repositories/users.js';
+import { deleteGrants, findGrant } from '../repositories/grants/index.js';
 import { grantEvents } from './grant-history.js';
 
 /**
@@ -24,24 +22,10 @@ export async function deleteGrant(call: Call, id: number): Promise<void> {
   if (!canSeeGrant(reach, record)) throw errors.permissionNotFound();
   if (!actsAtSiteLevel(caller)) {
     await assertMayManageGrantsOn(db, caller, { site: { path: record.path, key: record.pathKey, workspaceId: record.workspaceId }, recursive: record.recursive });
-    if (!(await granteeBelongsTo(db, record, record.workspaceId))) throw errors.siteAdminRequired();
+    if (!(await mayNameGrantee(db, caller, record))) throw errors.siteAdminRequired();
   }
   await inTransaction(db, async (tx) => {
     await deleteGrants(tx, [record.id]);
     await recordHistory(tx, call, await grantEvents({ ...call, db: tx }, [{ action: 'permission_destroy', grant: record }]));
   });
-}
-
-async function granteeBelongsTo(db: Db, record: GrantRecord, workspaceId: number): Promise<boolean> {
-  const grantee = record.grantee;
-  switch (grantee.kind) {
-    case 'user':
-      return (await findUserById(db, grantee.userId))?.workspaceId === workspaceId;
-    case 'group':
-      return (await findGranteeGroups(db, [grantee.groupId]))[0]?.workspaceId === workspaceId;
-    case 'groups': {
-      const groups = await findGranteeGroups(db, grantee.groupIds);
-      return groups.length > 0 && groups.every((group) => group.workspaceId === workspaceId);
-    }
-  }
 }

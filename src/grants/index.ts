@@ -3,6 +3,7 @@
 
 export { type Call } from '../access/index.js';
 export { type CreatedGrant, type CreateGrantInput, createGrant } from './create-grant.js';
+export { type AuditedGrant, type CreatorFinding, type GrantCreator, grantsBeyondTheirCreators } from './creator-audit.js';
 export { deleteGrant } from './delete-grant.js';
 export { explainAccess, type ExplainRequest, type Explanation } from './explain.js';
 export { granteeNames, type GranteeNames } from './grantee-names.js';

@@ -42,3 +42,9 @@ export async function grantSpellingOf(db: Db, pathKey: string): Promise<string |
   const grant = await db.selectFrom('permissions').select('path').where('path_key', '=', pathKey).orderBy('id').limit(1).executeTakeFirst();
   return grant?.path;
 }
+
+/** Grants in id order after `afterId`, a page at a time: for a walk over every grant of the site. */
+export async function grantsAfter(db: Db, afterId: number, limit: number): Promise<GrantRecord[]> {
+  const rows = await db.selectFrom('permissions').select(GRANT_COLUMNS).where('id', '>', afterId).orderBy('id').limit(limit).execute();
+  return toGrantRecords(db, rows);
+}

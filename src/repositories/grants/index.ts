@@ -7,7 +7,7 @@ export { type AllOfGrantee, allOfGrantIdsNamingAny, allOfGrantsNamingAny } from 
 export { type GrantRecord, toEngineGrant } from './grant-record.js';
 export { grantPage, type GrantPageQuery, type ListVisibility, type Subtree } from './grant-page.js';
 export { grantWorkspacesFor } from './grant-workspaces.js';
-export { deleteGrants, findGrant, grantSpellingOf, insertGrant, type NewGrant } from './grant-writes.js';
+export { deleteGrants, findGrant, grantsAfter, grantSpellingOf, insertGrant, type NewGrant } from './grant-writes.js';
 export { granteeGrantsAtOrBelow } from './grantee-grants.js';
 export {
   findGranteeGroupByName, findGranteeGroups, findGranteeUserByUsername, type GranteeGroup, groupNamesOf, usernamesOf,
