@@ -1,7 +1,7 @@
 import { isStrictAncestor, parentKey } from '../authz/index.js';
 import { errors } from '../errors/catalogue.js';
 import { joinPath, parentPath } from '../lib/paths.js';
-import { isUniqueViolation } from '../repositories/constraint-errors.js';
+import { refusingDuplicates } from '../repositories/constraint-errors.js';
 import { copyDeadProperties } from '../repositories/dav-properties.js';
 import { findEntry, type Entry } from '../repositories/entries.js';
 import { deleteSubtree, insertEntries, moveSubtree, subtreeOf } from '../repositories/entry-subtrees.js';
@@ -44,16 +44,21 @@ export async function moveEntry(scope: SessionScope, source: SitePath, destinati
     return;
   }
   if (isStrictAncestor(entry.pathKey, destination.key)) throw errors.destinationInsideSource();
-  const replacedBlobs = await translatingConflicts(() =>
+  const replacedBlobs = await refusingDuplicates(() =>
     db.transaction().execute(async (tx) => {
+      // The source first: a move that another request made meanwhile is answered as a move coming
+      // after it would be, the source gone, whatever now stands at the destination.
+      if ((await findEntry(tx, entry.pathKey))?.id !== entry.id) throw errors.fileNotFound();
       const cleared = options.overwrite === true ? await clearDestination(tx, scope, destination, entry) : undefined;
       const plan = await freeDestination(tx, scope, destination, entry);
-      if ((await findEntry(tx, entry.pathKey))?.id !== entry.id) throw errors.fileNotFound();
       const parents = await createMissingParents(tx, plan, now);
       const moved = await moveSubtree(tx, { from: { path: entry.path, key: entry.pathKey }, to: { path: plan.path, key: plan.key, parentKey: parentKey(plan.key) ?? '' } }, now);
+      if (moved === 0) throw errors.fileNotFound();
       await recordFileEvents(tx, scope, now, [...(cleared?.events ?? []), ...foldersCreated(parents), entryTransferred('move', entry, plan.path, moved)]);
       return cleared?.storageKeys ?? [];
     }),
+    // Another request taking the destination between the plan and the write: still `destination-exists`.
+    errors.destinationExists,
   );
   await discardBlobs(storage, replacedBlobs);
 }
@@ -88,7 +93,7 @@ export async function copyEntry(scope: SessionScope, source: SitePath, destinati
       await storage.copy(item.storageKey, key);
     }
     const now = clock.now();
-    const replacedBlobs = await translatingConflicts(() =>
+    const replacedBlobs = await refusingDuplicates(() =>
       db.transaction().execute(async (tx) => {
         const cleared = options.overwrite === true ? await clearDestination(tx, scope, destination, entry) : undefined;
         const plan = await freeDestination(tx, scope, destination, entry);
@@ -108,6 +113,7 @@ export async function copyEntry(scope: SessionScope, source: SitePath, destinati
         await recordFileEvents(tx, scope, now, [...(cleared?.events ?? []), ...foldersCreated(parents), entryTransferred('copy', entry, plan.path, tree.length)]);
         return cleared?.storageKeys ?? [];
       }),
+      errors.destinationExists,
     );
     await discardBlobs(storage, replacedBlobs);
   } catch (error) {
@@ -141,16 +147,6 @@ async function freeDestination(db: Db, scope: SessionScope, destination: SitePat
   const plan = await planCreation(db, scope, destination, { type: source.type, mkdirParents: true });
   if (plan.existing !== undefined) throw errors.destinationExists();
   return plan;
-}
-
-/** Another request taking the destination between the plan and the write is still `destination-exists`. */
-async function translatingConflicts<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw errors.destinationExists();
-    throw error;
-  }
 }
 
 function lastSegment(path: string): string {
