@@ -3,7 +3,7 @@ import { errors } from '../errors/catalogue.js';
 import { joinPath, parentPath } from '../lib/paths.js';
 import { refusingDuplicates } from '../repositories/constraint-errors.js';
 import { copyDeadProperties } from '../repositories/dav-properties.js';
-import { findEntry, type Entry } from '../repositories/entries.js';
+import { findEntry, lockEntryAt, type Entry } from '../repositories/entries.js';
 import { deleteSubtree, insertEntries, moveSubtree, subtreeOf } from '../repositories/entry-subtrees.js';
 import { newStorageKey } from '../storage/storage-keys.js';
 import { holdsOverSubtree, PathAccess, type SitePath } from '../access/index.js';
@@ -46,8 +46,10 @@ export async function moveEntry(scope: SessionScope, source: SitePath, destinati
   if (isStrictAncestor(entry.pathKey, destination.key)) throw errors.destinationInsideSource();
   const replacedBlobs = await refusingDuplicates(() =>
     db.transaction().execute(async (tx) => {
-      // The source first: a move that another request made meanwhile is answered as a move coming
-      // after it would be, the source gone, whatever now stands at the destination.
+      // The source first, locked: a move that another request is making waits for it, and is then
+      // answered as a move coming after it would be, the source gone, whatever now stands at the
+      // destination.
+      await lockEntryAt(tx, entry.pathKey);
       if ((await findEntry(tx, entry.pathKey))?.id !== entry.id) throw errors.fileNotFound();
       const cleared = options.overwrite === true ? await clearDestination(tx, scope, destination, entry) : undefined;
       const plan = await freeDestination(tx, scope, destination, entry);
