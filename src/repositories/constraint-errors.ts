@@ -15,13 +15,8 @@ export function isForeignKeyViolation(error: unknown): boolean {
  * `refusal()` when the index refuses it: the request that lost a race to another is answered as if
  * it had come after it, never with the database's error.
  */
-export async function refusingDuplicates<T>(write: () => Promise<T>, refusal: () => Error): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw refusal();
-    throw error;
-  }
+export function refusingDuplicates<T>(write: () => Promise<T>, refusal: () => Error): Promise<T> {
+  return refusingWhen(isUniqueViolation, write, refusal);
 }
 
 /**
@@ -30,11 +25,15 @@ export async function refusingDuplicates<T>(write: () => Promise<T>, refusal: ()
  * has gained something referring to it since it was checked. Another request came in between, and
  * this one is answered as if it had come after that one.
  */
-export async function refusingBrokenReferences<T>(write: () => Promise<T>, refusal: () => Error): Promise<T> {
+export function refusingBrokenReferences<T>(write: () => Promise<T>, refusal: () => Error): Promise<T> {
+  return refusingWhen(isForeignKeyViolation, write, refusal);
+}
+
+async function refusingWhen<T>(refused: (error: unknown) => boolean, write: () => Promise<T>, refusal: () => Error): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    if (isForeignKeyViolation(error)) throw refusal();
+    if (refused(error)) throw refusal();
     throw error;
   }
 }

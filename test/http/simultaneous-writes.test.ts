@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateOpenSshKeyPairSync } from '../../src/lib/openssh-key-pair.js';
+import { atOnce, countBy } from '../support/at-once.js';
 import { testDatabaseTargets } from '../support/databases.js';
 import { createApiKey, createSession, createUser, unique } from '../support/factories.js';
 import type { ApiResponse, CallOptions } from '../support/http-client.js';
@@ -34,12 +35,6 @@ interface Burst {
 
 const admin: CallOptions = { key: BOOTSTRAP_KEY };
 
-function countBy<T>(items: readonly T[], key: (item: T) => string | number): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const item of items) counts[key(item)] = (counts[key(item)] ?? 0) + 1;
-  return counts;
-}
-
 /**
  * Every write of the REST API sent 20 times at once, identical, on every database. Whatever the
  * interleaving, the outcome is one the same requests could have had one after another: exactly one
@@ -55,7 +50,6 @@ describe.each(testDatabaseTargets())('simultaneous identical writes [$name]', (t
   });
   afterAll(() => t.close());
 
-  const db = () => t.database.db;
   const post = async (path: string, body: unknown, options: CallOptions = admin) => {
     const answer = await t.api.post(path, body, options);
     if (answer.status >= 300) throw new Error(`setup POST ${path}: ${answer.status} ${answer.text}`);
@@ -72,6 +66,7 @@ describe.each(testDatabaseTargets())('simultaneous identical writes [$name]', (t
     await post('/group_users', { group_id: groupId, user_id: userId });
     return ((await t.api.get(`/group_users?group_id=${groupId}`, admin)).body as { id: number; user_id: number }[]).find((m) => m.user_id === userId)!.id;
   };
+  const db = () => t.database.db;
   const statusOf = async (path: string, options: CallOptions = admin) => (await t.api.get(path, options)).status;
   const beganUpload = async (path: string) => (await post(`/files/${path}`, { action: 'put' })) as { ref: string; upload_uri: string };
 
@@ -277,29 +272,10 @@ describe.each(testDatabaseTargets())('simultaneous identical writes [$name]', (t
         after: async () => expect((await t.api.get(`/files/${path}?action=stream`, admin)).text).toBe('same bytes'),
       };
     },
-    'POST /file_actions/move/{path}': async () => {
-      const path = `${unique('moving')}.txt`;
-      const destination = `${unique('moved')}.txt`;
-      await upload(path, 'moving');
-      return {
-        method: 'POST', path: `/file_actions/move/${path}`, options: { ...admin, body: { destination } },
-        answers: { 201: 1, 404: AT_ONCE - 1 }, refusal: 'not-found/file-not-found', recorded: { move: 1 },
-        after: async () => {
-          expect(await statusOf(`/files/${path}`)).toBe(404);
-          expect((await t.api.get(`/files/${destination}?action=stream`, admin)).text).toBe('moving');
-        },
-      };
-    },
-    'POST /file_actions/copy/{path}': async () => {
-      const path = `${unique('original')}.txt`;
-      const destination = `${unique('copy')}.txt`;
-      await upload(path, 'original');
-      return {
-        method: 'POST', path: `/file_actions/copy/${path}`, options: { ...admin, body: { destination } },
-        answers: { 201: 1, 422: AT_ONCE - 1 }, refusal: 'processing-failure/destination-exists', recorded: { copy: 1 },
-        after: async () => expect((await t.api.get(`/files/${destination}?action=stream`, admin)).text).toBe('original'),
-      };
-    },
+    // A move is made once, and the source is gone for the others; a copy once, and the
+    // destination is taken for the others.
+    'POST /file_actions/move/{path}': async () => transferred('move', { 404: AT_ONCE - 1 }, 'not-found/file-not-found', 404),
+    'POST /file_actions/copy/{path}': async () => transferred('copy', { 422: AT_ONCE - 1 }, 'processing-failure/destination-exists', 200),
     'POST /file_actions/begin_upload/{path}': async () => {
       const path = `${unique('begun')}.txt`;
       return {
@@ -330,6 +306,20 @@ describe.each(testDatabaseTargets())('simultaneous identical writes [$name]', (t
       after: async (answers) => expect(new Set(answers.map((a) => a.body.id)).size).toBe(AT_ONCE),
     }),
   };
+
+  async function transferred(action: 'move' | 'copy', losers: Record<number, number>, refusal: string, sourceAfter: number): Promise<Burst> {
+    const path = `${unique(action)}.txt`;
+    const destination = `${unique('destination')}.txt`;
+    await upload(path, 'transferred');
+    return {
+      method: 'POST', path: `/file_actions/${action}/${path}`, options: { ...admin, body: { destination } },
+      answers: { 201: 1, ...losers }, refusal, recorded: { [action]: 1 },
+      after: async () => {
+        expect(await statusOf(`/files/${path}`)).toBe(sourceAfter);
+        expect((await t.api.get(`/files/${destination}?action=stream`, admin)).text).toBe('transferred');
+      },
+    };
+  }
 
   async function keyRenamed(method: string): Promise<Burst> {
     const user = await createUser(db());
@@ -404,7 +394,7 @@ describe.each(testDatabaseTargets())('simultaneous identical writes [$name]', (t
   it.each(Object.keys(SCENARIOS))('%s', async (operation) => {
     const burst = await SCENARIOS[operation]!();
     const before = await lastRecordId();
-    const answers = await Promise.all(Array.from({ length: AT_ONCE }, () => t.api.call(burst.method, burst.path, burst.options)));
+    const answers = await atOnce(AT_ONCE, () => t.api.call(burst.method, burst.path, burst.options));
     expect(countBy(answers, (a) => a.status), answers.map((a) => `${a.status} ${a.text.slice(0, 200)}`).join('\n')).toEqual(burst.answers);
     for (const refused of answers.filter((a) => a.status >= 400)) expect(refused.body?.type).toBe(burst.refusal);
     // The records first, before the checks of the data make any; the data is checked first.
