@@ -1,6 +1,9 @@
 import { accountReach, type Call } from '../access/index.js';
+import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
+import { refusingBrokenReferences } from '../repositories/constraint-errors.js';
 import { type Group } from '../repositories/groups.js';
+import { insertMembership } from '../repositories/memberships.js';
 import { findUserById } from '../repositories/users.js';
 
 /**
@@ -20,4 +23,13 @@ export async function checkMayJoin(a: Call, group: Group, userId: number): Promi
     case 'site-level': throw errors.siteAdminRequired();
     case 'other-workspace': throw errors.modelSaveError({ user_id: ["must belong to the group's Workspace or to Workspace 0"] });
   }
+}
+
+/**
+ * Makes a membership checked by checkMayJoin, in the change's transaction (with the group locked:
+ * locked-rows.ts). The user may have been deleted since the check: `user-not-found`, as for a
+ * request that came after the deletion.
+ */
+export function joinGroup(tx: Db, membership: { groupId: number; userId: number; admin: boolean; now: number }): Promise<number> {
+  return refusingBrokenReferences(() => insertMembership(tx, membership), errors.userNotFound);
 }

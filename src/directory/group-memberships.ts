@@ -1,11 +1,13 @@
 import { findVisibleGroup, groupVisibility, isAdministratorOf, type Call } from '../access/index.js';
+import type { Db } from '../db/database.js';
 import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors/catalogue.js';
 import { recordHistory } from '../history/index.js';
 import { type Group } from '../repositories/groups.js';
-import { deleteMembership, findMembership, type GroupMember, insertMembership, listMemberships, membersOfGroups, setMembershipAdmin } from '../repositories/memberships.js';
+import { deleteMembership, findMembership, type GroupMember, listMemberships, membersOfGroups, setMembershipAdmin } from '../repositories/memberships.js';
 import { groupEvent } from './directory-history.js';
-import { checkMayJoin } from './group-member-rules.js';
+import { checkMayJoin, joinGroup } from './group-member-rules.js';
+import { lockedGroup, lockGroup } from './locked-rows.js';
 
 export async function listGroupMemberships(
   a: Call,
@@ -29,11 +31,14 @@ export async function addGroupMember(a: Call, input: { groupId: number; userId: 
     throw errors.insufficientPermissionForParams('A Group Admin may add members but not make them Group Admins.');
   }
   await checkMayJoin(a, group, input.userId);
-  const existing = await membersOfGroups(a.db, [group.id]);
-  if (existing.some((m) => m.userId === input.userId)) throw errors.modelSaveError({ user_id: ['is already a member of this group'] });
   const id = await inTransaction(a.db, async (tx) => {
-    const inserted = await insertMembership(tx, { groupId: group.id, userId: input.userId, admin: input.admin, now: a.now });
-    await recordHistory(tx, a, [groupEvent('group_update', group, { members: { added: [{ userId: input.userId, admin: input.admin }], removed: [], adminChanged: [] } })]);
+    // Decided on the members as they are now, with the group locked: of two requests adding the
+    // same member at once, the second finds the first's membership.
+    const current = await lockedGroup(tx, group.id);
+    const existing = await membersOfGroups(tx, [group.id]);
+    if (existing.some((m) => m.userId === input.userId)) throw errors.modelSaveError({ user_id: ['is already a member of this group'] });
+    const inserted = await joinGroup(tx, { groupId: group.id, userId: input.userId, admin: input.admin, now: a.now });
+    await recordHistory(tx, a, [groupEvent('group_update', current, { members: { added: [{ userId: input.userId, admin: input.admin }], removed: [], adminChanged: [] } })]);
     return inserted;
   });
   return (await findMembership(a.db, id)) as GroupMember;
@@ -46,12 +51,17 @@ export async function updateGroupMember(a: Call, id: number, input: { admin?: bo
   const admin = input.admin;
   if (admin !== undefined && admin !== membership.admin) {
     await inTransaction(a.db, async (tx) => {
-      await setMembershipAdmin(tx, membership.membershipId, admin, a.now);
-      const adminChanged = [{ userId: membership.userId, username: membership.username, admin }];
-      await recordHistory(tx, a, [groupEvent('group_update', group, { members: { added: [], removed: [], adminChanged } })]);
+      const { current, now } = await lockedMembership(tx, group.id, membership.membershipId);
+      // An identical request just before this one made the change (and its record) already.
+      if (now.admin === admin) return;
+      await setMembershipAdmin(tx, now.membershipId, admin, a.now);
+      const adminChanged = [{ userId: now.userId, username: now.username, admin }];
+      await recordHistory(tx, a, [groupEvent('group_update', current, { members: { added: [], removed: [], adminChanged } })]);
     });
   }
-  return (await findMembership(a.db, membership.membershipId)) as GroupMember;
+  const after = await findMembership(a.db, membership.membershipId);
+  if (after === undefined) throw errors.membershipNotFound();
+  return after;
 }
 
 /**
@@ -62,13 +72,14 @@ export async function removeGroupMember(a: Call, id: number): Promise<void> {
   const { membership, group } = await findVisibleMembership(a, id);
   const authority = await authorityOver(a, group);
   if (authority === 'none') throw errors.groupAdminRequired();
-  if (authority === 'group-admin' && membership.admin && a.caller.user?.id !== membership.userId) {
-    throw errors.insufficientPermissionForParams('A Group Admin may not remove another Group Admin.');
-  }
+  const mayRemove = (m: GroupMember) => authority !== 'group-admin' || !m.admin || a.caller.user?.id === m.userId;
+  if (!mayRemove(membership)) throw otherGroupAdmin();
   await inTransaction(a.db, async (tx) => {
-    await deleteMembership(tx, membership.membershipId, a.now);
-    const removed = [{ userId: membership.userId, username: membership.username }];
-    await recordHistory(tx, a, [groupEvent('group_update', group, { members: { added: [], removed, adminChanged: [] } })]);
+    const { current, now } = await lockedMembership(tx, group.id, membership.membershipId);
+    if (!mayRemove(now)) throw otherGroupAdmin();
+    await deleteMembership(tx, now.membershipId, a.now);
+    const removed = [{ userId: now.userId, username: now.username }];
+    await recordHistory(tx, a, [groupEvent('group_update', current, { members: { added: [], removed, adminChanged: [] } })]);
   });
 }
 
@@ -83,20 +94,42 @@ export async function changeGroupMembers(a: Call, groupId: number, change: { add
   const group = await findVisibleGroup(a.db, a.caller, a.requestWorkspaceId, groupId);
   const authority = await authorityOver(a, group);
   if (authority === 'none') throw errors.groupAdminRequired();
-  const existing = await membersOfGroups(a.db, [group.id]);
-  const leaving = existing.filter((m) => change.remove.includes(m.userId));
-  if (authority === 'group-admin' && leaving.some((m) => m.admin && m.userId !== a.caller.user?.id)) {
-    throw errors.insufficientPermissionForParams('A Group Admin may not remove another Group Admin.');
-  }
-  const joining = [...new Set(change.add)].filter((userId) => !existing.some((m) => m.userId === userId));
-  for (const userId of joining) await checkMayJoin(a, group, userId);
-  if (leaving.length === 0 && joining.length === 0) return;
+  const plan = (existing: readonly GroupMember[]) => {
+    const leaving = existing.filter((m) => change.remove.includes(m.userId));
+    if (authority === 'group-admin' && leaving.some((m) => m.admin && m.userId !== a.caller.user?.id)) throw otherGroupAdmin();
+    const joining = [...new Set(change.add)].filter((userId) => !existing.some((m) => m.userId === userId));
+    return { leaving, joining };
+  };
+  // Nothing to change (a provider sending members the group already has): no write at all.
+  const first = plan(await membersOfGroups(a.db, [group.id]));
+  if (first.leaving.length === 0 && first.joining.length === 0) return;
   await inTransaction(a.db, async (tx) => {
+    // Planned again on the members as they are now, with the group locked: changes of one group's
+    // members at once happen one after another, each on what the one before it left.
+    const current = await lockedGroup(tx, group.id);
+    const { leaving, joining } = plan(await membersOfGroups(tx, [group.id]));
+    for (const userId of joining) await checkMayJoin({ ...a, db: tx }, current, userId);
+    if (leaving.length === 0 && joining.length === 0) return;
     for (const member of leaving) await deleteMembership(tx, member.membershipId, a.now);
-    for (const userId of joining) await insertMembership(tx, { groupId: group.id, userId, admin: false, now: a.now });
+    for (const userId of joining) await joinGroup(tx, { groupId: group.id, userId, admin: false, now: a.now });
     const members = { added: joining.map((userId) => ({ userId, admin: false })), removed: leaving, adminChanged: [] };
-    await recordHistory(tx, a, [groupEvent('group_update', group, { members })]);
+    await recordHistory(tx, a, [groupEvent('group_update', current, { members })]);
   });
+}
+
+/**
+ * The group, locked (locked-rows.ts), and the membership as it is now; `group-user-not-found` when
+ * another request removed it (or deleted the group) meanwhile.
+ */
+async function lockedMembership(tx: Db, groupId: number, membershipId: number): Promise<{ current: Group; now: GroupMember }> {
+  const current = await lockGroup(tx, groupId);
+  const now = current === undefined ? undefined : await findMembership(tx, membershipId);
+  if (current === undefined || now === undefined) throw errors.membershipNotFound();
+  return { current, now };
+}
+
+function otherGroupAdmin(): Error {
+  return errors.insufficientPermissionForParams('A Group Admin may not remove another Group Admin.');
 }
 
 async function findVisibleMembership(a: Call, id: number): Promise<{ membership: GroupMember; group: Group }> {

@@ -1,12 +1,14 @@
 import { findVisibleGroup, groupVisibility, isAdministratorOf, membershipWorkspace, type Call } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { inTransaction } from '../db/transaction.js';
+import { refusingDuplicates } from '../repositories/constraint-errors.js';
 import { errors } from '../errors/catalogue.js';
 import { recordHistory } from '../history/index.js';
 import { deleteGroupAndGrants, findGroupById, type Group, groupNameTaken, insertGroup, listGroupsInScope, renameGroup, setGroupExternalId } from '../repositories/groups.js';
-import { deleteMembership, type GroupMember, insertMembership, membersOfGroups, setMembershipAdmin } from '../repositories/memberships.js';
-import { groupEvent, type MemberChange } from './directory-history.js';
-import { checkMayJoin } from './group-member-rules.js';
+import { deleteMembership, type GroupMember, membersOfGroups, setMembershipAdmin } from '../repositories/memberships.js';
+import { groupEvent } from './directory-history.js';
+import { checkMayJoin, joinGroup } from './group-member-rules.js';
+import { lockedGroup } from './locked-rows.js';
 import { checkExternalId, checkText } from './user-fields.js';
 
 export interface GroupWithMembers {
@@ -55,18 +57,19 @@ export async function createGroup(a: Call, input: GroupInput & { name: string })
   if (!(await isAdministratorOf(a.db, a.caller, a.requestWorkspaceId))) throw errors.workspaceAdminRequired();
   const workspaceId = await membershipWorkspace(a.db, a.caller, a.requestWorkspaceId, input.workspaceId);
   const name = checkGroupName(input.name);
-  if (await groupNameTaken(a.db, workspaceId, name)) throw errors.modelSaveError({ name: ['has already been taken'] });
+  if (await groupNameTaken(a.db, workspaceId, name)) throw groupNameTakenError();
   const members = desiredMembers(input.userIds ?? [], input.adminIds ?? []);
   const externalId = checkExternalId(input.externalId);
   const draft: Group = { id: 0, workspaceId, name, createdAt: a.now, externalId, updatedAt: a.now };
   for (const userId of members.keys()) await checkMayJoin(a, draft, userId);
-  const group = await inTransaction(a.db, async (tx) => {
+  // Another request creating the same name at the same moment: the unique key decides.
+  const group = await refusingDuplicates(() => inTransaction(a.db, async (tx) => {
     const created = await insertGroup(tx, { workspaceId, name, now: a.now, externalId });
-    for (const [userId, admin] of members) await insertMembership(tx, { groupId: created.id, userId, admin, now: a.now });
+    for (const [userId, admin] of members) await joinGroup(tx, { groupId: created.id, userId, admin, now: a.now });
     const added = [...members].map(([userId, admin]) => ({ userId, admin }));
     await recordHistory(tx, a, [groupEvent('group_create', created, { members: { added, removed: [], adminChanged: [] } })]);
     return created;
-  });
+  }), groupNameTakenError);
   return getGroupUnchecked(a.db, group);
 }
 
@@ -78,41 +81,51 @@ export async function updateGroup(a: Call, id: number, input: GroupInput): Promi
   const group = await findVisibleGroup(a.db, a.caller, a.requestWorkspaceId, id);
   if (!(await isAdministratorOf(a.db, a.caller, group.workspaceId))) throw errors.workspaceAdminRequired();
   const name = input.name === undefined ? undefined : checkGroupName(input.name);
-  if (name !== undefined && name !== group.name && (await groupNameTaken(a.db, group.workspaceId, name, group.id))) {
-    throw errors.modelSaveError({ name: ['has already been taken'] });
-  }
-  const externalId = input.externalId === undefined ? undefined : checkExternalId(input.externalId);
-  const current = await membersOfGroups(a.db, [group.id]);
-  const target = targetMembership(current, input.userIds, input.adminIds);
-  for (const userId of target.keys()) {
-    if (!current.some((m) => m.userId === userId)) await checkMayJoin(a, group, userId);
-  }
-  await inTransaction(a.db, async (tx) => {
-    const change: { added: MemberChange['added'][number][]; removed: MemberChange['removed'][number][]; adminChanged: MemberChange['adminChanged'][number][] } = { added: [], removed: [], adminChanged: [] };
-    const renamed = name !== undefined && name !== group.name;
-    if (renamed) await renameGroup(tx, group.id, name, a.now);
-    const newExternalId = externalId !== undefined && externalId !== group.externalId;
-    if (newExternalId) await setGroupExternalId(tx, group.id, externalId, a.now);
-    for (const member of current) {
-      const admin = target.get(member.userId);
-      if (admin === undefined) {
-        await deleteMembership(tx, member.membershipId, a.now);
-        change.removed.push(member);
-      } else if (admin !== member.admin) {
-        await setMembershipAdmin(tx, member.membershipId, admin, a.now);
-        change.adminChanged.push({ userId: member.userId, username: member.username, admin });
-      }
-    }
-    for (const [userId, admin] of target) {
-      if (current.some((m) => m.userId === userId)) continue;
-      await insertMembership(tx, { groupId: group.id, userId, admin, now: a.now });
-      change.added.push({ userId, admin });
-    }
-    const changed = renamed || newExternalId || change.added.length + change.removed.length + change.adminChanged.length > 0;
-    if (changed) await recordHistory(tx, a, [groupEvent('group_update', { ...group, name: name ?? group.name }, { before: group, members: change })]);
-  });
+  if (name !== undefined && name !== group.name && (await groupNameTaken(a.db, group.workspaceId, name, group.id))) throw groupNameTakenError();
+  const wanted = { ...input, name, externalId: input.externalId === undefined ? undefined : checkExternalId(input.externalId) };
+  // Nothing to change (a provider sending the group back as it is): no write at all.
+  if (!planGroupChange(group, await membersOfGroups(a.db, [group.id]), wanted).changed) return getGroupUnchecked(a.db, group);
+  await refusingDuplicates(() => inTransaction(a.db, async (tx) => {
+    // Planned again on the group and its members as they are now, locked: the change and its
+    // record are made against them, not against what a request just before this one changed.
+    const before = await lockedGroup(tx, group.id);
+    const plan = planGroupChange(before, await membersOfGroups(tx, [group.id]), wanted);
+    for (const { userId } of plan.added) await checkMayJoin({ ...a, db: tx }, before, userId);
+    if (plan.name !== undefined) await renameGroup(tx, group.id, plan.name, a.now);
+    if (plan.externalId !== undefined) await setGroupExternalId(tx, group.id, plan.externalId, a.now);
+    for (const member of plan.removed) await deleteMembership(tx, member.membershipId, a.now);
+    for (const member of plan.adminChanged) await setMembershipAdmin(tx, member.membershipId, member.admin, a.now);
+    for (const { userId, admin } of plan.added) await joinGroup(tx, { groupId: group.id, userId, admin, now: a.now });
+    if (plan.changed) await recordHistory(tx, a, [groupEvent('group_update', { ...before, name: plan.name ?? before.name }, { before, members: plan })]);
+  }), groupNameTakenError);
   // Read again: the change time (and anything the change set) is the database's now.
   return getGroupUnchecked(a.db, (await findGroupById(a.db, group.id)) ?? group);
+}
+
+interface GroupChangePlan {
+  /** The new name, or undefined when it stays. */
+  name: string | undefined;
+  /** The new external id (null: removed), or undefined when it stays. */
+  externalId: string | null | undefined;
+  added: { userId: number; admin: boolean }[];
+  removed: GroupMember[];
+  adminChanged: (GroupMember & { admin: boolean })[];
+  changed: boolean;
+}
+
+/** What an update asks of a group with these members: only what differs from them. */
+function planGroupChange(group: Group, current: readonly GroupMember[], input: GroupInput): GroupChangePlan {
+  const target = targetMembership(current, input.userIds, input.adminIds);
+  const removed = current.filter((m) => !target.has(m.userId));
+  const adminChanged = current.flatMap((m) => {
+    const admin = target.get(m.userId);
+    return admin === undefined || admin === m.admin ? [] : [{ ...m, admin }];
+  });
+  const added = [...target].filter(([userId]) => !current.some((m) => m.userId === userId)).map(([userId, admin]) => ({ userId, admin }));
+  const name = input.name !== undefined && input.name !== group.name ? input.name : undefined;
+  const externalId = input.externalId !== undefined && input.externalId !== group.externalId ? input.externalId : undefined;
+  const changed = name !== undefined || externalId !== undefined || added.length + removed.length + adminChanged.length > 0;
+  return { name, externalId, added, removed, adminChanged, changed };
 }
 
 /** DELETE /groups/<id>: its memberships and every grant naming it go too (contract 7). */
@@ -120,9 +133,14 @@ export async function deleteGroup(a: Call, id: number): Promise<void> {
   const group = await findVisibleGroup(a.db, a.caller, a.requestWorkspaceId, id);
   if (!(await isAdministratorOf(a.db, a.caller, group.workspaceId))) throw errors.workspaceAdminRequired();
   await inTransaction(a.db, async (tx) => {
+    const current = await lockedGroup(tx, group.id);
     await deleteGroupAndGrants(tx, group.id);
-    await recordHistory(tx, a, [groupEvent('group_destroy', group)]);
+    await recordHistory(tx, a, [groupEvent('group_destroy', current)]);
   });
+}
+
+function groupNameTakenError(): Error {
+  return errors.modelSaveError({ name: ['has already been taken'] });
 }
 
 function checkGroupName(raw: string): string {

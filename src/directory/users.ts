@@ -1,14 +1,17 @@
 import { assertMaySetSiteAdmin, isAdministratorOf, membershipWorkspace, type Call } from '../access/index.js';
 import type { Db } from '../db/database.js';
+import { takeTurn } from '../db/serialise.js';
 import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors/catalogue.js';
 import { recordHistory } from '../history/index.js';
 import { checkNewPassword, hashPassword, type ConfirmIdentity } from '../identity/index.js';
+import { refusingDuplicates, refusingBrokenReferences } from '../repositories/constraint-errors.js';
 import { findGroupById } from '../repositories/groups.js';
 import { insertMembership } from '../repositories/memberships.js';
 import { countOtherActiveSiteAdmins, deleteUserRow, insertUser, type NameParts, NO_NAME_PARTS, updateUser, type User, type UserChanges, usernameTaken } from '../repositories/users.js';
 import { endSessionsOfUser } from '../repositories/sessions.js';
 import { userCreated, userDeleted, userUpdated } from './directory-history.js';
+import { lockedUser } from './locked-rows.js';
 import { checkExternalId, checkNameParts, checkText, checkUsername } from './user-fields.js';
 import { applyUserGroups, NO_GROUP_CHANGE, planUserGroups } from './user-groups.js';
 import { getUser } from './user-reads.js';
@@ -39,15 +42,17 @@ export async function createUser(a: Call, input: NewUserInput): Promise<User> {
     throw errors.modelSaveError({ workspace_admin: ['is only for users of a Custom Workspace'] });
   }
   const username = checkUsername(input.username);
-  if (await usernameTaken(a.db, username)) throw errors.modelSaveError({ username: ['has already been taken'] });
+  if (await usernameTaken(a.db, username)) throw usernameTakenError();
   if (input.password !== undefined) await checkNewPassword(a.db, input.password);
-  for (const groupId of input.groupIds ?? []) {
+  const groupIds = [...new Set(input.groupIds ?? [])];
+  for (const groupId of groupIds) {
     const group = await findGroupById(a.db, groupId);
     // A new user can only join its own Workspace's groups through this field.
     if (group === undefined || group.workspaceId !== workspaceId) throw errors.groupNotFound();
   }
   const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
-  return inTransaction(a.db, async (tx) => {
+  // Another request creating the same name (in any case) at the same moment: the unique key decides.
+  return refusingDuplicates(() => inTransaction(a.db, async (tx) => {
     const user = await insertUser(tx, {
       workspaceId,
       username,
@@ -61,10 +66,12 @@ export async function createUser(a: Call, input: NewUserInput): Promise<User> {
       disabled: input.disabled ?? false,
       now: a.now,
     });
-    for (const groupId of input.groupIds ?? []) await insertMembership(tx, { groupId, userId: user.id, admin: false, now: a.now });
-    await recordHistory(tx, a, [userCreated(user, input.groupIds ?? [])]);
+    for (const groupId of groupIds) {
+      await refusingBrokenReferences(() => insertMembership(tx, { groupId, userId: user.id, admin: false, now: a.now }), errors.groupNotFound);
+    }
+    await recordHistory(tx, a, [userCreated(user, groupIds)]);
     return user;
-  });
+  }), usernameTakenError);
 }
 
 export interface UserUpdateInput {
@@ -132,6 +139,9 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
   if (!isAdmin && privileged.length > 0) {
     throw errors.insufficientPermissionForParams(`Only an administrator may change ${privileged.join(', ')}.`);
   }
+  // As creation answers (contract 7: unique site-wide, without regard to case); the user's own
+  // name in another case is a rename, not a clash.
+  if (changes.username !== undefined && (await usernameTaken(a.db, changes.username, target.id))) throw usernameTakenError();
   if (input.password !== undefined) await checkNewPassword(a.db, input.password);
   const groupChange = input.groupIds === undefined ? NO_GROUP_CHANGE : await planUserGroups(a, target, input.groupIds);
   if (target.siteAdmin && (changes.siteAdmin === false || changes.disabled === true)) await keepOneSiteAdmin(a.db, target.id);
@@ -140,8 +150,14 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
     || changes.workspaceAdmin !== undefined || changes.disabled !== undefined;
   if (needsConfirmation) await confirmIdentity('fields');
   if (input.password !== undefined) changes.passwordHash = await hashPassword(input.password);
+  // Nothing to change (a client sending the user back as it is): no write at all.
+  if (Object.keys(changes).length === 0) return target;
 
-  return inTransaction(a.db, async (tx) => {
+  return refusingDuplicates(() => inTransaction(a.db, async (tx) => {
+    // The user as it is now, held until the commit: History records what this change changed,
+    // not what an identical request just before it already did.
+    const before = await lockedUser(tx, target.id);
+    if (before.siteAdmin && (changes.siteAdmin === false || changes.disabled === true)) await keepOneSiteAdminIn(tx, target.id);
     const updated = await updateUser(tx, target.id, changes, a.now);
     if (changes.disabled === true) {
       await endSessionsOfUser(tx, target.id, a.now);
@@ -153,12 +169,12 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
     }
     // Memberships change before anything is recorded: recording is where a dry run measures the change.
     const groupEvents = await applyUserGroups(tx, a, updated, groupChange);
-    const event = userUpdated(target, updated, changes.passwordHash !== undefined);
+    const event = userUpdated(before, updated, changes.passwordHash !== undefined);
     const userChanged = (event.targets?.['changed'] as string[] | undefined ?? []).length > 0;
     const events = [...(userChanged ? [event] : []), ...groupEvents];
     if (events.length > 0) await recordHistory(tx, a, events);
     return updated;
-  });
+  }), usernameTakenError);
 }
 
 /** DELETE /users/<id>: its sessions, keys, direct grants and memberships go with it. */
@@ -168,9 +184,15 @@ export async function deleteUser(a: Call, id: number, confirmIdentity: ConfirmId
   if (target.siteAdmin) await keepOneSiteAdmin(a.db, target.id);
   await confirmIdentity('action');
   await inTransaction(a.db, async (tx) => {
+    const current = await lockedUser(tx, target.id);
+    if (current.siteAdmin) await keepOneSiteAdminIn(tx, target.id);
     await deleteUserRow(tx, target.id);
-    await recordHistory(tx, a, [userDeleted(target)]);
+    await recordHistory(tx, a, [userDeleted(current)]);
   });
+}
+
+function usernameTakenError(): Error {
+  return errors.modelSaveError({ username: ['has already been taken'] });
 }
 
 /** The site must keep an active Site Administrator: the last one cannot be demoted, disabled or deleted. */
@@ -178,4 +200,14 @@ async function keepOneSiteAdmin(db: Db, userId: number): Promise<void> {
   if ((await countOtherActiveSiteAdmins(db, userId)) === 0) {
     throw errors.modelSaveError({ site_admin: ['the last active Site Administrator cannot be removed, disabled or demoted'] });
   }
+}
+
+/**
+ * keepOneSiteAdmin again, inside the change's transaction, with every other transaction that
+ * removes a Site Administrator waiting: two of them at once must not each count the other as the
+ * one who stays.
+ */
+async function keepOneSiteAdminIn(tx: Db, userId: number): Promise<void> {
+  await takeTurn(tx, 'site-administrators');
+  await keepOneSiteAdmin(tx, userId);
 }

@@ -1,6 +1,9 @@
-import { workspacesVisibleTo, type Call } from '../access/index.js';
+import { assertActsAtSiteLevel, workspacesVisibleTo, type Call } from '../access/index.js';
+import type { Db } from '../db/database.js';
 import type { PageRequest } from '../lib/paging.js';
+import { lockAndRead } from '../db/serialise.js';
 import { inTransaction } from '../db/transaction.js';
+import { refusingBrokenReferences } from '../repositories/constraint-errors.js';
 import { errors } from '../errors/catalogue.js';
 import { recordHistory } from '../history/index.js';
 import { workspaceRootPath } from '../lib/paths.js';
@@ -8,7 +11,6 @@ import { countEntriesBelow, deleteEntry, ensureDirectory } from '../repositories
 import {
   deleteWorkspaceRow, findWorkspace, insertWorkspace, listWorkspaces, renameWorkspace, workspaceContents, type Workspace,
 } from '../repositories/workspaces.js';
-import { assertActsAtSiteLevel } from '../access/index.js';
 import { workspaceEvent } from './directory-history.js';
 import { checkText } from './user-fields.js';
 
@@ -52,12 +54,16 @@ export async function renameVisibleWorkspace(a: Call, id: number, name: string |
   assertActsAtSiteLevel(a.caller);
   if (name === undefined) return workspace;
   const checked = checkWorkspaceName(name);
-  const renamed = { ...workspace, name: checked };
-  await inTransaction(a.db, async (tx) => {
+  if (checked === workspace.name) return workspace;
+  return inTransaction(a.db, async (tx) => {
+    // Compared with the name as it is now: of identical renames at once, only the first renames.
+    const before = await lockedWorkspace(tx, id);
+    const renamed = { ...before, name: checked };
+    if (checked === before.name) return before;
     await renameWorkspace(tx, id, checked);
-    if (checked !== workspace.name) await recordHistory(tx, a, [workspaceEvent('workspace_update', renamed, workspace)]);
+    await recordHistory(tx, a, [workspaceEvent('workspace_update', renamed, before)]);
+    return renamed;
   });
-  return renamed;
 }
 
 /**
@@ -69,15 +75,27 @@ export async function deleteEmptyWorkspace(a: Call, id: number): Promise<void> {
   const workspace = await getVisibleWorkspace(a, id);
   assertActsAtSiteLevel(a.caller);
   if (id === 0) throw errors.modelSaveError({ id: ['the Default Workspace cannot be deleted'] });
-  await inTransaction(a.db, async (tx) => {
+  await refusingBrokenReferences(() => inTransaction(a.db, async (tx) => {
+    await lockedWorkspace(tx, id);
     const contents = await workspaceContents(tx, id);
     const entries = await countEntriesBelow(tx, workspaceRootPath(id));
     const blocking = Object.entries({ ...contents, entries }).filter(([, n]) => n > 0).map(([what, n]) => `${n} ${what}`);
-    if (blocking.length > 0) throw errors.modelSaveError({ id: [`the Workspace is not empty: ${blocking.join(', ')}`] });
+    if (blocking.length > 0) throw notEmpty(blocking.join(', '));
     await deleteEntry(tx, workspaceRootPath(id));
     await deleteWorkspaceRow(tx, id);
     await recordHistory(tx, a, [workspaceEvent('workspace_destroy', workspace)]);
-  });
+  }), () => notEmpty('something was added to it meanwhile'));
+}
+
+/** The Workspace, locked until the transaction ends, or `workspace-not-found` when it was deleted meanwhile. */
+async function lockedWorkspace(tx: Db, id: number): Promise<Workspace> {
+  const found = await lockAndRead(tx, 'workspaces', id, findWorkspace);
+  if (found === undefined) throw errors.workspaceNotFound();
+  return found;
+}
+
+function notEmpty(what: string): Error {
+  return errors.modelSaveError({ id: [`the Workspace is not empty: ${what}`] });
 }
 
 function checkWorkspaceName(raw: string): string {

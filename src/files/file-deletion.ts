@@ -29,8 +29,10 @@ export async function deletePath(scope: SessionScope, site: SitePath, recursive:
     // Checked again where it counts: something may have been put in the folder meanwhile.
     if (!recursive && entry.type === 'directory' && (await hasEntriesBelow(tx, entry.pathKey))) throw errors.folderNotEmpty();
     const deleted = await deleteSubtree(tx, entry.pathKey);
-    // Nothing left to delete when another request removed it meanwhile: that one's change and record.
-    if (deleted.entries > 0) await recordFileEvents(tx, scope, now, [entryDeleted(entry, { entries: deleted.entries, files: deleted.storageKeys.length })]);
+    // Another request deleted it meanwhile: that one's change and record, and this one is
+    // answered as if it had come after it.
+    if (deleted.entries === 0) throw errors.fileNotFound();
+    await recordFileEvents(tx, scope, now, [entryDeleted(entry, { entries: deleted.entries, files: deleted.storageKeys.length })]);
     return deleted.storageKeys;
   });
   await discardBlobs(storage, storageKeys);

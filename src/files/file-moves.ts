@@ -1,9 +1,9 @@
 import { isStrictAncestor, parentKey } from '../authz/index.js';
 import { errors } from '../errors/catalogue.js';
 import { joinPath, parentPath } from '../lib/paths.js';
-import { isUniqueViolation } from '../repositories/constraint-errors.js';
+import { refusingDuplicates } from '../repositories/constraint-errors.js';
 import { copyDeadProperties, hasDeadPropertiesBeyond } from '../repositories/dav-properties.js';
-import { findEntry, type Entry } from '../repositories/entries.js';
+import { findEntry, lockEntryAt, type Entry } from '../repositories/entries.js';
 import { deleteSubtree, insertEntries, moveSubtree, subtreeOf } from '../repositories/entry-subtrees.js';
 import { newStorageKey } from '../storage/storage-keys.js';
 import { holdsOverSubtree, PathAccess, type SitePath } from '../access/index.js';
@@ -45,16 +45,23 @@ export async function moveEntry(scope: SessionScope, source: SitePath, destinati
     return;
   }
   if (isStrictAncestor(entry.pathKey, destination.key)) throw errors.destinationInsideSource();
-  const replacedBlobs = await translatingConflicts(() =>
+  const replacedBlobs = await refusingDuplicates(() =>
     db.transaction().execute(async (tx) => {
+      // The source first, locked: a move that another request is making waits for it, and is then
+      // answered as a move coming after it would be, the source gone, whatever now stands at the
+      // destination.
+      await lockEntryAt(tx, entry.pathKey);
+      if ((await findEntry(tx, entry.pathKey))?.id !== entry.id) throw errors.fileNotFound();
       const cleared = options.overwrite === true ? await clearDestination(tx, scope, destination, entry) : undefined;
       const plan = await freeDestination(tx, scope, destination, entry);
-      if ((await findEntry(tx, entry.pathKey))?.id !== entry.id) throw errors.fileNotFound();
       const parents = await createMissingParents(tx, plan, now);
       const moved = await moveSubtree(tx, { from: { path: entry.path, key: entry.pathKey }, to: { path: plan.path, key: plan.key, parentKey: parentKey(plan.key) ?? '' } }, now);
+      if (moved === 0) throw errors.fileNotFound();
       await recordFileEvents(tx, scope, now, [...(cleared?.events ?? []), ...foldersCreated(parents), entryTransferred('move', entry, plan.path, moved)]);
       return cleared?.storageKeys ?? [];
     }),
+    // Another request taking the destination between the plan and the write: still `destination-exists`.
+    errors.destinationExists,
   );
   await discardBlobs(storage, replacedBlobs);
 }
@@ -98,7 +105,7 @@ export async function copyEntry(scope: SessionScope, source: SitePath, destinati
       await storage.copy(item.storageKey, key);
     }
     const now = clock.now();
-    const replacedBlobs = await translatingConflicts(() =>
+    const replacedBlobs = await refusingDuplicates(() =>
       db.transaction().execute(async (tx) => {
         const cleared = options.overwrite === true ? await clearDestination(tx, scope, destination, entry) : undefined;
         const plan = await freeDestination(tx, scope, destination, entry);
@@ -118,6 +125,7 @@ export async function copyEntry(scope: SessionScope, source: SitePath, destinati
         await recordFileEvents(tx, scope, now, [...(cleared?.events ?? []), ...foldersCreated(parents), entryTransferred('copy', entry, plan.path, tree.length)]);
         return cleared?.storageKeys ?? [];
       }),
+      errors.destinationExists,
     );
     await discardBlobs(storage, replacedBlobs);
   } catch (error) {
@@ -151,16 +159,6 @@ async function freeDestination(db: Db, scope: SessionScope, destination: SitePat
   const plan = await planCreation(db, scope, destination, { type: source.type, mkdirParents: true });
   if (plan.existing !== undefined) throw errors.destinationExists();
   return plan;
-}
-
-/** Another request taking the destination between the plan and the write is still `destination-exists`. */
-async function translatingConflicts<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw errors.destinationExists();
-    throw error;
-  }
 }
 
 function lastSegment(path: string): string {

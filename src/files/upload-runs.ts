@@ -63,10 +63,12 @@ export class UploadRuns {
     if (partNumber !== 1 || this.runs.size >= MAX_RUNS) return undefined;
     const run = await this.storage.beginRun().catch(() => undefined);
     if (run === undefined) return undefined;
-    if (this.runs.has(ref)) {
-      // Another part 1 of the same upload claimed meanwhile: neither is in order.
+    const other = this.runs.get(ref);
+    if (other !== undefined) {
+      // Another part 1 of the same upload claimed meanwhile: neither is in order. Dropped before
+      // this waits for anything, or a third copy of the part could drop it first.
+      this.drop(other);
       await run.discard();
-      this.drop(this.runs.get(ref) as Entry);
       return undefined;
     }
     const created: Entry = { ref, run, keys: [], busy: true, dropped: false, touchedAt: this.now() };

@@ -73,11 +73,15 @@ export async function endUpload(scope: SessionScope, site: SitePath, ref: string
   const fromRun = await contentOfRun(scope.deps, upload.ref, parts);
   // A part of its own becomes the file as it is; a slice of a run (dropped) is copied out of it.
   const single = fromRun === undefined && parts.length === 1 && runSliceOf(parts[0]?.storageKey ?? '') === undefined ? parts[0] : undefined;
-  // Parts were stored unflushed: checked here, and only the file is flushed (received-parts.ts).
-  if (single !== undefined) await keepPartAsFile(storage, single);
-  const content: FileContent = fromRun ?? single ?? await storeBody(storage, checkedParts(storage, parts), {
-    maxBytes: maxUploadBytes,
-    limitForMessage: maxUploadBytes,
+  const content: FileContent = await (async () => {
+    // Parts were stored unflushed: checked here, and only the file is flushed (received-parts.ts).
+    if (single !== undefined) await keepPartAsFile(storage, single);
+    return fromRun ?? single ?? await storeBody(storage, checkedParts(storage, parts), { maxBytes: maxUploadBytes, limitForMessage: maxUploadBytes });
+  })().catch(async (error: unknown) => {
+    // Another request ended the upload since its parts were listed here, and removed them: this
+    // one is answered as if it had come after that one, not as a part lost.
+    if ((await findUploadByRef(db, upload.ref)) === undefined) throw errors.fileUploadNotFound();
+    throw error;
   });
   let partKeys: string[] = [];
   try {

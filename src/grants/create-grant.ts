@@ -1,10 +1,12 @@
-import { replacedGrantIds, type Level } from '../authz/index.js';
+import { replacedGrantIds, type Grantee, type Level } from '../authz/index.js';
 import { assertMayManageGrantsOn, grantableSitePath, type Call, type SitePath } from '../access/index.js';
 import type { Db } from '../db/database.js';
+import { takeTurn } from '../db/serialise.js';
 import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors/catalogue.js';
 import { recordHistory } from '../history/index.js';
 import { isRecordId } from '../lib/record-id.js';
+import { refusingBrokenReferences } from '../repositories/constraint-errors.js';
 import { entrySpelling } from '../repositories/entries.js';
 import {
   deleteGrants, granteeGrantsAtOrBelow, grantSpellingOf, insertGrant, toEngineGrant, type GrantRecord,
@@ -30,7 +32,9 @@ export interface CreatedGrant {
  * most: input shape, path, membership field, the caller's authority over the path, then the
  * grantee. Authority comes before the grantee so that a caller without authority learns nothing
  * about which users or groups exist. The insert and the replacement of the grants it subsumes are
- * one transaction.
+ * one transaction, which waits for any other creating a grant for the same grantee: each then
+ * replaces what the one before it left, so identical requests at once leave one grant, as one after
+ * another do (contract 5.2, Replacement).
  */
 export async function createGrant(call: Call, input: CreateGrantInput): Promise<CreatedGrant> {
   const { db, caller, requestWorkspaceId } = call;
@@ -46,7 +50,9 @@ export async function createGrant(call: Call, input: CreateGrantInput): Promise<
   const path = (await existingSpelling(db, site.key)) ?? site.path;
 
   return inTransaction(db, async (tx) => {
-    const created = await insertGrant(tx, {
+    await takeTurn(tx, grantsOf(grantee));
+    // The grantee was deleted since it was found: answered as if this came after that.
+    const created = await refusingBrokenReferences(() => insertGrant(tx, {
       workspaceId: site.workspaceId,
       path,
       pathKey: site.key,
@@ -54,7 +60,7 @@ export async function createGrant(call: Call, input: CreateGrantInput): Promise<
       level: input.permission,
       recursive,
       now: call.now,
-    });
+    }), grantee.kind === 'user' ? errors.userNotFound : errors.groupNotFound);
     const candidates = await granteeGrantsAtOrBelow(tx, grantee, site.key, recursive);
     const replacedIds = replacedGrantIds(toEngineGrant(created), candidates.map(toEngineGrant));
     await deleteGrants(tx, replacedIds);
@@ -65,6 +71,18 @@ export async function createGrant(call: Call, input: CreateGrantInput): Promise<
     ]));
     return { grant: created, replacedIds };
   });
+}
+
+/** What grant writers of one grantee wait for each other on: replacement is decided per grantee. */
+function grantsOf(grantee: Grantee): string {
+  switch (grantee.kind) {
+    case 'user':
+      return `grants-of:user:${grantee.userId}`;
+    case 'group':
+      return `grants-of:group:${grantee.groupId}`;
+    case 'groups':
+      return `grants-of:groups:${[...grantee.groupIds].sort((a, b) => a - b).join(',')}`;
+  }
 }
 
 /** The display spelling already in use for a path: its entry's, or an existing grant's. */

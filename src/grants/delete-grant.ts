@@ -25,7 +25,8 @@ export async function deleteGrant(call: Call, id: number): Promise<void> {
     if (!(await mayNameGrantee(db, caller, record))) throw errors.siteAdminRequired();
   }
   await inTransaction(db, async (tx) => {
-    await deleteGrants(tx, [record.id]);
+    // Another request deleted (or replaced) it meanwhile: that one's change and record.
+    if ((await deleteGrants(tx, [record.id])) === 0) throw errors.permissionNotFound();
     await recordHistory(tx, call, await grantEvents({ ...call, db: tx }, [{ action: 'permission_destroy', grant: record }]));
   });
 }

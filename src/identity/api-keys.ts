@@ -1,5 +1,7 @@
 import { hashSecret, newApiKeySecret } from './secrets.js';
 import { apiKeyVisibility, assertActsAtSiteLevel, isAdministratorOf, manageableKeyOwner, membershipWorkspace, type Call } from '../access/index.js';
+import type { Db } from '../db/database.js';
+import { lockAndRead } from '../db/serialise.js';
 import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors/catalogue.js';
 import { recordHistory } from '../history/index.js';
@@ -47,7 +49,8 @@ export async function findCallingKey(a: Call): Promise<ApiKey> {
   const credential = a.caller.credential;
   if (credential.kind !== 'api_key') throw errors.apiKeyNotFound();
   const found = await findApiKeyWithOwner(a.db, credential.keyId);
-  if (found === undefined) throw errors.apiKeyNotFound();
+  // Deleted since it authenticated this request: answered as a request that came after that.
+  if (found === undefined) throw errors.invalidCredentials();
   return found.key;
 }
 
@@ -137,13 +140,24 @@ export interface KeyChanges {
   expiresAt?: string | null;
 }
 
-/** PATCH/PUT /api_keys/<id> and /api_key: name and expiry only; nothing about authority changes. */
+/**
+ * PATCH/PUT /api_keys/<id> and /api_key: name and expiry only; nothing about authority changes.
+ * Only what differs is changed and recorded, compared with the key as it is in the transaction:
+ * of identical requests at once, the first changes it and the others find nothing left to change.
+ */
 export async function updateKey(a: Call, key: ApiKey, changes: KeyChanges): Promise<ApiKey> {
   const expiresAt = changes.expiresAt === undefined ? undefined : futureExpiry(changes.expiresAt, a.now);
-  if (changes.name === undefined && expiresAt === undefined) return key;
+  const differences = (current: ApiKey) => ({
+    ...(changes.name === undefined || changes.name === current.name ? {} : { name: changes.name }),
+    ...(expiresAt === undefined || expiresAt === current.expiresAt ? {} : { expiresAt }),
+  });
+  if (Object.keys(differences(key)).length === 0) return key;
   return inTransaction(a.db, async (tx) => {
-    const updated = await updateApiKey(tx, key.id, { ...(changes.name === undefined ? {} : { name: changes.name }), ...(expiresAt === undefined ? {} : { expiresAt }) });
-    await recordHistory(tx, a, [await keyEvent(tx, 'api_key_update', updated, key)]);
+    const current = await lockedKey(a, tx, key.id);
+    const changed = differences(current);
+    if (Object.keys(changed).length === 0) return current;
+    const updated = await updateApiKey(tx, key.id, changed);
+    await recordHistory(tx, a, [await keyEvent(tx, 'api_key_update', updated, current)]);
     return updated;
   });
 }
@@ -152,9 +166,22 @@ export async function updateKey(a: Call, key: ApiKey, changes: KeyChanges): Prom
 export async function revokeKey(a: Call, key: ApiKey, confirmIdentity: ConfirmIdentity): Promise<void> {
   await confirmIdentity('action');
   await inTransaction(a.db, async (tx) => {
+    const current = await lockedKey(a, tx, key.id);
     await deleteApiKey(tx, key.id);
-    await recordHistory(tx, a, [await keyEvent(tx, 'api_key_destroy', key)]);
+    await recordHistory(tx, a, [await keyEvent(tx, 'api_key_destroy', current)]);
   });
+}
+
+/**
+ * The key, locked until the transaction ends. Deleted meanwhile by another request, it is answered
+ * as for a request that came after that one: `api-key-not-found`, or, when it was the key this
+ * request authenticated with, `invalid-credentials`.
+ */
+async function lockedKey(a: Call, tx: Db, id: number): Promise<ApiKey> {
+  const found = await lockAndRead(tx, 'api_keys', id, findApiKeyWithOwner);
+  if (found !== undefined) return found.key;
+  const credential = a.caller.credential;
+  throw credential.kind === 'api_key' && credential.keyId === id ? errors.invalidCredentials() : errors.apiKeyNotFound();
 }
 
 /** An `expires_at` input: null or empty for none; otherwise an ISO-8601 time after now. */

@@ -1,8 +1,10 @@
 import { assertMayAddSshKeyFor, manageableKeyOwner, sshKeyVisibility, type Call } from '../access/index.js';
+import type { Db } from '../db/database.js';
+import { lockAndRead } from '../db/serialise.js';
 import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors/catalogue.js';
 import { recordHistory } from '../history/index.js';
-import { isUniqueViolation } from '../repositories/constraint-errors.js';
+import { refusingDuplicates } from '../repositories/constraint-errors.js';
 import {
   deletePublicKey, findPublicKey, insertPublicKey, listPublicKeys, publicKeyRegistered, renamePublicKey,
   type PublicKey, type PublicKeyVisibility,
@@ -90,8 +92,9 @@ function duplicateKey(): Error {
 }
 
 async function insertKey(a: Call, owner: User, title: string, material: SshPublicKey): Promise<PublicKey> {
-  try {
-    return await inTransaction(a.db, async (tx) => {
+  // Two requests adding the same key at once: the unique index decides.
+  return refusingDuplicates(() =>
+    inTransaction(a.db, async (tx) => {
       const inserted = await insertPublicKey(tx, {
         userId: owner.id,
         title,
@@ -104,12 +107,7 @@ async function insertKey(a: Call, owner: User, title: string, material: SshPubli
       });
       await recordHistory(tx, a, [publicKeyEvent('public_key_create', inserted)]);
       return inserted;
-    });
-  } catch (error) {
-    // Two requests adding the same key at once: the unique index decides.
-    if (isUniqueViolation(error)) throw duplicateKey();
-    throw error;
-  }
+    }), duplicateKey);
 }
 
 /** Whose key is being added: the caller itself (any user), or a user the caller administers. */
@@ -127,8 +125,11 @@ async function newKeyOwner(a: Call, userId: number | undefined): Promise<User> {
 export async function renamePublicKeyAs(a: Call, key: PublicKey, title: string): Promise<PublicKey> {
   if (title === key.title) return key;
   return inTransaction(a.db, async (tx) => {
+    // Compared with the title as it is now: of identical renames at once, only the first renames.
+    const current = await lockedPublicKey(tx, key.id);
+    if (title === current.title) return current;
     const updated = await renamePublicKey(tx, key.id, title);
-    await recordHistory(tx, a, [publicKeyEvent('public_key_update', updated, key)]);
+    await recordHistory(tx, a, [publicKeyEvent('public_key_update', updated, current)]);
     return updated;
   });
 }
@@ -137,7 +138,15 @@ export async function renamePublicKeyAs(a: Call, key: PublicKey, title: string):
 export async function deletePublicKeyAs(a: Call, key: PublicKey, confirmIdentity: ConfirmIdentity): Promise<void> {
   await confirmIdentity('action');
   await inTransaction(a.db, async (tx) => {
+    const current = await lockedPublicKey(tx, key.id);
     await deletePublicKey(tx, key.id);
-    await recordHistory(tx, a, [publicKeyEvent('public_key_destroy', key)]);
+    await recordHistory(tx, a, [publicKeyEvent('public_key_destroy', current)]);
   });
+}
+
+/** The key, locked until the transaction ends, or not found when another request deleted it meanwhile. */
+async function lockedPublicKey(tx: Db, id: number): Promise<PublicKey> {
+  const found = await lockAndRead(tx, 'public_keys', id, findPublicKey);
+  if (found === undefined) throw errors.publicKeyNotFound();
+  return found;
 }

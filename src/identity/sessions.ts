@@ -56,7 +56,8 @@ export async function logOut(db: Db, clock: Clock, sessionId: string | undefined
   const user = await findUserById(db, candidate.session.userId);
   const now = clock.now();
   await inTransaction(db, async (tx) => {
-    await endSession(tx, candidate.session.id, now);
+    // Ended meanwhile by another request (a sign-out sent twice at once): that one's record.
+    if (!(await endSession(tx, candidate.session.id, now))) return;
     const actor = { userId: candidate.session.userId, username: user?.username ?? null, apiKeyId: null };
     await appendEvents(tx, { now, origin, actor }, [
       { action: 'logout', workspaceId: user?.workspaceId ?? null, display: `${user?.username ?? 'A user'} signed out (${origin.interface})` },

@@ -1,5 +1,6 @@
 import type { Call } from '../access/index.js';
 import type { Db } from '../db/database.js';
+import { takeTurn } from '../db/serialise.js';
 import { inTransaction } from '../db/transaction.js';
 import { recordHistory } from '../history/index.js';
 import { readStoredSettings, writeSettings } from '../repositories/site-settings.js';
@@ -75,9 +76,12 @@ export async function updateSiteSettings(a: Call, changes: Partial<SiteSettings>
     const value = changes[name];
     if (value !== undefined && typeof value === typeof DEFAULT_SITE_SETTINGS[name]) known[name] = value;
   }
-  const before = await readSiteSettings(db);
-  const changed = (Object.keys(known) as (keyof SiteSettings)[]).filter((name) => known[name] !== before[name]);
   await inTransaction(db, async (tx) => {
+    // Compared with the settings as they are now, other changes of them waiting: of identical
+    // changes at once, the first is recorded and the others find nothing left to change.
+    await takeTurn(tx, 'site-settings');
+    const before = await readSiteSettings(tx);
+    const changed = (Object.keys(known) as (keyof SiteSettings)[]).filter((name) => known[name] !== before[name]);
     await writeSettings(tx, known);
     if (changed.length === 0) return;
     await recordHistory(tx, a, [{

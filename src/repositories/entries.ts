@@ -48,9 +48,12 @@ export async function ensureDirectory(db: Db, path: string, now: number): Promis
     const key = pathKey(current);
     const existing = await db.selectFrom('entries').select('id').where('path_key', '=', key).executeTakeFirst();
     if (existing !== undefined) continue;
+    // Another transaction may be making the same folder (two Workspaces created at once both make
+    // `_/Workspaces`): whichever inserts it, it is there.
     await db
       .insertInto('entries')
       .values({ path: current, path_key: key, parent_key: pathKey(parentPath(current)), type: 'directory', size: null, storage_key: null, created_at: now, mtime: now })
+      .onConflict((oc) => oc.column('path_key').doNothing())
       .execute();
   }
 }

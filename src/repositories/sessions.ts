@@ -48,8 +48,10 @@ async function loadSessionCandidates(db: Db, lookup: string): Promise<readonly S
   })));
 }
 
-export async function endSession(db: Db, sessionId: number, now: number): Promise<void> {
-  await db.updateTable('sessions').set({ ended_at: now }).where('id', '=', sessionId).where('ended_at', 'is', null).execute();
+/** Ends the session unless it has ended already; answers whether this call ended it. */
+export async function endSession(db: Db, sessionId: number, now: number): Promise<boolean> {
+  const result = await db.updateTable('sessions').set({ ended_at: now }).where('id', '=', sessionId).where('ended_at', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /**

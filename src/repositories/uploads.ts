@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
+import { takeTurn } from '../db/serialise.js';
 import type { UploadsTable } from '../db/tables.js';
 
 /** An upload in progress: it becomes an entry only when its owner ends it. */
@@ -92,9 +93,11 @@ export async function partsOf(db: Db, uploadId: number): Promise<UploadPart[]> {
  * Records a received part, replacing an earlier copy of the same part; the replaced blob's key,
  * for the caller to delete once this commits. The foreign key to the upload makes this fail when
  * the upload has ended or expired meanwhile, so a late part never outlives its upload unseen.
+ * The same part sent twice at once is stored once after the other: the second replaces the first.
  */
 export async function putPart(db: Db, uploadId: number, part: UploadPart): Promise<string | undefined> {
   return db.transaction().execute(async (tx) => {
+    await takeTurn(tx, `upload-part:${uploadId}:${part.partNumber}`);
     const replaced = await tx
       .deleteFrom('upload_parts')
       .where('upload_id', '=', uploadId)

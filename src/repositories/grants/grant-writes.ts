@@ -31,10 +31,12 @@ export async function insertGrant(db: Db, grant: NewGrant): Promise<GrantRecord>
   return (await toGrantRecords(db, [row]))[0] as GrantRecord;
 }
 
-export async function deleteGrants(db: Db, ids: readonly number[]): Promise<void> {
-  if (ids.length === 0) return;
+/** Deletes the grants; answers how many there were (another request may have deleted some first). */
+export async function deleteGrants(db: Db, ids: readonly number[]): Promise<number> {
+  if (ids.length === 0) return 0;
   // permission_groups rows go with their grant (on delete cascade).
-  await db.deleteFrom('permissions').where('id', 'in', ids).execute();
+  const result = await db.deleteFrom('permissions').where('id', 'in', ids).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 /** The display spelling of an existing grant's path, its first grant's, if any grant lies on it. */

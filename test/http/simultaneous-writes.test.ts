@@ -1,0 +1,405 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateOpenSshKeyPairSync } from '../../src/lib/openssh-key-pair.js';
+import { atOnce, countBy } from '../support/at-once.js';
+import { testDatabaseTargets } from '../support/databases.js';
+import { createApiKey, createSession, createUser, unique } from '../support/factories.js';
+import type { ApiResponse, CallOptions } from '../support/http-client.js';
+import { BOOTSTRAP_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+
+/** How many identical requests are sent at once. */
+const AT_ONCE = 20;
+const API = '/api/rest/v1';
+const PASSWORD = 'a perfectly good passphrase';
+
+interface Recorded {
+  id: number;
+  action: string;
+  targets: Record<string, unknown> | null;
+}
+
+/** One write sent AT_ONCE times at the same moment, and what the site must look like after it. */
+interface Burst {
+  method: string;
+  /** Under the API's base, as ApiClient takes it. */
+  path: string;
+  options?: CallOptions;
+  /** How many answers of each status. */
+  answers: Record<number, number>;
+  /** The error type of every refused request. */
+  refusal?: string;
+  /** The History records the burst leaves, by action; no other action may be recorded. */
+  recorded: Record<string, number>;
+  /** The data after the burst, and anything the answers and records must agree on. */
+  after?: (answers: ApiResponse[], records: Recorded[]) => Promise<void>;
+}
+
+const admin: CallOptions = { key: BOOTSTRAP_KEY };
+
+/**
+ * Every write of the REST API sent 20 times at once, identical, on every database. Whatever the
+ * interleaving, the outcome is one the same requests could have had one after another: exactly one
+ * effect where the rules allow one (a name is taken once, a thing is deleted once, an identical
+ * change is made once), every other request answered as it would be after that one, never a 500,
+ * and History recording exactly what happened. The table holds one entry per write operation of
+ * the OpenAPI document, so a new write route cannot be left out.
+ */
+describe.each(testDatabaseTargets())('simultaneous identical writes [$name]', (target) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(target);
+  });
+  afterAll(() => t.close());
+
+  const post = async (path: string, body: unknown, options: CallOptions = admin) => {
+    const answer = await t.api.post(path, body, options);
+    if (answer.status >= 300) throw new Error(`setup POST ${path}: ${answer.status} ${answer.text}`);
+    return answer.body;
+  };
+  const upload = async (path: string, content: string) => {
+    const answer = await t.api.call('PUT', `/files/${path}`, { ...admin, rawBody: content, headers: { 'content-type': 'application/octet-stream' } });
+    if (answer.status !== 201) throw new Error(`setup upload ${path}: ${answer.status} ${answer.text}`);
+  };
+  const sshKey = () => generateOpenSshKeyPairSync('ed25519', { comment: 'me@laptop' }).public.trim();
+  const keyIdOf = async (userId: number) => ((await t.api.get(`/api_keys?user_id=${userId}`, admin)).body as { id: number }[])[0]!.id;
+  const newGroup = async (fields: Record<string, unknown> = {}) => (await post('/groups', { name: unique('group'), ...fields })) as { id: number };
+  const membershipOf = async (groupId: number, userId: number) => {
+    await post('/group_users', { group_id: groupId, user_id: userId });
+    return ((await t.api.get(`/group_users?group_id=${groupId}`, admin)).body as { id: number; user_id: number }[]).find((m) => m.user_id === userId)!.id;
+  };
+  const db = () => t.database.db;
+  const statusOf = async (path: string, options: CallOptions = admin) => (await t.api.get(path, options)).status;
+  const beganUpload = async (path: string) => (await post(`/files/${path}`, { action: 'put' })) as { ref: string; upload_uri: string };
+
+  /** Rename bursts of one resource: every request succeeds; one change, one record. */
+  const renamed = (method: string, path: string, body: Record<string, unknown>, action: string, check: () => Promise<void>, options: CallOptions = admin): Burst => ({
+    method, path, options: { ...options, body }, answers: { 200: AT_ONCE }, recorded: { [action]: 1 }, after: check,
+  });
+
+  /** Deletion bursts: one deletes, the others find nothing left to delete. */
+  const deleted = (path: string, refusal: string, action: string, options: CallOptions = admin): Burst => ({
+    method: 'DELETE', path, options, answers: { 204: 1, [refusal.startsWith('not-authenticated') ? 401 : 404]: AT_ONCE - 1 }, refusal, recorded: { [action]: 1 },
+    after: async () => expect(await statusOf(path)).toBe(404),
+  });
+
+  const SCENARIOS: Record<string, () => Promise<Burst>> = {
+    'POST /sessions': async () => {
+      const user = await createUser(db(), { password: PASSWORD });
+      return {
+        method: 'POST', path: '/sessions', options: { body: { username: user.username, password: PASSWORD } },
+        answers: { 201: AT_ONCE }, recorded: { login: AT_ONCE },
+        after: async (answers) => expect(new Set(answers.map((a) => a.body.id)).size).toBe(AT_ONCE),
+      };
+    },
+    'DELETE /sessions': async () => {
+      const user = await createUser(db());
+      const session = await createSession(db(), user.id, t.clock.now());
+      return {
+        method: 'DELETE', path: '/sessions', options: { session }, answers: { 200: AT_ONCE }, recorded: { logout: 1 },
+        after: async () => expect(await statusOf(`/users/${user.id}`, { session })).toBe(401),
+      };
+    },
+
+    'POST /api_keys': async () => {
+      const user = await createUser(db());
+      const name = unique('key');
+      return {
+        method: 'POST', path: '/api_keys', options: { ...admin, body: { name, user_id: user.id } }, answers: { 201: AT_ONCE }, recorded: { api_key_create: AT_ONCE },
+        // No rule makes a key's name unique: each request makes a key of its own.
+        after: async (answers) => {
+          expect(new Set(answers.map((a) => a.body.key)).size).toBe(AT_ONCE);
+          expect(((await t.api.get(`/api_keys?user_id=${user.id}&per_page=100`, admin)).body as { name: string }[]).filter((k) => k.name === name)).toHaveLength(AT_ONCE);
+        },
+      };
+    },
+    'PUT /api_keys/{id}': async () => keyRenamed('PUT'),
+    'PATCH /api_keys/{id}': async () => keyRenamed('PATCH'),
+    'DELETE /api_keys/{id}': async () => {
+      const user = await createUser(db());
+      await createApiKey(db(), { userId: user.id });
+      return deleted(`/api_keys/${await keyIdOf(user.id)}`, 'not-found/api-key-not-found', 'api_key_destroy');
+    },
+    'PUT /api_key': async () => callingKeyRenamed('PUT'),
+    'PATCH /api_key': async () => callingKeyRenamed('PATCH'),
+    'DELETE /api_key': async () => {
+      const user = await createUser(db());
+      const key = await createApiKey(db(), { userId: user.id });
+      // The others were authenticated by the key before it went: answered as if they came after.
+      return { ...deleted('/api_key', 'not-authenticated/invalid-credentials', 'api_key_destroy', { key }), after: async () => expect(await statusOf('/api_key', { key })).toBe(401) };
+    },
+
+    'POST /public_keys': async () => {
+      const user = await createUser(db());
+      return {
+        method: 'POST', path: '/public_keys', options: { ...admin, body: { title: 'laptop', public_key: sshKey(), user_id: user.id } },
+        answers: { 201: 1, 422: AT_ONCE - 1 }, refusal: 'processing-failure/model-save-error', recorded: { public_key_create: 1 },
+        after: async () => expect((await t.api.get(`/public_keys?user_id=${user.id}`, admin)).body).toHaveLength(1),
+      };
+    },
+    'PUT /public_keys/{id}': async () => publicKeyRenamed('PUT'),
+    'PATCH /public_keys/{id}': async () => publicKeyRenamed('PATCH'),
+    'DELETE /public_keys/{id}': async () => {
+      const user = await createUser(db());
+      const key = (await post('/public_keys', { title: 'laptop', public_key: sshKey(), user_id: user.id })) as { id: number };
+      return deleted(`/public_keys/${key.id}`, 'not-found', 'public_key_destroy');
+    },
+
+    'PUT /site': async () => siteChanged('PUT', 61),
+    'PATCH /site': async () => siteChanged('PATCH', 62),
+
+    'POST /workspaces': async () => {
+      const name = unique('ws');
+      return {
+        method: 'POST', path: '/workspaces', options: { ...admin, body: { name } }, answers: { 201: AT_ONCE }, recorded: { workspace_create: AT_ONCE },
+        // Workspace names are not unique (contract 7 names no such rule): each request makes one.
+        after: async (answers) => {
+          expect(new Set(answers.map((a) => a.body.id)).size).toBe(AT_ONCE);
+          for (const answer of answers) expect(await statusOf(`/folders/_/Workspaces/${answer.body.id}`)).toBe(200);
+        },
+      };
+    },
+    'PUT /workspaces/{id}': async () => workspaceRenamed('PUT'),
+    'PATCH /workspaces/{id}': async () => workspaceRenamed('PATCH'),
+    'DELETE /workspaces/{id}': async () => {
+      const ws = (await post('/workspaces', { name: unique('ws') })) as { id: number };
+      return deleted(`/workspaces/${ws.id}`, 'not-found/workspace-not-found', 'workspace_destroy');
+    },
+
+    'POST /permissions': async () => {
+      const user = await createUser(db());
+      const path = unique('shared');
+      return {
+        method: 'POST', path: '/permissions', options: { ...admin, body: { path, user_id: user.id, permission: 'readonly' } },
+        // Each creation replaces the identical grant before it (contract 5.2): one grant remains.
+        answers: { 201: AT_ONCE }, recorded: { permission_create: AT_ONCE, permission_destroy: AT_ONCE - 1 },
+        after: async (answers, records) => {
+          const grants = (await t.api.get(`/permissions?user_id=${user.id}`, admin)).body as { id: number }[];
+          expect(grants).toHaveLength(1);
+          const created = answers.map((a) => a.body.id as number);
+          const replaced = records.filter((r) => r.action === 'permission_destroy').map((r) => r.targets?.['id']);
+          // The grant that remains is the one created and not replaced by a later one.
+          expect(new Set(created)).toEqual(new Set([...replaced, grants[0]!.id]));
+          expect(records.filter((r) => r.action === 'permission_destroy').every((r) => created.includes(r.targets?.['replaced_by'] as number))).toBe(true);
+          expect(new Set(answers.flatMap((a) => a.body.replaced_permission_ids as number[]))).toEqual(new Set(replaced));
+        },
+      };
+    },
+    'DELETE /permissions/{id}': async () => {
+      const user = await createUser(db());
+      const grant = (await post('/permissions', { path: unique('shared'), user_id: user.id, permission: 'full' })) as { id: number };
+      return { ...deleted(`/permissions/${grant.id}`, 'not-found/permission-not-found', 'permission_destroy'), after: async () => expect((await t.api.get(`/permissions?user_id=${user.id}`, admin)).body).toEqual([]) };
+    },
+
+    'POST /users': async () => {
+      const username = unique('user');
+      return {
+        method: 'POST', path: '/users', options: { ...admin, body: { username } },
+        answers: { 201: 1, 422: AT_ONCE - 1 }, refusal: 'processing-failure/model-save-error', recorded: { user_create: 1 },
+        after: async () => expect((await t.api.get('/users?per_page=1000', admin)).body.filter((u: { username: string }) => u.username === username)).toHaveLength(1),
+      };
+    },
+    'PUT /users/{id}': async () => userRenamed('PUT'),
+    'PATCH /users/{id}': async () => userRenamed('PATCH'),
+    'DELETE /users/{id}': async () => deleted(`/users/${(await createUser(db())).id}`, 'not-found/user-not-found', 'user_destroy'),
+
+    'POST /groups': async () => {
+      const name = unique('group');
+      return {
+        method: 'POST', path: '/groups', options: { ...admin, body: { name } },
+        answers: { 201: 1, 422: AT_ONCE - 1 }, refusal: 'processing-failure/model-save-error', recorded: { group_create: 1 },
+        after: async () => expect((await t.api.get(`/groups?per_page=1000`, admin)).body.filter((g: { name: string }) => g.name === name)).toHaveLength(1),
+      };
+    },
+    'PUT /groups/{id}': async () => groupChanged('PUT'),
+    'PATCH /groups/{id}': async () => groupChanged('PATCH'),
+    'DELETE /groups/{id}': async () => deleted(`/groups/${(await newGroup()).id}`, 'not-found/group-not-found', 'group_destroy'),
+
+    'POST /group_users': async () => {
+      const group = await newGroup();
+      const user = await createUser(db());
+      return {
+        method: 'POST', path: '/group_users', options: { ...admin, body: { group_id: group.id, user_id: user.id } },
+        answers: { 201: 1, 422: AT_ONCE - 1 }, refusal: 'processing-failure/model-save-error', recorded: { group_update: 1 },
+        after: async () => expect((await t.api.get(`/group_users?group_id=${group.id}`, admin)).body).toHaveLength(1),
+      };
+    },
+    'PUT /group_users/{id}': async () => membershipChanged('PUT'),
+    'PATCH /group_users/{id}': async () => membershipChanged('PATCH'),
+    'DELETE /group_users/{id}': async () => {
+      const group = await newGroup();
+      const membership = await membershipOf(group.id, (await createUser(db())).id);
+      return { ...deleted(`/group_users/${membership}`, 'not-found/group-user-not-found', 'group_update'), after: async () => expect((await t.api.get(`/group_users?group_id=${group.id}`, admin)).body).toEqual([]) };
+    },
+
+    // The routes without a path act on the root, which cannot be made, replaced or deleted:
+    // every request is refused alike and nothing changes.
+    'POST /folders': async () => ({ method: 'POST', path: '/folders', options: { ...admin, body: {} }, answers: { 400: AT_ONCE }, refusal: 'bad-request/invalid-path', recorded: {} }),
+    'POST /folders/{path}': async () => {
+      const path = unique('folder');
+      return {
+        method: 'POST', path: `/folders/${path}`, options: { ...admin, body: {} },
+        answers: { 201: 1, 422: AT_ONCE - 1 }, refusal: 'processing-failure/destination-exists', recorded: { create: 1 },
+        after: async () => expect(await statusOf(`/folders/${path}`)).toBe(200),
+      };
+    },
+    'DELETE /files': async () => ({ method: 'DELETE', path: '/files', options: admin, answers: { 400: AT_ONCE }, refusal: 'bad-request/invalid-path', recorded: {} }),
+    'DELETE /files/{path}': async () => {
+      const path = `${unique('file')}.txt`;
+      await upload(path, 'contents');
+      return deleted(`/files/${path}`, 'not-found/file-not-found', 'destroy');
+    },
+    'POST /files': async () => ({ method: 'POST', path: '/files', options: { ...admin, body: { action: 'put' } }, answers: { 400: AT_ONCE }, refusal: 'bad-request/invalid-path', recorded: {} }),
+    'POST /files/{path}': async () => {
+      // Ending one upload: it becomes the file once; the upload is gone for the others.
+      const path = `${unique('ended')}.txt`;
+      const begun = await beganUpload(path);
+      expect((await fetch(begun.upload_uri, { method: 'PUT', body: 'the parts' })).status).toBe(200);
+      return {
+        method: 'POST', path: `/files/${path}`, options: { ...admin, body: { action: 'end', ref: begun.ref } },
+        answers: { 201: 1, 404: AT_ONCE - 1 }, refusal: 'not-found/file-upload-not-found', recorded: { create: 1 },
+        after: async () => expect((await t.api.get(`/files/${path}?action=stream`, admin)).text).toBe('the parts'),
+      };
+    },
+    'PUT /files': async () => ({
+      method: 'PUT', path: '/files', options: { ...admin, rawBody: 'x', headers: { 'content-type': 'application/octet-stream' } },
+      answers: { 400: AT_ONCE }, refusal: 'bad-request/invalid-path', recorded: {},
+    }),
+    'PUT /files/{path}': async () => {
+      // Uploads replace the file (contract 6): the first creates it, each later one replaces it.
+      const path = `${unique('put')}.txt`;
+      return {
+        method: 'PUT', path: `/files/${path}`, options: { ...admin, rawBody: 'same bytes', headers: { 'content-type': 'application/octet-stream' } },
+        answers: { 201: AT_ONCE }, recorded: { create: 1, update: AT_ONCE - 1 },
+        after: async () => expect((await t.api.get(`/files/${path}?action=stream`, admin)).text).toBe('same bytes'),
+      };
+    },
+    // A move is made once, and the source is gone for the others; a copy once, and the
+    // destination is taken for the others.
+    'POST /file_actions/move/{path}': async () => transferred('move', { 404: AT_ONCE - 1 }, 'not-found/file-not-found', 404),
+    'POST /file_actions/copy/{path}': async () => transferred('copy', { 422: AT_ONCE - 1 }, 'processing-failure/destination-exists', 200),
+    'POST /file_actions/begin_upload/{path}': async () => {
+      const path = `${unique('begun')}.txt`;
+      return {
+        // Each request begins an upload of its own; nothing is visible until one ends.
+        method: 'POST', path: `/file_actions/begin_upload/${path}`, options: { ...admin, body: {} }, answers: { 200: AT_ONCE }, recorded: {},
+        after: async (answers) => {
+          expect(new Set(answers.map((a) => a.body[0].ref)).size).toBe(AT_ONCE);
+          expect(await statusOf(`/files/${path}`)).toBe(404);
+        },
+      };
+    },
+    'PUT /uploads/{token}': async () => {
+      // The same part sent again replaces it: one part, and the file is its bytes once.
+      const path = `${unique('part')}.txt`;
+      const begun = await beganUpload(path);
+      return {
+        method: 'PUT', path: new URL(begun.upload_uri).pathname, options: { rawBody: 'one part', headers: { 'content-type': 'application/octet-stream' } },
+        answers: { 200: AT_ONCE }, recorded: {},
+        after: async () => {
+          expect((await t.api.post(`/files/${path}`, { action: 'end', ref: begun.ref }, admin)).status).toBe(201);
+          expect((await t.api.get(`/files/${path}?action=stream`, admin)).text).toBe('one part');
+        },
+      };
+    },
+
+    'POST /history_exports': async () => ({
+      method: 'POST', path: '/history_exports', options: { ...admin, body: { query_action: 'login' } }, answers: { 201: AT_ONCE }, recorded: {},
+      after: async (answers) => expect(new Set(answers.map((a) => a.body.id)).size).toBe(AT_ONCE),
+    }),
+  };
+
+  async function transferred(action: 'move' | 'copy', losers: Record<number, number>, refusal: string, sourceAfter: number): Promise<Burst> {
+    const path = `${unique(action)}.txt`;
+    const destination = `${unique('destination')}.txt`;
+    await upload(path, 'transferred');
+    return {
+      method: 'POST', path: `/file_actions/${action}/${path}`, options: { ...admin, body: { destination } },
+      answers: { 201: 1, ...losers }, refusal, recorded: { [action]: 1 },
+      after: async () => {
+        expect(await statusOf(`/files/${path}`)).toBe(sourceAfter);
+        expect((await t.api.get(`/files/${destination}?action=stream`, admin)).text).toBe('transferred');
+      },
+    };
+  }
+
+  async function keyRenamed(method: string): Promise<Burst> {
+    const user = await createUser(db());
+    await createApiKey(db(), { userId: user.id });
+    const id = await keyIdOf(user.id);
+    const name = unique('renamed');
+    return renamed(method, `/api_keys/${id}`, { name }, 'api_key_update', async () => expect((await t.api.get(`/api_keys/${id}`, admin)).body.name).toBe(name));
+  }
+
+  async function callingKeyRenamed(method: string): Promise<Burst> {
+    const user = await createUser(db());
+    const key = await createApiKey(db(), { userId: user.id });
+    const name = unique('renamed');
+    return renamed(method, '/api_key', { name }, 'api_key_update', async () => expect((await t.api.get('/api_key', { key })).body.name).toBe(name), { key });
+  }
+
+  async function publicKeyRenamed(method: string): Promise<Burst> {
+    const user = await createUser(db());
+    const key = (await post('/public_keys', { title: 'laptop', public_key: sshKey(), user_id: user.id })) as { id: number };
+    const title = unique('desktop');
+    return renamed(method, `/public_keys/${key.id}`, { title }, 'public_key_update', async () => expect((await t.api.get(`/public_keys/${key.id}`, admin)).body.title).toBe(title));
+  }
+
+  async function siteChanged(method: string, minutes: number): Promise<Burst> {
+    return renamed(method, '/site', { session_expiry_minutes: minutes }, 'site_update', async () => expect((await t.api.get('/site', admin)).body.session_expiry_minutes).toBe(minutes));
+  }
+
+  async function workspaceRenamed(method: string): Promise<Burst> {
+    const ws = (await post('/workspaces', { name: unique('ws') })) as { id: number };
+    const name = unique('renamed');
+    return renamed(method, `/workspaces/${ws.id}`, { name }, 'workspace_update', async () => expect((await t.api.get(`/workspaces/${ws.id}`, admin)).body.name).toBe(name));
+  }
+
+  async function userRenamed(method: string): Promise<Burst> {
+    const user = await createUser(db());
+    const username = unique('renamed');
+    return renamed(method, `/users/${user.id}`, { username }, 'user_update', async () => expect((await t.api.get(`/users/${user.id}`, admin)).body.username).toBe(username));
+  }
+
+  async function groupChanged(method: string): Promise<Burst> {
+    const group = await newGroup();
+    const member = await createUser(db());
+    const name = unique('renamed');
+    return renamed(method, `/groups/${group.id}`, { name, user_ids: [member.id] }, 'group_update', async () => {
+      expect((await t.api.get(`/groups/${group.id}`, admin)).body).toMatchObject({ name, user_ids: String(member.id) });
+      expect((await t.api.get(`/group_users?group_id=${group.id}`, admin)).body).toHaveLength(1);
+    });
+  }
+
+  async function membershipChanged(method: string): Promise<Burst> {
+    const group = await newGroup();
+    const membership = await membershipOf(group.id, (await createUser(db())).id);
+    return renamed(method, `/group_users/${membership}`, { admin: true }, 'group_update', async () => expect((await t.api.get(`/group_users?group_id=${group.id}`, admin)).body[0].admin).toBe(true));
+  }
+
+  /** The newest History record's id: records after it are the burst's. */
+  async function lastRecordId(): Promise<number> {
+    return ((await t.api.get('/history?per_page=1', admin)).body as Recorded[])[0]?.id ?? 0;
+  }
+
+  async function recordsAfter(id: number): Promise<Recorded[]> {
+    return ((await t.api.get('/history?per_page=1000', admin)).body as Recorded[]).filter((record) => record.id > id);
+  }
+
+  it('has a case for every write operation of the OpenAPI document', async () => {
+    const document = (await t.api.get(`${API}/openapi.json`)).body as { paths: Record<string, Record<string, unknown>> };
+    const writes = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.keys(item).filter((method) => method !== 'get').map((method) => `${method.toUpperCase()} ${path.slice(API.length)}`));
+    expect(Object.keys(SCENARIOS).sort()).toEqual(writes.sort());
+  });
+
+  it.each(Object.keys(SCENARIOS))('%s', async (operation) => {
+    const burst = await SCENARIOS[operation]!();
+    const before = await lastRecordId();
+    const answers = await atOnce(AT_ONCE, () => t.api.call(burst.method, burst.path, burst.options));
+    expect(countBy(answers, (a) => a.status), answers.map((a) => `${a.status} ${a.text.slice(0, 200)}`).join('\n')).toEqual(burst.answers);
+    for (const refused of answers.filter((a) => a.status >= 400)) expect(refused.body?.type).toBe(burst.refusal);
+    // The records first, before the checks of the data make any; the data is checked first.
+    const records = await recordsAfter(before);
+    await burst.after?.(answers, records);
+    expect(countBy(records, (r) => r.action)).toEqual(burst.recorded);
+  });
+});
