@@ -1,16 +1,60 @@
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 
 /**
- * Process tests run the built server exactly as `npm start` does: build it and its web console from
- * the current source once before they start (ATRIUM_TEST_SKIP_BUILD=1 keeps the existing dist/
- * for quick reruns).
+ * The build's last file: `npm run build` and buildNow both compile the server, then build the
+ * console, whose index.html Vite writes anew every time. Its time is when the build finished.
+ */
+const BUILT = path.join('dist', 'web', 'index.html');
+
+/** What a build is made from: the server's and the console's sources, and what configures them. */
+const SOURCES = ['src', 'web', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
+
+/**
+ * Process tests run the built server exactly as `npm start` does. The build is made once before
+ * they start, unless the one in dist/ is newer than every source (CI builds once before the tests,
+ * so the suite does not build again); a plain `npm test` after an edit builds, so it never tests
+ * stale code. ATRIUM_TEST_SKIP_BUILD=1 keeps whatever dist/ holds, for quick reruns.
  */
 export default function buildServer(): void {
   if (process.env.ATRIUM_TEST_SKIP_BUILD === '1') return;
+  if (buildIsFresh()) {
+    process.stderr.write('The build in dist/ is newer than the sources: the process tests use it.\n');
+    return;
+  }
+  buildNow();
+}
+
+function buildNow(): void {
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
   // Vitest sets NODE_ENV=test, which would make Vite build React's development bundle.
   execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], {
     stdio: 'inherit',
     env: { ...process.env, NODE_ENV: 'production' },
   });
+}
+
+function buildIsFresh(): boolean {
+  let builtAt: number;
+  try {
+    builtAt = fs.statSync(BUILT).mtimeMs;
+  } catch {
+    return false;
+  }
+  return SOURCES.every((source) => newestChange(source) < builtAt);
+}
+
+/** The latest modification time of a file, or of anything in a folder (node_modules and dist aside). */
+function newestChange(source: string): number {
+  const stat = fs.statSync(source, { throwIfNoEntry: false });
+  if (stat === undefined) return 0;
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of fs.readdirSync(source, { withFileTypes: true, recursive: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    const full = path.join(entry.parentPath, entry.name);
+    newest = Math.max(newest, fs.statSync(full).mtimeMs);
+  }
+  return newest;
 }
