@@ -13,8 +13,10 @@ export { assertMayAddSshKeyFor, manageableKeyOwner } from './key-owners.js';
 export { membershipWorkspace } from './membership-workspace.js';
 export { PathAccess, permissionLetters } from './path-access.js';
 export { selfAndAncestorKeys } from './path-grants.js';
-export { grantableSitePath, isInRequestWorkspace, isReservedSitePath, type SitePath, toRequestPath, toSitePath } from './request-paths.js';
+export {
+  childrenOutsideReach, grantableSitePath, isInRequestWorkspace, isReservedSitePath, namedSitePath, type SitePath, toRequestPath, toSitePath,
+} from './request-paths.js';
 export { resolveRequestWorkspace } from './request-workspace.js';
-export { accountReach, actsAtSiteLevel, assertActsAtSiteLevel, assertMaySetSiteAdmin, isConfined } from './site-level.js';
+export { accountReach, actsAtSiteLevel, assertActsAtSiteLevel, assertMaySetSiteAdmin, isConfined, reachesWorkspace } from './site-level.js';
 export { holdsOverSubtree } from './subtree-access.js';
 export { findVisibleUser, userVisibility } from './user-visibility.js';

@@ -10,20 +10,22 @@ import { countEntriesBelow, deleteEntry, ensureDirectory } from '../repositories
 import {
   deleteWorkspaceRow, findWorkspace, insertWorkspace, listWorkspaces, renameWorkspace, workspaceContents, type Workspace,
 } from '../repositories/workspaces.js';
-import { assertActsAtSiteLevel, granteeSetOf, subjectOf } from '../access/index.js';
+import { assertActsAtSiteLevel, granteeSetOf, isConfined, reachesWorkspace, subjectOf } from '../access/index.js';
 import { workspaceEvent } from './directory-history.js';
 import { checkText } from './user-fields.js';
 
 /**
  * GET /workspaces (contract 7): a Site Administrator sees every Workspace; anyone else the
  * Workspaces it belongs to, administers, or holds a grant in. A Custom Workspace context narrows
- * the list to that Workspace; the context never widens it. Returns up to `limit + 1` rows.
+ * the list to that Workspace; the context never widens it. A confined credential sees its home
+ * only, Workspace 0 included (contract 4.3: it acts nowhere else). Returns up to `limit + 1` rows.
  */
 export async function listVisibleWorkspaces(a: Call, page: PageRequest<number>): Promise<Workspace[]> {
   const { caller, requestWorkspaceId } = a;
   const visible = caller.siteAdmin ? undefined : await workspacesVisibleTo(a.db, caller);
   let onlyIds = visible === undefined ? undefined : [...visible];
   if (requestWorkspaceId !== 0) onlyIds = (onlyIds ?? [requestWorkspaceId]).filter((id) => id === requestWorkspaceId);
+  if (isConfined(caller)) onlyIds = (onlyIds ?? [caller.homeWorkspaceId]).filter((id) => id === caller.homeWorkspaceId);
   return listWorkspaces(a.db, { afterId: page.after ?? -1, limit: page.limit + 1, ...(onlyIds === undefined ? {} : { onlyIds }) });
 }
 
@@ -38,7 +40,7 @@ async function workspacesVisibleTo(db: Db, caller: Caller): Promise<Set<number>>
 
 /** GET /workspaces/<id>: as the list; anything else is `not-found/workspace-not-found`. */
 export async function getVisibleWorkspace(a: Call, id: number): Promise<Workspace> {
-  if (a.requestWorkspaceId !== 0 && id !== a.requestWorkspaceId) throw errors.workspaceNotFound();
+  if ((a.requestWorkspaceId !== 0 && id !== a.requestWorkspaceId) || !reachesWorkspace(a.caller, id)) throw errors.workspaceNotFound();
   const workspace = await findWorkspace(a.db, id);
   if (workspace === undefined) throw errors.workspaceNotFound();
   if (!a.caller.siteAdmin && !(await workspacesVisibleTo(a.db, a.caller)).has(id)) throw errors.workspaceNotFound();
