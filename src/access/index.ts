@@ -9,7 +9,7 @@ export { assertCredentialReaches, credentialReaches, type OperationKind } from '
 export { assertMayManageGrantsOn } from './grant-authority.js';
 export { canSeeGrant, granteeSetOf, listVisibility, mayListGroup, mayListUser, mayListUserGrants, overseesPath, permissionReachIn, permissionReachOf, reachOverPath } from './grant-reach.js';
 export { findVisibleGroup, groupVisibility } from './group-visibility.js';
-export { assertMayAddSshKeyFor, manageableKeyOwner } from './key-owners.js';
+export { assertMayAddSshKeyFor, keyOwnerWorkspaces, listableKeyOwner, manageableKeyOwner } from './key-owners.js';
 export { membershipWorkspace } from './membership-workspace.js';
 export { PathAccess, permissionLetters } from './path-access.js';
 export { selfAndAncestorKeys } from './path-grants.js';

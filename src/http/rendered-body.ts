@@ -1,4 +1,4 @@
-import type { Call } from '../access/index.js';
+import { isConfined, type Call } from '../access/index.js';
 import { cachedRead } from '../db/read-cache.js';
 
 /** A response as sent: its JSON body, and the cursor of the next page when there is one. */
@@ -16,8 +16,8 @@ const MAX_KEPT_JSON = 16 * 1024 * 1024;
  * grants, or a repeated explanation, costs a version check and a lookup instead of the authority
  * checks, the reads behind them and the serialisation. The body is a function of the data, of who
  * asks and where, and of the request: the key holds the caller (its user with the flags its
- * authority is decided from, or the site-wide key), the request's Workspace, and `request`,
- * everything the route read from the request. The caller's flags, groups and grants are data, so
+ * authority is decided from, or the site-wide key, and whether its credential is confined), the
+ * request's Workspace, and `request`, everything the route read from the request. The caller's flags, groups and grants are data, so
  * any change to them moves the version and the next request renders anew. An error is thrown,
  * never kept.
  */
@@ -25,6 +25,7 @@ export function renderedBody(call: Call, kind: string, request: string, render: 
   const { caller, requestWorkspaceId } = call;
   const user = caller.user;
   const who = user === null ? 'site-wide key' : [user.id, user.workspaceId, user.siteAdmin, user.workspaceAdmin].join(':');
-  const key = [who, caller.siteAdmin ? 'site admin' : '', requestWorkspaceId, request].join('\u0000');
+  // A confined credential sees less than its user's others (contract 4.3): its answers are its own.
+  const key = [who, caller.siteAdmin ? 'site admin' : '', isConfined(caller) ? 'confined' : '', requestWorkspaceId, request].join('\u0000');
   return cachedRead(call.db, kind, key, async () => Object.freeze(await render()), { weigh: (body) => body.json.length, maxWeight: MAX_KEPT_JSON });
 }

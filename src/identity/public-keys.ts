@@ -1,4 +1,4 @@
-import { assertMayAddSshKeyFor, isAdministratorOf, manageableKeyOwner, type Call } from '../access/index.js';
+import { assertMayAddSshKeyFor, keyOwnerWorkspaces, listableKeyOwner, manageableKeyOwner, type Call } from '../access/index.js';
 import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors/catalogue.js';
 import { recordHistory } from '../history/index.js';
@@ -17,18 +17,14 @@ import { parseSshPublicKey, type SshPublicKey } from './ssh-public-key.js';
  * SSH public keys (Files.com's PublicKey), under the authority rules of API keys (api-keys.ts,
  * docs/authentication.md): a user manages its own keys; a Site Administrator those of every user
  * it works with in the request context (every user in context 0; in Custom Workspace N, N's users
- * and Workspace 0's); an administrator of Custom Workspace N, working in N, those of N's users.
+ * and Workspace 0's); an administrator of Custom Workspace N, working in N, those of N's users, and
+ * so does a Site Administrator's credential confined to N (access/key-owners.ts).
  * Anything else is `not-found` ("Public key not found.") or, for a `user_id`, `user-not-found`, never
  * "forbidden", so no probe learns which keys exist.
  */
 async function keyVisibility(a: Call): Promise<PublicKeyVisibility> {
-  const { caller, requestWorkspaceId } = a;
-  const ownUserId = caller.user?.id ?? null;
-  if (caller.siteAdmin) {
-    return requestWorkspaceId === 0 ? { everyone: true } : { everyone: false, ownUserId, ownersOfWorkspaces: [requestWorkspaceId, 0] };
-  }
-  const administers = requestWorkspaceId !== 0 && (await isAdministratorOf(a.db, caller, requestWorkspaceId));
-  return { everyone: false, ownUserId, ownersOfWorkspaces: administers ? [requestWorkspaceId] : [] };
+  const owners = await keyOwnerWorkspaces(a);
+  return owners === 'every' ? { everyone: true } : { everyone: false, ownUserId: a.caller.user?.id ?? null, ownersOfWorkspaces: owners };
 }
 
 function visibleTo(visibility: PublicKeyVisibility, key: PublicKey): boolean {
@@ -42,7 +38,7 @@ export async function listPublicKeysAs(a: Call, userId: number | undefined, page
   if (userId === undefined) return listPublicKeys(a.db, { visibility, ...page });
   const self = a.caller.user;
   if (userId === 0 || userId === self?.id) return self === null ? [] : listPublicKeys(a.db, { visibility, userId: self.id, ...page });
-  const owner = await manageableKeyOwner(a, userId);
+  const owner = await listableKeyOwner(a, userId);
   return listPublicKeys(a.db, { visibility, userId: owner.id, ...page });
 }
 
