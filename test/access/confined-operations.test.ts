@@ -68,19 +68,31 @@ interface Answer {
 type Expectations = Record<KindName, Answer>;
 
 const ok = (status: number, check?: Answer['check']): Answer => ({ status, ...(check === undefined ? {} : { check }) });
-const refused = (status: number, type: string): Answer => ({ status, type });
-const SITE_ADMIN_REQUIRED = refused(403, 'not-authorized/site-admin-required');
-const FILES_ONLY = refused(403, 'not-authorized/api-key-is-files-only');
-const ADMINISTRATOR_REQUIRED = refused(403, 'not-authorized/site-admin-or-workspace-admin-permission-required');
-const FOLDER_ADMIN_REQUIRED = refused(403, 'not-authorized/folder-admin-permission-required');
-const INSUFFICIENT_FOR_PARAMS = refused(403, 'not-authorized/insufficient-permission-for-params');
-const USER_NOT_FOUND = refused(404, 'not-found/user-not-found');
-const GROUP_NOT_FOUND = refused(404, 'not-found/group-not-found');
-const KEY_NOT_FOUND = refused(404, 'not-found/api-key-not-found');
-const MEMBERSHIP_NOT_FOUND = refused(404, 'not-found/group-user-not-found');
-const FILE_NOT_FOUND = refused(404, 'not-found/file-not-found');
-const NOT_FOUND = refused(404, 'not-found');
-const INVALID_PATH = refused(400, 'bad-request/invalid-path');
+/** An error answer; its status is its type's family's (contract 1.4). */
+function refused(type: string): Answer {
+  const family = type.split('/')[0] as string;
+  const status = { 'bad-request': 400, 'not-authorized': 403, 'not-found': 404, 'processing-failure': 422 }[family];
+  if (status === undefined) throw new Error(`no status for ${type}`);
+  return { status, type };
+}
+const FORBIDDEN = {
+  siteAdminRequired: refused('not-authorized/site-admin-required'),
+  filesOnly: refused('not-authorized/api-key-is-files-only'),
+  administratorRequired: refused('not-authorized/site-admin-or-workspace-admin-permission-required'),
+  folderAdminRequired: refused('not-authorized/folder-admin-permission-required'),
+  insufficientForParams: refused('not-authorized/insufficient-permission-for-params'),
+};
+const NOT_FOUND = {
+  user: refused('not-found/user-not-found'),
+  group: refused('not-found/group-not-found'),
+  membership: refused('not-found/group-user-not-found'),
+  apiKey: refused('not-found/api-key-not-found'),
+  file: refused('not-found/file-not-found'),
+  /** The plain type, for what has none of its own (an SSH key, a History export). */
+  other: refused('not-found'),
+};
+/** The root folder, which no file operation creates, deletes or replaces. */
+const ROOT_UNCHANGEABLE = refused('bad-request/invalid-path');
 
 /** The same answer for every kind. */
 function everyone(answer: Answer): Expectations {
@@ -88,11 +100,11 @@ function everyone(answer: Answer): Expectations {
 }
 
 /** Site settings and Workspaces themselves: beyond every confined credential. */
-const SITE_LEVEL: Expectations = { ...everyone(SITE_ADMIN_REQUIRED), filesOnlyKey: FILES_ONLY };
+const SITE_LEVEL: Expectations = { ...everyone(FORBIDDEN.siteAdminRequired), filesOnlyKey: FORBIDDEN.filesOnly };
 
 /** Administration inside the home: its administrators may, a `files_only` key never, the plain user as given. */
 function administration(success: Answer, member: Answer): Expectations {
-  return { adminKeyInN: success, siteWideKeyInN: success, workspaceAdminKey: success, memberSession: member, filesOnlyKey: FILES_ONLY };
+  return { adminKeyInN: success, siteWideKeyInN: success, workspaceAdminKey: success, memberSession: member, filesOnlyKey: FORBIDDEN.filesOnly };
 }
 
 /** A list whose every row has `field` equal to what `expected` says for the caller. */
@@ -138,23 +150,23 @@ const TABLE: Record<string, Expectations> = {
   'DELETE /sessions': everyone(ok(200)),
 
   'GET /api_keys': homeList('workspace_id', 'user_id'),
-  'POST /api_keys': administration(ok(201, (body, caller) => expect(body.workspace_id).toBe(caller.home)), USER_NOT_FOUND),
-  'GET /api_keys/{id}': administration(ok(200), KEY_NOT_FOUND),
-  'PUT /api_keys/{id}': administration(ok(200), KEY_NOT_FOUND),
-  'PATCH /api_keys/{id}': administration(ok(200), KEY_NOT_FOUND),
-  'DELETE /api_keys/{id}': administration(ok(204), KEY_NOT_FOUND),
+  'POST /api_keys': administration(ok(201, (body, caller) => expect(body.workspace_id).toBe(caller.home)), NOT_FOUND.user),
+  'GET /api_keys/{id}': administration(ok(200), NOT_FOUND.apiKey),
+  'PUT /api_keys/{id}': administration(ok(200), NOT_FOUND.apiKey),
+  'PATCH /api_keys/{id}': administration(ok(200), NOT_FOUND.apiKey),
+  'DELETE /api_keys/{id}': administration(ok(204), NOT_FOUND.apiKey),
   // The calling key itself: a session has none; a files_only key may see and revoke itself (docs/decisions.md).
-  'GET /api_key': { ...everyone(ok(200)), memberSession: KEY_NOT_FOUND },
-  'PUT /api_key': administration(ok(200), KEY_NOT_FOUND),
-  'PATCH /api_key': administration(ok(200), KEY_NOT_FOUND),
-  'DELETE /api_key': { ...everyone(ok(204)), memberSession: KEY_NOT_FOUND },
+  'GET /api_key': { ...everyone(ok(200)), memberSession: NOT_FOUND.apiKey },
+  'PUT /api_key': administration(ok(200), NOT_FOUND.apiKey),
+  'PATCH /api_key': administration(ok(200), NOT_FOUND.apiKey),
+  'DELETE /api_key': { ...everyone(ok(204)), memberSession: NOT_FOUND.apiKey },
 
   'GET /public_keys': administration(ok(200), ok(200, ownRows('user_id'))),
-  'POST /public_keys': administration(ok(201), USER_NOT_FOUND),
-  'GET /public_keys/{id}': administration(ok(200), NOT_FOUND),
-  'PUT /public_keys/{id}': administration(ok(200), NOT_FOUND),
-  'PATCH /public_keys/{id}': administration(ok(200), NOT_FOUND),
-  'DELETE /public_keys/{id}': administration(ok(204), NOT_FOUND),
+  'POST /public_keys': administration(ok(201), NOT_FOUND.user),
+  'GET /public_keys/{id}': administration(ok(200), NOT_FOUND.other),
+  'PUT /public_keys/{id}': administration(ok(200), NOT_FOUND.other),
+  'PATCH /public_keys/{id}': administration(ok(200), NOT_FOUND.other),
+  'DELETE /public_keys/{id}': administration(ok(204), NOT_FOUND.other),
 
   // The site's settings are the whole site's, not N's: refused to read too (docs/authentication.md).
   'GET /site': SITE_LEVEL,
@@ -171,44 +183,44 @@ const TABLE: Record<string, Expectations> = {
   'DELETE /workspaces/{id}': SITE_LEVEL,
 
   'GET /permissions': homeList('workspace_id', 'user_id'),
-  'POST /permissions': administration(ok(201, (body, caller) => expect(body.workspace_id).toBe(caller.home)), FOLDER_ADMIN_REQUIRED),
-  'GET /permissions/explain': administration(ok(200), USER_NOT_FOUND),
-  'DELETE /permissions/{id}': administration(ok(204), refused(404, 'not-found/permission-not-found')),
+  'POST /permissions': administration(ok(201, (body, caller) => expect(body.workspace_id).toBe(caller.home)), FORBIDDEN.folderAdminRequired),
+  'GET /permissions/explain': administration(ok(200), NOT_FOUND.user),
+  'DELETE /permissions/{id}': administration(ok(204), refused('not-found/permission-not-found')),
   // Who reaches a path: as N's Workspace Administrator sees it, N's users and the caller itself (docs/permissions.md); a plain user at most itself.
   'GET /permissions/reach': administration(ok(200, homeUsersAndSelf), ok(200, ownRows('user_id'))),
-  'GET /permissions/reach/export': administration(ok(200, csvRowsInHome), ADMINISTRATOR_REQUIRED),
+  'GET /permissions/reach/export': administration(ok(200, csvRowsInHome), FORBIDDEN.administratorRequired),
 
   'GET /users': administration(ok(200, inHome('workspace_id')), ok(200, rowsWith('id', (caller) => caller.userId))),
-  'POST /users': administration(ok(201, (body, caller) => expect(body.workspace_id).toBe(caller.home)), ADMINISTRATOR_REQUIRED),
-  'GET /users/{id}': administration(ok(200), USER_NOT_FOUND),
-  'PUT /users/{id}': administration(ok(200), USER_NOT_FOUND),
-  'PATCH /users/{id}': administration(ok(200), USER_NOT_FOUND),
-  'DELETE /users/{id}': administration(ok(204), USER_NOT_FOUND),
+  'POST /users': administration(ok(201, (body, caller) => expect(body.workspace_id).toBe(caller.home)), FORBIDDEN.administratorRequired),
+  'GET /users/{id}': administration(ok(200), NOT_FOUND.user),
+  'PUT /users/{id}': administration(ok(200), NOT_FOUND.user),
+  'PATCH /users/{id}': administration(ok(200), NOT_FOUND.user),
+  'DELETE /users/{id}': administration(ok(204), NOT_FOUND.user),
 
   'GET /groups': administration(ok(200, inHome('workspace_id')), ok(200, inHome('workspace_id'))),
-  'POST /groups': administration(ok(201, (body, caller) => expect(body.workspace_id).toBe(caller.home)), ADMINISTRATOR_REQUIRED),
-  'GET /groups/{id}': administration(ok(200), GROUP_NOT_FOUND),
-  'PUT /groups/{id}': administration(ok(200), GROUP_NOT_FOUND),
-  'PATCH /groups/{id}': administration(ok(200), GROUP_NOT_FOUND),
-  'DELETE /groups/{id}': administration(ok(204), GROUP_NOT_FOUND),
+  'POST /groups': administration(ok(201, (body, caller) => expect(body.workspace_id).toBe(caller.home)), FORBIDDEN.administratorRequired),
+  'GET /groups/{id}': administration(ok(200), NOT_FOUND.group),
+  'PUT /groups/{id}': administration(ok(200), NOT_FOUND.group),
+  'PATCH /groups/{id}': administration(ok(200), NOT_FOUND.group),
+  'DELETE /groups/{id}': administration(ok(204), NOT_FOUND.group),
 
   // Filtering by a group the plain user may not see finds nothing, as any filter on what is out of sight.
   'GET /group_users': administration(ok(200, (body) => expect(body.length).toBeGreaterThan(0)), ok(200, (body) => expect(body).toEqual([]))),
-  'POST /group_users': administration(ok(201), GROUP_NOT_FOUND),
-  'PUT /group_users/{id}': administration(ok(200), MEMBERSHIP_NOT_FOUND),
-  'PATCH /group_users/{id}': administration(ok(200), MEMBERSHIP_NOT_FOUND),
-  'DELETE /group_users/{id}': administration(ok(204), MEMBERSHIP_NOT_FOUND),
+  'POST /group_users': administration(ok(201), NOT_FOUND.group),
+  'PUT /group_users/{id}': administration(ok(200), NOT_FOUND.membership),
+  'PATCH /group_users/{id}': administration(ok(200), NOT_FOUND.membership),
+  'DELETE /group_users/{id}': administration(ok(204), NOT_FOUND.membership),
 
   // File operations, in the caller's home: every kind may (the plain user has `full` on Shared).
   // The bare forms name the root, which no one creates, deletes or replaces.
   'GET /folders': everyone(ok(200, (body) => expect(body.map((entry: { path: string }) => entry.path)).not.toContain('_'))),
-  'POST /folders': everyone(INVALID_PATH),
+  'POST /folders': everyone(ROOT_UNCHANGEABLE),
   'GET /folders/{path}': FILE_ACTION(200),
   'POST /folders/{path}': FILE_ACTION(201),
-  'GET /files': everyone(refused(400, 'bad-request/cannot-download-directory')),
-  'DELETE /files': everyone(INVALID_PATH),
-  'POST /files': everyone(INVALID_PATH),
-  'PUT /files': everyone(INVALID_PATH),
+  'GET /files': everyone(refused('bad-request/cannot-download-directory')),
+  'DELETE /files': everyone(ROOT_UNCHANGEABLE),
+  'POST /files': everyone(ROOT_UNCHANGEABLE),
+  'PUT /files': everyone(ROOT_UNCHANGEABLE),
   'GET /files/{path}': FILE_ACTION(200),
   'DELETE /files/{path}': FILE_ACTION(204),
   'POST /files/{path}': FILE_ACTION(200),
@@ -224,7 +236,7 @@ const TABLE: Record<string, Expectations> = {
 
   'GET /history': administration(ok(200), ok(200)),
   'GET /history/login': administration(ok(200), ok(200)),
-  'GET /history/users/{user_id}': administration(ok(200), USER_NOT_FOUND),
+  'GET /history/users/{user_id}': administration(ok(200), NOT_FOUND.user),
   'GET /history/folders': administration(ok(200), ok(200)),
   'GET /history/folders/{path}': administration(ok(200), ok(200)),
   'GET /history/files': administration(ok(200), ok(200)),
@@ -243,15 +255,15 @@ const TABLE: Record<string, Expectations> = {
 const VARIANTS: Record<string, { request: RequestBuilder; expected: Expectations }> = {
   'POST /permissions naming a Workspace 0 user': {
     request: async (site) => ({ method: 'POST', path: '/permissions', body: { path: 'Shared', user_id: site.outsider.id, permission: 'readonly' } }),
-    expected: { ...SITE_LEVEL, workspaceAdminKey: USER_NOT_FOUND, memberSession: FOLDER_ADMIN_REQUIRED },
+    expected: { ...SITE_LEVEL, workspaceAdminKey: NOT_FOUND.user, memberSession: FORBIDDEN.folderAdminRequired },
   },
   'POST /group_users adding a Workspace 0 user': {
     request: async (site, caller) => ({ method: 'POST', path: '/group_users', body: { group_id: await home(site, caller).group(), user_id: site.outsider.id } }),
-    expected: { ...SITE_LEVEL, workspaceAdminKey: USER_NOT_FOUND, memberSession: GROUP_NOT_FOUND },
+    expected: { ...SITE_LEVEL, workspaceAdminKey: NOT_FOUND.user, memberSession: NOT_FOUND.group },
   },
   'POST /users with site_admin': {
     request: async () => ({ method: 'POST', path: '/users', body: { username: unique('made'), site_admin: true } }),
-    expected: { ...SITE_LEVEL, workspaceAdminKey: INSUFFICIENT_FOR_PARAMS, memberSession: ADMINISTRATOR_REQUIRED },
+    expected: { ...SITE_LEVEL, workspaceAdminKey: FORBIDDEN.insufficientForParams, memberSession: FORBIDDEN.administratorRequired },
   },
   'POST /api_keys for a site-wide key (user_id null)': {
     request: async () => ({ method: 'POST', path: '/api_keys', body: { name: 'site-wide', user_id: null } }),
@@ -259,15 +271,15 @@ const VARIANTS: Record<string, { request: RequestBuilder; expected: Expectations
   },
   'POST /api_keys for a Workspace 0 user': {
     request: async (site) => ({ method: 'POST', path: '/api_keys', body: { name: 'outsider key', user_id: site.outsider.id } }),
-    expected: { ...SITE_LEVEL, workspaceAdminKey: USER_NOT_FOUND, memberSession: USER_NOT_FOUND },
+    expected: { ...SITE_LEVEL, workspaceAdminKey: NOT_FOUND.user, memberSession: NOT_FOUND.user },
   },
   'POST /public_keys for a Workspace 0 user': {
     request: async (site) => ({ method: 'POST', path: '/public_keys', body: { title: 'outsider ssh', user_id: site.outsider.id, generate_keypair: true, generate_algorithm: 'ed25519' } }),
-    expected: { ...SITE_LEVEL, workspaceAdminKey: USER_NOT_FOUND, memberSession: USER_NOT_FOUND },
+    expected: { ...SITE_LEVEL, workspaceAdminKey: NOT_FOUND.user, memberSession: NOT_FOUND.user },
   },
   'PATCH /users/{id} making a user of N Site Administrator': {
     request: async (site, caller) => ({ method: 'PATCH', path: `/users/${(await home(site, caller).user()).id}`, body: { site_admin: true } }),
-    expected: { ...SITE_LEVEL, workspaceAdminKey: INSUFFICIENT_FOR_PARAMS, memberSession: USER_NOT_FOUND },
+    expected: { ...SITE_LEVEL, workspaceAdminKey: FORBIDDEN.insufficientForParams, memberSession: NOT_FOUND.user },
   },
   'GET /history_exports/{id}/results.jsonl of an export the same user made in Workspace 0': {
     request: async (site) => {
@@ -275,54 +287,54 @@ const VARIANTS: Record<string, { request: RequestBuilder; expected: Expectations
       const made = await site.t.api.post('/history_exports', {}, { key: unconfined });
       return { method: 'GET', path: `/history_exports/${made.body.id}/results.jsonl` };
     },
-    expected: { ...everyone(NOT_FOUND), filesOnlyKey: FILES_ONLY },
+    expected: { ...everyone(NOT_FOUND.other), filesOnlyKey: FORBIDDEN.filesOnly },
   },
   // A credential confined to Workspace 0 cannot reach into a Custom Workspace by its qualified
   // path; in N the same text names a folder `_` inside N, which does not exist.
   'GET /files/{path} of a file in N by its qualified path': {
     request: async (site) => ({ method: 'GET', path: `/files/${encodeURIComponent(site.qualifiedFileInN)}` }),
-    expected: everyone(FILE_NOT_FOUND),
+    expected: everyone(NOT_FOUND.file),
   },
   'PUT /files/{path} into N by its qualified path': {
     request: async (site) => ({ method: 'PUT', path: `/files/${encodeURIComponent(`_/Workspaces/${site.n}/Shared/${unique('put')}.txt`)}?mkdir_parents=false`, rawBody: 'file words' }),
-    expected: { ...everyone(refused(422, 'processing-failure/destination-parent-does-not-exist')), filesOnlyKey: FILE_NOT_FOUND, memberSession: FILE_NOT_FOUND },
+    expected: { ...everyone(refused('processing-failure/destination-parent-does-not-exist')), filesOnlyKey: NOT_FOUND.file, memberSession: NOT_FOUND.file },
   },
   // The reserved folder `_` holds nothing but the Custom Workspaces: outside Workspace 0 for a credential confined there.
   'GET /folders/{path} of the folder holding the Custom Workspace roots': {
     request: async () => ({ method: 'GET', path: '/folders/_/Workspaces' }),
-    expected: everyone(FILE_NOT_FOUND),
+    expected: everyone(NOT_FOUND.file),
   },
   'POST /file_actions/copy/{path} of the reserved folder into the home': {
     request: async (site, caller) => ({ method: 'POST', path: '/file_actions/copy/_', body: { destination: home(site, caller).freePath() } }),
-    expected: everyone(FILE_NOT_FOUND),
+    expected: everyone(NOT_FOUND.file),
   },
   'GET /users/{id} of a Workspace 0 user': {
     request: async (site) => ({ method: 'GET', path: `/users/${site.outsider.id}` }),
-    expected: { ...everyone(USER_NOT_FOUND), filesOnlyKey: FILES_ONLY },
+    expected: { ...everyone(NOT_FOUND.user), filesOnlyKey: FORBIDDEN.filesOnly },
   },
   'GET /permissions listing a Workspace 0 user\'s grants': {
     request: async (site) => ({ method: 'GET', path: `/permissions?user_id=${site.outsider.id}` }),
-    expected: { ...everyone(USER_NOT_FOUND), filesOnlyKey: FILES_ONLY },
+    expected: { ...everyone(NOT_FOUND.user), filesOnlyKey: FORBIDDEN.filesOnly },
   },
   'GET /permissions/explain for a Workspace 0 user': {
     request: async (site) => ({ method: 'GET', path: `/permissions/explain?path=Shared&user_id=${site.outsider.id}` }),
-    expected: { ...everyone(USER_NOT_FOUND), filesOnlyKey: FILES_ONLY },
+    expected: { ...everyone(NOT_FOUND.user), filesOnlyKey: FORBIDDEN.filesOnly },
   },
   'GET /history/users/{user_id} of a Workspace 0 user': {
     request: async (site) => ({ method: 'GET', path: `/history/users/${site.outsider.id}` }),
-    expected: { ...everyone(USER_NOT_FOUND), filesOnlyKey: FILES_ONLY },
+    expected: { ...everyone(NOT_FOUND.user), filesOnlyKey: FORBIDDEN.filesOnly },
   },
   'GET /public_keys of a Workspace 0 user': {
     request: async (site) => ({ method: 'GET', path: `/public_keys?user_id=${site.outsider.id}` }),
-    expected: { ...everyone(USER_NOT_FOUND), filesOnlyKey: FILES_ONLY },
+    expected: { ...everyone(NOT_FOUND.user), filesOnlyKey: FORBIDDEN.filesOnly },
   },
   'GET /api_keys of a Workspace 0 user': {
     request: async (site) => ({ method: 'GET', path: `/api_keys?user_id=${site.outsider.id}` }),
-    expected: { ...everyone(USER_NOT_FOUND), filesOnlyKey: FILES_ONLY },
+    expected: { ...everyone(NOT_FOUND.user), filesOnlyKey: FORBIDDEN.filesOnly },
   },
   'GET /workspaces/{id} of N': {
     request: async (site) => ({ method: 'GET', path: `/workspaces/${site.n}` }),
-    expected: { ...everyone(ok(200)), filesOnlyKey: refused(404, 'not-found/workspace-not-found') },
+    expected: { ...everyone(ok(200)), filesOnlyKey: refused('not-found/workspace-not-found') },
   },
 };
 
