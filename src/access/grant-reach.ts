@@ -23,6 +23,7 @@ import {
 } from '../repositories/grants/index.js';
 import { type User } from '../repositories/users.js';
 import { subjectOf } from './authority.js';
+import { actsAtSiteLevel, reachesWorkspace } from './site-level.js';
 
 /**
  * Where a caller's authority over grants reaches, from current data (never cached):
@@ -34,6 +35,7 @@ import { subjectOf } from './authority.js';
  * - its own grants: direct, through its groups, and the ALL-of grants it satisfies.
  */
 export interface PermissionReach {
+  /** Site Administrator authority at the site level (a confined one administers its home instead). */
   readonly siteAdmin: boolean;
   /** null for a site-wide key, which has no user. */
   readonly subject: Subject | null;
@@ -91,7 +93,8 @@ export async function reachOverPath(db: Db, caller: Caller, records: readonly Gr
  */
 export async function mayListUserGrants(db: Db, caller: Caller, requestWorkspaceId: number, user: User): Promise<boolean> {
   const self = caller.user;
-  if (caller.siteAdmin || self?.id === user.id) return true;
+  if (actsAtSiteLevel(caller) || self?.id === user.id) return true;
+  if (caller.siteAdmin) return reachesWorkspace(caller, user.workspaceId);
   if (self === null) return false;
   if (requestWorkspaceId !== 0 && user.workspaceId !== requestWorkspaceId) return false;
   const subject = await subjectOf(db, self);
@@ -102,12 +105,21 @@ export async function mayListUserGrants(db: Db, caller: Caller, requestWorkspace
 }
 
 function siteWideKeyReach(caller: Caller): PermissionReach {
-  return { siteAdmin: caller.siteAdmin, subject: null, administeredWorkspaceIds: new Set(), folderAdminSubtrees: [], own: noGrantee };
+  return { siteAdmin: actsAtSiteLevel(caller), subject: null, administeredWorkspaceIds: new Set(confinedSiteAdminHome(caller)), folderAdminSubtrees: [], own: noGrantee };
+}
+
+/**
+ * A Site Administrator's credential confined to its home (contract 4.3) has a Site Administrator's
+ * authority there and nowhere else: over grants, that of the home's administrator, so it sees what
+ * an administrator of its home sees (not the Site Administrators of Workspace 0, say).
+ */
+function confinedSiteAdminHome(caller: Caller): number[] {
+  return caller.siteAdmin && !actsAtSiteLevel(caller) ? [caller.homeWorkspaceId] : [];
 }
 
 /** The reach given by the caller's flag and by those of `adminRecords` (admin grants) that match it. */
 function reachFrom(caller: Caller, subject: Subject, adminRecords: readonly GrantRecord[], own: GranteeSet): PermissionReach {
-  const administered = new Set<number>();
+  const administered = new Set<number>(confinedSiteAdminHome(caller));
   const subtrees: Subtree[] = [];
   const byFlag = workspaceAdministeredByFlag(subject);
   if (byFlag !== null) administered.add(byFlag);
@@ -118,7 +130,7 @@ function reachFrom(caller: Caller, subject: Subject, adminRecords: readonly Gran
     if (rootOf !== null) administered.add(rootOf);
     else if (givesFolderAdmin(grant)) subtrees.push({ key: grant.pathKey, recursive: grant.recursive, workspaceId: workspaceOfPath(grant.pathKey) });
   }
-  return { siteAdmin: caller.siteAdmin, subject, administeredWorkspaceIds: administered, folderAdminSubtrees: subtrees, own };
+  return { siteAdmin: actsAtSiteLevel(caller), subject, administeredWorkspaceIds: administered, folderAdminSubtrees: subtrees, own };
 }
 
 /** The Workspace the user administers by its own flag, if any (the engine's rule: own Custom Workspace only). */

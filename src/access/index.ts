@@ -10,14 +10,16 @@ export { assertMayManageGrantsOn, type GrantExtent, mayNameGrantee } from './gra
 export { canSeeGrant, granteeSetOf, listVisibility, mayListGroup, mayListUser, mayListUserGrants, overseesPath, permissionReachIn, permissionReachOf, reachOverPath } from './grant-reach.js';
 export { findVisibleGroup, groupVisibility } from './group-visibility.js';
 export { assertUserHistoryVisible, historyPartsFor } from './history-visibility.js';
-export { apiKeyVisibility, assertMayAddSshKeyFor, manageableKeyOwner, sshKeyVisibility } from './key-owners.js';
+export { apiKeyVisibility, assertMayAddSshKeyFor, keyOwnerWorkspaces, listableKeyOwner, manageableKeyOwner, sshKeyVisibility } from './key-owners.js';
 export { holdsLock, mayRemoveLock } from './lock-authority.js';
 export { membershipWorkspace } from './membership-workspace.js';
 export { PathAccess, permissionLetters } from './path-access.js';
 export { grantsOnPathsFor, selfAndAncestorKeys } from './path-grants.js';
-export { grantableSitePath, isInRequestWorkspace, isReservedSitePath, type SitePath, toRequestPath, toSitePath } from './request-paths.js';
+export {
+  childrenOutsideReach, grantableSitePath, isInRequestWorkspace, isReservedSitePath, namedSitePath, type SitePath, toRequestPath, toSitePath,
+} from './request-paths.js';
 export { resolveRequestWorkspace } from './request-workspace.js';
-export { accountReach, actsAtSiteLevel, assertActsAtSiteLevel, assertMaySetSiteAdmin, authorityKeyOf, isConfined } from './site-level.js';
+export { accountReach, actsAtSiteLevel, assertActsAtSiteLevel, assertMaySetSiteAdmin, authorityKeyOf, isConfined, reachesWorkspace } from './site-level.js';
 export { holdsOverSubtree } from './subtree-access.js';
 export { findVisibleUser, userVisibility } from './user-visibility.js';
 export { workspacesVisibleTo } from './workspace-visibility.js';

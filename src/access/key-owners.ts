@@ -18,19 +18,50 @@ import { actsAtSiteLevel, isConfined } from './site-level.js';
  * Anything else is answered as an unknown id, so no probe learns which users exist.
  */
 export async function manageableKeyOwner(a: Call, userId: number): Promise<User> {
+  const { user, reach } = await keyOwnerReach(a, userId);
+  if (reach === 'site-level') throw errors.siteAdminRequired();
+  if (reach === 'hidden') throw errors.userNotFound();
+  return user;
+}
+
+/**
+ * A user whose keys the caller may list (the `user_id` of GET /api_keys and /public_keys): those of
+ * manageableKeyOwner. A Workspace 0 user is unknown to a credential confined to N, as GET
+ * /users/<id> answers: reads keep the home's visibility (contract 4.3).
+ */
+export async function listableKeyOwner(a: Call, userId: number): Promise<User> {
+  const { user, reach } = await keyOwnerReach(a, userId);
+  if (reach !== 'yes') throw errors.userNotFound();
+  return user;
+}
+
+/** manageableKeyOwner's rule: `site-level` for a Workspace 0 user and a confined Site Administrator. */
+async function keyOwnerReach(a: Call, userId: number): Promise<{ user: User; reach: 'yes' | 'hidden' | 'site-level' }> {
   const user = await findUserById(a.db, userId);
   if (user === undefined) throw errors.userNotFound();
   const { caller, requestWorkspaceId } = a;
   if (actsAtSiteLevel(caller)) {
-    if (requestWorkspaceId === 0 || user.workspaceId === requestWorkspaceId || user.workspaceId === 0) return user;
-    throw errors.userNotFound();
+    const works = requestWorkspaceId === 0 || user.workspaceId === requestWorkspaceId || user.workspaceId === 0;
+    return { user, reach: works ? 'yes' : 'hidden' };
   }
   if (requestWorkspaceId === 0 || user.workspaceId !== requestWorkspaceId) {
-    if (caller.siteAdmin && user.workspaceId === 0) throw errors.siteAdminRequired();
-    throw errors.userNotFound();
+    return { user, reach: caller.siteAdmin && user.workspaceId === 0 ? 'site-level' : 'hidden' };
   }
-  if (await isAdministratorOf(a.db, caller, requestWorkspaceId)) return user;
-  throw errors.userNotFound();
+  return { user, reach: (await isAdministratorOf(a.db, caller, requestWorkspaceId)) ? 'yes' : 'hidden' };
+}
+
+/**
+ * The Workspaces whose users' SSH keys the caller sees in this context besides its own, the users
+ * manageableKeyOwner accepts. `every` user for a Site Administrator at the site level in
+ * context 0, N's and Workspace 0's users in Custom Workspace N; N's users only for an administrator
+ * of N, a confined Site Administrator's credential included (it reads as N's administrators do);
+ * nobody's for anyone else.
+ */
+export async function keyOwnerWorkspaces(a: Call): Promise<'every' | readonly number[]> {
+  const { caller, requestWorkspaceId } = a;
+  if (actsAtSiteLevel(caller)) return requestWorkspaceId === 0 ? 'every' : [requestWorkspaceId, 0];
+  if (requestWorkspaceId !== 0 && (await isAdministratorOf(a.db, caller, requestWorkspaceId))) return [requestWorkspaceId];
+  return [];
 }
 
 /**
@@ -68,11 +99,6 @@ export async function apiKeyVisibility(a: Call): Promise<{ workspaceId: number |
  * and Workspace 0's); an administrator of N, working in N, those of N's users.
  */
 export async function sshKeyVisibility(a: Call): Promise<PublicKeyVisibility> {
-  const { caller, requestWorkspaceId } = a;
-  const ownUserId = caller.user?.id ?? null;
-  if (caller.siteAdmin) {
-    return requestWorkspaceId === 0 ? { everyone: true } : { everyone: false, ownUserId, ownersOfWorkspaces: [requestWorkspaceId, 0] };
-  }
-  const administers = requestWorkspaceId !== 0 && (await isAdministratorOf(a.db, caller, requestWorkspaceId));
-  return { everyone: false, ownUserId, ownersOfWorkspaces: administers ? [requestWorkspaceId] : [] };
+  const owners = await keyOwnerWorkspaces(a);
+  return owners === 'every' ? { everyone: true } : { everyone: false, ownUserId: a.caller.user?.id ?? null, ownersOfWorkspaces: owners };
 }

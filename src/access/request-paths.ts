@@ -1,6 +1,8 @@
 import { isStrictAncestor, workspaceOfPath, workspaceRootKey } from '../authz/index.js';
 import { errors } from '../errors/catalogue.js';
 import { canonicalPath, joinPath, pathKey, workspaceRootPath } from '../lib/paths.js';
+import type { Caller } from './caller.js';
+import { isConfined, reachesWorkspace } from './site-level.js';
 
 /**
  * A folder path as the site knows it (contract 1.5): `path` is the qualified site path in its
@@ -47,6 +49,28 @@ export function toSitePath(requestWorkspaceId: number, input: string): SitePath 
 export function isReservedSitePath(site: SitePath): boolean {
   if (site.workspaceId !== 0) return false;
   return site.key === RESERVED_TOP || site.key.startsWith(`${RESERVED_TOP}/`);
+}
+
+/**
+ * The site path a caller's file request names (toSitePath), or `not-found/file-not-found` when it
+ * lies outside the Workspace the caller's credential is confined to (contract 4.3). In a Custom
+ * Workspace nothing else can be named anyway; in Workspace 0 a confined credential (a `files_only`
+ * key made there) may not reach into a Custom Workspace by its qualified path `_/Workspaces/N/...`,
+ * nor name the reserved folder `_` that holds them, even when its user is a Site Administrator.
+ * Answered as a path that does not exist, so nothing is learnt of what lies there.
+ */
+export function namedSitePath(caller: Caller, requestWorkspaceId: number, input: string): SitePath {
+  const site = toSitePath(requestWorkspaceId, input);
+  if (!reachesWorkspace(caller, site.workspaceId) || (isConfined(caller) && isReservedSitePath(site))) throw errors.fileNotFound();
+  return site;
+}
+
+/**
+ * The children of folder `folderKey` that a listing leaves out for the caller, as namedSitePath
+ * refuses them: the reserved folder `_` in the site root, for a credential confined to Workspace 0.
+ */
+export function childrenOutsideReach(caller: Caller, requestWorkspaceId: number, folderKey: string): string[] {
+  return folderKey === '' && requestWorkspaceId === 0 && isConfined(caller) ? [RESERVED_TOP] : [];
 }
 
 /**

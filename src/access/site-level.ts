@@ -13,6 +13,15 @@ export function isConfined(caller: Caller): boolean {
 }
 
 /**
+ * Whether something that belongs to Workspace `workspaceId` (a folder path, a History export) lies
+ * where the caller acts: anywhere for a credential that is not confined; only in its home for one
+ * that is (contract 4.3), whatever its user could reach with another credential.
+ */
+export function reachesWorkspace(caller: Caller, workspaceId: number): boolean {
+  return !isConfined(caller) || workspaceId === caller.homeWorkspaceId;
+}
+
+/**
  * Site Administrator authority over the whole site: a Site Administrator's credential (or a
  * site-wide key) that is not confined. A confined one has a Site Administrator's authority inside
  * its home Workspace only, which is what `caller.siteAdmin` means wherever the request works in

@@ -17,7 +17,8 @@ import { checkText } from './user-fields.js';
 /**
  * GET /workspaces (contract 7): a Site Administrator sees every Workspace; anyone else the
  * Workspaces it belongs to, administers, or holds a grant in. A Custom Workspace context narrows
- * the list to that Workspace; the context never widens it. Returns up to `limit + 1` rows.
+ * the list to that Workspace; the context never widens it. A confined credential sees its home
+ * only, Workspace 0 included (contract 4.3: it acts nowhere else). Returns up to `limit + 1` rows.
  */
 export async function listVisibleWorkspaces(a: Call, page: PageRequest<number>): Promise<Workspace[]> {
   const { caller, requestWorkspaceId } = a;

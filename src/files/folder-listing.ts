@@ -3,7 +3,7 @@ import type { Db } from '../db/database.js';
 import type { Entry } from '../repositories/entries.js';
 import { errors } from '../errors/catalogue.js';
 import { listChildren, positionFitsSort, sortValueOf, type ChildFilter, type ChildPosition, type ListingSort } from '../repositories/entry-listing.js';
-import { grantsOnPathsFor, type PathAccess, type SitePath } from '../access/index.js';
+import { childrenOutsideReach, grantsOnPathsFor, type PathAccess, type SitePath } from '../access/index.js';
 import { visibleEntry } from './file-lookup.js';
 import type { SessionScope } from './session-scope.js';
 
@@ -45,7 +45,7 @@ export async function listFolder(scope: SessionScope, site: SitePath, page: List
   }
 
   if (page.after !== undefined && !positionFitsSort(page.sort, page.after)) throw errors.invalidCursor();
-  const filter = await childFilter(access, site.key);
+  const filter = await childFilter(scope, access, site.key);
   const rows = await listChildren(db, site.key, filter, { after: page.after, limit: page.limit + 1, sort: page.sort });
   const pageRows = rows.slice(0, page.limit);
   const last = pageRows[pageRows.length - 1];
@@ -53,12 +53,14 @@ export async function listFolder(scope: SessionScope, site: SitePath, page: List
   return { entries: await withCapabilities(db, access, site.key, pageRows), next };
 }
 
-async function childFilter(access: PathAccess, folderKey: string): Promise<ChildFilter> {
+/** Which children the listing shows; never those the caller's credential cannot name (childrenOutsideReach). */
+async function childFilter(scope: SessionScope, access: PathAccess, folderKey: string): Promise<ChildFilter> {
+  const except = childrenOutsideReach(scope.caller, scope.requestWorkspaceId, folderKey);
   const onFolder = access.capabilities(folderKey, 'directory');
-  if (onFolder.has('list')) return { kind: 'all' };
-  if (onFolder.has('write')) return { kind: 'directories' };
+  if (onFolder.has('list')) return { kind: 'all', except };
+  if (onFolder.has('write')) return { kind: 'directories', except };
   const names = childNamesTowardGrants(access.viewer.subject, folderKey, await access.grantsBelow(folderKey));
-  return { kind: 'keys', keys: [...names].map((name) => childKey(folderKey, name)) };
+  return { kind: 'keys', keys: [...names].map((name) => childKey(folderKey, name)).filter((key) => !except.includes(key)) };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { workspaceRootId, workspaceRootKey, type Subject } from '../authz/index.js';
-import { isReservedSitePath, subjectOfCaller, toRequestPath, toSitePath, type Caller, type SitePath } from '../access/index.js';
+import { isConfined, isReservedSitePath, namedSitePath, subjectOfCaller, toRequestPath, type Caller, type SitePath } from '../access/index.js';
 import { errors } from '../errors/catalogue.js';
 import type { Origin } from '../lib/origin.js';
 import type { FileDeps } from './file-deps.js';
@@ -38,16 +38,19 @@ export async function openScope(deps: FileDeps, caller: Caller, requestWorkspace
  */
 export function decisionKeyOf(scope: SessionScope): string {
   const { userId, workspaceId, siteAdmin, workspaceAdmin, groupIds } = scope.subject;
-  return `${userId}:${workspaceId}:${siteAdmin ? 1 : 0}:${workspaceAdmin ? 1 : 0}:${[...groupIds].join(',')}:${scope.requestWorkspaceId}`;
+  // A confined credential names less than its user's others do (namedSitePath).
+  const confined = isConfined(scope.caller) ? 1 : 0;
+  return `${userId}:${workspaceId}:${siteAdmin ? 1 : 0}:${workspaceAdmin ? 1 : 0}:${[...groupIds].join(',')}:${scope.requestWorkspaceId}:${confined}`;
 }
 
 /**
  * A client's path in the request Workspace as a site path. In a Custom Workspace this can only
  * name something inside its root: toSitePath refuses `.` and `..`, and the path is joined below
- * the root, so `_/Workspaces/2` there means a folder of that name inside the Workspace itself.
+ * the root, so `_/Workspaces/2` there means a folder of that name inside the Workspace itself. A
+ * credential confined to Workspace 0 names nothing under `_` there (namedSitePath).
  */
 export function sitePathIn(scope: SessionScope, input: string): SitePath {
-  return toSitePath(scope.requestWorkspaceId, input);
+  return namedSitePath(scope.caller, scope.requestWorkspaceId, input);
 }
 
 /** How the request Workspace shows a site path (relative inside a Custom Workspace). */

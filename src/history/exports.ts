@@ -1,4 +1,4 @@
-import type { Call } from '../access/index.js';
+import { reachesWorkspace, type Call } from '../access/index.js';
 import { errors } from '../errors/catalogue.js';
 import { readHistoryChain, type HistoryRow } from '../repositories/history.js';
 import { findHistoryExport, insertHistoryExport } from '../repositories/history-exports.js';
@@ -36,14 +36,16 @@ export async function createHistoryExport(call: Call, query: HistoryQuery): Prom
 
 /**
  * An export its maker asks for again: the same user (or, for a site-wide key, the same key).
- * Anyone else's export is not found, as if it did not exist.
+ * Anyone else's export is not found, as if it did not exist; so is one made in another Workspace
+ * than the one a confined credential acts in, even by its own user: its records are read in the
+ * context it was made in, which such a credential cannot work in (contract 4.3).
  */
 export async function getHistoryExport(call: Call, id: number): Promise<HistoryExport> {
   const row = await findHistoryExport(call.db, id);
   const userId = call.caller.user?.id ?? null;
   const keyId = call.caller.credential.kind === 'api_key' ? call.caller.credential.keyId : null;
   const mine = row !== undefined && (userId !== null ? row.user_id === userId : row.user_id === null && row.api_key_id === keyId);
-  if (row === undefined || !mine) throw errors.notFound('History export not found.');
+  if (row === undefined || !mine || !reachesWorkspace(call.caller, row.workspace_id)) throw errors.notFound('History export not found.');
   return { id: row.id, createdAt: row.created_at, workspaceId: row.workspace_id, maxId: row.max_id, query: JSON.parse(row.query) as HistoryQuery };
 }
 

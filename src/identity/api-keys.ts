@@ -1,5 +1,5 @@
 import { hashSecret, newApiKeySecret } from './secrets.js';
-import { apiKeyVisibility, assertActsAtSiteLevel, isAdministratorOf, manageableKeyOwner, membershipWorkspace, type Call } from '../access/index.js';
+import { apiKeyVisibility, assertActsAtSiteLevel, isAdministratorOf, listableKeyOwner, manageableKeyOwner, membershipWorkspace, type Call } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { lockAndRead } from '../db/serialise.js';
 import { inTransaction } from '../db/transaction.js';
@@ -34,7 +34,7 @@ export async function listKeys(a: Call, userId: number | undefined, page: { afte
 /** The `user_id` filter of a listing, refused as `user-not-found` for a user outside reach. */
 async function keyOwnerFilter(a: Call, userId: number): Promise<number | null> {
   if (userId === 0 || userId === a.caller.user?.id) return a.caller.user?.id ?? null;
-  await manageableKeyOwner(a, userId);
+  await listableKeyOwner(a, userId);
   return userId;
 }
 

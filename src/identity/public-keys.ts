@@ -1,4 +1,4 @@
-import { assertMayAddSshKeyFor, manageableKeyOwner, sshKeyVisibility, type Call } from '../access/index.js';
+import { assertMayAddSshKeyFor, listableKeyOwner, manageableKeyOwner, sshKeyVisibility, type Call } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { lockAndRead } from '../db/serialise.js';
 import { inTransaction } from '../db/transaction.js';
@@ -19,7 +19,8 @@ import { parseSshPublicKey, type SshPublicKey } from './ssh-public-key.js';
  * SSH public keys (Files.com's PublicKey), under the authority rules of API keys (api-keys.ts,
  * docs/authentication.md): a user manages its own keys; a Site Administrator those of every user
  * it works with in the request context (every user in context 0; in Custom Workspace N, N's users
- * and Workspace 0's); an administrator of Custom Workspace N, working in N, those of N's users.
+ * and Workspace 0's); an administrator of Custom Workspace N, working in N, those of N's users, and
+ * so does a Site Administrator's credential confined to N (access/key-owners.ts).
  * Anything else is `not-found` ("Public key not found.") or, for a `user_id`, `user-not-found`, never
  * "forbidden", so no probe learns which keys exist.
  */
@@ -35,7 +36,7 @@ export async function listPublicKeysAs(a: Call, userId: number | undefined, page
   if (userId === undefined) return listPublicKeys(a.db, { visibility, ...page });
   const self = a.caller.user;
   if (userId === 0 || userId === self?.id) return self === null ? [] : listPublicKeys(a.db, { visibility, userId: self.id, ...page });
-  const owner = await manageableKeyOwner(a, userId);
+  const owner = await listableKeyOwner(a, userId);
   return listPublicKeys(a.db, { visibility, userId: owner.id, ...page });
 }
 

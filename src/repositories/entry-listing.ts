@@ -4,8 +4,9 @@ import { ENTRY_COLUMNS, toEntry, type Entry, type EntryType } from './entries.js
 
 /** Which children a listing may show (contract 6). */
 export type ChildFilter =
-  | { kind: 'all' }
-  | { kind: 'directories' }
+  /** Every child, or every subfolder, but those in `except` (path keys). */
+  | { kind: 'all'; except: readonly string[] }
+  | { kind: 'directories'; except: readonly string[] }
   /** Only these children (path keys): the ones on the way to the caller's grants. */
   | { kind: 'keys'; keys: readonly string[] };
 
@@ -77,7 +78,7 @@ export function listChildren(
   // every member of a team lists. Shared answers are frozen.
   const { after, sort } = page;
   const cacheKey = [
-    folderKey, filter.kind, ...(filter.kind === 'keys' ? filter.keys : []),
+    folderKey, filter.kind, ...(filter.kind === 'keys' ? filter.keys : filter.except),
     sort.field, sort.direction, after?.type ?? '', after?.value ?? '', after?.pathKey ?? '', page.limit,
   ].join('\u0000');
   return cachedRead(db, 'entry-children', cacheKey, async () => Object.freeze((await loadChildren(db, folderKey, filter, page)).map((entry) => Object.freeze(entry))), {
@@ -111,6 +112,7 @@ async function loadOfType(
 ): Promise<Entry[]> {
   let query = db.selectFrom('entries').select(ENTRY_COLUMNS).where('parent_key', '=', folderKey).where('type', '=', type);
   if (filter.kind === 'keys') query = query.where('path_key', 'in', filter.keys);
+  else if (filter.except.length > 0) query = query.where('path_key', 'not in', filter.except);
   const column = sortColumn(sort, type);
   const direction = segmentDirection(sort, type);
   const beyond = direction === 'asc' ? '>' : '<';

@@ -36,6 +36,22 @@ describe.each(testDatabaseTargets())('webdav Workspaces and grants [$name]', (ta
     expect((await admin.get(`_/Workspaces/${ws}/inside.txt`)).text).toBe('in');
   });
 
+  it('keeps a files_only key made in Workspace 0 out of the Custom Workspaces, even its Site Administrator\'s', async () => {
+    const ws = await newWorkspace(t);
+    await seed(t, { [`_/Workspaces/${ws}/inside.txt`]: 'in', 'home/outside.txt': 'out' });
+    const siteAdmin = await createUser(t.database.db, { siteAdmin: true });
+    const keyed = admin.as(await createApiKey(t.database.db, { userId: siteAdmin.id, permissionSet: 'files_only' }), 'x');
+    const root = hrefsOf((await keyed.propfind('', '1')).text);
+    expect(root).toContain('/dav/home/');
+    expect(root).not.toContain('/dav/_/');
+    expect((await keyed.get(`_/Workspaces/${ws}/inside.txt`)).status).toBe(404);
+    expect((await keyed.propfind('_/Workspaces', '1')).status).toBe(404);
+    expect((await keyed.put(`_/Workspaces/${ws}/planted.txt`, 'p')).status).toBe(404);
+    expect((await keyed.transfer('COPY', '_', 'home/loot')).status).toBe(404);
+    expect((await keyed.get('home/outside.txt')).text).toBe('out');
+    expect((await admin.get(`_/Workspaces/${ws}/planted.txt`)).status).toBe(404);
+  });
+
   it('shows a user only what its grants reach, 404 for the rest, and refuses writes it may not make', async () => {
     await seed(t, { 'team/readme.txt': 'r', 'team/shared/s.txt': 's', 'secret/x.txt': 'x' });
     const user = await createUser(t.database.db, { password: PASSWORD });

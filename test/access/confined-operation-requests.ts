@@ -1,0 +1,346 @@
+import { expect } from 'vitest';
+import { hashSecret } from '../../src/identity/index.js';
+import type { User } from '../../src/repositories/users.js';
+import { addMember, createApiKey, createGroup, createUser, unique } from '../support/factories.js';
+import type { CallOptions } from '../support/http-client.js';
+import { BOOTSTRAP_KEY, type TestApp } from '../support/test-app.js';
+
+/**
+ * The requests of the confined-operation table (confined-operations.test.ts): for every operation
+ * of the OpenAPI document, one valid request, with valid path parameters, query and body, built
+ * over fixtures of its own in the caller's home Workspace, so that the only question left is
+ * whether that caller may make it.
+ */
+
+export const PASSWORD = 'a long enough password for the table';
+
+/**
+ * The site every row works on: Workspace N, home of most confined credentials, and Workspace 0 and
+ * another Custom Workspace M beside it. Each of the three holds things whose names start with its
+ * marker (`in-ws0-`, `in-wsN-`, `in-wsM-`), so an answer that names anything of a Workspace the
+ * caller does not work in is caught by its text alone.
+ */
+export interface Site {
+  t: TestApp;
+  n: number;
+  m: number;
+  /** A Workspace 0 Site Administrator, whose keys are confined by where they were made or by `files_only`. */
+  siteAdmin: User;
+  /** A user of N with `workspace_admin`. */
+  workspaceAdmin: User;
+  /** A plain user of N with a password (for its sessions' reauthentication) and `full` on `Shared`. */
+  member: User;
+  /** A Workspace 0 user with a password: who signs in when the caller's home is Workspace 0. */
+  signInUserOf0: User;
+  /** A Workspace 0 user, beyond every credential confined to N. */
+  outsider: User;
+  /** A file in N, by its qualified site path (`_/Workspaces/N/...`). */
+  qualifiedFileInN: string;
+}
+
+/** Who calls: its credential, and the Workspace it is confined to (where a request selecting none works). */
+export interface ConfinedCaller {
+  as: CallOptions;
+  home: number;
+  /** The caller's user, null for a site-wide key. */
+  userId: number | null;
+}
+
+export interface OperationRequest {
+  method: string;
+  /** Below the API root (`/users/5`), or a whole API path (`/api/rest/v1/uploads/<token>`). */
+  path: string;
+  body?: unknown;
+  /** Bytes sent as they are (uploads), instead of a JSON body. */
+  rawBody?: string;
+}
+
+export type RequestBuilder = (site: Site, caller: ConfinedCaller) => Promise<OperationRequest>;
+
+export const markerOf = (workspace: 'ws0' | 'wsN' | 'wsM') => `in-${workspace}-`;
+
+export async function buildSite(t: TestApp): Promise<Site> {
+  const db = t.database.db;
+  const n = await newWorkspace(t, unique(`${markerOf('wsN')}workspace`));
+  const m = await newWorkspace(t, unique(`${markerOf('wsM')}workspace`));
+  for (const [workspace, marker] of [[0, markerOf('ws0')], [n, markerOf('wsN')], [m, markerOf('wsM')]] as const) await markedThings(t, workspace, marker);
+  const member = await createUser(db, { workspaceId: n, password: PASSWORD });
+  await insertGrant(t, n, { path: 'Shared', userId: member.id, permission: 'full' });
+  await asSite(t, n, 'POST', '/folders/Shared', {});
+  await asSite(t, 0, 'POST', '/folders/Shared', {});
+  const qualifiedFileInN = `_/Workspaces/${n}/Shared/${unique('reached-from-0')}.txt`;
+  await putFile(t, 0, qualifiedFileInN);
+  return {
+    t,
+    n,
+    m,
+    siteAdmin: await createUser(db, { siteAdmin: true }),
+    workspaceAdmin: await createUser(db, { workspaceId: n, workspaceAdmin: true }),
+    member,
+    signInUserOf0: await createUser(db, { password: PASSWORD }),
+    outsider: await createUser(db),
+    qualifiedFileInN,
+  };
+}
+
+/** A Custom Workspace made through the API, so that its root folder exists as in production. */
+async function newWorkspace(t: TestApp, name: string): Promise<number> {
+  return (await asSite(t, 0, 'POST', '/workspaces', { name })).id as number;
+}
+
+/**
+ * Things of one Workspace named with its marker, made through the API where History should record
+ * them: a user with a grant, an API key and an SSH key, a group, and a folder with a file.
+ */
+async function markedThings(t: TestApp, workspace: number, marker: string): Promise<void> {
+  const user = await asSite(t, workspace, 'POST', '/users', { username: unique(`${marker}user`) });
+  const group = await createGroup(t.database.db, { workspaceId: workspace, name: unique(`${marker}group`) });
+  await addMember(t.database.db, group, user.id);
+  const folder = unique(`${marker}folder`);
+  await putFile(t, workspace, `${folder}/${unique(`${marker}file`)}.txt`);
+  await asSite(t, workspace, 'POST', '/permissions', { path: folder, user_id: user.id, permission: 'readonly' });
+  await asSite(t, workspace, 'POST', '/api_keys', { name: unique(`${marker}key`), user_id: user.id });
+  await asSite(t, workspace, 'POST', '/public_keys', { title: unique(`${marker}ssh`), user_id: user.id, generate_keypair: true, generate_algorithm: 'ed25519' });
+}
+
+/** A request by the site-wide bootstrap key in `workspace`, which must succeed; its body. */
+async function asSite(t: TestApp, workspace: number, method: string, path: string, body?: unknown): Promise<any> {
+  const response = await t.api.call(method, path, { key: BOOTSTRAP_KEY, workspace, ...(body === undefined ? {} : { body }) });
+  expect(response.status, `${method} ${path}: ${response.text}`).toBeLessThan(300);
+  return response.body;
+}
+
+async function putFile(t: TestApp, workspace: number, path: string): Promise<void> {
+  const response = await t.api.call('PUT', `/files/${encodeURIComponent(path)}`, {
+    key: BOOTSTRAP_KEY, workspace, rawBody: 'file words', headers: { 'content-type': 'application/octet-stream' },
+  });
+  expect(response.status, `PUT ${path}: ${response.text}`).toBe(201);
+}
+
+async function insertGrant(t: TestApp, workspace: number, grant: { path: string; userId: number; permission: string }): Promise<number> {
+  const sitePath = workspace === 0 ? grant.path : `_/Workspaces/${workspace}/${grant.path}`;
+  const row = await t.database.db
+    .insertInto('permissions')
+    .values({
+      workspace_id: workspace,
+      path: sitePath,
+      path_key: sitePath.toLowerCase(),
+      user_id: grant.userId,
+      group_id: null,
+      permission: grant.permission,
+      recursive: true,
+      created_at: 0,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/**
+ * Fresh fixtures in the caller's home Workspace, one set per request, so that a row that deletes or
+ * renames what it names cannot disturb another. Files lie under `Shared`, where the member has `full`.
+ */
+class Home {
+  constructor(
+    private readonly site: Site,
+    readonly workspace: number,
+  ) {}
+
+  private get db() {
+    return this.site.t.database.db;
+  }
+
+  user(): Promise<User> {
+    return createUser(this.db, { workspaceId: this.workspace });
+  }
+
+  group(): Promise<number> {
+    return createGroup(this.db, { workspaceId: this.workspace });
+  }
+
+  async membership(): Promise<{ id: number; groupId: number; userId: number }> {
+    const groupId = await this.group();
+    const { id: userId } = await this.user();
+    await addMember(this.db, groupId, userId);
+    const row = await this.db.selectFrom('group_users').select('id').where('group_id', '=', groupId).where('user_id', '=', userId).executeTakeFirstOrThrow();
+    return { id: row.id, groupId, userId };
+  }
+
+  async grant(): Promise<number> {
+    return insertGrant(this.site.t, this.workspace, { path: `Shared/${unique('granted')}`, userId: (await this.user()).id, permission: 'readonly' });
+  }
+
+  /** An API key of a user of the home Workspace, made there. */
+  async apiKey(): Promise<number> {
+    const secret = await createApiKey(this.db, { userId: (await this.user()).id, workspaceId: this.workspace });
+    const row = await this.db.selectFrom('api_keys').select('id').where('lookup', '=', hashSecret(secret).lookup).executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async publicKey(): Promise<number> {
+    const body = { title: unique('ssh'), user_id: (await this.user()).id, generate_keypair: true, generate_algorithm: 'ed25519' };
+    return (await asSite(this.site.t, this.workspace, 'POST', '/public_keys', body)).id as number;
+  }
+
+  /** A new folder under `Shared`, with a file in it; both paths as the home Workspace names them. */
+  async file(): Promise<{ folder: string; file: string }> {
+    const folder = `Shared/${unique('folder')}`;
+    const file = `${folder}/${unique('file')}.txt`;
+    await putFile(this.site.t, this.workspace, file);
+    return { folder, file };
+  }
+
+  /** A path under `Shared` where nothing stands yet. */
+  freePath(): string {
+    return `Shared/${unique('new')}`;
+  }
+
+  /** The path part of a transfer link handed out for `file` (`/api/rest/v1/downloads/<token>`). */
+  async downloadPath(file: string): Promise<string> {
+    return pathOf((await asSite(this.site.t, this.workspace, 'GET', `/files/${encodeURIComponent(file)}`)).download_uri as string);
+  }
+
+  async uploadPath(): Promise<string> {
+    const parts = await asSite(this.site.t, this.workspace, 'POST', `/file_actions/begin_upload/${encodeURIComponent(this.freePath())}`, {});
+    return pathOf(parts[0].upload_uri as string);
+  }
+
+  /** A user who signs in with PASSWORD: the member in N, another user in Workspace 0. */
+  signInUser(): User {
+    return this.workspace === 0 ? this.site.signInUserOf0 : this.site.member;
+  }
+}
+
+function pathOf(url: string): string {
+  return new URL(url).pathname;
+}
+
+/** Fresh fixtures in the caller's home Workspace. */
+export const home = (site: Site, caller: ConfinedCaller) => new Home(site, caller.home);
+const enc = encodeURIComponent;
+
+/** A History export the caller made itself (exports are their maker's); a site-wide one when the caller may not make any. */
+async function ownHistoryExport(site: Site, caller: ConfinedCaller): Promise<number> {
+  const made = await site.t.api.post('/history_exports', {}, caller.as);
+  if (made.status === 201) return made.body.id as number;
+  return (await asSite(site.t, caller.home, 'POST', '/history_exports', {})).id as number;
+}
+
+const get = (path: string): OperationRequest => ({ method: 'GET', path });
+
+/** One request per operation, keyed as `METHOD /path-template` below the API root. */
+export const requestBuilders: Record<string, RequestBuilder> = {
+  'POST /sessions': async (site, caller) => ({ method: 'POST', path: '/sessions', body: { username: home(site, caller).signInUser().username, password: PASSWORD } }),
+  'DELETE /sessions': async () => ({ method: 'DELETE', path: '/sessions' }),
+
+  'GET /api_keys': async () => get('/api_keys'),
+  'POST /api_keys': async (site, caller) => ({ method: 'POST', path: '/api_keys', body: { name: unique('key'), user_id: (await home(site, caller).user()).id } }),
+  'GET /api_keys/{id}': async (site, caller) => get(`/api_keys/${await home(site, caller).apiKey()}`),
+  'PUT /api_keys/{id}': async (site, caller) => ({ method: 'PUT', path: `/api_keys/${await home(site, caller).apiKey()}`, body: { name: unique('renamed') } }),
+  'PATCH /api_keys/{id}': async (site, caller) => ({ method: 'PATCH', path: `/api_keys/${await home(site, caller).apiKey()}`, body: { name: unique('renamed') } }),
+  'DELETE /api_keys/{id}': async (site, caller) => ({ method: 'DELETE', path: `/api_keys/${await home(site, caller).apiKey()}` }),
+  'GET /api_key': async () => get('/api_key'),
+  'PUT /api_key': async () => ({ method: 'PUT', path: '/api_key', body: { name: unique('renamed') } }),
+  'PATCH /api_key': async () => ({ method: 'PATCH', path: '/api_key', body: { name: unique('renamed') } }),
+  'DELETE /api_key': async () => ({ method: 'DELETE', path: '/api_key' }),
+
+  'GET /public_keys': async () => get('/public_keys'),
+  'POST /public_keys': async (site, caller) => ({
+    method: 'POST',
+    path: '/public_keys',
+    body: { title: unique('ssh'), user_id: (await home(site, caller).user()).id, generate_keypair: true, generate_algorithm: 'ed25519' },
+  }),
+  'GET /public_keys/{id}': async (site, caller) => get(`/public_keys/${await home(site, caller).publicKey()}`),
+  'PUT /public_keys/{id}': async (site, caller) => ({ method: 'PUT', path: `/public_keys/${await home(site, caller).publicKey()}`, body: { title: unique('renamed') } }),
+  'PATCH /public_keys/{id}': async (site, caller) => ({ method: 'PATCH', path: `/public_keys/${await home(site, caller).publicKey()}`, body: { title: unique('renamed') } }),
+  'DELETE /public_keys/{id}': async (site, caller) => ({ method: 'DELETE', path: `/public_keys/${await home(site, caller).publicKey()}` }),
+
+  'GET /site': async () => get('/site'),
+  'PUT /site': async () => ({ method: 'PUT', path: '/site', body: { user_lockout_tries: 9 } }),
+  'PATCH /site': async () => ({ method: 'PATCH', path: '/site', body: { user_lockout_tries: 9 } }),
+  'GET /site/policies': async () => get('/site/policies'),
+
+  'GET /workspaces': async () => get('/workspaces'),
+  'POST /workspaces': async () => ({ method: 'POST', path: '/workspaces', body: { name: unique('workspace') } }),
+  'GET /workspaces/{id}': async (_site, caller) => get(`/workspaces/${caller.home}`),
+  'PUT /workspaces/{id}': async (_site, caller) => ({ method: 'PUT', path: `/workspaces/${caller.home}`, body: { name: unique('renamed') } }),
+  'PATCH /workspaces/{id}': async (_site, caller) => ({ method: 'PATCH', path: `/workspaces/${caller.home}`, body: { name: unique('renamed') } }),
+  'DELETE /workspaces/{id}': async (_site, caller) => ({ method: 'DELETE', path: `/workspaces/${caller.home}` }),
+
+  'GET /permissions': async () => get('/permissions'),
+  'POST /permissions': async (site, caller) => ({
+    method: 'POST',
+    path: '/permissions',
+    body: { path: home(site, caller).freePath(), user_id: (await home(site, caller).user()).id, permission: 'readonly' },
+  }),
+  'GET /permissions/explain': async (site, caller) => get(`/permissions/explain?path=Shared&user_id=${(await home(site, caller).user()).id}`),
+  'DELETE /permissions/{id}': async (site, caller) => ({ method: 'DELETE', path: `/permissions/${await home(site, caller).grant()}` }),
+  'GET /permissions/reach': async () => get('/permissions/reach?path=Shared'),
+  'GET /permissions/reach/export': async () => get('/permissions/reach/export'),
+
+  'GET /users': async () => get('/users'),
+  'POST /users': async () => ({ method: 'POST', path: '/users', body: { username: unique('new-user') } }),
+  'GET /users/{id}': async (site, caller) => get(`/users/${(await home(site, caller).user()).id}`),
+  'PUT /users/{id}': async (site, caller) => ({ method: 'PUT', path: `/users/${(await home(site, caller).user()).id}`, body: { name: 'Renamed' } }),
+  'PATCH /users/{id}': async (site, caller) => ({ method: 'PATCH', path: `/users/${(await home(site, caller).user()).id}`, body: { name: 'Renamed' } }),
+  'DELETE /users/{id}': async (site, caller) => ({ method: 'DELETE', path: `/users/${(await home(site, caller).user()).id}` }),
+
+  'GET /groups': async () => get('/groups'),
+  'POST /groups': async () => ({ method: 'POST', path: '/groups', body: { name: unique('new-group') } }),
+  'GET /groups/{id}': async (site, caller) => get(`/groups/${await home(site, caller).group()}`),
+  'PUT /groups/{id}': async (site, caller) => ({ method: 'PUT', path: `/groups/${await home(site, caller).group()}`, body: { name: unique('renamed') } }),
+  'PATCH /groups/{id}': async (site, caller) => ({ method: 'PATCH', path: `/groups/${await home(site, caller).group()}`, body: { name: unique('renamed') } }),
+  'DELETE /groups/{id}': async (site, caller) => ({ method: 'DELETE', path: `/groups/${await home(site, caller).group()}` }),
+
+  'GET /group_users': async (site, caller) => get(`/group_users?group_id=${(await home(site, caller).membership()).groupId}`),
+  'POST /group_users': async (site, caller) => {
+    const place = home(site, caller);
+    return { method: 'POST', path: '/group_users', body: { group_id: await place.group(), user_id: (await place.user()).id } };
+  },
+  'PUT /group_users/{id}': async (site, caller) => ({ method: 'PUT', path: `/group_users/${(await home(site, caller).membership()).id}`, body: { admin: true } }),
+  'PATCH /group_users/{id}': async (site, caller) => ({ method: 'PATCH', path: `/group_users/${(await home(site, caller).membership()).id}`, body: { admin: true } }),
+  'DELETE /group_users/{id}': async (site, caller) => ({ method: 'DELETE', path: `/group_users/${(await home(site, caller).membership()).id}` }),
+
+  // The bare forms name the root folder.
+  'GET /folders': async () => get('/folders'),
+  'POST /folders': async () => ({ method: 'POST', path: '/folders', body: {} }),
+  'GET /folders/{path}': async (site, caller) => get(`/folders/${enc((await home(site, caller).file()).folder)}`),
+  'POST /folders/{path}': async (site, caller) => ({ method: 'POST', path: `/folders/${enc(home(site, caller).freePath())}`, body: {} }),
+  'GET /files': async () => get('/files'),
+  'DELETE /files': async () => ({ method: 'DELETE', path: '/files' }),
+  'POST /files': async () => ({ method: 'POST', path: '/files', body: { action: 'put' } }),
+  'PUT /files': async () => ({ method: 'PUT', path: '/files', rawBody: 'file words' }),
+  'GET /files/{path}': async (site, caller) => get(`/files/${enc((await home(site, caller).file()).file)}`),
+  'DELETE /files/{path}': async (site, caller) => ({ method: 'DELETE', path: `/files/${enc((await home(site, caller).file()).file)}` }),
+  'POST /files/{path}': async (site, caller) => ({ method: 'POST', path: `/files/${enc(`${home(site, caller).freePath()}.txt`)}`, body: { action: 'put' } }),
+  'PUT /files/{path}': async (site, caller) => ({ method: 'PUT', path: `/files/${enc(`${home(site, caller).freePath()}.txt`)}`, rawBody: 'file words' }),
+  'GET /file_actions/metadata': async () => get('/file_actions/metadata'),
+  'GET /file_actions/metadata/{path}': async (site, caller) => get(`/file_actions/metadata/${enc((await home(site, caller).file()).file)}`),
+  'POST /file_actions/move/{path}': async (site, caller) => {
+    const place = home(site, caller);
+    return { method: 'POST', path: `/file_actions/move/${enc((await place.file()).file)}`, body: { destination: `${place.freePath()}.txt` } };
+  },
+  'POST /file_actions/copy/{path}': async (site, caller) => {
+    const place = home(site, caller);
+    return { method: 'POST', path: `/file_actions/copy/${enc((await place.file()).file)}`, body: { destination: `${place.freePath()}.txt` } };
+  },
+  'POST /file_actions/begin_upload/{path}': async (site, caller) => ({ method: 'POST', path: `/file_actions/begin_upload/${enc(`${home(site, caller).freePath()}.txt`)}`, body: {} }),
+  'GET /downloads/{token}': async (site, caller) => {
+    const place = home(site, caller);
+    return get(await place.downloadPath((await place.file()).file));
+  },
+  'PUT /uploads/{token}': async (site, caller) => ({ method: 'PUT', path: await home(site, caller).uploadPath(), rawBody: 'part words' }),
+
+  'GET /history': async () => get('/history'),
+  'GET /history/login': async () => get('/history/login'),
+  'GET /history/users/{user_id}': async (site, caller) => get(`/history/users/${(await home(site, caller).user()).id}`),
+  'GET /history/folders': async () => get('/history/folders'),
+  'GET /history/folders/{path}': async (site, caller) => get(`/history/folders/${enc((await home(site, caller).file()).folder)}`),
+  'GET /history/files': async () => get('/history/files'),
+  'GET /history/files/{path}': async (site, caller) => get(`/history/files/${enc((await home(site, caller).file()).file)}`),
+  'POST /history_exports': async () => ({ method: 'POST', path: '/history_exports', body: {} }),
+  'GET /history_exports/{id}': async (site, caller) => get(`/history_exports/${await ownHistoryExport(site, caller)}`),
+  'GET /history_export_results': async (site, caller) => get(`/history_export_results?history_export_id=${await ownHistoryExport(site, caller)}`),
+  'GET /history_exports/{id}/results.csv': async (site, caller) => get(`/history_exports/${await ownHistoryExport(site, caller)}/results.csv`),
+  'GET /history_exports/{id}/results.jsonl': async (site, caller) => get(`/history_exports/${await ownHistoryExport(site, caller)}/results.jsonl`),
+};
