@@ -151,7 +151,7 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
   if (needsConfirmation) await confirmIdentity('fields');
   if (input.password !== undefined) changes.passwordHash = await hashPassword(input.password);
   // Nothing to change (a client sending the user back as it is): no write at all.
-  if (Object.keys(changes).length === 0) return target;
+  if (Object.keys(changes).length === 0 && groupChange.joining.length === 0 && groupChange.leaving.length === 0) return target;
 
   return refusingDuplicates(() => inTransaction(a.db, async (tx) => {
     // The user as it is now, held until the commit: History records what this change changed,
