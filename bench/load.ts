@@ -33,6 +33,9 @@ export async function runLoad(baseUrl: string, request: RequestSpec, settings: L
     connections: settings.connections,
     pipelining: settings.pipelining,
     duration: seconds,
+    // autocannon stops at its next sample, once a second by default: a load shorter than a second
+    // samples as often as it lasts, or it would last the whole second.
+    sampleInt: Math.min(1000, seconds * 1000),
   });
   return {
     seconds: result.duration,

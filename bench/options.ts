@@ -36,6 +36,8 @@ export interface BenchOptions {
   folderSizes: number[];
   /** Records in History at each step of its growth series. */
   historySteps: number[];
+  /** History records appended, inside changes, to measure what one costs. */
+  recordingEvents: number;
   /** The WebDAV section: the listed folder's entries, the transferred file's bytes and the transfer rounds. */
   webdav: { folderSize: number; transferBytes: number; transferRounds: number };
   /** The SFTP section: the transferred file's bytes and rounds, the concurrent sessions and the small files they fetch. */
@@ -76,6 +78,7 @@ export function benchOptions(env: NodeJS.ProcessEnv): BenchOptions {
     grantSteps: !growth ? [site.grants] : quick ? [1_000, 10_000] : [1_000, 10_000, 100_000, 1_000_000],
     folderSizes: !growth ? [] : quick ? [100, 1_000] : [100, 1_000, 10_000, 100_000],
     historySteps: quick ? [1_000, 10_000] : [10_000, 100_000, 1_000_000, 10_000_000],
+    recordingEvents: 2_000,
     webdav: {
       folderSize: Number(env.BENCH_WEBDAV_FOLDER ?? (quick ? 1_000 : 10_000)),
       transferBytes: Number(env.BENCH_WEBDAV_MIB ?? (quick ? 64 : 1024)) * 2 ** 20,

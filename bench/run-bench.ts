@@ -206,7 +206,7 @@ async function benchStore(
       run(server, scenario, connections === undefined ? options : { ...options, load: { ...options.load, connections } }, timing, row, database === 'postgres');
     await auditBench({ ...site, grants: options.site.grants }, {
       database, env: audit.env, ids: audit.ids, timing: options.timing, growthTiming: options.growthTiming,
-      historySteps: options.historySteps, atriumEnv: ATRIUM_ENV, nodeArgs: options.atriumNodeArgs,
+      historySteps: options.historySteps, recordingEvents: options.recordingEvents, atriumEnv: ATRIUM_ENV, nodeArgs: options.atriumNodeArgs,
     }, runScenario, record);
   }
 }

@@ -20,6 +20,8 @@ export interface AuditContext {
   timing: Timing;
   growthTiming: Timing;
   historySteps: readonly number[];
+  /** Records appended to measure what one costs (measureRecording). */
+  recordingEvents: number;
   atriumEnv: Record<string, string>;
   nodeArgs: readonly string[];
 }
@@ -49,7 +51,7 @@ export async function auditBench(site: SeededSite, ctx: AuditContext, run: RunSc
   } finally {
     await atrium.stop();
   }
-  const cost = await measureRecording(database, ctx.env, 2_000);
+  const cost = await measureRecording(database, ctx.env, ctx.recordingEvents);
   record({ ...base, scenario: 'one History record, appended inside a change', recordingCost: cost });
 
   for (const records of ctx.historySteps) {

@@ -1,18 +1,5 @@
 #!/usr/bin/env node
-import { CommanderError } from 'commander';
-import { createOwnerOnlyFromNowOn } from '../db/data-dir.js';
-import { describeFailure } from './failure.js';
-import { buildProgram, usageExitCode } from './program.js';
+import { runCli } from './run-cli.js';
 
-// The CLI creates databases, backups and restored data dirs: readable by their owner alone, as
-// the server's own files are.
-createOwnerOnlyFromNowOn();
-
-buildProgram().parseAsync(process.argv).then(
-  () => process.exit(0),
-  (error: unknown) => {
-    if (error instanceof CommanderError) process.exit(usageExitCode(error));
-    process.stderr.write(`atrium: ${describeFailure(error)}\n`);
-    process.exit(1);
-  },
-);
+// The process ends with the command's status even if something it used left a handle open.
+runCli(process.argv.slice(2), { env: process.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }).then((code) => process.exit(code));

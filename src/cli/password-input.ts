@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
+import type { CliIo, CliOutput } from './cli-io.js';
 import { CliError } from './failure.js';
 
 /** The variable a script may set instead of typing; the process list never shows a password. */
@@ -14,22 +15,22 @@ export interface PasswordSources {
  * line of standard input with `--password-stdin`, else ATRIUM_USER_PASSWORD, else a prompt that
  * does not echo when a person is at the terminal. undefined when none of these is available.
  */
-export async function readNewPassword(sources: PasswordSources): Promise<string | undefined> {
-  if (sources.passwordStdin === true) return firstLineOfStdin();
-  const fromEnv = process.env[PASSWORD_ENV];
+export async function readNewPassword(sources: PasswordSources, io: CliIo): Promise<string | undefined> {
+  if (sources.passwordStdin === true) return firstLineOf(io.stdin);
+  const fromEnv = io.env[PASSWORD_ENV];
   if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
-  if (process.stdin.isTTY === true) {
-    const first = await promptHidden('New password: ');
-    const second = await promptHidden('Repeat it: ');
+  if (io.stdin.isTTY === true) {
+    const first = await promptHidden('New password: ', io.stdin, io.stderr);
+    const second = await promptHidden('Repeat it: ', io.stdin, io.stderr);
     if (first !== second) throw new CliError('the two passwords differ');
     return first;
   }
   return undefined;
 }
 
-async function firstLineOfStdin(): Promise<string> {
+async function firstLineOf(stdin: NodeJS.ReadableStream): Promise<string> {
   let text = '';
-  for await (const chunk of process.stdin) {
+  for await (const chunk of stdin) {
     text += (chunk as Buffer).toString('utf8');
     if (text.includes('\n')) break;
   }
@@ -39,19 +40,19 @@ async function firstLineOfStdin(): Promise<string> {
 }
 
 /** Reads a line from the terminal with echo turned off (the prompt itself is shown). */
-function promptHidden(prompt: string): Promise<string> {
+function promptHidden(prompt: string, stdin: NodeJS.ReadableStream, stderr: CliOutput): Promise<string> {
   let muted = false;
   const output = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      if (!muted) process.stderr.write(chunk);
+      if (!muted) stderr.write(chunk.toString());
       done();
     },
   });
-  const rl = createInterface({ input: process.stdin, output, terminal: true });
+  const rl = createInterface({ input: stdin, output, terminal: true });
   return new Promise((resolve) => {
     rl.question(prompt, (answer) => {
       rl.close();
-      process.stderr.write('\n');
+      stderr.write('\n');
       resolve(answer);
     });
     muted = true;

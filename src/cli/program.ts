@@ -7,29 +7,40 @@ import { addHistoryCommands } from './commands/history.js';
 import { addKeyCommands } from './commands/keys.js';
 import { addMigrateCommand } from './commands/migrate.js';
 import { addUserCommands } from './commands/users.js';
+import type { CliIo, CliOutput } from './cli-io.js';
 import { addSettingOptions } from './settings-options.js';
 
 /** Exit status for arguments the CLI cannot use (after printing the usage). */
 export const USAGE_EXIT = 2;
 
-/** The whole command tree. Commander parses and prints usage; each command calls one feature. */
-export function buildProgram(): Command {
+/** The whole command tree, reading and writing `io`. Commander parses and prints usage; each command calls one feature. */
+export function buildProgram(io: CliIo): Command {
   const program = new Command('atrium')
     .description('Administer an Atrium site: users, keys, permissions, the schema, settings, backups, History.\n'
       + 'Reads the same settings as the server: ATRIUM_* variables, or the same flags (--data-dir, --database-url, ...).')
     .showHelpAfterError()
     .exitOverride()
-    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      getOutHelpWidth: () => helpWidth(io.stdout),
+      getErrHelpWidth: () => helpWidth(io.stderr),
+    });
   addSettingOptions(program);
-  addUserCommands(program);
-  addKeyCommands(program);
-  addExplainCommand(program);
-  addGrantCommands(program);
-  addMigrateCommand(program);
-  addConfigCommands(program);
-  addBackupCommands(program);
-  addHistoryCommands(program);
+  addUserCommands(program, io);
+  addKeyCommands(program, io);
+  addExplainCommand(program, io);
+  addGrantCommands(program, io);
+  addMigrateCommand(program, io);
+  addConfigCommands(program, io);
+  addBackupCommands(program, io);
+  addHistoryCommands(program, io);
   return program;
+}
+
+/** Help is wrapped at a terminal's width, else at commander's own 80 columns. */
+function helpWidth(output: CliOutput): number {
+  return output.isTTY === true && output.columns !== undefined ? output.columns : 80;
 }
 
 /** Help and version end with 0; any other commander error is a usage error. */

@@ -14,13 +14,13 @@ export function addSettingOptions(program: Command): void {
   }
 }
 
-/** The configuration a command runs with: the environment, overridden by the setting flags given. */
-export function configOf(command: Command): Config {
+/** The configuration a command runs with: the environment `env`, overridden by the setting flags given. */
+export function configOf(command: Command, env: NodeJS.ProcessEnv): Config {
   const given = command.optsWithGlobals<Record<string, unknown>>();
   const argv: string[] = [];
   for (const setting of SETTINGS) {
     const value = given[new Option(`--${setting.flag} <value>`).attributeName()];
     if (typeof value === 'string') argv.push(`--${setting.flag}=${value}`);
   }
-  return loadConfig(process.env, argv);
+  return loadConfig(env, argv);
 }

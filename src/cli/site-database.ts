@@ -5,6 +5,7 @@ import type { Config } from '../config/settings.js';
 import { openConfiguredDatabase, type Database } from '../db/database.js';
 import { currentSchema, hasAtriumSchema } from '../db/migrate.js';
 import { CliError } from './failure.js';
+import type { CliOutput } from './cli-io.js';
 
 /**
  * Runs an administration command's `work` on the site's database, which must exist already: the
@@ -12,17 +13,17 @@ import { CliError } from './failure.js';
  * when it does not (a mistyped or missing ATRIUM_DATA_DIR must not leave an empty site behind);
  * only `atrium migrate` creates a database.
  */
-export async function withSiteDatabase<T>(config: Config, work: (database: Database) => Promise<T>): Promise<T> {
+export async function withSiteDatabase<T>(config: Config, stderr: CliOutput, work: (database: Database) => Promise<T>): Promise<T> {
   if (config.databaseUrl === undefined) assertSqliteFileExists(config.dataDir);
-  return usingDatabase(openSiteDatabase(config, { mustExist: true }), async (database) => {
+  return usingDatabase(openSiteDatabase(config, stderr, { mustExist: true }), async (database) => {
     if (!(await hasAtriumSchema(database))) throw new CliError(await noSchema(database, config));
     return work(database);
   });
 }
 
 /** `atrium migrate`'s way in: the one command that may create the database (SQLite's file and its data dir). */
-export async function withNewOrExistingSiteDatabase<T>(config: Config, work: (database: Database) => Promise<T>): Promise<T> {
-  return usingDatabase(openSiteDatabase(config, { mustExist: false }), work);
+export async function withNewOrExistingSiteDatabase<T>(config: Config, stderr: CliOutput, work: (database: Database) => Promise<T>): Promise<T> {
+  return usingDatabase(openSiteDatabase(config, stderr, { mustExist: false }), work);
 }
 
 /**
@@ -30,9 +31,9 @@ export async function withNewOrExistingSiteDatabase<T>(config: Config, work: (da
  * writer and many readers share the file (a busy writer is waited for), and PostgreSQL is shared
  * anyway. A small pool is enough for one command.
  */
-function openSiteDatabase(config: Config, options: { mustExist: boolean }): Database {
+function openSiteDatabase(config: Config, stderr: CliOutput, options: { mustExist: boolean }): Database {
   // Only the embedded database lives in the data dir; a command on PostgreSQL leaves it alone.
-  if (config.databaseUrl === undefined) for (const warning of prepareDataDir(config.dataDir)) process.stderr.write(`atrium: warning: ${warning}\n`);
+  if (config.databaseUrl === undefined) for (const warning of prepareDataDir(config.dataDir)) stderr.write(`atrium: warning: ${warning}\n`);
   try {
     return openConfiguredDatabase(config, { max: 2, mustExist: options.mustExist });
   } catch (error) {

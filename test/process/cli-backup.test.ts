@@ -10,7 +10,8 @@ import { generateOpenSshKeyPairSync } from '../../src/lib/openssh-key-pair.js';
 import { sha256Fingerprint } from '../../src/sftp/host-keys.js';
 import { adminQuery, POSTGRES_TEST_URL } from '../support/postgres-server.js';
 import { startServer, type ServerProcess } from '../support/server-process.js';
-import { cliOk, runCli } from './cli-process.js';
+import { atrium, atriumOk } from './cli-in-process.js';
+import { runCliProcess } from './cli-process.js';
 
 const KEY = 'cli-backup-bootstrap-key-0123456789abcdef012';
 const serverMode = inject('postgresMode') === 'server';
@@ -83,6 +84,8 @@ describe('atrium backup and restore (SQLite), while the server works', () => {
     const granted = new Map<number, string>();
     let done = 0;
     let stop = false;
+    /** Who waits for the writers to have done so many rounds. */
+    const waiting: { count: number; resolve: () => void }[] = [];
     const writer = (async () => {
       for (let i = 0; !stop; i += 1) {
         const bytes = randomBytes(1024 + i);
@@ -93,17 +96,22 @@ describe('atrium backup and restore (SQLite), while the server works', () => {
         expect(grant.status).toBe(201);
         granted.set(grant.body.id as number, `load/g-${i}`);
         done += 1;
+        for (const waiter of waiting.filter((w) => w.count <= done)) waiter.resolve();
       }
     })();
-    const untilDone = async (count: number) => {
-      while (done < count) await new Promise((resolve) => setTimeout(resolve, 10));
-    };
+    /** Until the writers have done `count` rounds; a writer that failed fails the wait. */
+    const untilDone = (count: number) => Promise.race([
+      new Promise<void>((resolve) => (done >= count ? resolve() : waiting.push({ count, resolve }))),
+      writer.then(() => { throw new Error(`the writers stopped after ${done} rounds`); }),
+    ]);
 
     await untilDone(5);
     const filesBefore = new Set(uploaded.keys());
     const grantsBefore = new Set(granted.keys());
     const archive = path.join(dir, 'site.tar');
-    const backup = await runCli(live, ['backup', archive]);
+    // The backup as its own process beside the server, as an operator runs it: the writers in this
+    // process go on while it works.
+    const backup = await runCliProcess(live, ['backup', archive]);
     const afterBackup = done;
     // The writers went on through the backup and after it.
     await untilDone(afterBackup + 3);
@@ -114,12 +122,12 @@ describe('atrium backup and restore (SQLite), while the server works', () => {
     expect(fs.statSync(archive).mode & 0o777).toBe(0o600);
 
     // A backup never overwrites, and a restore never goes into a data dir in use.
-    expect(await runCli(live, ['backup', archive])).toMatchObject({ code: 1, stderr: expect.stringContaining('already exists') });
-    const intoLive = await runCli(live, ['restore', archive]);
+    expect(await atrium(live, ['backup', archive])).toMatchObject({ code: 1, stderr: expect.stringContaining('already exists') });
+    const intoLive = await atrium(live, ['restore', archive]);
     expect(intoLive).toMatchObject({ code: 1, stderr: expect.stringContaining('is not empty') });
 
     const restored = { ATRIUM_DATA_DIR: path.join(dir, 'restored') };
-    expect(await cliOk(restored, ['restore', archive])).toMatch(/^restored the backup of \S+ into .*restored\n$/);
+    expect(await atriumOk(restored, ['restore', archive])).toMatch(/^restored the backup of \S+ into .*restored\n$/);
     const copy = await startServer({ ...restored, ATRIUM_ACCESS_LOG: 'false' });
     running.push(copy);
 
@@ -153,9 +161,9 @@ describe('atrium backup and restore (SQLite), while the server works', () => {
     expect(before.rsa).toMatch(/^SHA256:/);
 
     const archive = path.join(dir, 'site.tar');
-    await cliOk(live, ['backup', archive]);
+    await atriumOk(live, ['backup', archive]);
     const restored = { ATRIUM_DATA_DIR: path.join(dir, 'restored'), ATRIUM_SFTP_PORT: '0' };
-    await cliOk(restored, ['restore', archive]);
+    await atriumOk(restored, ['restore', archive]);
     // The same keys, byte for byte, and owner-only as the server made them.
     expect(fs.statSync(path.join(restored.ATRIUM_DATA_DIR, 'sftp-host-keys')).mode & 0o777).toBe(0o700);
     const keys = hostKeyFiles(restored.ATRIUM_DATA_DIR);
@@ -175,10 +183,10 @@ describe('atrium backup and restore (SQLite), while the server works', () => {
     const pair = generateOpenSshKeyPairSync('ed25519');
     fs.writeFileSync(ownKey, pair.private, { mode: 0o600 });
     const live = { ATRIUM_DATA_DIR: path.join(dir, 'live'), ATRIUM_SFTP_HOST_KEY_FILES: ownKey };
-    await cliOk(live, ['migrate']);
+    await atriumOk(live, ['migrate']);
 
     const archive = path.join(dir, 'site.tar');
-    const backup = await runCli(live, ['backup', archive]);
+    const backup = await atrium(live, ['backup', archive]);
     expect(backup.code, backup.stderr).toBe(0);
     expect(backup.stderr).toBe(`atrium: note: the SFTP host keys of ATRIUM_SFTP_HOST_KEY_FILES (${ownKey}) are not in this backup: keep copies of them with it\n`);
     expect(fs.readFileSync(archive).includes(pair.private.trim().split('\n')[1] as string)).toBe(false);
@@ -188,7 +196,7 @@ describe('atrium backup and restore (SQLite), while the server works', () => {
     expect(JSON.parse(fs.readFileSync(path.join(unpacked, 'atrium-backup.json'), 'utf8'))).toMatchObject({ format: 2, dialect: 'sqlite', sftpHostKeyFiles: [ownKey] });
     expect(fs.readdirSync(unpacked).sort()).toEqual(['atrium-backup.json', 'atrium.sqlite', 'files']);
 
-    const restore = await runCli({ ATRIUM_DATA_DIR: path.join(dir, 'restored') }, ['restore', archive]);
+    const restore = await atrium({ ATRIUM_DATA_DIR: path.join(dir, 'restored') }, ['restore', archive]);
     expect(restore.code, restore.stderr).toBe(0);
     expect(restore.stderr).toContain(`the SFTP host keys of ATRIUM_SFTP_HOST_KEY_FILES (${ownKey}) were not in the backup: set ATRIUM_SFTP_HOST_KEY_FILES to them`);
   });
@@ -206,7 +214,9 @@ describe('atrium backup and restore (SQLite), while the server works', () => {
       fs.mkdirSync(path.join(folder, 'objects'), { recursive: true });
       fs.writeFileSync(path.join(folder, 'owner.pid'), pid);
     }
-    await cliOk(live, ['backup', path.join(dir, 'site.tar')]);
+    // The backup as a process of its own: this one, the test's, stands for another backup running.
+    const staged = await runCliProcess(live, ['backup', path.join(dir, 'site.tar')]);
+    expect(staged.code, staged.stderr).toBe(0);
     const left = fs.readdirSync(live.ATRIUM_DATA_DIR).filter((name) => name.startsWith('.backup-'));
     expect(left).toEqual(['.backup-running']);
   });
@@ -216,11 +226,11 @@ describe('atrium backup and restore (SQLite), while the server works', () => {
     const notBackup = path.join(dir, 'other.tar');
     fs.writeFileSync(notBackup, 'not a tar archive at all');
     const target = { ATRIUM_DATA_DIR: path.join(dir, 'restored') };
-    const result = await runCli(target, ['restore', notBackup]);
+    const result = await atrium(target, ['restore', notBackup]);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(`atrium: ${notBackup} is not an Atrium backup: TAR_BAD_ARCHIVE: Unrecognized archive format\n`);
     expect(fs.readdirSync(target.ATRIUM_DATA_DIR)).toEqual([]);
-    expect((await runCli(target, ['restore', path.join(dir, 'missing.tar')])).stderr).toContain('does not exist');
+    expect((await atrium(target, ['restore', path.join(dir, 'missing.tar')])).stderr).toContain('does not exist');
   });
 });
 
@@ -245,19 +255,19 @@ describe.skipIf(!serverMode)('atrium backup and restore with PostgreSQL [postgre
     expect(put.status).toBe(201);
 
     const archive = path.join(dir, 'files.tar');
-    const backup = await runCli(live, ['backup', archive]);
+    const backup = await atrium(live, ['backup', archive]);
     expect(backup.code, backup.stderr).toBe(0);
     expect(backup.stdout).toMatch(/\(postgres database not included; 1 stored file\)\n$/);
     expect(backup.stderr).toContain('dump the database with pg_dump');
 
     const asSqlite = { ATRIUM_DATA_DIR: path.join(dir, 'as-sqlite') };
-    const refused = await runCli(asSqlite, ['restore', archive]);
+    const refused = await atrium(asSqlite, ['restore', archive]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('is a backup of a postgres site, but the configuration selects sqlite');
     expect(fs.readdirSync(asSqlite.ATRIUM_DATA_DIR)).toEqual([]);
 
     const restored = { ATRIUM_DATABASE_URL: url, ATRIUM_DATA_DIR: path.join(dir, 'restored') };
-    const result = await runCli(restored, ['restore', archive]);
+    const result = await atrium(restored, ['restore', archive]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('restore the database from its pg_dump with pg_restore');
     const objects = path.join(restored.ATRIUM_DATA_DIR, 'files', 'objects');

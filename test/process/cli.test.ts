@@ -6,7 +6,8 @@ import Sqlite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { adminQuery, POSTGRES_TEST_URL } from '../support/postgres-server.js';
 import { startServer, type ServerProcess } from '../support/server-process.js';
-import { cliOk, runCli, runCliInTerminal } from './cli-process.js';
+import { atrium, atriumOk } from './cli-in-process.js';
+import { runCliInTerminal, runCliProcess } from './cli-process.js';
 
 const KEY = 'cli-test-bootstrap-key-0123456789abcdef0123';
 const PASSWORD = 'a long enough password';
@@ -55,7 +56,12 @@ const postgresTarget = (): Target => {
   };
 };
 
-describe.each([sqliteTarget(), postgresTarget()])('the administration CLI as a process on $name', (target) => {
+/**
+ * The administration CLI against a running server's database: its commands through the CLI's entry
+ * function in this process (cli-in-process.ts), and the binary itself as a process where only it
+ * can show the behaviour (its exit statuses, a password on its standard input, the terminal prompt).
+ */
+describe.each([sqliteTarget(), postgresTarget()])('the administration CLI on $name', (target) => {
   let env: Record<string, string> = {};
   let server: ServerProcess | undefined;
 
@@ -80,7 +86,7 @@ describe.each([sqliteTarget(), postgresTarget()])('the administration CLI as a p
     env = await target.setUp();
     // The CLI prepares an empty database itself; the server then starts on it and, finding no
     // user and no key, creates the configured bootstrap key.
-    const migrated = await runCli(env, ['migrate']);
+    const migrated = await atrium(env, ['migrate']);
     expect(migrated).toMatchObject({ code: 0, stdout: 'the database schema is up to date\n' });
     server = await startServer({ ...env, ATRIUM_BOOTSTRAP_API_KEY: KEY, ATRIUM_ACCESS_LOG: 'false' });
   });
@@ -91,11 +97,14 @@ describe.each([sqliteTarget(), postgresTarget()])('the administration CLI as a p
   });
 
   it.skipIf(target.skip)('migrate is idempotent on a migrated database, with the server running', async () => {
-    expect(await runCli(env, ['migrate'])).toMatchObject({ code: 0, stdout: 'the database schema is up to date\n' });
+    expect(await atrium(env, ['migrate'])).toMatchObject({ code: 0, stdout: 'the database schema is up to date\n' });
   });
 
   it.skipIf(target.skip)('creates a user whose password, read from stdin, signs in over HTTP', async () => {
-    const out = await cliOk(env, ['user', 'create', 'alice', '--password-stdin', '--name', 'Alice A'], `${PASSWORD}\n`);
+    // The binary, reading its own standard input, and exiting 0.
+    const created = await runCliProcess(env, ['user', 'create', 'alice', '--password-stdin', '--name', 'Alice A'], `${PASSWORD}\n`);
+    expect(created).toMatchObject({ code: 0, stderr: '' });
+    const out = created.stdout;
     expect(out).toMatch(/^created user alice \(id \d+, Workspace 0\)\n$/);
     const session = await logIn('alice', PASSWORD);
     expect(session.status).toBe(201);
@@ -104,36 +113,37 @@ describe.each([sqliteTarget(), postgresTarget()])('the administration CLI as a p
   });
 
   it.skipIf(target.skip)('applies the password policy and the username rules of the directory', async () => {
-    const short = await runCli(env, ['user', 'create', 'shorty', '--password-stdin'], 'short\n');
+    // The binary: a refusal exits 1, saying why.
+    const short = await runCliProcess(env, ['user', 'create', 'shorty', '--password-stdin'], 'short\n');
     expect(short.code).toBe(1);
     expect(short.stderr).toContain('atrium: processing-failure/model-save-error');
     expect(short.stderr).toMatch(/password: is too short/);
     expect(await userNamed('shorty')).toBeUndefined();
 
-    await cliOk(env, ['user', 'create', 'taken'], '');
-    const again = await runCli(env, ['user', 'create', 'TAKEN'], '');
+    await atriumOk(env, ['user', 'create', 'taken'], '');
+    const again = await atrium(env, ['user', 'create', 'TAKEN'], '');
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('username: has already been taken');
   });
 
   it.skipIf(target.skip)('sets a password from the environment: the old one stops working, the new one signs in', async () => {
-    await cliOk(env, ['user', 'create', 'carol', '--password-stdin'], `${PASSWORD}\n`);
+    await atriumOk(env, ['user', 'create', 'carol', '--password-stdin'], `${PASSWORD}\n`);
     const newPassword = 'another long enough password';
-    const out = await cliOk({ ...env, ATRIUM_USER_PASSWORD: newPassword }, ['user', 'set-password', 'carol']);
+    const out = await atriumOk({ ...env, ATRIUM_USER_PASSWORD: newPassword }, ['user', 'set-password', 'carol']);
     expect(out).toBe('password of carol changed\n');
     expect((await logIn('carol', PASSWORD)).status).toBe(401);
     expect((await logIn('carol', newPassword)).status).toBe(201);
 
-    const none = await runCli(env, ['user', 'set-password', 'carol']);
+    const none = await atrium(env, ['user', 'set-password', 'carol']);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('no password given');
-    const unknown = await runCli(env, ['user', 'set-password', 'nobody', '--password-stdin'], `${PASSWORD}\n`);
+    const unknown = await atrium(env, ['user', 'set-password', 'nobody', '--password-stdin'], `${PASSWORD}\n`);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('atrium: not-found/user-not-found');
   });
 
   it.skipIf(target.skip)('asks for a new password twice in a terminal, without echoing it, and refuses two that differ', async () => {
-    await cliOk(env, ['user', 'create', 'fiona', '--password-stdin'], `${PASSWORD}\n`);
+    await atriumOk(env, ['user', 'create', 'fiona', '--password-stdin'], `${PASSWORD}\n`);
     const typed = 'typed at the terminal prompt';
     const prompts = /New password: |Repeat it: /g;
     const changed = await runCliInTerminal(env, ['user', 'set-password', 'fiona'], prompts, [typed, typed]);
@@ -149,34 +159,34 @@ describe.each([sqliteTarget(), postgresTarget()])('the administration CLI as a p
   });
 
   it.skipIf(target.skip)('disables a user: its session and sign-in are refused; lists users with their state', async () => {
-    await cliOk(env, ['user', 'create', 'dave', '--password-stdin'], `${PASSWORD}\n`);
+    await atriumOk(env, ['user', 'create', 'dave', '--password-stdin'], `${PASSWORD}\n`);
     const session = (await logIn('dave', PASSWORD)).body.id as string;
-    expect(await cliOk(env, ['user', 'disable', 'dave'])).toBe('user dave disabled\n');
+    expect(await atriumOk(env, ['user', 'disable', 'dave'])).toBe('user dave disabled\n');
     expect((await api('GET', '/users', { session })).status).toBe(401);
     expect((await logIn('dave', PASSWORD)).status).toBe(401);
     expect(await userNamed('dave')).toMatchObject({ disabled: true });
 
-    const lines = (await cliOk(env, ['user', 'list'])).trim().split('\n');
+    const lines = (await atriumOk(env, ['user', 'list'])).trim().split('\n');
     expect(lines[0]).toBe('ID\tUSERNAME\tWORKSPACE\tROLE\tSTATE\tLAST LOGIN');
     expect(lines.find((line) => line.split('\t')[1] === 'dave')).toMatch(/\tdave\t0\tuser\tdisabled\t/);
     expect(lines.find((line) => line.split('\t')[1] === 'alice')).toMatch(/\talice\t0\tuser\tactive\t\d{4}-/);
 
-    expect(await cliOk(env, ['user', 'enable', 'dave'])).toBe('user dave enabled\n');
+    expect(await atriumOk(env, ['user', 'enable', 'dave'])).toBe('user dave enabled\n');
     expect((await logIn('dave', PASSWORD)).status).toBe(201);
   });
 
   it.skipIf(target.skip)('keeps the last active Site Administrator, as the REST API does', async () => {
-    await cliOk(env, ['user', 'create', 'root', '--site-admin', '--password-stdin'], `${PASSWORD}\n`);
+    await atriumOk(env, ['user', 'create', 'root', '--site-admin', '--password-stdin'], `${PASSWORD}\n`);
     expect(await userNamed('root')).toMatchObject({ site_admin: true });
-    const refused = await runCli(env, ['user', 'disable', 'root']);
+    const refused = await atrium(env, ['user', 'disable', 'root']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('the last active Site Administrator cannot be removed, disabled or demoted');
     expect(await userNamed('root')).toMatchObject({ disabled: false });
   });
 
   it.skipIf(target.skip)('creates a key for a user and prints its secret once; the key works over HTTP', async () => {
-    await cliOk(env, ['user', 'create', 'erin'], '');
-    const result = await runCli(env, ['key', 'create', '--user', 'erin', '--name', 'backup job']);
+    await atriumOk(env, ['user', 'create', 'erin'], '');
+    const result = await atrium(env, ['key', 'create', '--user', 'erin', '--name', 'backup job']);
     expect(result.code).toBe(0);
     const secret = result.stdout.trim();
     expect(result.stdout).toBe(`${secret}\n`);
@@ -186,42 +196,42 @@ describe.each([sqliteTarget(), postgresTarget()])('the administration CLI as a p
     expect(own.body).toMatchObject({ name: 'backup job', user_id: (await userNamed('erin'))?.id, permission_set: 'full' });
     expect(JSON.stringify(own.body)).not.toContain(secret);
 
-    const filesOnly = await runCli(env, ['key', 'create', '--user', 'erin', '--permission-set', 'files_only']);
+    const filesOnly = await atrium(env, ['key', 'create', '--user', 'erin', '--permission-set', 'files_only']);
     expect(filesOnly.code).toBe(0);
     expect((await api('GET', '/api_key', { key: filesOnly.stdout.trim() })).body).toMatchObject({ permission_set: 'files_only' });
-    const past = await runCli(env, ['key', 'create', '--user', 'erin', '--expires-at', '2001-01-01T00:00:00Z']);
+    const past = await atrium(env, ['key', 'create', '--user', 'erin', '--expires-at', '2001-01-01T00:00:00Z']);
     expect(past.code).toBe(1);
     expect(past.stderr).toContain('expires_at: must be in the future');
   });
 
   it.skipIf(target.skip)('explains a user\'s access from current grants, and refuses an unknown user', async () => {
-    await cliOk(env, ['user', 'create', 'frank'], '');
+    await atriumOk(env, ['user', 'create', 'frank'], '');
     const frank = await userNamed('frank');
     const grant = await api('POST', '/permissions', { key: KEY, body: { path: 'Reports', user_id: frank?.id, permission: 'readonly', recursive: true } });
     expect(grant.status).toBe(201);
 
-    const text = await cliOk(env, ['explain', '--user', 'frank', '--path', 'Reports/q1.txt']);
+    const text = await atriumOk(env, ['explain', '--user', 'frank', '--path', 'Reports/q1.txt']);
     expect(text).toContain('frank on Reports/q1.txt (file, Workspace 0)');
     expect(text).toMatch(/capabilities: .*read/);
     expect(text).toContain(`read from grant ${grant.body.id} (readonly on Reports)`);
     expect(text).toContain('nothing stands at this path (yet)');
-    const json = JSON.parse(await cliOk(env, ['explain', '--user', 'frank', '--path', 'Reports/q1.txt', '--json']));
+    const json = JSON.parse(await atriumOk(env, ['explain', '--user', 'frank', '--path', 'Reports/q1.txt', '--json']));
     expect(json).toMatchObject({ user_id: frank?.id, workspace_id: 0, site_admin: false, path_exists: false });
     expect(json.capabilities).toContain('read');
     expect(json.capabilities).not.toContain('write');
 
     expect((await api('DELETE', `/permissions/${grant.body.id}`, { key: KEY })).status).toBe(204);
-    const after = JSON.parse(await cliOk(env, ['explain', '--user', 'frank', '--path', 'Reports/q1.txt', '--json']));
+    const after = JSON.parse(await atriumOk(env, ['explain', '--user', 'frank', '--path', 'Reports/q1.txt', '--json']));
     expect(after.capabilities).toEqual([]);
 
-    const unknown = await runCli(env, ['explain', '--user', 'nobody', '--path', 'Reports']);
+    const unknown = await atrium(env, ['explain', '--user', 'nobody', '--path', 'Reports']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('atrium: not-found/user-not-found');
   });
 
   it.skipIf(target.skip)('history verify passes on an untouched chain and names the first edited, removed or reordered record', async () => {
     for (const name of ['h1', 'h2', 'h3', 'h4']) expect((await api('POST', '/users', { key: KEY, body: { username: name } })).status).toBe(201);
-    const intact = await cliOk(env, ['history', 'verify', '--json']);
+    const intact = await atriumOk(env, ['history', 'verify', '--json']);
     const verdict = JSON.parse(intact) as { intact: boolean; checked: number; lastId: number };
     expect(verdict).toMatchObject({ intact: true });
     expect(verdict.checked).toBeGreaterThanOrEqual(4);
@@ -234,25 +244,25 @@ describe.each([sqliteTarget(), postgresTarget()])('the administration CLI as a p
       await target.tamper(`update {history} set id = ${b} where id = -1`);
     };
     await swap(last - 1, last);
-    const reordered = await runCli(env, ['history', 'verify']);
+    const reordered = await atrium(env, ['history', 'verify']);
     expect(reordered.code).toBe(1);
     expect(reordered.stderr).toContain(`History is broken at record ${last - 1}`);
     await swap(last - 1, last);
-    expect(JSON.parse(await cliOk(env, ['history', 'verify', '--json']))).toMatchObject({ intact: true });
+    expect(JSON.parse(await atriumOk(env, ['history', 'verify', '--json']))).toMatchObject({ intact: true });
 
     // The last record removed: the chain's end no longer matches.
     await target.tamper(`delete from {history} where id = ${last}`);
-    const truncated = await runCli(env, ['history', 'verify']);
+    const truncated = await atrium(env, ['history', 'verify']);
     expect(truncated.code).toBe(1);
     expect(truncated.stderr).toContain(`records ${last} to ${last} are missing`);
 
     await target.tamper(`update {history} set display = 'nothing to see' where id = ${last - 2}`);
-    const edited = await runCli(env, ['history', 'verify']);
+    const edited = await atrium(env, ['history', 'verify']);
     expect(edited.code).toBe(1);
     expect(edited.stderr).toContain(`History is broken at record ${last - 2}: record ${last - 2} does not match its hash`);
 
     await target.tamper(`delete from {history} where id = ${last - 3}`);
-    const removed = await runCli(env, ['history', 'verify']);
+    const removed = await atrium(env, ['history', 'verify']);
     expect(removed.code).toBe(1);
     expect(removed.stderr).toContain(`record ${last - 3} is missing`);
   });
@@ -269,19 +279,25 @@ describe.each([sqliteTarget(), postgresTarget()])('the administration CLI as a p
       [['nonsense'], /unknown command 'nonsense'[\s\S]*Usage: atrium/],
     ];
     for (const [args, message] of cases) {
-      const result = await runCli(env, args);
+      const result = await atrium(env, args);
       expect({ args, code: result.code }).toEqual({ args, code: 2 });
       expect(result.stderr).toMatch(message);
       expect(result.stdout).toBe('');
     }
     expect(await userNamed('x')).toBeUndefined();
-    expect(await runCli(env, ['--help'])).toMatchObject({ code: 0, stdout: expect.stringContaining('Usage: atrium') });
+    expect(await atrium(env, ['--help'])).toMatchObject({ code: 0, stdout: expect.stringContaining('Usage: atrium') });
+    // The binary ends with the same statuses: 2 for a usage error, 0 for help.
+    const [args, message] = cases[0] as [string[], RegExp];
+    const usage = await runCliProcess(env, args);
+    expect(usage).toMatchObject({ code: 2, stdout: '' });
+    expect(usage.stderr).toMatch(message);
+    expect(await runCliProcess(env, ['--help'])).toMatchObject({ code: 0, stdout: expect.stringContaining('Usage: atrium') });
   });
 });
 
 describe('atrium config check', () => {
   it('prints every setting the server would use, secrets masked, and exits 0', async () => {
-    const result = await runCli({
+    const result = await atrium({
       ATRIUM_PORT: '9090',
       ATRIUM_DATA_DIR: '/srv/atrium',
       ATRIUM_DATABASE_URL: 'postgres://atrium:db-password-123@127.0.0.1:5432/atrium',
@@ -312,7 +328,7 @@ describe('atrium config check', () => {
     [{ ATRIUM_ADMIN_USERNAME: 'admin' }, [], 'atrium: configuration error: ATRIUM_ADMIN_PASSWORD: must be set together with its pair (ATRIUM_ADMIN_USERNAME and ATRIUM_ADMIN_PASSWORD)'],
     [{ ATRIUM_DATABASE_URL: 'mysql://db/atrium' }, [], 'atrium: configuration error: ATRIUM_DATABASE_URL: unsupported scheme "mysql:" (only postgres:// is supported; leave it unset for the embedded database)'],
   ])('refuses a bad setting with the server\'s own line and exits 1 (%j %j)', async (settings, flags, line) => {
-    const result = await runCli(settings as Record<string, string>, ['config', 'check', ...flags]);
+    const result = await atrium(settings as Record<string, string>, ['config', 'check', ...flags]);
     expect(result).toEqual({ code: 1, stdout: '', stderr: `${line}\n` });
   });
 });

@@ -25,7 +25,7 @@ const FOLDERS = [
 ];
 const STEMS = ['file', 'naïve', 'Straße', '日本語', 'résumé', 'notes #', '100% done', 'Ωmega', 'plain'];
 
-/** A small deterministic generator (mulberry32), so a failure names the same files on every run. */
+/** A small deterministic generator (mulberry32): the same bytes on every run. */
 function random(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
@@ -38,19 +38,37 @@ function random(seed: number): () => number {
 }
 
 /**
- * Writes `count` files of mixed sizes under `root` (a few empty, most under 2 KiB, a quarter up to
- * 16 KiB, one in twenty up to 96 KiB: about 5 MiB for 1,000) and answers them. Every name differs
- * from every other even ignoring case, as Atrium's paths compare.
+ * The sizes a sync tool meets, taken in turn so that even a small tree holds each: empty, small,
+ * a few KiB, and past 64 KiB (more than one chunk of a Node.js stream and two of rclone's 32 KiB
+ * SFTP writes, so a file arrives in several pieces through every door). Seven, so that ten folders
+ * each get every size once in seventy files, and a tree of seven or more holds them all.
+ */
+const SIZES: readonly { min: number; max: number }[] = [
+  { min: 0, max: 0 },
+  { min: 1, max: 2 * 1024 },
+  { min: 2 * 1024, max: 16 * 1024 },
+  { min: 1, max: 2 * 1024 },
+  { min: 64 * 1024 + 1, max: 96 * 1024 },
+  { min: 1, max: 2 * 1024 },
+  { min: 2 * 1024, max: 16 * 1024 },
+];
+
+/**
+ * Writes `count` files under `root` and answers them: each folder of FOLDERS, stem of STEMS, size
+ * of SIZES and extension (`.txt`, `.bin`, none) in turn, so any tree of ten files or more reaches
+ * every folder and one of seven or more every size; about 15 KiB a file on average. Every name differs from
+ * every other even ignoring case, as Atrium's paths compare. The bytes are random but the same on
+ * every run (seeded), so a failure names the same files.
  */
 export function generateTree(root: string, count: number, seed: number): TreeFile[] {
   const next = random(seed);
   const files: TreeFile[] = [];
   for (let i = 0; i < count; i += 1) {
     const folder = FOLDERS[i % FOLDERS.length] as string;
-    const stem = STEMS[Math.floor(next() * STEMS.length)] as string;
+    const stem = STEMS[i % STEMS.length] as string;
     const name = `${stem}-${String(i).padStart(4, '0')}${i % 3 === 0 ? '.txt' : i % 3 === 1 ? '.bin' : ''}`;
-    const roll = next();
-    const size = i % 97 === 0 ? 0 : roll < 0.7 ? Math.floor(next() * 2048) : roll < 0.95 ? 2048 + Math.floor(next() * 14 * 1024) : 16 * 1024 + Math.floor(next() * 80 * 1024);
+    const { min, max } = SIZES[i % SIZES.length] as { min: number; max: number };
+    const size = min + Math.floor(next() * (max - min + 1));
     const relative = folder === '' ? name : `${folder}/${name}`;
     const bytes = Buffer.alloc(size);
     for (let j = 0; j < size; j += 1) bytes[j] = Math.floor(next() * 256);

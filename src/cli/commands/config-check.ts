@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { CliIo } from '../cli-io.js';
 import { SETTINGS, type Config } from '../../config/settings.js';
 import { configOf } from '../settings-options.js';
 
@@ -9,17 +10,17 @@ const SECRET_SETTING = /password|secret|token|apiKey/i;
  * `atrium config check`: reads and validates every setting exactly as the server does (a bad one
  * fails with the server's own line and exit status 1), then prints what the server would use.
  */
-export function addConfigCommands(program: Command): void {
+export function addConfigCommands(program: Command, io: CliIo): void {
   const config = program.command('config').description('the server settings');
   config.command('check')
     .description('validate every setting as the server would, and print what it would use (secrets masked)')
     .action((_options: unknown, command: Command) => {
-      const loaded = configOf(command);
+      const loaded = configOf(command, io.env);
       const width = Math.max(...SETTINGS.map((setting) => setting.env.length));
       for (const setting of SETTINGS) {
-        process.stdout.write(`${setting.env.padEnd(width)}  ${shown(setting.key, loaded[setting.key])}\n`);
+        io.stdout.write(`${setting.env.padEnd(width)}  ${shown(setting.key, loaded[setting.key])}\n`);
       }
-      process.stdout.write('configuration is valid\n');
+      io.stdout.write('configuration is valid\n');
     });
 }
 

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { CliIo } from '../cli-io.js';
 import type { NearMissReason, Reason } from '../../authz/index.js';
 import { explainAccess, type Explanation } from '../../grants/index.js';
 import { idArgument } from '../arguments.js';
@@ -8,7 +9,7 @@ import { withSiteDatabase } from '../site-database.js';
 import { configOf } from '../settings-options.js';
 
 /** `atrium explain`: what a user may do on a path, and which grants and roles say so. */
-export function addExplainCommand(program: Command): void {
+export function addExplainCommand(program: Command, io: CliIo): void {
   program.command('explain')
     .description('explain what a user may do on a path, and why')
     .requiredOption('--user <username>', 'whose access to explain')
@@ -16,12 +17,12 @@ export function addExplainCommand(program: Command): void {
     .option('--workspace <id>', 'the Workspace the path is in (default 0, the whole site)', idArgument)
     .option('--json', 'print the explanation as JSON')
     .action(async (options: { user: string; path: string; workspace?: number; json?: boolean }, command: Command) => {
-      const explanation = await withSiteDatabase(configOf(command), async (database) => {
+      const explanation = await withSiteDatabase(configOf(command, io.env), io.stderr, async (database) => {
         const call = siteCall(database.db, options.workspace ?? 0);
         const user = await findUserByName(call, options.user);
         return explainAccess(call, { path: options.path, userId: user.id });
       });
-      process.stdout.write(options.json === true ? `${JSON.stringify(explanationJson(explanation), null, 2)}\n` : explanationText(options.user, explanation));
+      io.stdout.write(options.json === true ? `${JSON.stringify(explanationJson(explanation), null, 2)}\n` : explanationText(options.user, explanation));
     });
 }
 

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { CliIo } from '../cli-io.js';
 import { grantsBeyondTheirCreators, type AuditedGrant } from '../../grants/index.js';
 import { isoTime } from '../../lib/time.js';
 import { CliError } from '../failure.js';
@@ -16,15 +17,15 @@ const FINDING_TEXT: Record<AuditedGrant['finding'], string> = {
  * authority must cover all a grant reaches, contract 5.3), for an administrator to review after an
  * upgrade that closed such grants off, or at any time. Exits 1 when one reaches beyond its creator.
  */
-export function addGrantCommands(program: Command): void {
+export function addGrantCommands(program: Command, io: CliIo): void {
   const grants = program.command('grants').description('folder permission grants');
   grants.command('audit')
     .description('list the grants their creator could not create today (found from History), and those whose creator cannot be known; exit 1 if any reaches beyond its creator')
     .option('--json', 'print the findings as JSON, one object per grant')
     .action(async (options: { json?: boolean }, command: Command) => {
-      const found = await withSiteDatabase(configOf(command), (database) => grantsBeyondTheirCreators(database.db));
-      if (options.json === true) process.stdout.write(`${JSON.stringify(found.map(findingJson), null, 2)}\n`);
-      else process.stdout.write(findingsText(found));
+      const found = await withSiteDatabase(configOf(command, io.env), io.stderr, (database) => grantsBeyondTheirCreators(database.db));
+      if (options.json === true) io.stdout.write(`${JSON.stringify(found.map(findingJson), null, 2)}\n`);
+      else io.stdout.write(findingsText(found));
       const beyond = found.filter((audited) => audited.finding === 'beyond-creator-authority').length;
       if (beyond > 0) throw new CliError(`${beyond} grant${beyond === 1 ? '' : 's'} reach beyond what their creator may grant: review them, and delete each that should not be (DELETE /permissions/<id>)`);
     });

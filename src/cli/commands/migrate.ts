@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { CliIo } from '../cli-io.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { withStartupLock } from '../../db/startup-lock.js';
 import { withNewOrExistingSiteDatabase } from '../site-database.js';
@@ -9,11 +10,11 @@ import { configOf } from '../settings-options.js';
  * at start-up, so it may run while nodes start. A server also migrates when it starts; this lets
  * an operator do it beforehand, or prepare a database for the other commands.
  */
-export function addMigrateCommand(program: Command): void {
+export function addMigrateCommand(program: Command, io: CliIo): void {
   program.command('migrate')
     .description("bring the database's schema to this version's latest")
     .action(async (_options: unknown, command: Command) => {
-      await withNewOrExistingSiteDatabase(configOf(command), (database) => withStartupLock(database, () => migrateToLatest(database)));
-      process.stdout.write('the database schema is up to date\n');
+      await withNewOrExistingSiteDatabase(configOf(command, io.env), io.stderr, (database) => withStartupLock(database, () => migrateToLatest(database)));
+      io.stdout.write('the database schema is up to date\n');
     });
 }

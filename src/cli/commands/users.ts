@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { CliIo } from '../cli-io.js';
 import { createUser, listUsers, updateUserFields, type User } from '../../directory/index.js';
 import { isoTime } from '../../lib/time.js';
 import { idArgument } from '../arguments.js';
@@ -12,7 +13,7 @@ import { configOf } from '../settings-options.js';
 const PAGE = 500;
 
 /** `atrium user create|set-password|disable|enable|list`, each one call on the directory feature. */
-export function addUserCommands(program: Command): void {
+export function addUserCommands(program: Command, io: CliIo): void {
   const user = program.command('user').description('create, change and list users');
 
   user.command('create')
@@ -25,8 +26,8 @@ export function addUserCommands(program: Command): void {
     .option('--email <email>', 'e-mail address')
     .option('--password-stdin', 'read the password from the first line of standard input')
     .action(async (username: string, options: { workspace?: number; siteAdmin?: boolean; workspaceAdmin?: boolean; name?: string; email?: string; passwordStdin?: boolean }, command: Command) => {
-      const password = await readNewPassword(options);
-      const created = await withSiteDatabase(configOf(command), (database) =>
+      const password = await readNewPassword(options, io);
+      const created = await withSiteDatabase(configOf(command, io.env), io.stderr, (database) =>
         createUser(siteCall(database.db), {
           username,
           ...(password === undefined ? {} : { password }),
@@ -36,7 +37,7 @@ export function addUserCommands(program: Command): void {
           ...(options.name === undefined ? {} : { name: options.name }),
           ...(options.email === undefined ? {} : { email: options.email }),
         }));
-      process.stdout.write(`created user ${created.username} (id ${created.id}, Workspace ${created.workspaceId})${password === undefined ? ', without a password' : ''}\n`);
+      io.stdout.write(`created user ${created.username} (id ${created.id}, Workspace ${created.workspaceId})${password === undefined ? ', without a password' : ''}\n`);
     });
 
   user.command('set-password')
@@ -44,38 +45,38 @@ export function addUserCommands(program: Command): void {
     .argument('<username>')
     .option('--password-stdin', 'read the password from the first line of standard input')
     .action(async (username: string, options: { passwordStdin?: boolean }, command: Command) => {
-      const password = await readNewPassword(options);
+      const password = await readNewPassword(options, io);
       if (password === undefined) throw new CliError(`no password given: use --password-stdin, set ${PASSWORD_ENV}, or run at a terminal`);
-      await changeUser(command, username, { password });
-      process.stdout.write(`password of ${username} changed\n`);
+      await changeUser(command, io, username, { password });
+      io.stdout.write(`password of ${username} changed\n`);
     });
 
   user.command('disable')
     .description('disable a user: it can no longer sign in or use its keys, and its sessions end')
     .argument('<username>')
     .action(async (username: string, _options: unknown, command: Command) => {
-      await changeUser(command, username, { disabled: true });
-      process.stdout.write(`user ${username} disabled\n`);
+      await changeUser(command, io, username, { disabled: true });
+      io.stdout.write(`user ${username} disabled\n`);
     });
 
   user.command('enable')
     .description('enable a disabled user again')
     .argument('<username>')
     .action(async (username: string, _options: unknown, command: Command) => {
-      await changeUser(command, username, { disabled: false });
-      process.stdout.write(`user ${username} enabled\n`);
+      await changeUser(command, io, username, { disabled: false });
+      io.stdout.write(`user ${username} enabled\n`);
     });
 
   user.command('list')
     .description('list every user, or those of one Workspace')
     .option('--workspace <id>', 'only the users of this Workspace', idArgument)
     .action(async (options: { workspace?: number }, command: Command) => {
-      await withSiteDatabase(configOf(command), async (database) => {
+      await withSiteDatabase(configOf(command, io.env), io.stderr, async (database) => {
         const call = siteCall(database.db);
         for (let afterId = 0; ;) {
           const users = await listUsers(call, options.workspace === undefined ? {} : { workspaceId: options.workspace }, { afterId, limit: PAGE });
-          if (afterId === 0) process.stdout.write(`${['ID', 'USERNAME', 'WORKSPACE', 'ROLE', 'STATE', 'LAST LOGIN'].join('\t')}\n`);
-          for (const user of users) process.stdout.write(`${userLine(user)}\n`);
+          if (afterId === 0) io.stdout.write(`${['ID', 'USERNAME', 'WORKSPACE', 'ROLE', 'STATE', 'LAST LOGIN'].join('\t')}\n`);
+          for (const user of users) io.stdout.write(`${userLine(user)}\n`);
           if (users.length < PAGE) break;
           afterId = (users[users.length - 1] as User).id;
         }
@@ -83,8 +84,8 @@ export function addUserCommands(program: Command): void {
     });
 }
 
-async function changeUser(command: Command, username: string, changes: { password?: string; disabled?: boolean }): Promise<void> {
-  await withSiteDatabase(configOf(command), async (database) => {
+async function changeUser(command: Command, io: CliIo, username: string, changes: { password?: string; disabled?: boolean }): Promise<void> {
+  await withSiteDatabase(configOf(command, io.env), io.stderr, async (database) => {
     const call = siteCall(database.db);
     const target = await findUserByName(call, username);
     await updateUserFields(call, target.id, changes, noConfirmationNeeded);
