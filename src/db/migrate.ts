@@ -29,8 +29,16 @@ function isSchemaDroppedMeanwhile(error: unknown): boolean {
  * bookkeeping only, and creates nothing (not even the bookkeeping tables).
  */
 export async function hasAtriumSchema(database: Database): Promise<boolean> {
-  const migrations = await (await migratorFor(database)).getMigrations();
-  return migrations.some((migration) => migration.executedAt !== undefined);
+  const migrator = await migratorFor(database);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const migrations = await migrator.getMigrations();
+      return migrations.some((migration) => migration.executedAt !== undefined);
+    } catch (error) {
+      // The same listing as migrateToLatest's: tried again when another schema was dropped meanwhile.
+      if (attempt >= 3 || !isSchemaDroppedMeanwhile(error)) throw error;
+    }
+  }
 }
 
 async function migratorFor(database: Database): Promise<Migrator> {
