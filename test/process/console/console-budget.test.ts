@@ -3,7 +3,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsAfterAnswer, usableAfterMs } from '../../../bench/console/page-timing.js';
-import { browserAvailable, launchBrowser, type TestBrowser } from '../../support/browser.js';
+import { browserAvailable, chromiumPerTest } from '../../support/browser.js';
 import { ADMIN, startConsoleServer, type ConsoleServer } from './console-server.js';
 
 const WEB = path.resolve('dist/web');
@@ -27,12 +27,11 @@ describe('the web console budget', () => {
 
 describe.runIf(browserAvailable())('the web console budget in Chromium [sqlite]', () => {
   let site: ConsoleServer;
-  let browser: TestBrowser;
+  const browser = chromiumPerTest();
   beforeAll(async () => {
-    [site, browser] = await Promise.all([startConsoleServer('sqlite'), launchBrowser()]);
+    site = await startConsoleServer('sqlite');
   });
   afterAll(async () => {
-    await browser?.close();
     await site?.stop();
   });
 
