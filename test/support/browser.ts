@@ -29,23 +29,27 @@ export interface TestBrowser {
 /**
  * One Chromium for the tests of the block this is called in (a whole file, called at its top),
  * launched before the first and closed after the last, and a fresh context for each test: a test
- * starts signed out with nothing stored, as in a new browser, while the launch (the costly part)
- * happens once. Its tabs (pages of the one context) share the session cookie, as a person's do.
+ * starts signed out with nothing stored, as in a new browser, and Chromium is launched once. The
+ * tabs of a test (pages of its one context) share the session cookie, as a person's do.
  */
 export function chromiumPerTest(): TestBrowser {
-  let browser: Browser | undefined;
+  let launched: Promise<Browser> | undefined;
   let context: BrowserContext | undefined;
-  beforeAll(async () => {
+  beforeAll(() => {
     if (chromiumPath() === undefined) {
       if (!browserRequired) return; // the tests are skipped, and browserAvailable() said so
       throw new Error('ATRIUM_TEST_REQUIRE_BROWSER=1 but no Chromium was found (CHROMIUM_PATH or /usr/bin/chromium)');
     }
-    browser = await launchChromiumBrowser();
+    // Not awaited here: Chromium starts while the file's servers do; the first test waits for it,
+    // and fails with the launch's error if there was one.
+    launched = launchChromiumBrowser();
+    launched.catch(() => undefined);
   });
   afterAll(async () => {
-    await browser?.close();
+    await (await launched?.catch(() => undefined))?.close();
   });
   beforeEach(async () => {
+    const browser = await launched;
     context = await browser?.newContext({ ...PAGE_OPTIONS, acceptDownloads: true });
     // A step that cannot happen fails within seconds with what it waited for, not at the test's timeout.
     context?.setDefaultTimeout(10_000);
@@ -68,7 +72,7 @@ const checked = new Set<string>();
 /**
  * Fails on any serious or critical accessibility violation axe-core finds on the page, once it is
  * still (a dialog fading in is measured at its final contrast). `state` names the screen and what
- * is open on it: axe costs about a second a page, so a state this file has checked already (the
+ * is open on it: axe costs most of a second a page, so a state this file has checked already (the
  * same screen in the run on the other database) is not checked again.
  */
 export async function expectAccessible(page: Page, state: string): Promise<void> {
