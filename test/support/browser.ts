@@ -1,8 +1,8 @@
-import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
-import type { BrowserContext, Page } from 'playwright-core';
-import { expect } from 'vitest';
-import { chromiumPath, launchChromium } from '../../bench/console/chromium.js';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { chromiumPath, launchChromiumBrowser, PAGE_OPTIONS } from '../../bench/console/chromium.js';
+import { settled } from '../../bench/console/page-settled.js';
 
 /**
  * The Chromium the console's browser tests drive is the bench's (CHROMIUM_PATH when set, else
@@ -22,26 +22,68 @@ export function browserAvailable(): boolean {
 }
 
 export interface TestBrowser {
-  context: BrowserContext;
-  close(): Promise<void>;
+  /** The running test's own context: a fresh profile (no cookies, no storage), closed after the test. */
+  readonly context: BrowserContext;
 }
 
-/** A fresh browser profile, headless, with nothing running in the background. */
-export async function launchBrowser(): Promise<TestBrowser> {
-  if (chromiumPath() === undefined) throw new Error('ATRIUM_TEST_REQUIRE_BROWSER=1 but no Chromium was found (CHROMIUM_PATH or /usr/bin/chromium)');
-  const browser = await launchChromium({ acceptDownloads: true });
-  // A step that cannot happen fails within seconds with what it waited for, not at the test's timeout.
-  browser.context.setDefaultTimeout(10_000);
-  return browser;
+/**
+ * One Chromium for the tests of the block this is called in (a whole file, called at its top),
+ * launched before the first and closed after the last, and a fresh context for each test: a test
+ * starts signed out with nothing stored, as in a new browser, and Chromium is launched once. The
+ * tabs of a test (pages of its one context) share the session cookie, as a person's do.
+ */
+export function chromiumPerTest(): TestBrowser {
+  let launched: Promise<Browser> | undefined;
+  let context: BrowserContext | undefined;
+  beforeAll(() => {
+    if (chromiumPath() === undefined) {
+      if (!browserRequired) return; // the tests are skipped, and browserAvailable() said so
+      throw new Error('ATRIUM_TEST_REQUIRE_BROWSER=1 but no Chromium was found (CHROMIUM_PATH or /usr/bin/chromium)');
+    }
+    // Not awaited here: Chromium starts while the file's servers do; the first test waits for it,
+    // and fails with the launch's error if there was one.
+    launched = launchChromiumBrowser();
+    launched.catch(() => undefined);
+  });
+  afterAll(async () => {
+    await (await launched?.catch(() => undefined))?.close();
+  });
+  beforeEach(async () => {
+    const browser = await launched;
+    context = await browser?.newContext({ ...PAGE_OPTIONS, acceptDownloads: true });
+    // A step that cannot happen fails within seconds with what it waited for, not at the test's timeout.
+    context?.setDefaultTimeout(10_000);
+  });
+  afterEach(async () => {
+    await context?.close();
+    context = undefined;
+  });
+  return {
+    get context() {
+      if (context === undefined) throw new Error('the browser context exists only while a test runs');
+      return context;
+    },
+  };
 }
 
-/** Fails on any serious or critical accessibility violation axe-core finds on the page. */
-export async function expectAccessible(page: Page): Promise<void> {
+/** The states of the console this test file has checked with axe already. */
+const checked = new Set<string>();
+
+/**
+ * Fails on any serious or critical accessibility violation axe-core finds on the page, once it is
+ * still (a dialog fading in is measured at its final contrast). `state` names the screen and what
+ * is open on it: axe costs most of a second a page, so a state this file has checked already (the
+ * same screen in the run on the other database) is not checked again.
+ */
+export async function expectAccessible(page: Page, state: string): Promise<void> {
+  if (checked.has(state)) return;
+  await settled(page);
   const results = await new AxeBuilder({ page }).analyze();
   const grave = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 160)}`).join(', ')})`);
   expect(grave).toEqual([]);
+  checked.add(state);
 }
 
 /** Records anything the page logs as an error, and any script error, for a test to assert none. */
@@ -54,6 +96,3 @@ export function pageProblems(page: Page): string[] {
   });
   return problems;
 }
-
-/** Where the tests keep the screenshots docs/console.md shows. */
-export const SCREENSHOTS = path.resolve('docs/console');

@@ -60,6 +60,7 @@ export async function startServer(env: Record<string, string>, listener: Listene
     }
     port ||= Number(listening.exec(output())?.[1] ?? 0);
     if (port !== 0 && (await listener.healthy(port))) break;
+    // A poll, not a sleep: the loop ends as soon as the server answers; no event says it is ready.
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return {

@@ -1,15 +1,16 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { browserAvailable, expectAccessible, launchBrowser, pageProblems, SCREENSHOTS, type TestBrowser } from '../../support/browser.js';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { browserAvailable, chromiumPerTest, expectAccessible, pageProblems } from '../../support/browser.js';
 import { ADMIN, KEY_FOR_TESTS, startConsoleServer, type ConsoleServer } from './console-server.js';
 
 const databases = inject('postgresMode') === 'server' ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
 const runs = browserAvailable();
+// One Chromium for the file, both databases' runs; each test in a context of its own.
+const browser = chromiumPerTest();
 const MiB = 1024 * 1024;
 const HOSTILE = '<img src=x onerror=alert(1)>.txt';
 const DANA = { username: 'dana', password: 'dana has a long password' };
@@ -59,16 +60,9 @@ async function downloadedBytes(page: Page, row: string): Promise<Buffer> {
 
 describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (database) => {
   let site: ConsoleServer;
-  let browser: TestBrowser;
-  const shots = database === 'sqlite';
-  const screenshot = async (page: Page, name: string) => {
-    if (!shots) return;
-    await page.waitForTimeout(300); // let dialogs finish fading in
-    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
-  };
 
   beforeAll(async () => {
-    [site, browser] = await Promise.all([startConsoleServer(database), launchBrowser()]);
+    site = await startConsoleServer(database);
     const dana = await site.admin('POST', '/users', { username: DANA.username, password: DANA.password });
     await site.admin('POST', '/folders/Team', { mkdir_parents: true });
     await site.admin('POST', '/folders/Archive', { mkdir_parents: true });
@@ -76,13 +70,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await site.admin('POST', '/permissions', { path: 'Archive', user_id: dana.id, permission: 'readonly' });
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
     await site?.stop();
-  });
-  // The tabs of one browser share the session cookie, and a new tab signs in with it: each test
-  // starts signed out, as in a fresh browser.
-  beforeEach(async () => {
-    await browser.context.clearCookies();
   });
 
   it('signs in, goes back to the address asked for, and signs out for good', async () => {
@@ -90,14 +78,12 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     const problems = pageProblems(page);
     await page.goto(`${site.baseUrl}/files/Team`);
     await expect.poll(() => page.url()).toContain('/sign-in?next=%2Ffiles%2FTeam');
-    await expectAccessible(page);
-    await screenshot(page, 'sign-in');
+    await expectAccessible(page, 'sign-in, asked for another address');
 
     await signInAs(page, { username: DANA.username, password: 'not the password at all' });
     await expect.poll(() => page.getByRole('alert').textContent()).toBe('The username or password is not valid.');
     await signInAs(page, { username: 'nobody-by-this-name', password: 'not the password at all' });
     await expect.poll(() => page.getByRole('alert').textContent()).toBe('The username or password is not valid.');
-    await screenshot(page, 'sign-in-failed');
 
     await signInAs(page, DANA);
     await page.getByRole('navigation', { name: 'Folder path' }).getByText('Team').waitFor();
@@ -149,7 +135,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await reopened.getByRole('button', { name: 'Sign in' }).waitFor();
     await first.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(await first.getByRole('status').textContent()).toBe('You signed out in another tab.');
-    await expectAccessible(first);
+    await expectAccessible(first, 'sign-in, after signing out in another tab');
     // A new tab after signing out asks to sign in.
     const third = await browser.context.newPage();
     await third.goto(`${site.baseUrl}/files/Team`);
@@ -198,7 +184,6 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
       { name: HOSTILE, text: 'hostile' },
     ]);
     await page.locator('[data-upload="big.bin"]').getByText('Uploading').waitFor();
-    await screenshot(page, 'uploading');
     await page.locator(`[data-entry="${HOSTILE.replace(/"/g, '\\"')}"]`).waitFor({ timeout: 60_000 });
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     const progress: number[] = await page.evaluate(() => (globalThis as any).bigProgress);
@@ -211,12 +196,10 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     expect(await page.getByText(HOSTILE, { exact: true }).count()).toBeGreaterThan(0);
     expect(await page.locator('[data-entry="big.bin"] td').nth(2).textContent()).toBe('20.0 MB');
     expect(await page.locator('[data-entry="notes.txt"] td').nth(4).textContent()).toBe('lrwd');
-    await expectAccessible(page);
+    await expectAccessible(page, 'a folder, its uploads finished');
     await page.getByRole('button', { name: 'Clear finished' }).click();
-    await screenshot(page, 'files');
     await page.emulateMedia({ colorScheme: 'dark' });
-    await expectAccessible(page);
-    await screenshot(page, 'files-dark');
+    await expectAccessible(page, 'a folder, dark theme');
     await page.emulateMedia({ colorScheme: 'light' });
 
     // Keyboard only: the row's actions open with Enter and their items take the focus.
@@ -245,7 +228,6 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
 
     await page.getByRole('button', { name: `Actions for ${HOSTILE}` }).click();
     await page.getByRole('menu', { name: `Actions for ${HOSTILE}` }).getByRole('menuitem', { name: 'Delete' }).click();
-    await screenshot(page, 'delete-confirmation');
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await page.locator('[data-entry="big.bin"]').waitFor();
     await expect.poll(() => page.getByText(HOSTILE, { exact: true }).count()).toBe(0);
@@ -316,7 +298,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await page.goto(`${site.baseUrl}/files/No/Such/Folder`);
     await page.getByRole('alert').getByText('This folder could not be opened').waitFor();
     await page.getByRole('button', { name: 'Try again' }).waitFor();
-    await expectAccessible(page);
+    await expectAccessible(page, 'a folder that cannot be opened');
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -352,8 +334,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await expect.poll(shown).toEqual(['Sub', 'large.txt', 'medium.txt', 'tiny.txt', 'small.txt']);
     expect(await size.getAttribute('aria-sort')).toBe('descending');
     expect(new URL(page.url()).search).toBe('?sort=size&dir=desc');
-    await expectAccessible(page);
-    await screenshot(page, 'files-sorted');
+    await expectAccessible(page, 'a folder sorted by size, largest first');
 
     // The address keeps the order: a reload lists the same way.
     await page.reload();
@@ -377,7 +358,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await signInAs(page, { username: 'mia', password: 'mia has a long password' });
     await page.getByRole('heading', { name: 'My account' }).waitFor();
     await page.getByText('You have no API keys.').waitFor();
-    await expectAccessible(page);
+    await expectAccessible(page, 'my account, no keys');
 
     await page.getByLabel('Key name').fill('sync laptop');
     await page.getByRole('button', { name: 'Create key' }).click();
@@ -385,15 +366,12 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await dialog.getByRole('textbox', { name: 'Your password' }).fill('not my password');
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     await dialog.getByRole('alert').getByText('That password is not right. Nothing was changed.').waitFor();
-    await page.waitForTimeout(300); // the dialog's fade-in
-    await expectAccessible(page);
+    await expectAccessible(page, 'reauthentication dialog, wrong password');
     expect(await site.admin('GET', `/api_keys?user_id=${mia.id}`)).toEqual([]);
-    await screenshot(page, 'reauthentication');
     await dialog.getByRole('textbox', { name: 'Your password' }).fill('mia has a long password');
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     const secret = (await page.getByTestId('new-key-secret').textContent()) ?? '';
     expect(secret).toMatch(/^atr_[A-Za-z0-9_-]{43}$/);
-    await screenshot(page, 'api-key-created');
     const asKey = await fetch(`${site.baseUrl}/api/rest/v1/folders/`, { headers: { 'X-ServiceAPI-Key': secret } });
     expect(asKey.status).toBe(200);
     await page.getByRole('button', { name: 'Done' }).click();
@@ -402,7 +380,6 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await page.reload();
     await page.locator('[data-key="sync laptop"]').waitFor();
     expect(await page.content()).not.toContain(secret);
-    await screenshot(page, 'account');
 
     await page.getByRole('button', { name: 'Revoke sync laptop' }).click();
     await page.getByRole('dialog', { name: 'Revoke API key' }).getByRole('button', { name: 'Revoke' }).click();
@@ -454,8 +431,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await page.getByRole('option', { name: 'Acme' }).click();
     await page.getByRole('table').getByRole('link', { name: 'Reports' }).waitFor();
     await expect.poll(() => switcher.inputValue()).toBe('Acme');
-    await expectAccessible(page);
-    await screenshot(page, 'workspace-switcher');
+    await expectAccessible(page, 'a Custom Workspace chosen with the switcher');
     await page.reload();
     await page.getByRole('table').getByRole('link', { name: 'Reports' }).waitFor();
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -465,8 +441,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     expect(await page.getByRole('combobox', { name: 'Workspace' }).count()).toBe(0);
     await page.getByLabel('Current Workspace: Acme').waitFor();
     await page.setViewportSize({ width: 375, height: 700 });
-    await expectAccessible(page);
-    await screenshot(page, 'files-narrow');
+    await expectAccessible(page, 'files on a narrow screen, Custom Workspace user');
     await page.close();
   });
 
@@ -484,8 +459,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await create.getByLabel('Full name').fill('<b>Not bold</b>');
     await create.getByRole('button', { name: 'Create user' }).click();
     await page.locator('[data-user="newbie"]').getByText('<b>Not bold</b>').waitFor();
-    await expectAccessible(page);
-    await screenshot(page, 'users');
+    await expectAccessible(page, 'users, site administrator');
 
     // Edited after creation: name and email need no password; the Site Administrator flag does.
     const confirm = page.getByRole('dialog', { name: 'Confirm it is you' });
@@ -495,9 +469,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await edit.getByLabel('Full name').fill('Newbie Newman');
     await edit.getByLabel('Email').fill('newbie@example.test');
     expect(await edit.getByRole('checkbox', { name: 'Workspace Administrator' }).count()).toBe(0);
-    await page.waitForTimeout(300);
-    await expectAccessible(page);
-    await screenshot(page, 'user-edit');
+    await expectAccessible(page, 'user edit dialog, site administrator');
     await edit.getByRole('button', { name: 'Save' }).click();
     await page.locator('[data-user="newbie"]').getByText('newbie@example.test').waitFor();
     await page.locator('[data-user="newbie"]').getByText('Newbie Newman').waitFor();
@@ -555,9 +527,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await access.locator('[data-key="dana keyholders job"]').getByRole('cell', { name: 'Keyholders', exact: true }).waitFor();
     const danaKeys = await site.admin('GET', `/api_keys?user_id=${(await site.admin('GET', '/users?filter[username]=dana'))[0].id}`);
     expect(danaKeys.map((k: any) => [k.name, k.workspace_id]).sort()).toEqual([['dana backup job', 0], ['dana keyholders job', keyholders.id]]);
-    await page.waitForTimeout(300);
-    await expectAccessible(page);
-    await screenshot(page, 'user-access');
+    await expectAccessible(page, 'user access dialog, keys in two Workspaces');
     await access.getByRole('button', { name: 'Close' }).click();
 
     await page.getByLabel('User name').fill('newbie');
@@ -615,8 +585,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     const gusAccess = page.getByRole('dialog', { name: 'Access of gus' });
     await gusAccess.getByText('A key of a Custom Workspace user belongs to that Workspace.').waitFor();
     expect(await gusAccess.getByRole('combobox', { name: 'Key Workspace' }).isDisabled()).toBe(true);
-    await page.waitForTimeout(300);
-    await expectAccessible(page);
+    await expectAccessible(page, 'user access dialog, Workspace administrator (key Workspace fixed)');
     await gusAccess.getByRole('button', { name: 'Close' }).click();
     expect(problems).toEqual([]);
     await page.close();
@@ -636,8 +605,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await page.getByRole('dialog', { name: 'Rename Workspace' }).getByLabel('Name').fill('Initrode');
     await page.getByRole('dialog', { name: 'Rename Workspace' }).getByRole('button', { name: 'Rename' }).click();
     await page.locator('[data-workspace="Initrode"]').waitFor();
-    await expectAccessible(page);
-    await screenshot(page, 'workspaces');
+    await expectAccessible(page, 'Workspaces');
     await page.getByRole('button', { name: 'Delete Initrode' }).click();
     await page.getByRole('dialog', { name: 'Delete Workspace' }).getByRole('button', { name: 'Delete' }).click();
     await page.locator('[data-workspace="Initrode"]').waitFor({ state: 'detached' });
@@ -652,8 +620,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await page.getByText('The settings were saved.').waitFor();
     await confirm.waitFor({ state: 'hidden' });
     expect((await site.admin('GET', '/site')).password_min_length).toBe(14);
-    await expectAccessible(page);
-    await screenshot(page, 'site-settings');
+    await expectAccessible(page, 'site settings, saved');
     await site.admin('PATCH', '/site', { password_min_length: 12 });
     expect(problems).toEqual([]);
     await page.close();
@@ -672,8 +639,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await explanation.getByText('read: readonly on “Ledger”, given to the group Auditors').waitFor();
     expect(await explanation.getByText('write', { exact: true }).count()).toBe(0);
     expect(await page.getByLabel('For the user').count()).toBe(0);
-    await expectAccessible(page);
-    await screenshot(page, 'explain');
+    await expectAccessible(page, 'why can this be reached, for oneself');
     await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
     await page.getByRole('button', { name: 'Sign out' }).click();
 
@@ -715,8 +681,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await page.getByRole('button', { name: 'Add member' }).click();
     await page.getByTestId('membership-preview').getByRole('button', { name: /^Add / }).click();
     await page.locator('[data-member="ulla"]').waitFor();
-    await expectAccessible(page);
-    await screenshot(page, 'groups');
+    await expectAccessible(page, 'groups, the members of a group with its Group Admin');
     await page.getByRole('button', { name: 'Sign out' }).click();
 
     await signInAs(page, { username: 'ugo', password: 'ugo has a long password' });
@@ -740,8 +705,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await page.getByRole('button', { name: 'Add member' }).click();
     await page.getByRole('alert').getByText('No user named “uli” is visible to you.', { exact: false }).waitFor();
     await page.getByRole('alert').getByText('type # and their user id', { exact: false }).waitFor();
-    await expectAccessible(page);
-    await screenshot(page, 'group-admin-members');
+    await expectAccessible(page, 'group members, a Group Admin told how to add someone unseen');
     await page.getByRole('combobox', { name: 'User name' }).fill(`#${umbrellaUsers.uli.id}`);
     await page.getByRole('button', { name: 'Add member' }).click();
     await page.getByTestId('membership-preview').getByRole('button', { name: /^Add / }).click();
@@ -783,18 +747,14 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await page.getByRole('menu', { name: 'Actions for Projects' }).getByRole('menuitem', { name: 'Who can reach this?' }).click();
     const reach = page.getByRole('dialog', { name: 'Who can reach this?' });
     await reach.locator('[data-reach="dana"]').getByText('readonly on “Projects”').waitFor();
-    await page.waitForTimeout(300);
-    await expectAccessible(page);
-    await screenshot(page, 'who-can-reach');
+    await expectAccessible(page, 'who can reach this');
     await reach.getByRole('button', { name: 'Close' }).click();
     await page.getByRole('button', { name: 'Actions for Projects' }).click();
     await page.getByRole('menu', { name: 'Actions for Projects' }).getByRole('menuitem', { name: 'Permissions' }).click();
 
     await grant('full');
     await dialog.getByTestId('replacement-preview').getByText('readonly on “Projects”').waitFor();
-    await page.waitForTimeout(300);
-    await expectAccessible(page);
-    await screenshot(page, 'folder-permissions');
+    await expectAccessible(page, 'folder permissions, a replacement shown');
     await dialog.getByRole('button', { name: 'Add permission' }).click();
     await dialog.getByText('The permission was added and replaced 1 redundant grant.').waitFor();
     const onProjects = await site.admin('GET', '/permissions?path=Projects');
@@ -869,8 +829,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await page.getByLabel('Current Workspace: Wayne').waitFor();
     await nav.getByRole('link', { name: 'Groups' }).click();
     await page.getByRole('button', { name: 'New group' }).waitFor();
-    await expectAccessible(page);
-    await screenshot(page, 'workspace-admin-by-grant');
+    await expectAccessible(page, 'groups, Workspace administrator by a root grant');
     await page.getByRole('button', { name: 'Sign out' }).click();
 
     // A Workspace 0 user with an admin grant on Wayne's root (which only a Site Administrator gives):
@@ -956,9 +915,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await dialog.getByTestId('replacement-preview').waitFor();
     await dialog.getByRole('button', { name: 'Add permission' }).click();
     await dialog.getByText('The permission was added.').waitFor();
-    await page.waitForTimeout(300);
-    await expectAccessible(page);
-    await screenshot(page, 'folder-admin-permissions');
+    await expectAccessible(page, 'folder permissions, Folder Admin after adding');
     await dialog.getByRole('button', { name: 'Close' }).click();
     const onDept = await site.admin('GET', '/permissions?path=Dept');
     expect(onDept.map((g: any) => [g.username, g.permission]).sort()).toEqual([['dana', 'readonly'], ['fred', 'admin']]);
@@ -986,7 +943,6 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     }
     await signInAs(page, { username: 'lee', password: 'lee has a long password' });
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/locked/);
-    await screenshot(page, 'sign-in-locked');
     await page.close();
   });
 
@@ -1021,7 +977,8 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await page.close();
   });
 
-  // The server's idle clock counts in minutes: this test waits one out for real.
+  // The server's idle clock counts in minutes: the minute passes on the page's fake clock and in the
+  // session's row, not for the test.
   it.runIf(database === 'sqlite')('after the idle timeout says so, and after signing in goes back where the person was', async () => {
     await site.admin('PATCH', '/site', { session_expiry_minutes: 1 });
     const page = await browser.context.newPage();
@@ -1035,7 +992,6 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await page.getByRole('table').getByRole('link', { name: 'Archive' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(await page.getByRole('status').textContent()).toBe('You were signed out after 1 minute of inactivity. Sign in again to continue.');
-    await screenshot(page, 'signed-out-inactive');
     await signInAs(page, DANA);
     await page.getByRole('navigation', { name: 'Folder path' }).getByText('Archive').waitFor();
     expect(new URL(page.url()).pathname).toBe('/files/Archive');

@@ -3,6 +3,7 @@ import Sqlite from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathKey } from '../../../src/lib/paths.js';
 import { adminQuery, POSTGRES_TEST_URL } from '../../support/postgres-server.js';
 import { startServer, type ServerProcess } from '../../support/server-process.js';
 
@@ -22,6 +23,13 @@ export interface ConsoleServer {
    * would, which the server's read caches notice.
    */
   ageSessions(ms: number): Promise<void>;
+  /**
+   * Puts empty folders named `names` into the Default Workspace's `folder`, in the database as
+   * another process would (the server's read caches notice): a folder of thousands of entries for
+   * a test about showing one, without a request for each (what making a folder does is tested
+   * through the API elsewhere).
+   */
+  addFolders(folder: string, names: readonly string[]): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -40,6 +48,21 @@ export async function startConsoleServer(database: 'sqlite' | 'postgres'): Promi
     env.ATRIUM_DATABASE_URL = `${POSTGRES_TEST_URL}${POSTGRES_TEST_URL.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}`;
   }
   const server = await startServer(env);
+  /**
+   * A statement on the server's PostgreSQL schema, as another process would: in its search path,
+   * where the data version's triggers (db/migrations/009-data-version.ts) find their table.
+   */
+  const inPostgres = (statement: string) => adminQuery(`set search_path to ${schema}; ${statement}`);
+  /** The SQLite database opened beside the server, as another process would. */
+  const inSqlite = (write: (db: Sqlite.Database) => void) => {
+    const db = new Sqlite(path.join(dataDir, 'atrium.sqlite'));
+    try {
+      db.pragma('busy_timeout = 5000');
+      write(db);
+    } finally {
+      db.close();
+    }
+  };
   return {
     server,
     baseUrl: server.baseUrl,
@@ -59,14 +82,22 @@ export async function startConsoleServer(database: 'sqlite' | 'postgres'): Promi
     },
     async ageSessions(ms) {
       const set = `set last_active_at = last_active_at - ${Math.trunc(ms)}`;
-      if (database === 'postgres') return void await adminQuery(`update ${schema}.sessions ${set}`);
-      const db = new Sqlite(path.join(dataDir, 'atrium.sqlite'));
-      try {
-        db.pragma('busy_timeout = 5000');
-        db.prepare(`update sessions ${set}`).run();
-      } finally {
-        db.close();
+      if (database === 'postgres') return inPostgres(`update sessions ${set}`);
+      inSqlite((db) => db.prepare(`update sessions ${set}`).run());
+    },
+    async addFolders(folder, names) {
+      const now = Date.now();
+      const rows = names.map((name) => [`${folder}/${name}`, pathKey(`${folder}/${name}`), pathKey(folder)] as const);
+      const columns = '(path, path_key, parent_key, type, created_at, mtime)';
+      if (database === 'postgres') {
+        const quoted = (text: string) => `'${text.replace(/'/g, "''")}'`;
+        const values = rows.map(([path, key, parent]) => `(${quoted(path)}, ${quoted(key)}, ${quoted(parent)}, 'directory', ${now}, ${now})`);
+        return inPostgres(`insert into entries ${columns} values ${values.join(', ')}`);
       }
+      inSqlite((db) => {
+        const insert = db.prepare(`insert into entries ${columns} values (?, ?, ?, 'directory', ?, ?)`);
+        db.transaction(() => { for (const [path, key, parent] of rows) insert.run(path, key, parent, now, now); })();
+      });
     },
     async stop() {
       await server.stop('SIGKILL');

@@ -1,12 +1,13 @@
-import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { browserAvailable, expectAccessible, launchBrowser, pageProblems, SCREENSHOTS, type TestBrowser } from '../../support/browser.js';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { browserAvailable, chromiumPerTest, expectAccessible, pageProblems } from '../../support/browser.js';
 import { ADMIN, startConsoleServer, type ConsoleServer } from './console-server.js';
 
 const databases = inject('postgresMode') === 'server' ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
 const DANA = { username: 'dana', password: 'dana has a long password' };
 const HOSTILE_GROUP = '<img src=x onerror=alert(1)> crew';
+// One Chromium for the file, both databases' runs; each test in a context of its own.
+const browser = chromiumPerTest();
 
 async function signInAs(page: Page, who: { username: string; password: string }) {
   await page.getByLabel('Username').fill(who.username);
@@ -36,11 +37,9 @@ async function shownUsers(page: Page): Promise<string[]> {
  */
 describe.runIf(browserAvailable()).each(databases)('the History screen in Chromium [%s]', (database) => {
   let site: ConsoleServer;
-  let browser: TestBrowser;
-  const shots = database === 'sqlite';
 
   beforeAll(async () => {
-    [site, browser] = await Promise.all([startConsoleServer(database), launchBrowser()]);
+    site = await startConsoleServer(database);
     const dana = await site.admin('POST', '/users', { username: DANA.username, password: DANA.password });
     await site.admin('POST', '/folders/Team', { mkdir_parents: true });
     // A change on the folder: recorded with its path, and not dana's own action though it is about her.
@@ -49,11 +48,7 @@ describe.runIf(browserAvailable()).each(databases)('the History screen in Chromi
     await site.admin('POST', '/groups', { name: HOSTILE_GROUP });
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
     await site?.stop();
-  });
-  beforeEach(async () => {
-    await browser.context.clearCookies();
   });
 
   it('an administrator sees their change with its label and name, filters by action in the address, reloads and goes back', async () => {
@@ -95,8 +90,7 @@ describe.runIf(browserAvailable()).each(databases)('the History screen in Chromi
     await group.getByRole('button', { name: /^Details of record/ }).click();
     await page.locator('dd', { hasText: HOSTILE_GROUP }).first().waitFor();
     expect(await page.locator('img').count()).toBe(0);
-    await expectAccessible(page);
-    if (shots) await page.screenshot({ path: path.join(SCREENSHOTS, 'history.png'), fullPage: true });
+    await expectAccessible(page, 'history, a record\'s details open');
     await group.getByRole('button', { name: /^Details of record/ }).click();
 
     // Filtered by action: the list narrows, and the address says so.
@@ -160,7 +154,7 @@ describe.runIf(browserAvailable()).each(databases)('the History screen in Chromi
     const failed = page.locator('tr[data-action="failedlogin"]');
     expect(await failed.locator('td').nth(2).textContent()).toBe('Sign-in failed (wrong password)');
     expect(await page.getByText(HOSTILE_GROUP).count()).toBe(0);
-    await expectAccessible(page);
+    await expectAccessible(page, 'history, a regular user');
     // A user's name narrows the view to them, in the address.
     await page.locator('tr[data-action="login"]').first().getByRole('link', { name: DANA.username }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('user')).toBe(DANA.username);

@@ -1,12 +1,14 @@
 import type { Page } from 'playwright-core';
 import ssh2 from 'ssh2';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { browserAvailable, expectAccessible, launchBrowser, pageProblems, type TestBrowser } from '../../support/browser.js';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { browserAvailable, chromiumPerTest, expectAccessible, pageProblems } from '../../support/browser.js';
 import { ADMIN, startConsoleServer, type ConsoleServer } from './console-server.js';
 import { generateOpenSshKeyPairSync } from '../../../src/lib/openssh-key-pair.js';
 
 const databases = inject('postgresMode') === 'server' ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
 const SAM = { username: 'sam', password: 'sam has a long password' };
+// One Chromium for the file, both databases' runs; each test in a context of its own.
+const browser = chromiumPerTest();
 
 async function signInAs(page: Page, who: { username: string; password: string }) {
   await page.getByLabel('Username').fill(who.username);
@@ -28,19 +30,14 @@ async function confirmWith(page: Page, password: string) {
  */
 describe.runIf(browserAvailable()).each(databases)('SSH keys in the console in Chromium [%s]', (database) => {
   let site: ConsoleServer;
-  let browser: TestBrowser;
   let sam: { id: number };
 
   beforeAll(async () => {
-    [site, browser] = await Promise.all([startConsoleServer(database), launchBrowser()]);
+    site = await startConsoleServer(database);
     sam = await site.admin('POST', '/users', { username: SAM.username, password: SAM.password });
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
     await site?.stop();
-  });
-  beforeEach(async () => {
-    await browser.context.clearCookies();
   });
 
   it('a user adds a pasted key (a weak one refused with the server\'s reason), generates a pair shown once, and deletes a key', async () => {
@@ -73,7 +70,7 @@ describe.runIf(browserAvailable()).each(databases)('SSH keys in the console in C
     await row.getByRole('cell', { name: 'Ed25519', exact: true }).waitFor();
     await row.getByRole('cell', { name: 'Never', exact: true }).waitFor();
     expect(await form.getByLabel('Public key').inputValue()).toBe('');
-    await expectAccessible(page);
+    await expectAccessible(page, 'my account, an SSH key listed');
 
     // A generated pair: the private key on screen once, working with the public key the server kept.
     await page.getByRole('button', { name: 'Generate a key pair…' }).click();
@@ -86,8 +83,7 @@ describe.runIf(browserAvailable()).each(databases)('SSH keys in the console in C
     const privateKey = (await shown.textContent()) ?? '';
     expect(privateKey).toMatch(/^-----BEGIN OPENSSH PRIVATE KEY-----\n[\s\S]+-----END OPENSSH PRIVATE KEY-----\n?$/);
     await page.getByRole('button', { name: 'Copy private key' }).waitFor();
-    await page.waitForTimeout(300); // the dialog's fade-in
-    await expectAccessible(page);
+    await expectAccessible(page, 'a generated private key, shown once');
     const generated = (await site.admin('GET', `/public_keys?user_id=${sam.id}`)).find((k: { title: string }) => k.title === 'generated');
     const data = Buffer.from('signed in the test');
     const signature = (ssh2.utils.parseKey(privateKey) as ssh2.ParsedKey).sign(data);

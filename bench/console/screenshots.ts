@@ -1,0 +1,373 @@
+import path from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { ADMIN, KEY_FOR_TESTS, startConsoleServer, type ConsoleServer } from '../../test/process/console/console-server.js';
+import { launchChromiumBrowser, PAGE_OPTIONS } from './chromium.js';
+import { settled } from './page-settled.js';
+
+/**
+ * The pictures of docs/console.md, made on purpose by `npm run screenshots` and never by the
+ * tests: the built server on a fresh SQLite database, started as the browser tests start it, and
+ * Chromium driven through the same screens, each tour in a fresh context. Writes
+ * docs/console/<name>.png; `git diff --stat docs/console` then shows which pictures changed.
+ */
+
+const OUT = path.resolve('docs/console');
+const MiB = 1024 * 1024;
+const HOSTILE = '<img src=x onerror=alert(1)>.txt';
+
+interface Person { username: string; password: string }
+const DANA: Person = { username: 'dana', password: 'dana has a long password' };
+const person = (username: string): Person => ({ username, password: `${username} has a long password` });
+
+/** What a tour is given: the site, a page of its own, and the camera. */
+interface Tour {
+  site: ConsoleServer;
+  page: Page;
+  /**
+   * Takes the picture `name` once the page is still (a dialog fully faded in); of a page that is
+   * never still (a progress bar moving), with its motion stopped instead.
+   */
+  shoot(name: string, moving?: 'moving'): Promise<void>;
+}
+
+async function signIn(page: Page, who: Person): Promise<void> {
+  await page.getByLabel('Username').fill(who.username);
+  await page.getByRole('textbox', { name: 'Password' }).fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+async function signOut(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign in' }).waitFor();
+}
+
+/** Opens a row's menu of actions and picks `item`. */
+async function rowAction(page: Page, row: string, item: string): Promise<void> {
+  await page.getByRole('button', { name: `Actions for ${row}` }).click();
+  await page.getByRole('menu', { name: `Actions for ${row}` }).getByRole('menuitem', { name: item }).click();
+}
+
+/** Answers the reauthentication dialog. */
+async function confirmWith(page: Page, password: string): Promise<Locator> {
+  const dialog = page.getByRole('dialog', { name: 'Confirm it is you' });
+  await dialog.getByRole('textbox', { name: 'Your password' }).fill(password);
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  return dialog;
+}
+
+/** A Custom Workspace and a user in it, made through the API. */
+async function workspaceWithUser(site: ConsoleServer, workspace: string, username: string): Promise<{ workspaceId: number; userId: number; user: Person }> {
+  const workspaceId: number = (await site.admin('POST', '/workspaces', { name: workspace })).id;
+  const user = person(username);
+  const userId: number = (await site.admin('POST', '/users', { ...user, workspace_id: workspaceId })).id;
+  return { workspaceId, userId, user };
+}
+
+async function putFile(site: ConsoleServer, filePath: string, body: string | Buffer): Promise<void> {
+  const response = await fetch(`${site.baseUrl}/api/rest/v1/files/${filePath.split('/').map(encodeURIComponent).join('/')}`, {
+    method: 'PUT',
+    headers: { 'X-ServiceAPI-Key': KEY_FOR_TESTS },
+    body,
+  });
+  if (response.status !== 201) throw new Error(`PUT ${filePath}: ${response.status} ${await response.text()}`);
+}
+
+async function signInTour({ site, page, shoot }: Tour) {
+  await page.goto(`${site.baseUrl}/files/Team`);
+  await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  await shoot('sign-in');
+  await signIn(page, { username: DANA.username, password: 'not the password at all' });
+  await page.getByRole('alert').getByText('The username or password is not valid.').waitFor();
+  await shoot('sign-in-failed');
+}
+
+async function lockoutTour({ site, page, shoot }: Tour) {
+  const lee = person('lee');
+  await site.admin('PATCH', '/site', { user_lockout: true, user_lockout_tries: 2 });
+  await site.admin('POST', '/users', lee);
+  await page.goto(`${site.baseUrl}/sign-in`);
+  for (const attempt of ['first', 'second']) {
+    await signIn(page, { username: lee.username, password: `the ${attempt} wrong password` });
+    await page.getByRole('alert').getByText('The username or password is not valid.').waitFor();
+  }
+  await signIn(page, lee);
+  await page.getByRole('alert').getByText(/locked/).waitFor();
+  await shoot('sign-in-locked');
+  await site.admin('PATCH', '/site', { user_lockout: false });
+}
+
+async function inactivityTour({ site, page, shoot }: Tour) {
+  await site.admin('PATCH', '/site', { session_expiry_minutes: 1 });
+  // The minute passes on the page's clock and in the session's row, not for the script.
+  await page.clock.install();
+  await page.goto(`${site.baseUrl}/files`);
+  await signIn(page, DANA);
+  const archive = page.getByRole('table').getByRole('link', { name: 'Archive' });
+  await archive.waitFor();
+  await site.ageSessions(62_000);
+  await page.clock.fastForward(62_000);
+  await archive.click();
+  await page.getByRole('status').getByText('You were signed out after 1 minute of inactivity.', { exact: false }).waitFor();
+  await shoot('signed-out-inactive');
+  await site.admin('PATCH', '/site', { session_expiry_minutes: 360 });
+}
+
+async function filesTour({ site, page, shoot }: Tour) {
+  await site.admin('POST', '/folders/Team/Plans', { mkdir_parents: true });
+  await page.goto(`${site.baseUrl}/files/Team`);
+  await signIn(page, DANA);
+  await page.getByRole('table').getByRole('link', { name: 'Plans' }).waitFor();
+  // A slow link, so that the large file is caught uploading.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 4 * MiB });
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Upload files' }).click()]);
+  await chooser.setFiles([
+    { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('first notes\n') },
+    { name: 'big.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(20 * MiB, 7) },
+    { name: HOSTILE, mimeType: 'text/plain', buffer: Buffer.from('hostile') },
+  ]);
+  await page.locator('[data-entry="notes.txt"]').waitFor();
+  // Some of it sent, so that the bar shows how far it got.
+  await page.locator('[data-upload="big.bin"]').getByText(/Uploading [1-9]/).waitFor();
+  await shoot('uploading', 'moving');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  await page.locator('[data-entry="big.bin"]').waitFor({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Clear finished' }).click();
+  await shoot('files');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await shoot('files-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await rowAction(page, HOSTILE, 'Delete');
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).waitFor();
+  await shoot('delete-confirmation');
+}
+
+async function sortedTour({ site, page, shoot }: Tour) {
+  await site.admin('POST', '/folders/Sizes/Sub', { mkdir_parents: true });
+  for (const [name, size] of [['medium.txt', 2_000], ['large.txt', 30_000], ['small.txt', 10], ['tiny.txt', 10]] as const) await putFile(site, `Sizes/${name}`, 'x'.repeat(size));
+  await page.goto(`${site.baseUrl}/files/Sizes`);
+  await signIn(page, ADMIN);
+  await page.locator('[data-entry="tiny.txt"]').waitFor();
+  // The order is in the address: largest first.
+  await page.goto(`${site.baseUrl}/files/Sizes?sort=size&dir=desc`);
+  await page.locator('[data-entry="tiny.txt"]').waitFor();
+  await shoot('files-sorted');
+}
+
+async function accountTour({ site, page, shoot }: Tour) {
+  const mia = person('mia');
+  await site.admin('POST', '/users', mia);
+  await page.goto(`${site.baseUrl}/account`);
+  await signIn(page, mia);
+  await page.getByText('You have no API keys.').waitFor();
+  await page.getByLabel('Key name').fill('sync laptop');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const dialog = await confirmWith(page, 'not my password');
+  await dialog.getByRole('alert').waitFor();
+  await shoot('reauthentication');
+  await confirmWith(page, mia.password);
+  await page.getByTestId('new-key-secret').waitFor();
+  await shoot('api-key-created');
+  await page.getByRole('button', { name: 'Done' }).click();
+  await page.reload();
+  await page.locator('[data-key="sync laptop"]').waitFor();
+  await shoot('account');
+}
+
+async function workspacesTour({ site, page, shoot }: Tour) {
+  const { workspaceId: acme, userId: caraId, user: cara } = await workspaceWithUser(site, 'Acme', 'cara');
+  await site.admin('POST', '/folders/Reports', {}, acme);
+  await site.admin('POST', '/permissions', { path: 'Reports', user_id: caraId, permission: 'full' }, acme);
+  await page.goto(`${site.baseUrl}/`);
+  await signIn(page, ADMIN);
+  const switcher = page.getByRole('combobox', { name: 'Workspace' });
+  await switcher.click();
+  await page.getByRole('option', { name: 'Acme' }).click();
+  await page.getByRole('table').getByRole('link', { name: 'Reports' }).waitFor();
+  await shoot('workspace-switcher');
+  await signOut(page);
+  await signIn(page, cara);
+  await page.getByRole('table').getByRole('link', { name: 'Reports' }).waitFor();
+  await page.setViewportSize({ width: 375, height: 700 });
+  await shoot('files-narrow');
+}
+
+async function usersTour({ site, page, shoot }: Tour) {
+  const dana = (await site.admin('GET', `/users?filter[username]=${DANA.username}`))[0];
+  const keyholders = await site.admin('POST', '/workspaces', { name: 'Keyholders' });
+  await site.admin('POST', '/api_keys', { user_id: dana.id, name: 'dana backup job' });
+  await site.admin('POST', '/api_keys', { user_id: dana.id, name: 'dana keyholders job', workspace_id: keyholders.id });
+  await site.admin('POST', '/users', { ...person('newbie'), name: '<b>Not bold</b>' });
+  await page.goto(`${site.baseUrl}/admin/users`);
+  await signIn(page, ADMIN);
+  await page.locator('[data-user="newbie"]').waitFor();
+  await shoot('users');
+  await rowAction(page, 'newbie', 'Edit');
+  const edit = page.getByRole('dialog', { name: 'Edit newbie' });
+  await edit.getByLabel('Full name').fill('Newbie Newman');
+  await edit.getByLabel('Email').fill('newbie@example.test');
+  await shoot('user-edit');
+  await page.keyboard.press('Escape');
+  await edit.waitFor({ state: 'detached' });
+  await rowAction(page, DANA.username, 'Permissions and API keys');
+  const access = page.getByRole('dialog', { name: `Access of ${DANA.username}` });
+  await access.locator('[data-key="dana keyholders job"]').waitFor();
+  await access.locator('[data-user-grant="Team"]').waitFor();
+  await shoot('user-access');
+}
+
+async function siteTour({ site, page, shoot }: Tour) {
+  for (const name of ['Initrode', 'Globex']) await site.admin('POST', '/workspaces', { name });
+  await page.goto(`${site.baseUrl}/admin/workspaces`);
+  await signIn(page, ADMIN);
+  await page.locator('[data-workspace="Initrode"]').waitFor();
+  await shoot('workspaces');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Site settings' }).click();
+  await page.getByLabel('Shortest password allowed').fill('14');
+  await page.getByRole('button', { name: 'Save' }).click();
+  const dialog = await confirmWith(page, ADMIN.password);
+  await page.getByText('The settings were saved.').waitFor();
+  await dialog.waitFor({ state: 'hidden' });
+  await shoot('site-settings');
+  await site.admin('PATCH', '/site', { password_min_length: 12 });
+}
+
+async function explainTour({ site, page, shoot }: Tour) {
+  const dana = (await site.admin('GET', `/users?filter[username]=${DANA.username}`))[0];
+  const auditors = await site.admin('POST', '/groups', { name: 'Auditors', user_ids: String(dana.id) });
+  await site.admin('POST', '/folders/Ledger', {});
+  await site.admin('POST', '/permissions', { path: 'Ledger', group_id: auditors.id, permission: 'readonly' });
+  await page.goto(`${site.baseUrl}/`);
+  await signIn(page, DANA);
+  await rowAction(page, 'Ledger', 'Why can this be reached?');
+  await page.getByTestId('explanation').getByText('read: readonly on “Ledger”, given to the group Auditors').waitFor();
+  await shoot('explain');
+}
+
+async function groupsTour({ site, page, shoot }: Tour) {
+  const umbrella = await site.admin('POST', '/workspaces', { name: 'Umbrella' });
+  const ids: Record<string, number> = {};
+  for (const username of ['uma', 'ugo', 'ulla', 'uli']) {
+    ids[username] = (await site.admin('POST', '/users', { ...person(username), workspace_id: umbrella.id, workspace_admin: username === 'uma' })).id;
+  }
+  await site.admin('POST', '/groups', { name: 'Ops', workspace_id: umbrella.id, user_ids: `${ids.ugo},${ids.ulla}`, admin_ids: String(ids.ugo) });
+  await page.goto(`${site.baseUrl}/admin/groups`);
+  await signIn(page, person('uma'));
+  await page.getByRole('button', { name: 'Members of Ops' }).click();
+  await page.locator('[data-member="ulla"]').waitFor();
+  await shoot('groups');
+  await signOut(page);
+  await signIn(page, person('ugo'));
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Groups' }).click();
+  await page.getByRole('button', { name: 'Members of Ops' }).click();
+  await page.getByRole('combobox', { name: 'User name' }).fill('uli');
+  await page.getByRole('button', { name: 'Add member' }).click();
+  await page.getByRole('alert').getByText('type # and their user id', { exact: false }).waitFor();
+  await shoot('group-admin-members');
+}
+
+async function permissionsTour({ site, page, shoot }: Tour) {
+  const dana = (await site.admin('GET', `/users?filter[username]=${DANA.username}`))[0];
+  await site.admin('POST', '/folders/Projects', {});
+  await site.admin('POST', '/permissions', { path: 'Projects', user_id: dana.id, permission: 'readonly' });
+  await page.goto(`${site.baseUrl}/`);
+  await signIn(page, ADMIN);
+  await rowAction(page, 'Projects', 'Who can reach this?');
+  const reach = page.getByRole('dialog', { name: 'Who can reach this?' });
+  await reach.locator('[data-reach="dana"]').waitFor();
+  await shoot('who-can-reach');
+  await reach.getByRole('button', { name: 'Close' }).click();
+  await rowAction(page, 'Projects', 'Permissions');
+  const dialog = page.getByRole('dialog', { name: 'Folder permissions' });
+  await dialog.getByLabel('User name').fill(DANA.username);
+  await dialog.getByRole('combobox', { name: 'Level' }).click();
+  await page.getByRole('option', { name: 'full', exact: true }).click();
+  await dialog.getByRole('button', { name: 'Review' }).click();
+  await dialog.getByTestId('replacement-preview').getByText('readonly on “Projects”').waitFor();
+  await shoot('folder-permissions');
+}
+
+async function folderAdminTour({ site, page, shoot }: Tour) {
+  const dana = (await site.admin('GET', `/users?filter[username]=${DANA.username}`))[0];
+  const fred = person('fred');
+  const fredId = (await site.admin('POST', '/users', fred)).id;
+  await site.admin('POST', '/folders/Dept', {});
+  await site.admin('POST', '/permissions', { path: 'Dept', user_id: fredId, permission: 'admin' });
+  await page.goto(`${site.baseUrl}/files`);
+  await signIn(page, fred);
+  await rowAction(page, 'Dept', 'Permissions');
+  const dialog = page.getByRole('dialog', { name: 'Folder permissions' });
+  // fred sees no other user by name: he names dana by her id.
+  await dialog.getByLabel('User name').fill(`#${dana.id}`);
+  await dialog.getByRole('button', { name: 'Review' }).click();
+  await dialog.getByRole('button', { name: 'Add permission' }).click();
+  await dialog.getByText('The permission was added.').waitFor();
+  await shoot('folder-admin-permissions');
+}
+
+async function workspaceByGrantTour({ site, page, shoot }: Tour) {
+  const { workspaceId: wayne, userId: wandaId, user: wanda } = await workspaceWithUser(site, 'Wayne', 'wanda');
+  const admins = await site.admin('POST', '/groups', { name: 'Wayne admins', workspace_id: wayne, user_ids: String(wandaId) });
+  await site.admin('POST', '/permissions', { path: '', group_id: admins.id, permission: 'admin' }, wayne);
+  await page.goto(`${site.baseUrl}/admin/groups`);
+  await signIn(page, wanda);
+  await page.getByRole('button', { name: 'Members of Wayne admins' }).waitFor();
+  await shoot('workspace-admin-by-grant');
+}
+
+async function historyTour({ site, page, shoot }: Tour) {
+  await site.admin('POST', '/groups', { name: '<img src=x onerror=alert(1)> crew' });
+  await page.goto(`${site.baseUrl}/history`);
+  await signIn(page, ADMIN);
+  const group = page.locator('tr[data-action="group_create"]', { hasText: '<img' });
+  await group.getByRole('button', { name: /^Details of record/ }).click();
+  await page.locator('dd', { hasText: '<img src=x onerror=alert(1)> crew' }).first().waitFor();
+  await shoot('history');
+}
+
+/**
+ * In this order: History first, while it holds a page of records rather than every tour's; a tour
+ * that changes a site setting puts it back before the next begins.
+ */
+const TOURS = [historyTour, signInTour, lockoutTour, inactivityTour, filesTour, sortedTour, accountTour, workspacesTour, usersTour, siteTour, explainTour, groupsTour, permissionsTour, folderAdminTour, workspaceByGrantTour];
+
+async function main(): Promise<void> {
+  let site: ConsoleServer | undefined;
+  let browser: Browser | undefined;
+  const stop = async () => {
+    await browser?.close();
+    await site?.stop();
+  };
+  process.once('SIGINT', () => void stop().finally(() => process.exit(130)));
+  try {
+    [site, browser] = await Promise.all([startConsoleServer('sqlite'), launchChromiumBrowser()]);
+    const dana = await site.admin('POST', '/users', DANA);
+    for (const folder of ['Team', 'Archive']) await site.admin('POST', `/folders/${folder}`, {});
+    await site.admin('POST', '/permissions', { path: 'Team', user_id: dana.id, permission: 'full' });
+    await site.admin('POST', '/permissions', { path: 'Archive', user_id: dana.id, permission: 'readonly' });
+    for (const tour of TOURS) {
+      const context = await browser.newContext(PAGE_OPTIONS);
+      context.setDefaultTimeout(15_000);
+      const page = await context.newPage();
+      const shoot = async (name: string, moving?: 'moving') => {
+        await page.mouse.move(0, 0); // off whatever was clicked last, which would show its hover colour
+        if (moving === undefined) await settled(page);
+        await page.screenshot({ path: path.join(OUT, `${name}.png`), fullPage: true, animations: moving === undefined ? 'allow' : 'disabled' });
+        process.stdout.write(`docs/console/${name}.png\n`);
+      };
+      try {
+        await tour({ site, page, shoot });
+      } finally {
+        await context.close();
+      }
+    }
+  } finally {
+    await stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
