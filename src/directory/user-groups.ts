@@ -3,9 +3,11 @@ import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
 import type { HistoryEvent } from '../history/index.js';
 import { findGroupById, type Group } from '../repositories/groups.js';
-import { deleteMembership, insertMembership, membershipsOfUser, type GroupMember } from '../repositories/memberships.js';
+import { deleteMembership, membershipsOfUser, type GroupMember } from '../repositories/memberships.js';
 import type { User } from '../repositories/users.js';
 import { groupEvent } from './directory-history.js';
+import { joinGroup } from './group-member-rules.js';
+import { lockGroup } from './locked-rows.js';
 
 /** The memberships a `group_ids` list changes: the groups the user joins, and the memberships it leaves. */
 export interface UserGroupChange {
@@ -47,14 +49,32 @@ export async function planUserGroups(a: Call, user: User, groupIds: readonly num
   return { joining, leaving };
 }
 
-/** Makes a planned change inside the update's transaction; the History records of the groups it changed. */
+/**
+ * Makes a planned change inside the update's transaction; the History records of the groups it
+ * changed. Each group is locked first (locked-rows.ts, in id order so two such changes never wait
+ * on each other in a circle) and the user's memberships read again: a membership another request
+ * made or removed meanwhile is left as it now is, as the request that came first decided.
+ */
 export async function applyUserGroups(tx: Db, a: Call, user: User, change: UserGroupChange): Promise<HistoryEvent[]> {
+  const touched = [...change.joining, ...change.leaving.map((l) => l.group)].map((group) => group.id).sort((x, y) => x - y);
+  const locked = new Map<number, Group>();
+  for (const groupId of touched) {
+    const group = await lockGroup(tx, groupId);
+    if (group !== undefined) locked.set(groupId, group);
+  }
+  const now = await membershipsOfUser(tx, user.id);
   const events: HistoryEvent[] = [];
-  for (const group of change.joining) {
-    await insertMembership(tx, { groupId: group.id, userId: user.id, admin: false, now: a.now });
+  for (const planned of change.joining) {
+    const group = locked.get(planned.id);
+    if (group === undefined) throw errors.groupNotFound();
+    if (now.some((m) => m.groupId === group.id)) continue;
+    await joinGroup(tx, { groupId: group.id, userId: user.id, admin: false, now: a.now });
     events.push(groupEvent('group_update', group, { members: { added: [{ userId: user.id, admin: false }], removed: [], adminChanged: [] } }));
   }
-  for (const { group, membership } of change.leaving) {
+  for (const { group: planned } of change.leaving) {
+    const group = locked.get(planned.id);
+    const membership = now.find((m) => m.groupId === planned.id);
+    if (group === undefined || membership === undefined) continue;
     await deleteMembership(tx, membership.membershipId, a.now);
     events.push(groupEvent('group_update', group, { members: { added: [], removed: [{ userId: user.id, username: user.username }], adminChanged: [] } }));
   }

@@ -269,6 +269,22 @@ describe.each(testDatabaseTargets())('users [$name]', (target) => {
         expect((await t.api.get(`/users/${user.id}`, { key: s.admin1.key })).body.name).not.toBe('Not Renamed');
       });
 
+      it('joins and leaves once when the same group_ids arrive 20 times at once, and when /group_users changes the same membership meanwhile', async () => {
+        const [joined, left] = [await createGroup(t.database.db, { workspaceId: s.ws1 }), await createGroup(t.database.db, { workspaceId: s.ws1 })];
+        const user = await createUser(t.database.db, { workspaceId: s.ws1 });
+        await addMember(t.database.db, left, user.id);
+        const historyBefore = (await t.api.get('/history?filter[action]=group_update', { key: BOOTSTRAP_KEY })).body.length;
+        const answers = await Promise.all([
+          ...Array.from({ length: 20 }, () => t.api.patch(`/users/${user.id}`, { group_ids: `${joined}` }, { key: s.admin1.key })),
+          t.api.post('/group_users', { group_id: joined, user_id: user.id }, { key: s.admin1.key }),
+        ]);
+        expect(answers.slice(0, 20).map((answer) => answer.status)).toEqual(Array(20).fill(200));
+        expect([201, 422]).toContain(answers[20]!.status);
+        expect(await groupsOf(user.id)).toEqual([joined]);
+        // One join (by whichever request came first) and one leave.
+        expect((await t.api.get('/history?filter[action]=group_update', { key: BOOTSTRAP_KEY })).body.length).toBe(historyBefore + 2);
+      });
+
       it("makes the list the user's groups: joins those newly named, leaves those left out, keeps the rest and their flags", async () => {
         const [kept, left, joined] = [await createGroup(t.database.db, { workspaceId: s.ws1 }), await createGroup(t.database.db, { workspaceId: s.ws1 }), await createGroup(t.database.db, { workspaceId: s.ws1 })];
         const user = await createUser(t.database.db, { workspaceId: s.ws1 });
