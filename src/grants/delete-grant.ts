@@ -11,8 +11,8 @@ import { grantEvents } from './grant-history.js';
  * is refused: whoever could create that grant now may delete it, so the caller needs authority
  * over its path (see assertMayManageGrantsOn) and, unless Site Administrator, the grantee must
  * belong to the path's Workspace: a cross-Workspace grant (a Workspace 0 user or group on a
- * Custom Workspace folder) is the Site Administrator's to remove, at the site level, even for the Workspace
- * Administrator it empowers. Deleting never restores grants this one replaced.
+ * Custom Workspace folder) is the Site Administrator's to remove, at the site level, even for the
+ * Workspace Administrator it empowers. Deleting never restores grants this one replaced.
  */
 export async function deleteGrant(call: Call, id: number): Promise<void> {
   const { db, caller } = call;

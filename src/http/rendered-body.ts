@@ -17,10 +17,9 @@ const MAX_KEPT_JSON = 16 * 1024 * 1024;
  * checks, the reads behind them and the serialisation. The body is a function of the data, of who
  * asks and where, and of the request: the key holds the caller (access's authorityKeyOf: its user
  * with the flags its authority is decided from, or the site-wide key, and its confinement), the
- * request's Workspace, and `request`,
- * everything the route read from the request. The caller's flags, groups and grants are data, so
- * any change to them moves the version and the next request renders anew. An error is thrown,
- * never kept.
+ * request's Workspace, and `request`, everything the route read from the request. The caller's
+ * flags, groups and grants are data, so any change to them moves the version and the next request
+ * renders anew. An error is thrown, never kept.
  */
 export function renderedBody(call: Call, kind: string, request: string, render: () => Promise<RenderedBody>): Promise<RenderedBody> {
   const key = [authorityKeyOf(call.caller), call.requestWorkspaceId, request].join('\u0000');

@@ -15,15 +15,13 @@ import type { ConfirmIdentity } from './reauthentication.js';
 import { generateSshKeyPair, type KeyPairRequest } from './ssh-key-pair.js';
 import { parseSshPublicKey, type SshPublicKey } from './ssh-public-key.js';
 
-/**
- * SSH public keys (Files.com's PublicKey), under the authority rules of API keys (api-keys.ts,
- * docs/authentication.md): a user manages its own keys; a Site Administrator those of every user
- * it works with in the request context (every user in context 0; in Custom Workspace N, N's users
- * and Workspace 0's); an administrator of Custom Workspace N, working in N, those of N's users, and
- * so does a Site Administrator's credential confined to N (access/key-owners.ts).
- * Anything else is `not-found` ("Public key not found.") or, for a `user_id`, `user-not-found`, never
- * "forbidden", so no probe learns which keys exist.
- */
+// SSH public keys (Files.com's PublicKey), under the authority rules of API keys, decided once in
+// access/key-owners.ts (docs/authentication.md): a user manages its own keys; a Site Administrator
+// those of every user it works with in the request context (every user in context 0; in Custom
+// Workspace N, N's users and Workspace 0's); an administrator of Custom Workspace N, working in N,
+// those of N's users, and so does a Site Administrator's credential confined to N. Anything else is
+// `not-found` ("Public key not found.") or, for a `user_id`, `user-not-found`, never "forbidden",
+// so no probe learns which keys exist.
 
 function visibleTo(visibility: PublicKeyVisibility, key: PublicKey): boolean {
   if (visibility.everyone || key.userId === visibility.ownUserId) return true;
