@@ -285,9 +285,13 @@ export class SftpSession {
    * or extended with zeros, committed as any write is; the same size changes nothing.
    */
   private async resize(sessionPath: string, size: number): Promise<void> {
-    const upload = await this.files.stageUpload(sessionPath, { truncate: size === 0, exclusive: false, mustExist: true, append: false });
+    // Cut to nothing, the new version starts empty instead of copying the old bytes first; whether
+    // that changes anything is then known from the file as it is, not from the empty copy.
+    const emptying = size === 0;
+    if (emptying && (await this.files.stat(sessionPath)).size === 0) return;
+    const upload = await this.files.stageUpload(sessionPath, { truncate: emptying, exclusive: false, mustExist: true, append: false });
     try {
-      if (upload.size === size) return await upload.abandon();
+      if (!emptying && upload.size === size) return await upload.abandon();
       await upload.truncate(size);
       await upload.commit();
     } catch (error) {

@@ -158,6 +158,15 @@ describe.each(testDatabaseTargets())('SFTP operations [$name]', (target) => {
     const before = await t.database.db.selectFrom('history').select('id').where('path', '=', 'cut.txt').execute();
     await call((done) => sftp.setstat('/cut.txt', { size: 5 }, done));
     expect(await t.database.db.selectFrom('history').select('id').where('path', '=', 'cut.txt').execute()).toHaveLength(before.length);
+    // Cut to nothing (`truncate -s 0`): a new, empty version; once empty, the same changes nothing.
+    await call((done) => sftp.setstat('/cut.txt', { size: 0 }, done));
+    expect(await read('/cut.txt')).toBe('');
+    expect((await rest('cut.txt')).body).toMatchObject({ size: 0 });
+    const emptied = await t.database.db.selectFrom('history').select('id').where('path', '=', 'cut.txt').execute();
+    expect(emptied).toHaveLength(before.length + 1);
+    await call((done) => sftp.setstat('/cut.txt', { size: 0 }, done));
+    expect(await t.database.db.selectFrom('history').select('id').where('path', '=', 'cut.txt').execute()).toHaveLength(emptied.length);
+    await call((done) => sftp.writeFile('/cut.txt', 'xyz\0\0', done));
 
     const handle = await open('/cut.txt', OPEN_MODE.WRITE);
     await write(handle, 'abcdefgh', 0);
