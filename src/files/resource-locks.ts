@@ -54,8 +54,8 @@ export class ResourceLocks {
   constructor(private readonly scope: SessionScope) {}
 
   /**
-   * Unexpired locks covering the resource at a path, whether or not the caller can see it: a
-   * lock's token is its own secret, so naming it proves nothing is learned.
+   * Unexpired locks covering the resource at a path, whether or not the caller can see it: what an
+   * If header's tokens are matched against, whose answer says only whether the condition holds.
    */
   async covering(path: string): Promise<DavLock[]> {
     return locksCovering(this.scope.deps.db, sitePathIn(this.scope, path).key, this.now());
@@ -172,7 +172,7 @@ export class ResourceLocks {
     const site = sitePathIn(this.scope, path);
     const found = await findLock(db, token, this.now());
     if (found === undefined || !covers(found, site.key)) return false;
-    if (!(await mayRemoveLock(db, this.scope.caller, found, site.workspaceId))) throw errors.lockRemovalRestricted();
+    if (!(await mayRemoveLock(db, this.scope.caller, found))) throw errors.lockRemovalRestricted();
     await removeLock(db, found.token);
     return true;
   }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseTargets } from '../support/databases.js';
-import { createUser, unique } from '../support/factories.js';
+import { createUser, createWorkspace, unique } from '../support/factories.js';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, BOOTSTRAP_KEY, buildAppOn, startTestApp, type TestApp } from '../support/test-app.js';
 import { DavClient, type DavAnswer } from './dav-client.js';
 
@@ -177,6 +177,17 @@ describe.each(testDatabaseTargets())('webdav locks [$name]', (target) => {
       // An administrator may clear anyone's lock.
       expect((await unlock(elsewhere, writersLock)).status).toBe(204);
       expect((await unlock(name, token)).status).toBe(204);
+    });
+
+    it('leaves a lock taken above a Workspace root to the site: that Workspace\'s administrator may not remove it from inside', async () => {
+      const ws = await createWorkspace(t.database.db);
+      const admin = await createUser(t.database.db, { workspaceId: ws, workspaceAdmin: true, password: PASSWORD });
+      const asWorkspaceAdmin = dav.as(admin.username, PASSWORD);
+      expect((await asWorkspaceAdmin.put('inside.txt', 'hello')).status).toBe(201);
+      // Depth infinity on the folder of every Workspace root: it covers inside.txt too.
+      const token = tokenOf(await lock('_/Workspaces', 'exclusive', { Depth: 'infinity' }));
+      expect((await unlock('inside.txt', token, asWorkspaceAdmin)).status).toBe(403);
+      expect((await unlock('_/Workspaces', token)).status).toBe(204);
     });
 
     it('refuses a lock without permission to write (403)', async () => {
