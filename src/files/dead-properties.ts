@@ -2,9 +2,9 @@ import type { SitePath } from '../access/index.js';
 import { PathAccess } from '../access/index.js';
 import { errors } from '../errors/catalogue.js';
 import {
-  deadPropertySizes, findDeadProperties, findDeadPropertiesInFolder, removeDeadProperty, serializeDeadPropertyChanges, setDeadProperty, type DeadProperty, type KeyedDeadProperty,
+  deadPropertySizes, findDeadProperties, findDeadPropertiesInFolder, removeDeadProperty, setDeadProperty, type DeadProperty, type KeyedDeadProperty,
 } from '../repositories/dav-properties.js';
-import { findEntry } from '../repositories/entries.js';
+import { findEntry, lockEntryAt } from '../repositories/entries.js';
 import { changesOverLimit } from './dead-property-limits.js';
 import { visibleEntry } from './file-lookup.js';
 import type { SessionScope } from './session-scope.js';
@@ -59,9 +59,10 @@ export async function changeDeadProperties(scope: SessionScope, site: SitePath, 
   if (entry.id === 0) throw errors.invalidPath('The root folder cannot be changed.');
   if (!access.can(entry.pathKey, entry.type, 'write')) throw errors.writePermissionRequired();
   return scope.deps.db.transaction().execute(async (tx) => {
-    // Deleted meanwhile: nothing to keep properties on.
+    // The entry locked until the commit (as a move locks it): its properties read below are still
+    // so when they are written, and it cannot be deleted in between. Deleted before: not found.
+    await lockEntryAt(tx, entry.pathKey);
     if ((await findEntry(tx, entry.pathKey))?.id !== entry.id) throw errors.fileNotFound();
-    await serializeDeadPropertyChanges(tx, entry.id);
     const overLimit = changesOverLimit(await deadPropertySizes(tx, entry.id), changes);
     if (overLimit.length > 0) return { stored: false, overLimit };
     for (const change of changes) {

@@ -1,4 +1,4 @@
-import { PostgresAdapter, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { startsWith } from '../db/like-prefix.js';
 
@@ -46,19 +46,6 @@ export async function findDeadPropertiesInFolder(db: Db, folderKey: string): Pro
     .orderBy('dav_properties.name')
     .execute();
   return rows.map((row) => ({ pathKey: row.path_key, namespace: row.namespace, name: row.name, value: row.value }));
-}
-
-/** An arbitrary constant naming the dead-property changes of one entry among PostgreSQL advisory locks. */
-const PROPERTY_CHANGES_KEY = 0x6461_7670; // "davp"
-
-/**
- * Makes the rest of the transaction the only one changing this entry's dead properties until it
- * ends, so that what it read of them is still so when it writes (a cap checked on the count can
- * then not be passed by two requests at once). PostgreSQL takes an advisory lock on the entry;
- * SQLite's transactions are serializable already.
- */
-export async function serializeDeadPropertyChanges(db: Db, entryId: number): Promise<void> {
-  if (db.getExecutor().adapter instanceof PostgresAdapter) await sql`select pg_advisory_xact_lock(${PROPERTY_CHANGES_KEY}, ${entryId})`.execute(db);
 }
 
 /** The size of a stored dead property: the UTF-8 bytes of its namespace, name and value, counted by the database. */
