@@ -11,14 +11,14 @@ export const MAX_DEAD_PROPERTIES = 256;
 export const MAX_DEAD_PROPERTY_BYTES = 64 * 1024;
 
 /** One stored dead property's place under the caps. */
-export interface StoredPropertySize {
+interface StoredPropertySize {
   namespace: string;
   name: string;
   bytes: number;
 }
 
 /** The bytes a dead property keeps, as MAX_DEAD_PROPERTY_BYTES counts them. */
-export function storedBytes(property: { namespace: string; name: string; value: string }): number {
+function storedBytes(property: { namespace: string; name: string; value: string }): number {
   return Buffer.byteLength(property.namespace, 'utf8') + Buffer.byteLength(property.name, 'utf8') + Buffer.byteLength(property.value, 'utf8');
 }
 

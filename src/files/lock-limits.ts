@@ -8,13 +8,13 @@ import { covers } from './lock-coverage.js';
 // ATRIUM_MAX_UPLOAD_BYTES. Locks already over a cap stay (they time out within the hour).
 
 /** The most a lock's owner element may hold, in UTF-8 bytes of its XML as stored. */
-export const MAX_LOCK_OWNER_BYTES = 4 * 1024;
+const MAX_LOCK_OWNER_BYTES = 4 * 1024;
 
 /**
  * The most locks that may cover one resource (on it, or depth infinity above it). Only shared locks
  * ever add up: an exclusive lock conflicts with every other.
  */
-export const MAX_LOCKS_PER_RESOURCE = 16;
+const MAX_LOCKS_PER_RESOURCE = 16;
 
 export function assertOwnerWithinLimit(ownerXml: string | null): void {
   if (ownerXml !== null && Buffer.byteLength(ownerXml, 'utf8') > MAX_LOCK_OWNER_BYTES) {

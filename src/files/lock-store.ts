@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { PostgresAdapter, sql } from 'kysely';
 import { selfAndAncestorKeys, type SitePath } from '../access/index.js';
 import type { Db } from '../db/database.js';
+import { takeTurn } from '../db/serialise.js';
 import { inTransaction } from '../db/transaction.js';
 import {
-  davLocksAt, davLocksBelow, deleteDavLock, deleteDavLocksAtOrBelow, deleteDavLocksBelow, deleteExpiredDavLocks, findDavLock, insertDavLock, renewDavLock, type DavLock,
+  davLocksAt, davLocksBelow, deleteExpiredDavLocks, insertDavLock, renewDavLock, type DavLock,
 } from '../repositories/dav-locks.js';
 import { covers } from './lock-coverage.js';
 import { assertLockCountWithinLimit, assertOwnerWithinLimit } from './lock-limits.js';
@@ -12,15 +12,12 @@ import { assertLockCountWithinLimit, assertOwnerWithinLimit } from './lock-limit
 // The WebDAV lock store: locks live in the database (dav_locks), so every worker and node sees the
 // same ones. Expired locks are ignored by every read and removed lazily, when a lock is taken.
 
-/** An arbitrary constant naming the lock-taking section among PostgreSQL advisory locks. */
-const LOCK_TAKING_KEY = 0x6461_766c; // "davl"
-
 /**
  * A new lock token: 128 random bits as a URI, `urn:x-atrium:` and 22 base64url characters. Kept
  * shorter than a `urn:uuid:` (45 characters) on purpose: clients build If headers of a token and two
  * entity tags (a file's is its 66-character SHA-256) in fixed buffers of 200 bytes (litmus does).
  */
-export function newLockToken(): string {
+function newLockToken(): string {
   return `urn:x-atrium:${randomBytes(16).toString('base64url')}`;
 }
 
@@ -28,15 +25,6 @@ export function newLockToken(): string {
 export async function locksCovering(db: Db, pathKey: string, now: number): Promise<DavLock[]> {
   const locks = await davLocksAt(db, selfAndAncestorKeys(pathKey), now);
   return locks.filter((lock) => covers(lock, pathKey));
-}
-
-/** Unexpired locks rooted strictly below `pathKey`. */
-export function locksBelow(db: Db, pathKey: string, now: number): Promise<DavLock[]> {
-  return davLocksBelow(db, pathKey, now);
-}
-
-export function findLock(db: Db, token: string, now: number): Promise<DavLock | undefined> {
-  return findDavLock(db, token, now);
 }
 
 /** A lock to take: where, and what it will be besides its token and times. */
@@ -54,11 +42,11 @@ export type NewLock = Pick<DavLock, 'collection' | 'depth' | 'scope' | 'ownerXml
 export async function takeLock(db: Db, now: number, request: NewLock): Promise<{ lock: DavLock; conflicts: [] } | { lock: undefined; conflicts: DavLock[] }> {
   assertOwnerWithinLimit(request.ownerXml);
   return inTransaction(db, async (tx) => {
-    if (tx.getExecutor().adapter instanceof PostgresAdapter) await sql`select pg_advisory_xact_lock(${LOCK_TAKING_KEY})`.execute(tx);
+    await takeTurn(tx, 'dav-lock-taking');
     await deleteExpiredDavLocks(tx, now);
     const key = request.site.key;
     const near = await locksCovering(tx, key, now);
-    const below = request.depth === 'infinity' ? await locksBelow(tx, key, now) : [];
+    const below = request.depth === 'infinity' ? await davLocksBelow(tx, key, now) : [];
     const conflicts = [...near, ...below].filter((lock) => lock.scope === 'exclusive' || request.scope === 'exclusive');
     if (conflicts.length > 0) return { lock: undefined, conflicts };
     assertLockCountWithinLimit(key, near, below);
@@ -85,16 +73,4 @@ export async function renewLock(db: Db, now: number, lock: DavLock, timeoutSecon
   const expiresAt = now + timeoutSeconds * 1000;
   await renewDavLock(db, lock.token, timeoutSeconds, expiresAt);
   return { ...lock, timeoutSeconds, expiresAt };
-}
-
-export function removeLock(db: Db, token: string): Promise<void> {
-  return deleteDavLock(db, token);
-}
-
-export function removeLocksAtOrBelow(db: Db, pathKey: string): Promise<void> {
-  return deleteDavLocksAtOrBelow(db, pathKey);
-}
-
-export function removeLocksBelow(db: Db, pathKey: string): Promise<void> {
-  return deleteDavLocksBelow(db, pathKey);
 }

@@ -2,11 +2,11 @@ import { Readable } from 'node:stream';
 import { holdsLock, mayRemoveLock } from '../access/index.js';
 import { AtriumError } from '../errors/atrium-error.js';
 import { errors } from '../errors/catalogue.js';
-import type { DavLock } from '../repositories/dav-locks.js';
+import { davLocksBelow, deleteDavLock, deleteDavLocksAtOrBelow, deleteDavLocksBelow, findDavLock, type DavLock } from '../repositories/dav-locks.js';
 import { fileEntryOf, type FileEntry } from './file-entry.js';
 import { visibleEntry } from './file-lookup.js';
 import { covers } from './lock-coverage.js';
-import { findLock, locksBelow, locksCovering, removeLock, removeLocksAtOrBelow, removeLocksBelow, renewLock, takeLock } from './lock-store.js';
+import { locksCovering, renewLock, takeLock } from './lock-store.js';
 import { sitePathIn, type SessionScope } from './session-scope.js';
 import { writeWholeFile } from './whole-upload.js';
 
@@ -20,7 +20,7 @@ import { writeWholeFile } from './whole-upload.js';
  * others at most this long (its holder or an administrator can remove it sooner); clients that keep
  * a file open refresh well before (Windows and Office every few minutes, Finder every 10).
  */
-export const MAX_LOCK_SECONDS = 3600;
+const MAX_LOCK_SECONDS = 3600;
 
 export interface LockRequest {
   depth: '0' | 'infinity';
@@ -69,7 +69,7 @@ export class ResourceLocks {
     const { db } = this.scope.deps;
     const now = this.now();
     const key = sitePathIn(this.scope, path).key;
-    const [near, below] = await Promise.all([locksCovering(db, key, now), locksBelow(db, key, now)]);
+    const [near, below] = await Promise.all([locksCovering(db, key, now), davLocksBelow(db, key, now)]);
     const locks = [...near, ...below];
     if (locks.length === 0) return () => [];
     return (member) => {
@@ -91,7 +91,7 @@ export class ResourceLocks {
     for (const { path, recursive } of checks) {
       const key = sitePathIn(this.scope, path).key;
       const near = await locksCovering(db, key, now);
-      const below = recursive ? await locksBelow(db, key, now) : [];
+      const below = recursive ? await davLocksBelow(db, key, now) : [];
       if (near.length === 0 && below.length === 0) continue;
       const all = [...near, ...below];
       const resources = new Set([...(near.length > 0 ? [key] : []), ...below.map((lock) => lock.pathKey)]);
@@ -146,7 +146,7 @@ export class ResourceLocks {
     try {
       await writeWholeFile(this.scope, site, Readable.from([]), { mkdirParents: false, declaredLength: 0 });
     } catch (error) {
-      await removeLock(this.scope.deps.db, taken.lock.token);
+      await deleteDavLock(this.scope.deps.db, taken.lock.token);
       throw error;
     }
     return { lock: taken.lock, created: true };
@@ -170,10 +170,10 @@ export class ResourceLocks {
   async remove(path: string, token: string): Promise<boolean> {
     const { db } = this.scope.deps;
     const site = sitePathIn(this.scope, path);
-    const found = await findLock(db, token, this.now());
+    const found = await findDavLock(db, token, this.now());
     if (found === undefined || !covers(found, site.key)) return false;
     if (!(await mayRemoveLock(db, this.scope.caller, found))) throw errors.lockRemovalRestricted();
-    await removeLock(db, found.token);
+    await deleteDavLock(db, found.token);
     return true;
   }
 
@@ -184,8 +184,8 @@ export class ResourceLocks {
    */
   async release(path: string, options: { onlyBelow?: boolean } = {}): Promise<void> {
     const key = sitePathIn(this.scope, path).key;
-    if (options.onlyBelow === true) await removeLocksBelow(this.scope.deps.db, key);
-    else await removeLocksAtOrBelow(this.scope.deps.db, key);
+    if (options.onlyBelow === true) await deleteDavLocksBelow(this.scope.deps.db, key);
+    else await deleteDavLocksAtOrBelow(this.scope.deps.db, key);
   }
 
   private now(): number {
