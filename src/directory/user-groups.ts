@@ -50,31 +50,31 @@ export async function planUserGroups(a: Call, user: User, groupIds: readonly num
 }
 
 /**
- * Makes a planned change inside the update's transaction; the History records of the groups it
- * changed. Each group is locked first (locked-rows.ts, in id order so two such changes never wait
- * on each other in a circle) and the user's memberships read again: a membership another request
- * made or removed meanwhile is left as it now is, as the request that came first decided.
+ * Locks every group a `group_ids` change may touch (those named and those the user is in now), in
+ * id order, until the transaction ends. It must come before the user's own lock: a change of a
+ * group's members takes the group first and the user's row after it (the membership refers to
+ * it), so taking them the other way round could make two such changes wait on each other.
  */
-export async function applyUserGroups(tx: Db, a: Call, user: User, change: UserGroupChange): Promise<HistoryEvent[]> {
-  const touched = [...change.joining, ...change.leaving.map((l) => l.group)].map((group) => group.id).sort((x, y) => x - y);
-  const locked = new Map<number, Group>();
-  for (const groupId of touched) {
-    const group = await lockGroup(tx, groupId);
-    if (group !== undefined) locked.set(groupId, group);
-  }
-  const now = await membershipsOfUser(tx, user.id);
+export async function lockGroupsOfUserChange(tx: Db, userId: number, groupIds: readonly number[]): Promise<void> {
+  const current = await membershipsOfUser(tx, userId);
+  const touched = [...new Set([...groupIds, ...current.map((m) => m.groupId)])].sort((x, y) => x - y);
+  for (const groupId of touched) await lockGroup(tx, groupId);
+}
+
+/**
+ * Makes a `group_ids` change inside the update's transaction, with its groups locked
+ * (lockGroupsOfUserChange): planned again on the memberships as they are now, and checked again,
+ * so that changes at once end as one after another would, each on what the one before it left.
+ * Answers the History records of the groups it changed.
+ */
+export async function applyUserGroups(tx: Db, a: Call, user: User, groupIds: readonly number[]): Promise<HistoryEvent[]> {
+  const change = await planUserGroups({ ...a, db: tx }, user, groupIds);
   const events: HistoryEvent[] = [];
-  for (const planned of change.joining) {
-    const group = locked.get(planned.id);
-    if (group === undefined) throw errors.groupNotFound();
-    if (now.some((m) => m.groupId === group.id)) continue;
+  for (const group of change.joining) {
     await joinGroup(tx, { groupId: group.id, userId: user.id, admin: false, now: a.now });
     events.push(groupEvent('group_update', group, { members: { added: [{ userId: user.id, admin: false }], removed: [], adminChanged: [] } }));
   }
-  for (const { group: planned } of change.leaving) {
-    const group = locked.get(planned.id);
-    const membership = now.find((m) => m.groupId === planned.id);
-    if (group === undefined || membership === undefined) continue;
+  for (const { group, membership } of change.leaving) {
     await deleteMembership(tx, membership.membershipId, a.now);
     events.push(groupEvent('group_update', group, { members: { added: [], removed: [{ userId: user.id, username: user.username }], adminChanged: [] } }));
   }

@@ -13,7 +13,7 @@ import { endSessionsOfUser } from '../repositories/sessions.js';
 import { userCreated, userDeleted, userUpdated } from './directory-history.js';
 import { lockedUser } from './locked-rows.js';
 import { checkExternalId, checkNameParts, checkText, checkUsername } from './user-fields.js';
-import { applyUserGroups, NO_GROUP_CHANGE, planUserGroups } from './user-groups.js';
+import { applyUserGroups, lockGroupsOfUserChange, NO_GROUP_CHANGE, planUserGroups } from './user-groups.js';
 import { getUser } from './user-reads.js';
 
 export interface NewUserInput {
@@ -154,6 +154,7 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
   if (Object.keys(changes).length === 0 && groupChange.joining.length === 0 && groupChange.leaving.length === 0) return target;
 
   return refusingDuplicates(() => inTransaction(a.db, async (tx) => {
+    if (input.groupIds !== undefined) await lockGroupsOfUserChange(tx, target.id, input.groupIds);
     // The user as it is now, held until the commit: History records what this change changed,
     // not what an identical request just before it already did.
     const before = await lockedUser(tx, target.id);
@@ -168,7 +169,7 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
       await endSessionsOfUser(tx, target.id, a.now, keep);
     }
     // Memberships change before anything is recorded: recording is where a dry run measures the change.
-    const groupEvents = await applyUserGroups(tx, a, updated, groupChange);
+    const groupEvents = input.groupIds === undefined ? [] : await applyUserGroups(tx, a, updated, input.groupIds);
     const event = userUpdated(before, updated, changes.passwordHash !== undefined);
     const userChanged = (event.targets?.['changed'] as string[] | undefined ?? []).length > 0;
     const events = [...(userChanged ? [event] : []), ...groupEvents];

@@ -285,6 +285,16 @@ describe.each(testDatabaseTargets())('users [$name]', (target) => {
         expect((await t.api.get('/history?filter[action]=group_update', { key: BOOTSTRAP_KEY })).body.length).toBe(historyBefore + 2);
       });
 
+      it('ends two different group_ids lists sent at once as one after the other would: the user is in exactly one of them', async () => {
+        const [g1, g2, g3] = [await createGroup(t.database.db, { workspaceId: s.ws1 }), await createGroup(t.database.db, { workspaceId: s.ws1 }), await createGroup(t.database.db, { workspaceId: s.ws1 })];
+        for (let round = 0; round < 5; round += 1) {
+          const user = await createUser(t.database.db, { workspaceId: s.ws1 });
+          const answers = await Promise.all([`${g1},${g3}`, `${g2},${g3}`].map((groupIds) => t.api.patch(`/users/${user.id}`, { group_ids: groupIds }, { key: s.admin1.key })));
+          expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+          expect([[g1, g3], [g2, g3]]).toContainEqual(await groupsOf(user.id));
+        }
+      });
+
       it("makes the list the user's groups: joins those newly named, leaves those left out, keeps the rest and their flags", async () => {
         const [kept, left, joined] = [await createGroup(t.database.db, { workspaceId: s.ws1 }), await createGroup(t.database.db, { workspaceId: s.ws1 }), await createGroup(t.database.db, { workspaceId: s.ws1 })];
         const user = await createUser(t.database.db, { workspaceId: s.ws1 });
