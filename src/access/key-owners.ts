@@ -80,15 +80,18 @@ export function assertMayAddSshKeyFor(caller: Caller, owner: User): void {
 
 /**
  * Which keys the caller may see and manage in its context (contract 7): its own keys; a Site
- * Administrator every key (in context 0 those of every Workspace, since that is where it works
- * at the site level, as for users); an administrator of a Custom Workspace the keys of that
- * Workspace's users created there. Anything else is `not-found/api-key-not-found`, never
+ * Administrator at the site level every key (in context 0 those of every Workspace, since that is
+ * where it works at the site level, as for users); an administrator of a Custom Workspace, a
+ * confined Site Administrator's credential included, the keys of that Workspace's users created
+ * there, as for SSH keys (keyOwnerWorkspaces). Anything else is `not-found/api-key-not-found`, never
  * "forbidden", so no probe learns which keys exist.
  */
 export async function apiKeyVisibility(a: Call): Promise<{ workspaceId: number | undefined; visibility: KeyVisibility }> {
   const { caller, requestWorkspaceId } = a;
-  const workspaceId = caller.siteAdmin && requestWorkspaceId === 0 ? undefined : requestWorkspaceId;
-  if (caller.siteAdmin) return { workspaceId, visibility: { everyone: true } };
+  const siteLevel = actsAtSiteLevel(caller);
+  const workspaceId = siteLevel && requestWorkspaceId === 0 ? undefined : requestWorkspaceId;
+  // A confined Site Administrator's credential sees what its home's administrators see (below).
+  if (siteLevel) return { workspaceId, visibility: { everyone: true } };
   const administers = requestWorkspaceId !== 0 && (await isAdministratorOf(a.db, caller, requestWorkspaceId));
   return { workspaceId, visibility: { everyone: false, ownUserId: caller.user?.id ?? null, usersOfWorkspace: administers ? requestWorkspaceId : null } };
 }

@@ -64,6 +64,21 @@ describe.each(testDatabaseTargets())('a confined Site Administrator credential s
     expect(await db().selectFrom('public_keys').select('id').where('user_id', '=', siteAdminId).execute()).toEqual([]);
   });
 
+  it('sees and revokes the API keys of its home\'s users only, as its home\'s administrators do', async () => {
+    const outsider = await createUser(db());
+    const member = await createUser(db(), { workspaceId: home });
+    const outsidersKey = await t.api.post('/api_keys', { name: unique('k'), user_id: outsider.id }, { key: BOOTSTRAP_KEY, workspace: home });
+    const membersKey = await t.api.post('/api_keys', { name: unique('k'), user_id: member.id }, { key: BOOTSTRAP_KEY, workspace: home });
+    expect([outsidersKey.status, membersKey.status]).toEqual([201, 201]);
+    const key = await createApiKey(db(), { userId: siteAdminId, workspaceId: home });
+    const listed = (await t.api.get('/api_keys', { key })).body.map((row: any) => row.id);
+    expect(listed).toContain(membersKey.body.id);
+    expect(listed).not.toContain(outsidersKey.body.id);
+    const revoke = await t.api.delete(`/api_keys/${outsidersKey.body.id}`, { key });
+    expect({ status: revoke.status, type: revoke.body?.type }).toEqual({ status: 404, type: 'not-found/api-key-not-found' });
+    expect(await db().selectFrom('api_keys').select('id').where('id', '=', outsidersKey.body.id).execute()).toHaveLength(1);
+  });
+
   it('refuses making a Site Administrator, and still administers its home', async () => {
     for (const [kind, key] of Object.entries(await confinedKeys())) {
       const made = await t.api.post('/users', { username: unique('admin'), site_admin: true, workspace_id: home }, { key });
