@@ -1,7 +1,7 @@
 import { assertMayManageGrantsOn, callerFromPassword, mayNameGrantee } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { grantsAfter, type GrantRecord } from '../repositories/grants/index.js';
-import { historyRowsOfAction } from '../repositories/history.js';
+import { historyPage } from '../repositories/history-query.js';
 import { findUserById } from '../repositories/users.js';
 
 const PAGE = 500;
@@ -74,7 +74,7 @@ async function judge(db: Db, grant: GrantRecord, creator: GrantCreator | null): 
 async function creationRecords(db: Db): Promise<Map<number, GrantCreator>> {
   const creators = new Map<number, GrantCreator>();
   for (let afterId = 0; ;) {
-    const rows = await historyRowsOfAction(db, 'permission_create', afterId, PAGE);
+    const rows = await historyPage(db, { parts: [{ kind: 'everything' }], filters: { actions: ['permission_create'] }, descending: false, after: afterId, limit: PAGE });
     if (rows.length === 0) return creators;
     afterId = rows[rows.length - 1]!.id;
     for (const row of rows) {

@@ -166,8 +166,3 @@ function firstIndexWhere<T>(items: readonly T[], test: (item: T) => boolean): nu
   const index = items.findIndex(test);
   return index === -1 ? items.length : index;
 }
-
-/** Records of one action in id order after `afterId`, a page at a time (still in History: retention may have pruned older ones). */
-export async function historyRowsOfAction(db: Db, action: string, afterId: number, limit: number): Promise<HistoryRow[]> {
-  return db.selectFrom('history').selectAll().where('action', '=', action).where('id', '>', afterId).orderBy('id').limit(limit).execute();
-}
