@@ -1,4 +1,5 @@
 import type { Attributes } from 'ssh2';
+import { parentKey } from '../authz/index.js';
 import type { ChildPosition, FileReader, StagedUpload } from '../files/index.js';
 import { HandleTable } from './handles.js';
 import { attributesOfFileBeingWritten } from './operations/attributes.js';
@@ -12,16 +13,14 @@ export type Open = { file: string } & (
 );
 
 /**
- * A file being written: its bytes so far, and the time the client set for it. `folder` is its
- * folder's site path key: committing the file changes that folder's listing. `readable` when it
- * was opened to read as well.
+ * A file being written: its bytes so far, and the time the client set for it. Committing it
+ * changes its folder's listing (folderOf). `readable` when it was opened to read as well.
  */
 export type Upload = {
   kind: 'upload';
   file: string;
   upload: StagedUpload;
   path: string;
-  folder: string;
   readable: boolean;
   failed: SftpStatus | undefined;
   mtime: number | undefined;
@@ -59,7 +58,7 @@ export class OpenFiles {
   filesOf(handle: Buffer, request: 'close' | 'other'): string[] {
     const open = this.table.get(handle);
     if (open === undefined) return [];
-    return request === 'close' && open.kind === 'upload' ? [open.file, open.folder] : [open.file];
+    return request === 'close' && open.kind === 'upload' ? [open.file, folderOf(open)] : [open.file];
   }
 
   /** The upload open on `file`, the latest if several: what STAT answers there. */
@@ -72,7 +71,7 @@ export class OpenFiles {
   /** The files being written in `folder`, the latest upload of each. */
   beingWrittenIn(folder: string): Upload[] {
     const latest = new Map<string, Upload>();
-    for (const open of this.table.values()) if (open.kind === 'upload' && open.folder === folder) latest.set(open.file, open);
+    for (const open of this.table.values()) if (open.kind === 'upload' && folderOf(open) === folder) latest.set(open.file, open);
     return [...latest.values()];
   }
 }
@@ -80,4 +79,9 @@ export class OpenFiles {
 /** What STAT, FSTAT and READDIR answer for a file being written, at `now` unless the client set its time. */
 export function attributesOfUpload(writing: Upload, now: number): Attributes {
   return attributesOfFileBeingWritten(writing.upload.size, writing.mtime ?? now);
+}
+
+/** The site path key of the folder a file being written lies in. */
+function folderOf(upload: Upload): string {
+  return parentKey(upload.file) ?? '';
 }

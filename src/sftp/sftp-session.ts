@@ -7,7 +7,7 @@ import { MAX_READ_BYTES } from './limits.js';
 import { attributesOfUpload, OpenFiles, type Open, type Upload } from './open-files.js';
 import { attributesOf, longnameOf } from './operations/attributes.js';
 import { handleExtension, pathsOfExtension } from './operations/extensions.js';
-import { folderOfSessionPath, normalizeSftpPath, sessionPathOf } from './operations/sftp-paths.js';
+import { normalizeSftpPath, sessionPathOf } from './operations/sftp-paths.js';
 import { statusOf, UNSUPPORTED, type SftpStatus } from './operations/status.js';
 
 // ssh2 is CommonJS: its values come from the default export under Node's ESM.
@@ -213,9 +213,8 @@ export class SftpSession {
         mustExist: (flags & OPEN_MODE.CREAT) === 0,
         append: (flags & OPEN_MODE.APPEND) !== 0,
       });
-      const folder = this.files.locate(folderOfSessionPath(sessionPath)).key;
       const readable = (flags & OPEN_MODE.READ) !== 0;
-      if (!this.answerHandle(id, { kind: 'upload', file, upload, path: sessionPath, folder, readable, failed: undefined, mtime: undefined })) await upload.abandon();
+      if (!this.answerHandle(id, { kind: 'upload', file, upload, path: sessionPath, readable, failed: undefined, mtime: undefined })) await upload.abandon();
     });
   }
 

@@ -24,7 +24,3 @@ export function sftpPathOf(sessionPath: string): string {
   return `/${sessionPath}`;
 }
 
-/** The session path of the folder holding a session path ('' for the landing folder). */
-export function folderOfSessionPath(sessionPath: string): string {
-  return sessionPath.slice(0, Math.max(0, sessionPath.lastIndexOf('/')));
-}
