@@ -1,3 +1,4 @@
+import { canonicalName } from './attribute-names.js';
 import { scimErrors } from './scim-error.js';
 
 /**
@@ -22,8 +23,8 @@ export function listSortOf(query: { sortBy?: string; sortOrder?: string }, sorta
   if (query.sortBy === undefined || query.sortBy === '') return undefined;
   const prefix = `${schema.toLowerCase()}:`;
   const asked = query.sortBy.toLowerCase().startsWith(prefix) ? query.sortBy.slice(prefix.length) : query.sortBy;
-  const attribute = Object.keys(sortable).find((name) => name.toLowerCase() === asked.toLowerCase());
-  if (attribute === undefined) throw scimErrors.invalidValue(`Sorting by "${query.sortBy.slice(0, 100)}" is not supported; sort by one of ${Object.keys(sortable).join(', ')}.`);
+  const attribute = canonicalName(asked, Object.keys(sortable));
+  if (!Object.hasOwn(sortable, attribute)) throw scimErrors.invalidValue(`Sorting by "${query.sortBy.slice(0, 100)}" is not supported; sort by one of ${Object.keys(sortable).join(', ')}.`);
   const order = (query.sortOrder ?? 'ascending').toLowerCase();
   if (order !== 'ascending' && order !== 'descending') throw scimErrors.invalidValue('"sortOrder" must be "ascending" or "descending".');
   return { attribute, kind: sortable[attribute] as SortKind, descending: order === 'descending' };
