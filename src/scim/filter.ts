@@ -45,18 +45,23 @@ function unescapeValue(body: string): string {
 }
 
 function withQuotedValues(f: Filter, values: readonly string[]): Filter {
+  return withCompValues(f, (value) => (typeof value === 'string' ? (values[Number(value)] as string) : value));
+}
+
+/** The filter with `change` applied to every comparison's value, through and/or/not and `[]`. */
+function withCompValues(f: Filter, change: (value: unknown) => unknown): Filter {
   switch (f.op) {
     case 'and':
     case 'or':
-      return { ...f, filters: f.filters.map((inner) => withQuotedValues(inner, values)) };
+      return { ...f, filters: f.filters.map((inner) => withCompValues(inner, change)) };
     case 'not':
-      return { ...f, filter: withQuotedValues(f.filter, values) };
+      return { ...f, filter: withCompValues(f.filter, change) };
     case '[]':
-      return { ...f, valFilter: withQuotedValues(f.valFilter, values) };
+      return { ...f, valFilter: withCompValues(f.valFilter, change) };
     case 'pr':
       return f;
     default:
-      return typeof f.compValue === 'string' ? { ...f, compValue: values[Number(f.compValue)] as string } : f;
+      return { ...f, compValue: change(f.compValue) } as Filter;
   }
 }
 
@@ -103,19 +108,7 @@ export function matcher(f: Filter): (resource: object) => boolean {
 }
 
 function lowerValues(f: Filter): Filter {
-  switch (f.op) {
-    case 'and':
-    case 'or':
-      return { ...f, filters: f.filters.map(lowerValues) };
-    case 'not':
-      return { ...f, filter: lowerValues(f.filter) };
-    case '[]':
-      return { ...f, valFilter: lowerValues(f.valFilter) };
-    case 'pr':
-      return f;
-    default:
-      return { ...f, compValue: typeof f.compValue === 'string' ? f.compValue.toLowerCase() : f.compValue };
-  }
+  return withCompValues(f, (value) => (typeof value === 'string' ? value.toLowerCase() : value));
 }
 
 function lowerStrings(value: unknown): unknown {
