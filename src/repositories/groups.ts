@@ -1,5 +1,6 @@
 import type { Db } from '../db/database.js';
 import type { Scope } from './scope.js';
+import { equalsText } from '../db/text-equality.js';
 
 export interface Group {
   id: number;
@@ -37,10 +38,10 @@ export async function listGroupsInScope(
   let query = db.selectFrom('groups').selectAll().where('id', '>', page.afterId).orderBy('id').limit(page.limit);
   if (scope.kind === 'workspace') query = query.where('workspace_id', '=', scope.workspaceId);
   if (!visibility.everyone) query = query.where('id', 'in', visibility.alsoIds);
-  if (filter.name !== undefined) query = query.where('name_key', '=', groupNameKey(filter.name));
+  if (filter.name !== undefined) query = query.where(equalsText('name_key', groupNameKey(filter.name)));
   if (filter.workspaceId !== undefined) query = query.where('workspace_id', '=', filter.workspaceId);
   if (filter.ids !== undefined) query = query.where('id', 'in', filter.ids);
-  if (filter.externalId !== undefined) query = query.where('external_id', '=', filter.externalId);
+  if (filter.externalId !== undefined) query = query.where(equalsText('external_id', filter.externalId));
   const rows = await query.execute();
   return rows.map(toGroup);
 }

@@ -3,6 +3,7 @@ import type { Db } from '../db/database.js';
 import { startsWith } from '../db/like-prefix.js';
 import type { Tables } from '../db/tables.js';
 import type { HistoryRow } from './history.js';
+import { equalsText } from '../db/text-equality.js';
 
 /**
  * One part of what a caller may see of History. A page is the union of its parts: each part is
@@ -103,7 +104,7 @@ function partConditions(eb: Eb, part: HistoryPart): Expression<SqlBool>[] {
 function filterConditions(eb: Eb, f: HistoryFilters): Expression<SqlBool>[] {
   const conditions: Expression<SqlBool>[] = [];
   if (f.userId !== undefined) conditions.push(eb('user_id', '=', f.userId));
-  if (f.username !== undefined) conditions.push(eb('username', '=', f.username));
+  if (f.username !== undefined) conditions.push(equalsText('username', f.username));
   if (f.actions !== undefined) conditions.push(eb('action', 'in', [...f.actions]));
   if (f.interface !== undefined) conditions.push(eb('interface', '=', f.interface));
   if (f.failureType !== undefined) conditions.push(eb('failure_type', '=', f.failureType));

@@ -2,6 +2,7 @@ import type { Db } from '../db/database.js';
 import { cachedRead } from '../db/read-cache.js';
 import type { Scope } from './scope.js';
 import { toUser, type User, usernameKey } from './users.js';
+import { equalsText } from '../db/text-equality.js';
 
 export interface UserFilter {
   username?: string;
@@ -42,9 +43,9 @@ async function loadUsersPage(
   let query = db.selectFrom('users').selectAll().where('id', '>', page.afterId).orderBy('id').limit(page.limit);
   if (scope.kind === 'workspace') query = query.where('workspace_id', '=', scope.workspaceId);
   if (!visibility.everyone) query = query.where('id', 'in', visibility.alsoIds);
-  if (filter.username !== undefined) query = query.where('username_key', '=', usernameKey(filter.username));
+  if (filter.username !== undefined) query = query.where(equalsText('username_key', usernameKey(filter.username)));
   if (filter.workspaceId !== undefined) query = query.where('workspace_id', '=', filter.workspaceId);
   if (filter.ids !== undefined) query = query.where('id', 'in', filter.ids);
-  if (filter.externalId !== undefined) query = query.where('external_id', '=', filter.externalId);
+  if (filter.externalId !== undefined) query = query.where(equalsText('external_id', filter.externalId));
   return (await query.execute()).map(toUser);
 }

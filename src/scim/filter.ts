@@ -90,15 +90,9 @@ function attribute(path: string, filterable: readonly string[], prefix: string):
   return known.slice(prefix.length);
 }
 
-/**
- * The simple `attr eq "value"` a repository can answer by itself, when the filter is one. A value
- * with a control character (`"\u0000"`) is left to the evaluation on the resources: no user name or
- * external id holds one, and PostgreSQL refuses a NUL in a query.
- */
+/** The simple `attr eq "value"` a repository can answer by itself, when the filter is one. */
 export function equalityOn(f: Filter, attribute: string): string | undefined {
-  if (f.op !== 'eq' || f.attrPath !== attribute || typeof f.compValue !== 'string') return undefined;
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is looked for
-  return /[\u0000-\u001f\u007f]/.test(f.compValue) ? undefined : f.compValue;
+  return f.op === 'eq' && f.attrPath === attribute && typeof f.compValue === 'string' ? f.compValue : undefined;
 }
 
 /** A predicate over resources in their SCIM form. */

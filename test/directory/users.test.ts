@@ -16,6 +16,13 @@ describe.each(testDatabaseTargets())('users [$name]', (target) => {
   afterAll(() => t.close());
 
   describe('listing', () => {
+    it('finds nothing, on both databases alike, for a filter holding a NUL character, which no stored text can hold', async () => {
+      for (const query of ['/users?filter[username]=a%00b', '/groups?filter[name]=%00', '/history?filter[username]=%00']) {
+        const response = await t.api.get(query, { key: BOOTSTRAP_KEY });
+        expect({ query, status: response.status, body: response.body }).toEqual({ query, status: 200, body: [] });
+      }
+    });
+
     it('shows a regular user only itself', async () => {
       const response = await t.api.get('/users', { key: s.member1.key });
       expect(response.status).toBe(200);
