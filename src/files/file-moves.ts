@@ -56,7 +56,6 @@ export async function moveEntry(scope: SessionScope, source: SitePath, destinati
       const plan = await freeDestination(tx, scope, destination, entry);
       const parents = await createMissingParents(tx, plan, now);
       const moved = await moveSubtree(tx, { from: { path: entry.path, key: entry.pathKey }, to: { path: plan.path, key: plan.key, parentKey: parentKey(plan.key) ?? '' } }, now);
-      if (moved === 0) throw errors.fileNotFound();
       await recordFileEvents(tx, scope, now, [...(cleared?.events ?? []), ...foldersCreated(parents), entryTransferred('move', entry, plan.path, moved)]);
       return cleared?.storageKeys ?? [];
     }),
