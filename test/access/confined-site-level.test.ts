@@ -57,6 +57,16 @@ describe.each(testDatabaseTargets())('a confined Site Administrator credential s
     expect(await db().selectFrom('group_users').select('id').where('user_id', '=', outsider.id).execute()).toEqual([]);
   });
 
+  it('refuses to delete a grant that reaches across Workspaces, in its home too, as creating it would be refused', async () => {
+    const outsider = await createUser(db());
+    const crossing = await t.api.post('/permissions', { path: `_/Workspaces/${home}/Docs`, user_id: outsider.id, permission: 'full' }, { key: BOOTSTRAP_KEY });
+    expect(crossing.status).toBe(201);
+    for (const [kind, key] of Object.entries(await confinedKeys())) {
+      expectSiteAdminRequired(await t.api.delete(`/permissions/${crossing.body.id}`, { key }), `${kind}: deleting a Workspace 0 user's grant`);
+    }
+    expect(await db().selectFrom('permissions').select('id').where('id', '=', crossing.body.id).execute()).toHaveLength(1);
+  });
+
   it('refuses a confined credential an SSH key for its own Default Workspace account, which would sign in beyond its home', async () => {
     const key = await createApiKey(db(), { userId: siteAdminId, workspaceId: home });
     const response = await t.api.post('/public_keys', { title: unique('ssh'), generate_keypair: true }, { key });
