@@ -4,13 +4,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { browserAvailable, chromiumPerTest, expectAccessible, pageProblems } from '../../support/browser.js';
+import { browserAvailable, chromiumPerTest, expectAccessible, pageProblems, type TestBrowser } from '../../support/browser.js';
 import { ADMIN, KEY_FOR_TESTS, startConsoleServer, type ConsoleServer } from './console-server.js';
 
-const databases = inject('postgresMode') === 'server' ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
-const runs = browserAvailable();
-// One Chromium for the file, both databases' runs; each test in a context of its own.
-const browser = chromiumPerTest();
 const MiB = 1024 * 1024;
 const HOSTILE = '<img src=x onerror=alert(1)>.txt';
 const DANA = { username: 'dana', password: 'dana has a long password' };
@@ -58,7 +54,23 @@ async function downloadedBytes(page: Page, row: string): Promise<Buffer> {
   return fs.readFileSync(await download.path());
 }
 
-describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (database) => {
+/**
+ * The console's tests in Chromium on one database, for a test file to call at its top: one file a
+ * database, so that the two run at once. One Chromium for the file; each test in a context of its own.
+ */
+export function describeConsoleInChromium(database: 'sqlite' | 'postgres'): void {
+  const onServer = database === 'sqlite' || inject('postgresMode') === 'server';
+  if (!onServer) process.stderr.write('\nSKIPPED: the web console on PostgreSQL needs a PostgreSQL server (none reachable).\n\n');
+  const runs = browserAvailable() && onServer;
+  const browser = chromiumPerTest();
+  describe.runIf(runs)(`the web console in Chromium [${database}]`, () => {
+    defineConsoleTests(database, browser);
+  });
+}
+
+function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowser): void {
+  // The console's pages are the same on either database: axe checks each state once, in the SQLite run.
+  const accessible = database === 'sqlite' ? expectAccessible : async () => undefined;
   let site: ConsoleServer;
 
   beforeAll(async () => {
@@ -78,7 +90,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     const problems = pageProblems(page);
     await page.goto(`${site.baseUrl}/files/Team`);
     await expect.poll(() => page.url()).toContain('/sign-in?next=%2Ffiles%2FTeam');
-    await expectAccessible(page, 'sign-in, asked for another address');
+    await accessible(page, 'sign-in, asked for another address');
 
     await signInAs(page, { username: DANA.username, password: 'not the password at all' });
     await expect.poll(() => page.getByRole('alert').textContent()).toBe('The username or password is not valid.');
@@ -135,7 +147,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await reopened.getByRole('button', { name: 'Sign in' }).waitFor();
     await first.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(await first.getByRole('status').textContent()).toBe('You signed out in another tab.');
-    await expectAccessible(first, 'sign-in, after signing out in another tab');
+    await accessible(first, 'sign-in, after signing out in another tab');
     // A new tab after signing out asks to sign in.
     const third = await browser.context.newPage();
     await third.goto(`${site.baseUrl}/files/Team`);
@@ -196,10 +208,10 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     expect(await page.getByText(HOSTILE, { exact: true }).count()).toBeGreaterThan(0);
     expect(await page.locator('[data-entry="big.bin"] td').nth(2).textContent()).toBe('20.0 MB');
     expect(await page.locator('[data-entry="notes.txt"] td').nth(4).textContent()).toBe('lrwd');
-    await expectAccessible(page, 'a folder, its uploads finished');
+    await accessible(page, 'a folder, its uploads finished');
     await page.getByRole('button', { name: 'Clear finished' }).click();
     await page.emulateMedia({ colorScheme: 'dark' });
-    await expectAccessible(page, 'a folder, dark theme');
+    await accessible(page, 'a folder, dark theme');
     await page.emulateMedia({ colorScheme: 'light' });
 
     // Keyboard only: the row's actions open with Enter and their items take the focus.
@@ -298,7 +310,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await page.goto(`${site.baseUrl}/files/No/Such/Folder`);
     await page.getByRole('alert').getByText('This folder could not be opened').waitFor();
     await page.getByRole('button', { name: 'Try again' }).waitFor();
-    await expectAccessible(page, 'a folder that cannot be opened');
+    await accessible(page, 'a folder that cannot be opened');
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -334,7 +346,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await expect.poll(shown).toEqual(['Sub', 'large.txt', 'medium.txt', 'tiny.txt', 'small.txt']);
     expect(await size.getAttribute('aria-sort')).toBe('descending');
     expect(new URL(page.url()).search).toBe('?sort=size&dir=desc');
-    await expectAccessible(page, 'a folder sorted by size, largest first');
+    await accessible(page, 'a folder sorted by size, largest first');
 
     // The address keeps the order: a reload lists the same way.
     await page.reload();
@@ -358,7 +370,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await signInAs(page, { username: 'mia', password: 'mia has a long password' });
     await page.getByRole('heading', { name: 'My account' }).waitFor();
     await page.getByText('You have no API keys.').waitFor();
-    await expectAccessible(page, 'my account, no keys');
+    await accessible(page, 'my account, no keys');
 
     await page.getByLabel('Key name').fill('sync laptop');
     await page.getByRole('button', { name: 'Create key' }).click();
@@ -366,7 +378,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await dialog.getByRole('textbox', { name: 'Your password' }).fill('not my password');
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     await dialog.getByRole('alert').getByText('That password is not right. Nothing was changed.').waitFor();
-    await expectAccessible(page, 'reauthentication dialog, wrong password');
+    await accessible(page, 'reauthentication dialog, wrong password');
     expect(await site.admin('GET', `/api_keys?user_id=${mia.id}`)).toEqual([]);
     await dialog.getByRole('textbox', { name: 'Your password' }).fill('mia has a long password');
     await dialog.getByRole('button', { name: 'Confirm' }).click();
@@ -431,7 +443,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await page.getByRole('option', { name: 'Acme' }).click();
     await page.getByRole('table').getByRole('link', { name: 'Reports' }).waitFor();
     await expect.poll(() => switcher.inputValue()).toBe('Acme');
-    await expectAccessible(page, 'a Custom Workspace chosen with the switcher');
+    await accessible(page, 'a Custom Workspace chosen with the switcher');
     await page.reload();
     await page.getByRole('table').getByRole('link', { name: 'Reports' }).waitFor();
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -441,7 +453,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     expect(await page.getByRole('combobox', { name: 'Workspace' }).count()).toBe(0);
     await page.getByLabel('Current Workspace: Acme').waitFor();
     await page.setViewportSize({ width: 375, height: 700 });
-    await expectAccessible(page, 'files on a narrow screen, Custom Workspace user');
+    await accessible(page, 'files on a narrow screen, Custom Workspace user');
     await page.close();
   });
 
@@ -459,7 +471,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await create.getByLabel('Full name').fill('<b>Not bold</b>');
     await create.getByRole('button', { name: 'Create user' }).click();
     await page.locator('[data-user="newbie"]').getByText('<b>Not bold</b>').waitFor();
-    await expectAccessible(page, 'users, site administrator');
+    await accessible(page, 'users, site administrator');
 
     // Edited after creation: name and email need no password; the Site Administrator flag does.
     const confirm = page.getByRole('dialog', { name: 'Confirm it is you' });
@@ -469,7 +481,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await edit.getByLabel('Full name').fill('Newbie Newman');
     await edit.getByLabel('Email').fill('newbie@example.test');
     expect(await edit.getByRole('checkbox', { name: 'Workspace Administrator' }).count()).toBe(0);
-    await expectAccessible(page, 'user edit dialog, site administrator');
+    await accessible(page, 'user edit dialog, site administrator');
     await edit.getByRole('button', { name: 'Save' }).click();
     await page.locator('[data-user="newbie"]').getByText('newbie@example.test').waitFor();
     await page.locator('[data-user="newbie"]').getByText('Newbie Newman').waitFor();
@@ -527,7 +539,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await access.locator('[data-key="dana keyholders job"]').getByRole('cell', { name: 'Keyholders', exact: true }).waitFor();
     const danaKeys = await site.admin('GET', `/api_keys?user_id=${(await site.admin('GET', '/users?filter[username]=dana'))[0].id}`);
     expect(danaKeys.map((k: any) => [k.name, k.workspace_id]).sort()).toEqual([['dana backup job', 0], ['dana keyholders job', keyholders.id]]);
-    await expectAccessible(page, 'user access dialog, keys in two Workspaces');
+    await accessible(page, 'user access dialog, keys in two Workspaces');
     await access.getByRole('button', { name: 'Close' }).click();
 
     await page.getByLabel('User name').fill('newbie');
@@ -585,7 +597,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     const gusAccess = page.getByRole('dialog', { name: 'Access of gus' });
     await gusAccess.getByText('A key of a Custom Workspace user belongs to that Workspace.').waitFor();
     expect(await gusAccess.getByRole('combobox', { name: 'Key Workspace' }).isDisabled()).toBe(true);
-    await expectAccessible(page, 'user access dialog, Workspace administrator (key Workspace fixed)');
+    await accessible(page, 'user access dialog, Workspace administrator (key Workspace fixed)');
     await gusAccess.getByRole('button', { name: 'Close' }).click();
     expect(problems).toEqual([]);
     await page.close();
@@ -605,7 +617,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await page.getByRole('dialog', { name: 'Rename Workspace' }).getByLabel('Name').fill('Initrode');
     await page.getByRole('dialog', { name: 'Rename Workspace' }).getByRole('button', { name: 'Rename' }).click();
     await page.locator('[data-workspace="Initrode"]').waitFor();
-    await expectAccessible(page, 'Workspaces');
+    await accessible(page, 'Workspaces');
     await page.getByRole('button', { name: 'Delete Initrode' }).click();
     await page.getByRole('dialog', { name: 'Delete Workspace' }).getByRole('button', { name: 'Delete' }).click();
     await page.locator('[data-workspace="Initrode"]').waitFor({ state: 'detached' });
@@ -620,7 +632,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await page.getByText('The settings were saved.').waitFor();
     await confirm.waitFor({ state: 'hidden' });
     expect((await site.admin('GET', '/site')).password_min_length).toBe(14);
-    await expectAccessible(page, 'site settings, saved');
+    await accessible(page, 'site settings, saved');
     await site.admin('PATCH', '/site', { password_min_length: 12 });
     expect(problems).toEqual([]);
     await page.close();
@@ -639,7 +651,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await explanation.getByText('read: readonly on “Ledger”, given to the group Auditors').waitFor();
     expect(await explanation.getByText('write', { exact: true }).count()).toBe(0);
     expect(await page.getByLabel('For the user').count()).toBe(0);
-    await expectAccessible(page, 'why can this be reached, for oneself');
+    await accessible(page, 'why can this be reached, for oneself');
     await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
     await page.getByRole('button', { name: 'Sign out' }).click();
 
@@ -681,7 +693,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await page.getByRole('button', { name: 'Add member' }).click();
     await page.getByTestId('membership-preview').getByRole('button', { name: /^Add / }).click();
     await page.locator('[data-member="ulla"]').waitFor();
-    await expectAccessible(page, 'groups, the members of a group with its Group Admin');
+    await accessible(page, 'groups, the members of a group with its Group Admin');
     await page.getByRole('button', { name: 'Sign out' }).click();
 
     await signInAs(page, { username: 'ugo', password: 'ugo has a long password' });
@@ -705,7 +717,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await page.getByRole('button', { name: 'Add member' }).click();
     await page.getByRole('alert').getByText('No user named “uli” is visible to you.', { exact: false }).waitFor();
     await page.getByRole('alert').getByText('type # and their user id', { exact: false }).waitFor();
-    await expectAccessible(page, 'group members, a Group Admin told how to add someone unseen');
+    await accessible(page, 'group members, a Group Admin told how to add someone unseen');
     await page.getByRole('combobox', { name: 'User name' }).fill(`#${umbrellaUsers.uli.id}`);
     await page.getByRole('button', { name: 'Add member' }).click();
     await page.getByTestId('membership-preview').getByRole('button', { name: /^Add / }).click();
@@ -747,14 +759,14 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await page.getByRole('menu', { name: 'Actions for Projects' }).getByRole('menuitem', { name: 'Who can reach this?' }).click();
     const reach = page.getByRole('dialog', { name: 'Who can reach this?' });
     await reach.locator('[data-reach="dana"]').getByText('readonly on “Projects”').waitFor();
-    await expectAccessible(page, 'who can reach this');
+    await accessible(page, 'who can reach this');
     await reach.getByRole('button', { name: 'Close' }).click();
     await page.getByRole('button', { name: 'Actions for Projects' }).click();
     await page.getByRole('menu', { name: 'Actions for Projects' }).getByRole('menuitem', { name: 'Permissions' }).click();
 
     await grant('full');
     await dialog.getByTestId('replacement-preview').getByText('readonly on “Projects”').waitFor();
-    await expectAccessible(page, 'folder permissions, a replacement shown');
+    await accessible(page, 'folder permissions, a replacement shown');
     await dialog.getByRole('button', { name: 'Add permission' }).click();
     await dialog.getByText('The permission was added and replaced 1 redundant grant.').waitFor();
     const onProjects = await site.admin('GET', '/permissions?path=Projects');
@@ -829,7 +841,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await page.getByLabel('Current Workspace: Wayne').waitFor();
     await nav.getByRole('link', { name: 'Groups' }).click();
     await page.getByRole('button', { name: 'New group' }).waitFor();
-    await expectAccessible(page, 'groups, Workspace administrator by a root grant');
+    await accessible(page, 'groups, Workspace administrator by a root grant');
     await page.getByRole('button', { name: 'Sign out' }).click();
 
     // A Workspace 0 user with an admin grant on Wayne's root (which only a Site Administrator gives):
@@ -915,7 +927,7 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await dialog.getByTestId('replacement-preview').waitFor();
     await dialog.getByRole('button', { name: 'Add permission' }).click();
     await dialog.getByText('The permission was added.').waitFor();
-    await expectAccessible(page, 'folder permissions, Folder Admin after adding');
+    await accessible(page, 'folder permissions, Folder Admin after adding');
     await dialog.getByRole('button', { name: 'Close' }).click();
     const onDept = await site.admin('GET', '/permissions?path=Dept');
     expect(onDept.map((g: any) => [g.username, g.permission]).sort()).toEqual([['dana', 'readonly'], ['fred', 'admin']]);
@@ -998,4 +1010,4 @@ describe.runIf(runs).each(databases)('the web console in Chromium [%s]', (databa
     await site.admin('PATCH', '/site', { session_expiry_minutes: 360 });
     await page.close();
   });
-});
+}

@@ -1,0 +1,3 @@
+import { describeConsoleInChromium } from './console-browser-suite.js';
+
+describeConsoleInChromium('sqlite');
