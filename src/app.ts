@@ -11,6 +11,7 @@ import { registerErrorRendering } from './http/error-rendering.js';
 import type { ApiInstance } from './http/fastify-types.js';
 import { frameworkErrorsFor } from './http/framework-errors.js';
 import { registerJsonBodyParser } from './http/json-body-parser.js';
+import { registerSerializers } from './http/serializers.js';
 import { registerValidators } from './http/validators.js';
 import { logDestination, logOptions } from './http/log-options.js';
 import { openApiOptions } from './http/openapi/document.js';
@@ -77,6 +78,7 @@ export async function buildApp(core: Core, listener: FrontDoorListener = {}): Pr
   }
   registerJsonBodyParser(app);
   registerValidators(app);
+  registerSerializers(app);
   registerErrorRendering(app, headers);
   // Once a browser has reached Atrium over HTTPS, it never tries plain HTTP again for a year.
   const hsts = listener.tls !== undefined;

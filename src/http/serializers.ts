@@ -1,0 +1,25 @@
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import type { FastifyInstance } from 'fastify';
+
+/** Fastify's own response compiler (fast-json-stringify); the app adds no shared schemas for it to resolve. */
+const compile = SerializerSelector()(undefined, undefined);
+
+/**
+ * Response serializers compiled once a process, by schema: a route's response schemas are the
+ * same objects in every app, so another app in the process (a node beside this one, a test's next
+ * app) reuses the code instead of compiling it again. Weakly held: a schema nobody uses any more
+ * is not kept alive.
+ */
+const compiled = new WeakMap<object, (document: unknown) => string>();
+
+export function registerSerializers(app: FastifyInstance): void {
+  app.setSerializerCompiler((route) => {
+    const schema = route.schema as object;
+    let serialize = compiled.get(schema);
+    if (serialize === undefined) {
+      serialize = compile({ method: route.method, url: route.url, httpStatus: route.httpStatus ?? 'default', schema });
+      compiled.set(schema, serialize);
+    }
+    return serialize;
+  });
+}
