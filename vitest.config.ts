@@ -3,12 +3,13 @@ import { defineConfig } from 'vitest/config';
 import LongestFirst from './test/support/longest-first.js';
 
 /**
- * Workers for both projects, two a core: the in-process files mostly compute, the process files
- * mostly wait on the servers, browsers and clients they start, so one pool of both keeps every
- * core busy (on 2 cores, 4 workers finished the suite in 411 s, 3 in 421 s, and the two projects
- * one after the other in 693 s). ATRIUM_TEST_WORKERS overrides it.
+ * Workers for both projects, one a core and one more: the in-process files mostly compute, the
+ * process files mostly wait on the servers, browsers and clients they start, so one pool of both
+ * keeps every core busy. On 2 cores the suite took 693 s with the two projects one after the
+ * other, and about 425 s in one pool of 3 workers; 4 were no faster (411 to 422 s) and starved the
+ * bench's smoke run of its half-second loads. ATRIUM_TEST_WORKERS overrides it.
  */
-const WORKERS = Number(process.env.ATRIUM_TEST_WORKERS ?? os.availableParallelism() * 2);
+const WORKERS = Number(process.env.ATRIUM_TEST_WORKERS ?? os.availableParallelism() + 1);
 
 export default defineConfig({
   test: {

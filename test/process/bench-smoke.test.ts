@@ -90,7 +90,7 @@ describe('bench harness smoke run [sqlite]', () => {
     expect(consoleRows.map((row) => row.database)).toEqual(['baseline', 'sqlite', 'baseline', 'sqlite']);
     for (const row of consoleRows) expect(row.pageTiming?.medianMs ?? row.skipped).toBeDefined();
     for (const row of measured) {
-      expect(row.measurement?.requests).toBeGreaterThan(0);
+      expect(row.measurement?.requests, `${row.scenario}: ${row.measurement?.failed} failed`).toBeGreaterThan(0);
       // The listing during the uploads has no CPU of its own: the server's CPU then is the uploads'.
       if (row.kind !== 'cold' && !row.scenario.includes('during the parallel uploads')) expect(row.measurement?.cpuMicrosPerRequest).toBeGreaterThan(0);
     }

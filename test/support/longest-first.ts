@@ -15,11 +15,16 @@ const LONGEST = [
   'test/process/database-outage.test.ts',
 ];
 
+/** In-process files queued after each process file (there are about three of them to one). */
+const IN_PROCESS_PER_PROCESS_FILE = 3;
+
 /**
  * Both projects share one pool (the same `sequence.groupOrder`), so the process files, which
  * mostly wait on the servers, browsers and clients they start, overlap with the in-process files,
- * which mostly compute. The order: the longest files above, then one of each project in turn,
- * each project's files in Vitest's own order, so that the cores are kept busy all along.
+ * which mostly compute. The order: the longest files above, then a process file and a few
+ * in-process ones in turn, each project's files in Vitest's own order. The in-process ones come a
+ * few at a time because a worker that has run one is kept for the next only when the next in the
+ * queue is in-process too (its modules stay loaded); otherwise it is replaced.
  */
 export default class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -29,13 +34,10 @@ export default class LongestFirst extends BaseSequencer {
     const rest = sorted.filter((spec) => longestRank(spec) < 0);
     const processFiles = rest.filter((spec) => spec.project.name === 'process');
     const inProcess = rest.filter((spec) => spec.project.name !== 'process');
-    const alternated: TestSpecification[] = [];
-    for (let i = 0; i < Math.max(processFiles.length, inProcess.length); i += 1) {
-      const fromProcess = processFiles[i];
-      const fromInProcess = inProcess[i];
-      if (fromProcess !== undefined) alternated.push(fromProcess);
-      if (fromInProcess !== undefined) alternated.push(fromInProcess);
+    const interleaved: TestSpecification[] = [];
+    while (processFiles.length > 0 || inProcess.length > 0) {
+      interleaved.push(...processFiles.splice(0, 1), ...inProcess.splice(0, IN_PROCESS_PER_PROCESS_FILE));
     }
-    return [...longest, ...alternated];
+    return [...longest, ...interleaved];
   }
 }
