@@ -13,16 +13,22 @@ const compile = SerializerSelector()(undefined, undefined);
  */
 const compiled = new WeakMap<object, (document: unknown) => string>();
 
+function compiledFor(schema: object, definition: Parameters<typeof compile>[0]): (document: unknown) => string {
+  let serialize = compiled.get(schema);
+  if (serialize === undefined) {
+    serialize = compile(definition);
+    compiled.set(schema, serialize);
+  }
+  return serialize;
+}
+
 export function registerSerializers(app: FastifyInstance): void {
   app.setSerializerCompiler((route) => {
     const schema = route.schema as object;
     const definition = { method: route.method, url: route.url, httpStatus: route.httpStatus ?? 'default', schema };
     let serialize: ((document: unknown) => string) | undefined;
     return (document: unknown) => {
-      if (serialize === undefined) {
-        serialize = compiled.get(schema) ?? compile(definition);
-        compiled.set(schema, serialize);
-      }
+      serialize ??= compiledFor(schema, definition);
       return serialize(document);
     };
   });
