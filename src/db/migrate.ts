@@ -17,11 +17,13 @@ export async function migrateToLatest(database: Database): Promise<void> {
 
 /**
  * Kysely finds its bookkeeping tables by listing the tables of every schema on the server, and
- * PostgreSQL fails that listing when another schema is dropped while it runs (`3F000`). Nothing
- * has run then (no results), so the step is simply tried again.
+ * PostgreSQL fails that listing when another schema is dropped while it runs: the schema is gone
+ * (`3F000`), or one of its tables is (`42P01`). Nothing has run then (no results), so the step is
+ * simply tried again.
  */
 function isSchemaDroppedMeanwhile(error: unknown): boolean {
-  return (error as { code?: unknown }).code === '3F000';
+  const code = (error as { code?: unknown }).code;
+  return code === '3F000' || code === '42P01';
 }
 
 /**
