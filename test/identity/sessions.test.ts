@@ -95,7 +95,7 @@ describe.each(testDatabaseTargets())('sessions [$name]', (target) => {
       const spent = process.cpuUsage(started);
       return spent.user + spent.system;
     };
-    const users = await Promise.all([1, 2, 3].map(() => createUser(t.database.db, { password: PASSWORD })));
+    const users = await Promise.all([1, 2, 3].map(() => createUser(t.database.db, { password: PASSWORD, serverHashCost: true })));
     const wrongPassword: number[] = [];
     const unknownUser: number[] = [];
     for (const user of users) {

@@ -16,6 +16,25 @@ export async function postgresServerReachable(): Promise<boolean> {
   }
 }
 
+/**
+ * Vacuums the test database, catalogs included. Each run creates and drops several hundred
+ * schemas (one per test database), and every dropped table leaves dead rows in pg_attribute,
+ * pg_class, pg_depend and pg_type. Where autovacuum is off (as on a server tuned for tests, this
+ * machine's among them) nothing reclaims them: after five runs pg_attribute held 66 MB, 429,000
+ * dead rows and no live one of the suite's, and it grows by a run's worth each time. A plain
+ * VACUUM took 0.9 s then, blocks no other session, and only warns (as PostgreSQL does) for
+ * catalogs a non-superuser test role may not vacuum.
+ */
+export async function vacuumTestDatabase(): Promise<void> {
+  const client = new pg.Client({ connectionString: POSTGRES_TEST_URL });
+  await client.connect();
+  try {
+    await client.query('vacuum');
+  } finally {
+    await client.end();
+  }
+}
+
 /** Runs one statement on the test server outside any Atrium database (schema set-up and clean-up). */
 export async function adminQuery(text: string): Promise<void> {
   await adminRows(text);
