@@ -22,6 +22,9 @@ export interface UsersTable {
   username_key: string;
   name: string;
   email: string;
+  /** Lower-cased NFC name and email, for filters, search and sorting without regard to case. */
+  name_key: Generated<string>;
+  email_key: Generated<string>;
   password_hash: string | null;
   site_admin: Flag;
   workspace_admin: Flag;

@@ -4,7 +4,8 @@ import { inTransaction } from '../db/transaction.js';
 import { refusingDuplicates } from '../repositories/constraint-errors.js';
 import { errors } from '../errors/catalogue.js';
 import { recordHistory } from '../history/index.js';
-import { deleteGroupAndGrants, findGroupById, type Group, groupNameTaken, insertGroup, listGroupsInScope, renameGroup, setGroupExternalId } from '../repositories/groups.js';
+import type { SortedPageRequest } from '../lib/sorted-page.js';
+import { deleteGroupAndGrants, findGroupById, type Group, type GroupFilter, groupNameTaken, type GroupSortField, insertGroup, listGroupsInScope, renameGroup, setGroupExternalId } from '../repositories/groups.js';
 import { deleteMembership, type GroupMember, membersOfGroups, setMembershipAdmin } from '../repositories/memberships.js';
 import { groupEvent } from './directory-history.js';
 import { checkMayJoin, joinGroup } from './group-member-rules.js';
@@ -18,8 +19,8 @@ export interface GroupWithMembers {
 
 export async function listGroups(
   a: Call,
-  filter: { name?: string; workspaceId?: number; ids?: readonly number[]; externalId?: string },
-  page: { afterId: number; limit: number },
+  filter: GroupFilter,
+  page: { afterId: number; limit: number } | SortedPageRequest<GroupSortField>,
 ): Promise<GroupWithMembers[]> {
   const visibility = await groupVisibility(a.db, a.caller, a.requestWorkspaceId);
   return withMembers(a.db, await listGroupsInScope(a.db, visibility.scope, visibility, filter, page));

@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.js';
-import { startsWith } from '../db/like-prefix.js';
+import { startsWith } from '../db/like-patterns.js';
 import { cachedRead } from '../db/read-cache.js';
 import type { EntriesTable } from '../db/tables.js';
 import { parentPath, pathKey } from '../lib/paths.js';

@@ -1,6 +1,10 @@
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
-import type { Scope } from './scope.js';
+import { startsWith } from '../db/like-patterns.js';
 import { equalsText } from '../db/text-equality.js';
+import type { SortedPageRequest } from '../lib/sorted-page.js';
+import { afterInOrder } from './keyset-order.js';
+import type { Scope } from './scope.js';
 
 export interface Group {
   id: number;
@@ -25,20 +29,59 @@ export async function findGroupById(db: Db, id: number): Promise<Group | undefin
   return row === undefined ? undefined : toGroup(row);
 }
 
-/** Groups in `scope`: all of them when `everyone`, otherwise only `alsoIds`. One page by id. */
+/** The fields a list of groups can be sorted by. */
+export type GroupSortField = 'id' | 'name' | 'workspace_id';
+
+export interface GroupFilter {
+  /** Equal without regard to case. */
+  name?: string;
+  /** Starts with, without regard to case. */
+  namePrefix?: string;
+  workspaceId?: number;
+  ids?: readonly number[];
+  externalId?: string;
+}
+
+const GROUPS_SORTED_BY: Readonly<Record<GroupSortField, () => RawBuilder<unknown>>> = {
+  id: () => sql.ref('id'),
+  name: () => sql.ref('name_key'),
+  workspace_id: () => sql.ref('workspace_id'),
+};
+
+/** The value `group` has in the order by `field`, as a cursor keeps it. */
+export function groupSortValue(group: Group, field: GroupSortField): string | number {
+  switch (field) {
+    case 'id': return group.id;
+    case 'name': return groupNameKey(group.name);
+    case 'workspace_id': return group.workspaceId;
+  }
+}
+
+/**
+ * Groups in `scope`: all of them when `everyone`, otherwise only `alsoIds`. One page of up to
+ * `limit` rows, by id after `afterId` or in the order a sorted page asks for.
+ */
 export async function listGroupsInScope(
   db: Db,
   scope: Scope,
   visibility: { everyone: boolean; alsoIds: readonly number[] },
-  filter: { name?: string; workspaceId?: number; ids?: readonly number[]; externalId?: string },
-  page: { afterId: number; limit: number },
+  filter: GroupFilter,
+  page: { afterId: number; limit: number } | SortedPageRequest<GroupSortField>,
 ): Promise<Group[]> {
   if (!visibility.everyone && visibility.alsoIds.length === 0) return [];
   if (filter.ids !== undefined && filter.ids.length === 0) return [];
-  let query = db.selectFrom('groups').selectAll().where('id', '>', page.afterId).orderBy('id').limit(page.limit);
+  const sorted: SortedPageRequest<GroupSortField> = 'sort' in page
+    ? page
+    : { sort: { field: 'id', direction: 'asc' }, after: page.afterId === 0 ? undefined : { value: page.afterId, id: page.afterId }, limit: page.limit };
+  const sortedBy = GROUPS_SORTED_BY[sorted.sort.field]();
+  const direction = sorted.sort.direction;
+  let query = db.selectFrom('groups').selectAll().limit(sorted.limit);
+  query = sorted.sort.field === 'id' ? query.orderBy('id', direction) : query.orderBy(sortedBy, direction).orderBy('id', direction);
+  if (sorted.after !== undefined) query = query.where(afterInOrder(sortedBy, sql.ref('id'), direction, sorted.after));
   if (scope.kind === 'workspace') query = query.where('workspace_id', '=', scope.workspaceId);
   if (!visibility.everyone) query = query.where('id', 'in', visibility.alsoIds);
   if (filter.name !== undefined) query = query.where(equalsText('name_key', groupNameKey(filter.name)));
+  if (filter.namePrefix !== undefined) query = query.where(startsWith('name_key', groupNameKey(filter.namePrefix)));
   if (filter.workspaceId !== undefined) query = query.where('workspace_id', '=', filter.workspaceId);
   if (filter.ids !== undefined) query = query.where('id', 'in', filter.ids);
   if (filter.externalId !== undefined) query = query.where(equalsText('external_id', filter.externalId));

@@ -1,27 +1,87 @@
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
+import { containsText, startsWith } from '../db/like-patterns.js';
 import { cachedRead } from '../db/read-cache.js';
-import type { Scope } from './scope.js';
-import { toUser, type User, usernameKey } from './users.js';
 import { equalsText } from '../db/text-equality.js';
+import type { SortedPageRequest } from '../lib/sorted-page.js';
+import { afterInOrder, flagAsNumber } from './keyset-order.js';
+import type { Scope } from './scope.js';
+import { toUser, type User, userTextKey, usernameKey } from './users.js';
+
+/** The fields a list of users can be sorted by. */
+export type UserSortField = 'id' | 'username' | 'name' | 'email' | 'site_admin' | 'disabled' | 'last_login_at' | 'workspace_id';
+
+/** A range of times in ms, each bound optional. */
+export interface TimeRange {
+  gt?: number;
+  gteq?: number;
+  lt?: number;
+  lteq?: number;
+}
 
 export interface UserFilter {
   username?: string;
   workspaceId?: number;
   ids?: readonly number[];
   externalId?: string;
+  /** Equal without regard to case. */
+  name?: string;
+  email?: string;
+  siteAdmin?: boolean;
+  disabled?: boolean;
+  /** Starts with, without regard to case. */
+  usernamePrefix?: string;
+  namePrefix?: string;
+  emailPrefix?: string;
+  /** Users who signed in within the range (never signed in: outside every range). */
+  lastLoginAt?: TimeRange;
+  /** Part of the username, the name or the email, without regard to case. */
+  search?: string;
+}
+
+/** The first page in the listing's own order (by id), or the page after `afterId`. */
+export function byIdPage(afterId: number, limit: number): SortedPageRequest<UserSortField> {
+  return { sort: { field: 'id', direction: 'asc' }, after: afterId === 0 ? undefined : { value: afterId, id: afterId }, limit };
+}
+
+/** What a user sorts by in each order; never null, so that both databases order alike. */
+const SORTED_BY: Readonly<Record<UserSortField, () => RawBuilder<unknown>>> = {
+  id: () => sql.ref('id'),
+  username: () => sql.ref('username_key'),
+  name: () => sql.ref('name_key'),
+  email: () => sql.ref('email_key'),
+  site_admin: () => flagAsNumber('site_admin'),
+  disabled: () => flagAsNumber('disabled'),
+  // Never signed in sorts before any sign-in.
+  last_login_at: () => sql`coalesce(last_login_at, -1)`,
+  workspace_id: () => sql.ref('workspace_id'),
+};
+
+/** The value `user` has in the order by `field`, as a cursor keeps it. */
+export function userSortValue(user: User, field: UserSortField): string | number {
+  switch (field) {
+    case 'id': return user.id;
+    case 'username': return usernameKey(user.username);
+    case 'name': return userTextKey(user.name);
+    case 'email': return userTextKey(user.email);
+    case 'site_admin': return user.siteAdmin ? 1 : 0;
+    case 'disabled': return user.disabled ? 1 : 0;
+    case 'last_login_at': return user.lastLoginAt ?? -1;
+    case 'workspace_id': return user.workspaceId;
+  }
 }
 
 /**
  * Users in `scope` that the caller may see: all of them when `everyone` (administrators of the
  * scope), otherwise only `alsoIds` (the caller itself, members of groups it administers).
- * One page by id, `limit` rows after `afterId`.
+ * One page of up to `limit` rows in the requested order.
  */
 export async function listUsersInScope(
   db: Db,
   scope: Scope,
   visibility: { everyone: boolean; alsoIds: readonly number[] },
   filter: UserFilter,
-  page: { afterId: number; limit: number },
+  page: SortedPageRequest<UserSortField>,
 ): Promise<readonly User[]> {
   if (!visibility.everyone && visibility.alsoIds.length === 0) return [];
   if (filter.ids !== undefined && filter.ids.length === 0) return [];
@@ -38,14 +98,34 @@ async function loadUsersPage(
   scope: Scope,
   visibility: { everyone: boolean; alsoIds: readonly number[] },
   filter: UserFilter,
-  page: { afterId: number; limit: number },
+  page: SortedPageRequest<UserSortField>,
 ): Promise<User[]> {
-  let query = db.selectFrom('users').selectAll().where('id', '>', page.afterId).orderBy('id').limit(page.limit);
+  const sortedBy = SORTED_BY[page.sort.field]();
+  const direction = page.sort.direction;
+  let query = db.selectFrom('users').selectAll().limit(page.limit);
+  query = page.sort.field === 'id' ? query.orderBy('id', direction) : query.orderBy(sortedBy, direction).orderBy('id', direction);
+  if (page.after !== undefined) query = query.where(afterInOrder(sortedBy, sql.ref('id'), direction, page.after));
   if (scope.kind === 'workspace') query = query.where('workspace_id', '=', scope.workspaceId);
   if (!visibility.everyone) query = query.where('id', 'in', visibility.alsoIds);
   if (filter.username !== undefined) query = query.where(equalsText('username_key', usernameKey(filter.username)));
   if (filter.workspaceId !== undefined) query = query.where('workspace_id', '=', filter.workspaceId);
   if (filter.ids !== undefined) query = query.where('id', 'in', filter.ids);
   if (filter.externalId !== undefined) query = query.where(equalsText('external_id', filter.externalId));
+  if (filter.name !== undefined) query = query.where(equalsText('name_key', userTextKey(filter.name)));
+  if (filter.email !== undefined) query = query.where(equalsText('email_key', userTextKey(filter.email)));
+  if (filter.siteAdmin !== undefined) query = query.where('site_admin', '=', filter.siteAdmin);
+  if (filter.disabled !== undefined) query = query.where('disabled', '=', filter.disabled);
+  if (filter.usernamePrefix !== undefined) query = query.where(startsWith('username_key', usernameKey(filter.usernamePrefix)));
+  if (filter.namePrefix !== undefined) query = query.where(startsWith('name_key', userTextKey(filter.namePrefix)));
+  if (filter.emailPrefix !== undefined) query = query.where(startsWith('email_key', userTextKey(filter.emailPrefix)));
+  const range = filter.lastLoginAt;
+  if (range?.gt !== undefined) query = query.where('last_login_at', '>', range.gt);
+  if (range?.gteq !== undefined) query = query.where('last_login_at', '>=', range.gteq);
+  if (range?.lt !== undefined) query = query.where('last_login_at', '<', range.lt);
+  if (range?.lteq !== undefined) query = query.where('last_login_at', '<=', range.lteq);
+  if (filter.search !== undefined) {
+    const text = userTextKey(filter.search);
+    query = query.where((eb) => eb.or([containsText('username_key', text), containsText('name_key', text), containsText('email_key', text)]));
+  }
   return (await query.execute()).map(toUser);
 }

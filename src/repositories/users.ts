@@ -29,11 +29,19 @@ export interface NameParts {
 
 export const NO_NAME_PARTS: NameParts = Object.freeze({ givenName: null, familyName: null });
 
-export function usernameKey(username: string): string {
-  return username.normalize('NFC').toLowerCase();
+/** A text as users' lists compare it: NFC, lower case (usernames, names, emails). */
+export function userTextKey(text: string): string {
+  return text.normalize('NFC').toLowerCase();
 }
 
-export function toUser(row: Selectable<UsersTable>): User {
+export function usernameKey(username: string): string {
+  return userTextKey(username);
+}
+
+/** A user's row as a User is made from: the search keys are the database's own. */
+type UserRow = Omit<Selectable<UsersTable>, 'name_key' | 'email_key'>;
+
+export function toUser(row: UserRow): User {
   return {
     id: row.id,
     workspaceId: row.workspace_id,
@@ -102,7 +110,9 @@ export async function insertUser(db: Db, user: NewUser): Promise<User> {
       username: user.username,
       username_key: usernameKey(user.username),
       name: user.name ?? '',
+      name_key: userTextKey(user.name ?? ''),
       email: user.email ?? '',
+      email_key: userTextKey(user.email ?? ''),
       password_hash: user.passwordHash,
       site_admin: user.siteAdmin ?? false,
       workspace_admin: user.workspaceAdmin ?? false,
@@ -133,8 +143,8 @@ export interface UserChanges {
 export async function updateUser(db: Db, id: number, changes: UserChanges, now: number): Promise<User> {
   const values = {
     ...(changes.username === undefined ? {} : { username: changes.username, username_key: usernameKey(changes.username) }),
-    ...(changes.name === undefined ? {} : { name: changes.name }),
-    ...(changes.email === undefined ? {} : { email: changes.email }),
+    ...(changes.name === undefined ? {} : { name: changes.name, name_key: userTextKey(changes.name) }),
+    ...(changes.email === undefined ? {} : { email: changes.email, email_key: userTextKey(changes.email) }),
     ...(changes.passwordHash === undefined ? {} : { password_hash: changes.passwordHash, password_set_at: now }),
     ...(changes.siteAdmin === undefined ? {} : { site_admin: changes.siteAdmin }),
     ...(changes.workspaceAdmin === undefined ? {} : { workspace_admin: changes.workspaceAdmin }),
@@ -162,9 +172,9 @@ export const JOINED_USER_COLUMNS = [
   'u.given_name as u_given_name', 'u.family_name as u_family_name',
 ] as const;
 
-type PrefixedUser = { [K in keyof Selectable<UsersTable> as K extends 'id' ? never : `u_${K}`]: Selectable<UsersTable>[K] | null };
+type PrefixedUser = { [K in keyof UserRow as K extends 'id' ? never : `u_${K}`]: UserRow[K] | null };
 
-export function unprefixUser(id: number, row: PrefixedUser): Selectable<UsersTable> {
+export function unprefixUser(id: number, row: PrefixedUser): UserRow {
   return {
     id,
     workspace_id: row.u_workspace_id as number,

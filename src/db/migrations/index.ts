@@ -10,6 +10,7 @@ import { davLocks } from './007-dav-locks.js';
 import { publicKeys } from './008-public-keys.js';
 import { dataVersion } from './009-data-version.js';
 import { userNameParts } from './010-user-name-parts.js';
+import { userSearchKeys } from './011-user-search-keys.js';
 
 /**
  * Every migration, in order, listed statically (no directory scanning, so the build output and
@@ -28,6 +29,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '008-public-keys': publicKeys(dialect),
     '009-data-version': dataVersion(dialect),
     '010-user-name-parts': userNameParts(),
+    '011-user-search-keys': userSearchKeys(),
   };
   return { getMigrations: async () => migrations };
 }

@@ -1,11 +1,14 @@
 import { Type } from 'typebox';
-import { createGroup, deleteGroup, getGroup, listGroups, updateGroup, type GroupWithMembers } from '../../directory/index.js';
+import { createGroup, deleteGroup, getGroup, groupSortValue, listGroups, updateGroup, type GroupWithMembers } from '../../directory/index.js';
 import { groupDeletionScope, reviewChange } from '../../access-review/index.js';
 import { definedOnly } from '../../lib/defined-only.js';
 import { callOf } from '../call.js';
 import { DryRunBody, DryRunQuery, isDryRun, sendDryRun } from '../dry-run.js';
 import type { ApiInstance } from '../fastify-types.js';
-import { idPageQuery, paginationQuery, readPage, sendPage } from '../pagination.js';
+import { listParameterQuery, readListParameters } from '../list-parameters.js';
+import { paginationQuery, setCursorHeaders } from '../pagination.js';
+import { readSortedPage, sortedPageOf } from '../sorted-cursor.js';
+import { GROUP_LIST_PARAMETERS, GROUPS_BY_ID, groupFilterOf, groupOrderOf } from './group-list-parameters.js';
 import type { RouteDeps } from '../route-deps.js';
 import { errorResponses, IdParams, RecordId } from '../schemas.js';
 import { UPDATE_METHODS } from '../update-methods.js';
@@ -37,20 +40,26 @@ export function groupRoutes(app: ApiInstance, deps: RouteDeps): void {
   app.get('/groups', {
     schema: {
       summary: 'List the groups the caller may see in the request context',
+      description: 'Filters and sorts as the Files.com SDKs send them (`filter[name]=`, `filter_prefix[name]=`, `sort_by[name]=desc`); '
+        + 'names compare without regard to case. A field Atrium cannot filter or sort on is refused, never ignored.',
       querystring: Type.Object({
         ...paginationQuery,
+        ...listParameterQuery(GROUP_LIST_PARAMETERS),
         ids: Type.Optional(Type.String({ maxLength: 100_000 })),
-        filter: Type.Optional(Type.Object({ name: Type.Optional(Type.String()), workspace_id: Type.Optional(RecordId()) })),
+        include_parent_site_groups: Type.Optional(Type.Boolean({ description: 'accepted; a site of Atrium has no parent site, so the answer is the same' })),
       }),
       response: { 200: Type.Array(GroupBody), ...errorResponses },
     },
   }, async (request, reply) => {
-    const page = readPage<number>('groups', request.query, 'id');
-    const filter = request.query.filter ?? {};
-    const groups = await listGroups(callOf(request, deps), definedOnly({
-      name: filter.name, workspaceId: filter.workspace_id, ids: parseIdList('ids', request.query.ids),
-    }), idPageQuery(page));
-    return sendPage(reply, deps.headers, 'groups', groups, page.limit, (g) => g.group.id).map(groupBody);
+    const parameters = readListParameters(GROUP_LIST_PARAMETERS, request.query);
+    const order = groupOrderOf(parameters);
+    const page = readSortedPage('groups', request.query, order, GROUPS_BY_ID);
+    const filter = groupFilterOf(parameters, parseIdList('ids', request.query.ids));
+    // One row more than the page, to learn whether another page follows.
+    const groups = await listGroups(callOf(request, deps), filter, { ...page, limit: page.limit + 1 });
+    const listed = sortedPageOf('groups', groups, page, order === undefined, ({ group }) => ({ value: groupSortValue(group, page.sort.field), id: group.id }));
+    if (listed.cursor !== undefined) setCursorHeaders(reply, deps.headers, listed.cursor);
+    return listed.rows.map(groupBody);
   });
 
   app.post('/groups', {

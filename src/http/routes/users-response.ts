@@ -1,20 +1,22 @@
 import type { Call } from '../../access/index.js';
-import { listUsers, userGroupIds } from '../../directory/index.js';
-import { idPageQuery, pageOf, type PageRequest } from '../pagination.js';
+import { listUsers, type UserFilter, type UserSortField, userGroupIds, userSortValue } from '../../directory/index.js';
+import type { SortedPageRequest } from '../../lib/sorted-page.js';
 import { renderedBody, type RenderedBody } from '../rendered-body.js';
+import { sortedPageOf } from '../sorted-cursor.js';
 import { userBody } from './user-body.js';
-
-type UserFilter = Parameters<typeof listUsers>[1];
 
 /**
  * A page of GET /users rendered as its response body, `serialize` being the route's own response
- * serializer, kept until the data changes (rendered-body.ts). The key holds the filter and the
- * page besides the caller and its Workspace.
+ * serializer, kept until the data changes (rendered-body.ts). The key holds the filter, the order
+ * and the page besides the caller and its Workspace. `byId`: the listing's own order, whose
+ * cursors hold only the last id.
  */
-export function renderedUsersPage(a: Call, filter: UserFilter, page: PageRequest<number>, serialize: (body: unknown) => string): Promise<RenderedBody> {
-  const request = JSON.stringify([filter.username ?? null, filter.workspaceId ?? null, filter.ids ?? null, page.after ?? null, page.limit]);
+export function renderedUsersPage(a: Call, filter: UserFilter, page: SortedPageRequest<UserSortField>, byId: boolean, serialize: (body: unknown) => string): Promise<RenderedBody> {
+  const request = JSON.stringify([filter, page, byId]);
   return renderedBody(a, 'users-page-json', request, async () => {
-    const listed = pageOf('users', await listUsers(a, filter, idPageQuery(page)), page.limit, (u) => u.id);
+    // One row more than the page, to learn whether another page follows.
+    const rows = await listUsers(a, filter, { ...page, limit: page.limit + 1 });
+    const listed = sortedPageOf('users', rows, page, byId, (u) => ({ value: userSortValue(u, page.sort.field), id: u.id }));
     const groups = await userGroupIds(a, listed.rows.map((u) => u.id));
     return { json: serialize(listed.rows.map((u) => userBody(u, groups.get(u.id)))), cursor: listed.cursor };
   });

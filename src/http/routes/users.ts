@@ -6,13 +6,16 @@ import { definedOnly } from '../../lib/defined-only.js';
 import { callOf, confirmIdentity } from '../call.js';
 import { DryRunBody, DryRunQuery, isDryRun, sendDryRun } from '../dry-run.js';
 import type { ApiInstance } from '../fastify-types.js';
-import { paginationQuery, readPage, setCursorHeaders } from '../pagination.js';
+import { listParameterQuery, readListParameters } from '../list-parameters.js';
+import { paginationQuery, setCursorHeaders } from '../pagination.js';
+import { readSortedPage } from '../sorted-cursor.js';
 import type { RouteDeps } from '../route-deps.js';
 import { errorResponses, IdParams, RecordId } from '../schemas.js';
 import { asksForReauthentication } from '../openapi/route-markers.js';
 import { UPDATE_METHODS } from '../update-methods.js';
 import { IdList, parseIdList } from '../id-lists.js';
 import { UserBody, userBody } from './user-body.js';
+import { USER_LIST_PARAMETERS, USERS_BY_ID, userFilterOf, userOrderOf } from './user-list-parameters.js';
 import { renderedUsersPage } from './users-response.js';
 
 const UserFields = {
@@ -28,23 +31,24 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
   app.get('/users', {
     schema: {
       summary: 'List the users the caller may see in the request context',
+      description: 'Filters and sorts as the Files.com SDKs send them (`filter[email]=`, `filter_prefix[name]=`, `filter_gt[last_login_at]=`, '
+        + '`sort_by[name]=desc`, `search=`); text compares without regard to case. A field Atrium cannot filter or sort on is refused, never ignored.',
       querystring: Type.Object({
         ...paginationQuery,
+        ...listParameterQuery(USER_LIST_PARAMETERS),
         ids: Type.Optional(Type.String({ maxLength: 100_000 })),
-        filter: Type.Optional(Type.Object({ username: Type.Optional(Type.String()), workspace_id: Type.Optional(RecordId()) })),
+        search: Type.Optional(Type.String({ maxLength: 1024, description: 'part of the username, the name or the email' })),
+        include_parent_site_users: Type.Optional(Type.Boolean({ description: 'accepted; a site of Atrium has no parent site, so the answer is the same' })),
       }),
       response: { 200: Type.Array(UserBody), ...errorResponses },
     },
   }, async (request, reply) => {
-    const page = readPage<number>('users', request.query, 'id');
-    const ids = parseIdList('ids', request.query.ids);
-    const filter = request.query.filter ?? {};
+    const parameters = readListParameters(USER_LIST_PARAMETERS, request.query);
+    const order = userOrderOf(parameters);
+    const page = readSortedPage('users', request.query, order, USERS_BY_ID);
+    const filter = userFilterOf(parameters, request.query.search, parseIdList('ids', request.query.ids));
     const a = callOf(request, deps);
-    const rendered = await renderedUsersPage(a, {
-      ...(filter.username === undefined ? {} : { username: filter.username }),
-      ...(filter.workspace_id === undefined ? {} : { workspaceId: filter.workspace_id }),
-      ...(ids === undefined ? {} : { ids }),
-    }, page, (body: unknown) => reply.serialize(body) as string);
+    const rendered = await renderedUsersPage(a, filter, page, order === undefined, (body: unknown) => reply.serialize(body) as string);
     if (rendered.cursor !== undefined) setCursorHeaders(reply, deps.headers, rendered.cursor);
     // Already JSON, made by this route's own serializer: sent as it is.
     return reply.type('application/json; charset=utf-8').send(rendered.json as never);

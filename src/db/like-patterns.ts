@@ -6,6 +6,15 @@ import { sql, type RawBuilder } from 'kysely';
  * comparison would not do: PostgreSQL compares text by the locale's collation, not by bytes.
  */
 export function startsWith(column: string, prefix: string): RawBuilder<boolean> {
+  // PostgreSQL refuses a text parameter holding NUL, which no stored text holds.
+  if (prefix.includes('\u0000')) return sql<boolean>`1 = 0`;
   const escaped = prefix.replace(/[\\%_]/g, (c) => `\\${c}`);
   return sql<boolean>`${sql.ref(column)} like ${`${escaped}%`} escape '\\'`;
+}
+
+/** `column LIKE '%<text>%'`, the text escaped as startsWith's prefix is. */
+export function containsText(column: string, text: string): RawBuilder<boolean> {
+  if (text.includes('\u0000')) return sql<boolean>`1 = 0`;
+  const escaped = text.replace(/[\\%_]/g, (c) => `\\${c}`);
+  return sql<boolean>`${sql.ref(column)} like ${`%${escaped}%`} escape '\\'`;
 }
