@@ -114,6 +114,10 @@ export const errors = {
   uploadTooLarge: (maxBytes: number) =>
     new AtriumError('bad-request/request-body-too-large', `The file is larger than this server accepts (at most ${maxBytes} bytes; ATRIUM_MAX_UPLOAD_BYTES).`),
   uploadIncomplete: () => new AtriumError('bad-request/upload-incomplete', 'The upload ended before all of its bytes arrived; nothing was stored.'),
+  partNumberTooLarge: (part: number, maxParts: number) =>
+    new AtriumError('bad-request/part-number-too-large', `Part ${part} is beyond the last part an upload may have (${maxParts}).`, {
+      modelErrors: { part: [`must be at most ${maxParts}, with the parts asked for`] },
+    }),
   uploadPartGap: (missing: number) =>
     new AtriumError('bad-request/invalid-upload-part-gap', `Part ${missing} was never uploaded; parts must be numbered 1, 2, 3, ... without gaps.`),
   uploadPartLost: (part: number) =>

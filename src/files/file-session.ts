@@ -16,8 +16,8 @@ import { FileReader } from './file-reader.js';
 import { setModifiedTime } from './modified-time.js';
 import { ResourceLocks } from './resource-locks.js';
 import { StagedUpload, type StagedUploadOptions } from './staged-upload.js';
-import { uploadOfferOf, type UploadOffer } from './upload-offer.js';
-import { beginUpload, endUpload, offerPart } from './uploads.js';
+import { uploadOffersOf, type UploadOffer } from './upload-offer.js';
+import { beginUpload, endUpload, offerParts, type UploadBeginning } from './uploads.js';
 import { writeWholeFile } from './whole-upload.js';
 
 export interface ListingPage {
@@ -144,14 +144,17 @@ export class FileSession {
     await deletePath(this.scope, this.locate(path), options.recursive);
   }
 
-  /** Begins a multi-part upload of a file, offering its first part (docs/files.md). */
-  async beginUpload(path: string, options: { mkdirParents: boolean }): Promise<UploadOffer> {
-    return uploadOfferOf(this.scope, await beginUpload(this.scope, this.locate(path), options.mkdirParents));
+  /** Begins a multi-part upload of a file, offering its first `parts` parts (docs/files.md). */
+  async beginUpload(path: string, request: UploadBeginning): Promise<UploadOffer[]> {
+    return uploadOffersOf(this.scope, await beginUpload(this.scope, this.locate(path), request));
   }
 
-  /** Offers part `partNumber` of the caller's upload `ref` of this path. */
-  async offerPart(path: string, ref: string, partNumber: number): Promise<UploadOffer> {
-    return uploadOfferOf(this.scope, await offerPart(this.scope, this.locate(path), ref, partNumber));
+  /**
+   * Offers `count` parts, from part `first` on, of the caller's own open upload `ref` of this
+   * path; any other ref is `not-found/file-upload-not-found`, never a new upload.
+   */
+  async offerParts(path: string, ref: string, request: { first: number; count: number; declaredSize: number | undefined }): Promise<UploadOffer[]> {
+    return uploadOffersOf(this.scope, await offerParts(this.scope, this.locate(path), ref, request));
   }
 
   /** Ends the caller's upload `ref`: its parts become the file. */

@@ -1,4 +1,4 @@
-import type { PartOffer } from './uploads.js';
+import type { PartsOffer } from './uploads.js';
 import { requestPathIn, type SessionScope } from './session-scope.js';
 
 /** Where and until when to send one part of an upload, as a session answers it. */
@@ -16,15 +16,20 @@ export interface UploadOffer {
   fileExists: boolean;
 }
 
-export async function uploadOfferOf(scope: SessionScope, offer: PartOffer): Promise<UploadOffer> {
-  const { upload, partNumber } = offer;
-  const link = await scope.deps.links.sign({ kind: 'upload', uploadId: upload.id, part: partNumber }, upload.ref);
-  return {
-    ref: upload.ref,
-    path: requestPathIn(scope, upload.path),
-    partNumber,
-    token: link.token,
-    expiresAt: Math.min(link.expiresAt, upload.expiresAt),
-    fileExists: offer.fileExists,
-  };
+/** The offered parts in order, each with a link of its own that reaches that part alone. */
+export async function uploadOffersOf(scope: SessionScope, offer: PartsOffer): Promise<UploadOffer[]> {
+  const { upload, parts } = offer;
+  const path = requestPathIn(scope, upload.path);
+  const numbers = Array.from({ length: parts.count }, (_, index) => parts.first + index);
+  return Promise.all(numbers.map(async (partNumber) => {
+    const link = await scope.deps.links.sign({ kind: 'upload', uploadId: upload.id, part: partNumber }, upload.ref);
+    return {
+      ref: upload.ref,
+      path,
+      partNumber,
+      token: link.token,
+      expiresAt: Math.min(link.expiresAt, upload.expiresAt),
+      fileExists: offer.fileExists,
+    };
+  }));
 }

@@ -10,31 +10,43 @@ import { commitFile } from './file-commit.js';
 import { discardBlobs, type FileDeps } from './file-deps.js';
 import { assertChangeablePath, type SessionScope } from './session-scope.js';
 import { checkedParts, keepPartAsFile } from './received-parts.js';
-import { storeBody } from './stored-content.js';
+import { assertDeclaredLength, storeBody } from './stored-content.js';
+import { partRange, type PartRange } from './upload-part-range.js';
 
 /** How long an upload may stay open before it is abandoned and its parts deleted. */
 export const UPLOAD_LIFETIME_MS = 24 * 60 * 60 * 1000;
-/** Parts an upload may have (as Files.com). */
-export const MAX_PARTS = 10_000;
 const PURGE_BATCH = 20;
 
-/** An invitation to send one part: the upload and the part's number. */
-export interface PartOffer {
+/** An invitation to send parts of an upload: the upload and the parts' numbers. */
+export interface PartsOffer {
   upload: Upload;
-  partNumber: number;
+  parts: PartRange;
   /** Whether a file exists at the path now (the client may want to confirm an overwrite). */
   fileExists: boolean;
+}
+
+/** What beginning an upload asks for. */
+export interface UploadBeginning {
+  /** Create missing parent folders (decided now, and kept for the upload's end). */
+  mkdirParents: boolean;
+  /** How many parts to offer at once, from part 1. */
+  parts: number;
+  /** The file's size as the client declares it, if it does: refused at once when over the limit. */
+  declaredSize: number | undefined;
 }
 
 /**
  * Begins an upload (docs/files.md): decides now whether the caller may create or overwrite the
  * file, so that no bytes are sent in vain, and records the upload. Nothing is visible until the
- * upload ends.
+ * upload ends. A request that cannot be honoured (parts out of range, a declared size over the
+ * limit) is refused before anything is recorded.
  */
-export async function beginUpload(scope: SessionScope, site: SitePath, mkdirParents: boolean): Promise<PartOffer> {
+export async function beginUpload(scope: SessionScope, site: SitePath, request: UploadBeginning): Promise<PartsOffer> {
   const { db, clock } = scope.deps;
+  const parts = partRange(1, request.parts);
+  assertDeclaredSize(scope.deps, request.declaredSize);
   assertChangeablePath(scope, site);
-  const plan = await planCreation(db, scope, site, { type: 'file', mkdirParents });
+  const plan = await planCreation(db, scope, site, { type: 'file', mkdirParents: request.mkdirParents });
   await purgeExpiredUploads(scope.deps);
   const now = clock.now();
   const upload = await insertUpload(db, {
@@ -43,17 +55,28 @@ export async function beginUpload(scope: SessionScope, site: SitePath, mkdirPare
     pathKey: site.key,
     requestWorkspaceId: scope.requestWorkspaceId,
     owner: ownerOf(scope),
-    mkdirParents,
+    mkdirParents: request.mkdirParents,
     createdAt: now,
     expiresAt: now + UPLOAD_LIFETIME_MS,
   });
-  return { upload, partNumber: 1, fileExists: plan.existing !== undefined };
+  return { upload, parts, fileExists: plan.existing !== undefined };
 }
 
-/** Where to send part `partNumber` of the caller's upload `ref` of this path. */
-export async function offerPart(scope: SessionScope, site: SitePath, ref: string, partNumber: number): Promise<PartOffer> {
+/**
+ * Where to send `count` parts, from part `first` on, of the caller's upload `ref` of this path.
+ * The upload must be the caller's own, open and of this path (see ownUpload): a continuation
+ * never begins a new upload.
+ */
+export async function offerParts(scope: SessionScope, site: SitePath, ref: string, request: { first: number; count: number; declaredSize: number | undefined }): Promise<PartsOffer> {
+  const parts = partRange(request.first, request.count);
+  assertDeclaredSize(scope.deps, request.declaredSize);
   const upload = await ownUpload(scope, site, ref);
-  return { upload, partNumber, fileExists: false };
+  return { upload, parts, fileExists: false };
+}
+
+/** A file declared larger than ATRIUM_MAX_UPLOAD_BYTES is refused before a byte is sent. */
+function assertDeclaredSize(deps: FileDeps, declaredSize: number | undefined): void {
+  assertDeclaredLength(declaredSize, deps.maxUploadBytes, deps.maxUploadBytes);
 }
 
 /**

@@ -269,6 +269,35 @@ describe('the official Files.com SDK (files.com 1.2.314) against a running Atriu
     expect(await sha256Of(found.download_uri)).toEqual({ size, sha256: uploaded.sha256 });
   });
 
+  it('offers several parts at once and goes on with an upload by its ref through File.beginUpload', async () => {
+    const file = new File({ path: 'sdk/begun.txt' });
+    const parts = await file.beginUpload({ parts: 3 });
+    expect(parts.map((part: any) => part.getPartNumber())).toEqual([1, 2, 3]);
+    const ref = parts[0].getRef();
+    expect(parts.every((part: any) => part.getRef() === ref && part.getPath() === 'sdk/begun.txt')).toBe(true);
+    expect(new Set(parts.map((part: any) => part.getUploadUri())).size).toBe(3);
+    const again = await file.beginUpload({ part: 2, ref });
+    expect(again.map((part: any) => [part.getRef(), part.getPartNumber()])).toEqual([[ref, 2]]);
+
+    // Sent in parallel, the last first; the SDK's File.create ends the upload.
+    const pieces = ['one, ', 'two, ', 'three'];
+    const put = (index: number, uri: string) => httpsRequest(uri, { ca: authority.ca, method: 'PUT', body: pieces[index] });
+    const sent = await Promise.all([put(2, parts[2].getUploadUri()), put(0, parts[0].getUploadUri()), put(1, again[0].getUploadUri())]);
+    expect(sent.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    const ended = await File.create('sdk/begun.txt', { action: 'end', ref });
+    expect(ended.size).toBe(pieces.join('').length);
+    expect(await (await File.find('sdk/begun.txt')).downloadToString()).toBe(pieces.join(''));
+
+    const refused = (params: object) => new File({ path: 'sdk/refused.txt' }).beginUpload(params).catch((error: any) => error.constructor.name);
+    expect(await refused({ part: 2, ref: 'bogus' })).toBe('NotFound_FileUploadNotFoundError');
+    expect(await refused({ part: 2, ref })).toBe('NotFound_FileUploadNotFoundError');
+    expect(await refused({ parts: 10_001 })).toBe('BadRequest_RequestParamsInvalidError');
+    expect(await refused({ part: 2 })).toBe('BadRequest_RequestParamsRequiredError');
+    expect(await refused({ with_rename: true })).toBe('BadRequest_RequestParamsInvalidError');
+    const open = (await new File({ path: 'sdk/refused.txt' }).beginUpload({}))[0].getRef();
+    expect(await refused({ part: 10_001, ref: open })).toBe('BadRequest_PartNumberTooLargeError');
+  });
+
   it('round-trips a file far larger than a request may hold in memory, streaming both ways', async () => {
     // A server of its own, so that its memory before the transfer is not inflated by the tests above.
     const fresh = await startServer({ ATRIUM_DATA_DIR: path.join(work, 'large'), ATRIUM_BOOTSTRAP_API_KEY: KEY, ATRIUM_ACCESS_LOG: 'false' });

@@ -4,9 +4,10 @@ import type { RouteDeps } from '../../route-deps.js';
 import { errorResponses } from '../../schemas.js';
 import { entryBody } from './entry-body.js';
 import { sessionAndPath } from './file-session.js';
-import { EntryBody, FileActionBody, FileActionRequestBody, FileUploadPartBody, flagValue, missingBodyAsEmpty, UploadActionBody, MetadataQuery, PathParams } from './schemas.js';
+import { BeginUploadBody, EntryBody, FileActionBody, FileActionRequestBody, FileUploadPartBody, missingBodyAsEmpty, MetadataQuery, PathParams } from './schemas.js';
 import { downloadUri } from './transfer-urls.js';
 import { uploadPartBody } from './upload-part-body.js';
+import { offeredParts } from './upload-request.js';
 
 /** /file_actions/...: metadata (File.find), move, copy and begin_upload, as the Files.com SDKs call them. */
 export function fileActionRoutes(app: ApiInstance, deps: RouteDeps): void {
@@ -46,19 +47,19 @@ export function fileActionRoutes(app: ApiInstance, deps: RouteDeps): void {
     });
   }
 
-  // File.beginUpload: the same as POST /files/<path> with action=put, answered as a list of parts.
+  // File.beginUpload: the same as POST /files/<path> with action=put, always answered as a list of parts.
   app.post('/file_actions/begin_upload/*', {
     config: { operation: 'file' },
     preValidation: missingBodyAsEmpty,
     schema: {
       params: PathParams,
-      summary: 'Begin an upload; answers the first part to send',
-      body: UploadActionBody,
+      summary: 'Begin an upload, answering its first `parts` parts; with `ref` (and `part`), parts of that upload',
+      body: BeginUploadBody,
       response: { 200: Type.Array(FileUploadPartBody), ...errorResponses },
     },
   }, async (request) => {
     const { session, path } = await sessionAndPath(request, deps, 'file_actions/begin_upload');
-    const offer = await session.beginUpload(path, { mkdirParents: flagValue(request.body.mkdir_parents, true) });
-    return [uploadPartBody(request, offer)];
+    const offers = await offeredParts(session, path, request.body);
+    return offers.map((offer) => uploadPartBody(request, offer));
   });
 }

@@ -11,6 +11,7 @@ import { rangeRequestOf } from './range-header.js';
 import { DeleteBody, DeleteQuery, EntryBody, FileGetQuery, FileUploadPartBody, flagValue, missingBodyAsEmpty, UploadActionBody, PathParams } from './schemas.js';
 import { downloadUri } from './transfer-urls.js';
 import { uploadPartBody } from './upload-part-body.js';
+import { offeredParts } from './upload-request.js';
 
 /**
  * /files/<path>: download (a signed link, a redirect to it, or the bytes), delete, and the upload
@@ -60,9 +61,9 @@ export function fileRoutes(app: ApiInstance, deps: RouteDeps): void {
       preValidation: missingBodyAsEmpty,
       schema: {
         params: PathParams,
-        summary: 'Upload protocol: action=put begins an upload (or, with ref and part, offers that part); action=end finishes it',
+        summary: 'Upload protocol: action=put begins an upload (or, with ref and part, offers parts of it; with parts, a list); action=end finishes it',
         body: UploadActionBody,
-        response: { 200: FileUploadPartBody, 201: EntryBody, ...errorResponses },
+        response: { 200: Type.Union([FileUploadPartBody, Type.Array(FileUploadPartBody)]), 201: EntryBody, ...errorResponses },
       },
     }, async (request, reply) => {
       const { session, path } = await sessionAndPath(request, deps, 'files');
@@ -72,11 +73,9 @@ export function fileRoutes(app: ApiInstance, deps: RouteDeps): void {
         const ref = body.ref;
         return reply.code(201).send(entryBody(await withoutIdleTimeout(request, () => session.endUpload(path, ref))));
       }
-      // Uploads create missing parent folders unless told not to (docs/files.md).
-      const offer = body.ref === undefined
-        ? await session.beginUpload(path, { mkdirParents: flagValue(body.mkdir_parents, true) })
-        : await session.offerPart(path, body.ref, body.part ?? 1);
-      return reply.code(200).send(uploadPartBody(request, offer));
+      // Without `parts`, the one part as the SDKs' File.uploadFile reads it; with it, a list like begin_upload's.
+      const parts = (await offeredParts(session, path, body)).map((offer) => uploadPartBody(request, offer));
+      return reply.code(200).send(body.parts === undefined ? parts[0]! : parts);
     });
   }
 }

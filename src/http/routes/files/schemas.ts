@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { MAX_PARTS } from '../../../files/index.js';
 import { paginationQuery } from '../../pagination.js';
 import { SortByQuery } from './listing-sort.js';
 
@@ -74,20 +75,29 @@ export const FileGetQuery = Type.Object({
 export const DeleteQuery = Type.Object({ recursive: Type.Optional(Flag) });
 export const DeleteBody = Type.Object({ recursive: Type.Optional(Flag), ...ignored });
 
-/** POST /files/<path>: begin an upload, ask where to send a part, or end it (docs/files.md). */
-export const UploadActionBody = Type.Object({
-  action: Type.Optional(Type.Union([Type.Literal('put'), Type.Literal('end')])),
-  ref: Type.Optional(Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' })),
-  part: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
-  parts: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+/**
+ * POST /file_actions/begin_upload/<path> (File.beginUpload): begin an upload, or, with `ref`, ask
+ * where to send parts of one begun before (docs/files.md). Every parameter the SDKs send here is
+ * either honoured or refused by name (upload-request.ts).
+ */
+export const BeginUploadBody = Type.Object({
+  ref: Type.Optional(Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$', description: 'the upload to continue (its `ref`); without it a new upload begins' })),
+  part: Type.Optional(Type.Integer({ minimum: 1, description: `the first part to offer (needs \`ref\`; default 1); beyond ${MAX_PARTS} is \`bad-request/part-number-too-large\`` })),
+  parts: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PARTS, description: 'how many parts to offer at once (default 1)' })),
   mkdir_parents: Type.Optional(Flag),
-  size: Type.Optional(Type.Integer({ minimum: 0 })),
+  size: Type.Optional(Type.Integer({ minimum: 0, description: 'the file\'s size, when known: over the server\'s upload limit is refused at once' })),
+  restart: Type.Optional(Type.Integer({ minimum: 0, description: 'only 0: an upload is not resumed at a byte offset' })),
+  with_rename: Type.Optional(Flag),
+  ...ignored,
+});
+
+/** POST /files/<path>: begin an upload, ask where to send parts, or end it (docs/files.md). */
+export const UploadActionBody = Type.Object({
+  ...BeginUploadBody.properties,
+  action: Type.Optional(Type.Union([Type.Literal('put'), Type.Literal('end')])),
   length: Type.Optional(Type.Integer({ minimum: 0 })),
-  restart: Type.Optional(Type.Integer({ minimum: 0 })),
   provided_mtime: Type.Optional(Type.String()),
   structure: Type.Optional(Type.String()),
-  with_rename: Type.Optional(Type.Unknown()),
-  ...ignored,
 });
 
 /** What the Files.com SDKs read from a begin-upload answer (their FileUploadPart). */
