@@ -8,7 +8,7 @@ export { deleteGrant } from './delete-grant.js';
 export { explainAccess, type ExplainRequest, type Explanation } from './explain.js';
 export { granteeNames, type GranteeNames } from './grantee-names.js';
 export { type GrantListFilter, listGrants } from './listing.js';
-export { type GrantRecord } from '../repositories/grants/index.js';
+export { type GrantRecord, type GrantSortField, grantSortValue } from '../repositories/grants/index.js';
 export { grantPathInRequest } from './request-path.js';
 export { grantInputTarget, grantTarget } from './grant-review-input.js';
 export { effectiveAccessExport, type ExportedPath } from './reach/effective-access-export.js';

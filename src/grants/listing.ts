@@ -5,15 +5,20 @@ import {
 } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
-import type { PageRequest } from '../lib/paging.js';
+import type { SortedPageRequest } from '../lib/sorted-page.js';
 import { entryTypeAt } from '../repositories/entries.js';
-import { findGranteeGroups, grantPage, type GranteeSet, type GrantRecord } from '../repositories/grants/index.js';
+import { findGranteeGroups, grantPage, type GranteeSet, type GrantRecord, type GrantSortField } from '../repositories/grants/index.js';
 import { findUserById } from '../repositories/users.js';
 
 export interface GrantListFilter {
   userId?: number;
   groupId?: number;
+  /** Grants that cover this path: on it, or on an ancestor whose grant reaches it. */
   path?: string;
+  /** Grants on exactly this path. */
+  exactPath?: string;
+  /** Grants whose path starts with this text. */
+  pathPrefix?: string;
   includeGroups?: boolean;
 }
 
@@ -26,7 +31,7 @@ export interface GrantListFilter {
  *   reach is `not-found/group-not-found`.
  * - `path`: grants on the path and on its ancestors (within the context) that cover it.
  */
-export async function listGrants(call: Call, filter: GrantListFilter, page: PageRequest<number>): Promise<readonly GrantRecord[]> {
+export async function listGrants(call: Call, filter: GrantListFilter, page: SortedPageRequest<GrantSortField>): Promise<readonly GrantRecord[]> {
   const { db, caller, requestWorkspaceId } = call;
   const reach = await permissionReachIn(db, caller, requestWorkspaceId);
   let grantees: GranteeSet | undefined;
@@ -47,9 +52,22 @@ export async function listGrants(call: Call, filter: GrantListFilter, page: Page
     ...(grantees === undefined ? {} : { grantees }),
     ...(filter.groupId === undefined ? {} : { groupId: filter.groupId }),
     ...(filter.path === undefined ? {} : { covering: await coveringKeys(db, requestWorkspaceId, filter.path) }),
-    afterId: page.after ?? 0,
-    limit: page.limit + 1,
+    ...(filter.exactPath === undefined ? {} : { pathKey: toSitePath(requestWorkspaceId, filter.exactPath).key }),
+    ...(filter.pathPrefix === undefined ? {} : { pathKeyPrefix: pathKeyPrefixOf(requestWorkspaceId, filter.pathPrefix) }),
+    page: { ...page, limit: page.limit + 1 },
   });
+}
+
+/**
+ * The key text a path prefix becomes: the prefix's own key (a partial last name stays partial, so
+ * `Pla` finds `Plans` and `Places/x`), with a trailing `/` kept so that `Plans/` finds what is
+ * inside Plans and not Plans itself. The empty prefix is the context's root, which every grant of
+ * the context starts with.
+ */
+function pathKeyPrefixOf(requestWorkspaceId: number, prefix: string): string {
+  const inside = prefix.endsWith('/') && prefix.length > 1;
+  const key = toSitePath(requestWorkspaceId, inside ? prefix.slice(0, -1) : prefix).key;
+  return inside ? `${key}/` : key;
 }
 
 /**

@@ -13,8 +13,11 @@ import { RecordId } from './schemas.js';
  * that was accepted and ignored would hand back the whole list as if it matched.
  */
 
-/** How a `filter[...]` value is read: text as sent, `true`/`false`, a record id, an ISO-8601 time. */
-export type FilterValueType = 'text' | 'boolean' | 'id' | 'time';
+/**
+ * How a `filter[...]` value is read: text as sent, `true`/`false`, a record id (1 and up), a
+ * Workspace id (0, the Default Workspace, and up), an ISO-8601 time.
+ */
+export type FilterValueType = 'text' | 'boolean' | 'id' | 'workspace' | 'time';
 
 export interface ListParameterSpec {
   /** The listing's name in messages (`users`, `groups`). */
@@ -73,7 +76,8 @@ function valueSchema(type: FilterValueType) {
   switch (type) {
     case 'text': return Type.String({ maxLength: 1024 });
     case 'boolean': return Type.Boolean();
-    case 'id': return RecordId();
+    case 'id': return RecordId({ minimum: 1 });
+    case 'workspace': return RecordId();
     case 'time': return Type.String({ maxLength: 64, description: 'ISO-8601, such as 2026-01-02T03:04:05Z' });
   }
 }
@@ -153,8 +157,8 @@ function readRanges(spec: ListParameterSpec, query: ListQuery): Record<string, R
 /** A value as the schema left it: coerced where it declared the field, the query's text otherwise. */
 function readValue(parameter: string, type: FilterValueType, raw: unknown): FilterValue {
   if (type === 'boolean' && typeof raw === 'boolean') return raw;
-  if (type === 'id' && typeof raw === 'number') {
-    if (!isRecordId(raw)) throw errors.paramsInvalid({ [shown(parameter)]: ['must be a record id'] });
+  if ((type === 'id' || type === 'workspace') && typeof raw === 'number') {
+    if (!isRecordId(raw) || (type === 'id' && raw === 0)) throw errors.paramsInvalid({ [shown(parameter)]: ['must be a record id'] });
     return raw;
   }
   if (typeof raw !== 'string') throw errors.paramsInvalid({ [shown(parameter)]: ['must be a single value'] });
@@ -167,9 +171,10 @@ function readValue(parameter: string, type: FilterValueType, raw: unknown): Filt
       if (lowered === 'false') return false;
       throw errors.paramsInvalid({ [shown(parameter)]: ['must be true or false'] });
     }
-    case 'id': {
+    case 'id':
+    case 'workspace': {
       const id = /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
-      if (!isRecordId(id)) throw errors.paramsInvalid({ [shown(parameter)]: ['must be a record id'] });
+      if (!isRecordId(id) || (type === 'id' && id === 0)) throw errors.paramsInvalid({ [shown(parameter)]: ['must be a record id'] });
       return id;
     }
     case 'time': {

@@ -131,7 +131,7 @@ describe.each(testDatabaseTargets())('the grants repository [$name]', (target) =
       const seen: GrantRecord[] = [];
       let afterId = 0;
       for (;;) {
-        const page = await grantPage(database.db, { workspaceId: null, visibility: 'all', grantees, afterId, limit: 7 });
+        const page = await grantPage(database.db, { workspaceId: null, visibility: 'all', grantees, page: { sort: { field: 'id', direction: 'asc' }, after: afterId === 0 ? undefined : { value: afterId, id: afterId }, limit: 7 } });
         seen.push(...page);
         if (page.length < 7) break;
         afterId = (page[page.length - 1] as GrantRecord).id;

@@ -10,7 +10,7 @@ import type { ListingOrder } from '../sorted-cursor.js';
 export const GROUP_LIST_PARAMETERS: ListParameterSpec = {
   listing: 'groups',
   sortable: ['name', 'workspace_id', 'site_id'],
-  equals: { name: 'text', workspace_id: 'id' },
+  equals: { name: 'text', workspace_id: 'workspace' },
   prefix: ['name'],
   ranges: {},
   notOffered: {},

@@ -22,7 +22,7 @@ const NOT_OFFERED: Readonly<Record<string, string>> = {
 export const USER_LIST_PARAMETERS: ListParameterSpec = {
   listing: 'users',
   sortable: ['username', 'name', 'email', 'site_admin', 'disabled', 'last_login_at', 'workspace_id', 'site_id'],
-  equals: { username: 'text', name: 'text', email: 'text', site_admin: 'boolean', not_site_admin: 'boolean', disabled: 'boolean', last_login_at: 'time', workspace_id: 'id' },
+  equals: { username: 'text', name: 'text', email: 'text', site_admin: 'boolean', not_site_admin: 'boolean', disabled: 'boolean', last_login_at: 'time', workspace_id: 'workspace' },
   prefix: ['username', 'name', 'email'],
   ranges: { last_login_at: 'time' },
   notOffered: NOT_OFFERED,

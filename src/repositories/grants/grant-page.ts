@@ -1,5 +1,9 @@
-import type { Expression, SqlBool } from 'kysely';
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { startsWith } from '../../db/like-patterns.js';
+import { equalsText } from '../../db/text-equality.js';
+import type { SortedPageRequest } from '../../lib/sorted-page.js';
+import { afterInOrder } from '../keyset-order.js';
 import { cachedRead, rowsPolicy } from '../../db/read-cache.js';
 import { GRANT_COLUMNS, toGrantRecords, type GrantRecord } from './grant-record.js';
 import { atOrBelow, inWorkspaceByOtherIndexes } from './grant-conditions.js';
@@ -28,15 +32,41 @@ export interface GrantPageQuery {
   groupId?: number;
   /** Grants on any of `anyKeys`, or recursive ones on `recursiveKeys`. */
   covering?: { anyKeys: readonly string[]; recursiveKeys: readonly string[] };
-  afterId: number;
-  limit: number;
+  /** Grants on exactly this path (its key). */
+  pathKey?: string;
+  /** Grants whose path key starts with this text. */
+  pathKeyPrefix?: string;
+  /** The order and the page's place in it, `limit` rows. */
+  page: SortedPageRequest<GrantSortField>;
+}
+
+/** The fields a list of grants can be sorted by. */
+export type GrantSortField = 'id' | 'path' | 'user_id' | 'group_id';
+
+/** What a grant sorts by in each order; never null (a group's grant has no user: -1, first). */
+const SORTED_BY: Readonly<Record<GrantSortField, () => RawBuilder<unknown>>> = {
+  id: () => sql.ref('id'),
+  path: () => sql.ref('path_key'),
+  user_id: () => sql`coalesce(user_id, -1)`,
+  group_id: () => sql`coalesce(group_id, -1)`,
+};
+
+/** The value `grant` has in the order by `field`, as a cursor keeps it (the SORTED_BY expressions' value). */
+export function grantSortValue(grant: GrantRecord, field: GrantSortField): string | number {
+  switch (field) {
+    case 'id': return grant.id;
+    case 'path': return grant.pathKey;
+    case 'user_id': return grant.grantee.kind === 'user' ? grant.grantee.userId : -1;
+    // An ALL-of grant keeps its groups elsewhere: its group_id is null.
+    case 'group_id': return grant.grantee.kind === 'group' ? grant.grantee.groupId : -1;
+  }
 }
 
 /** Cached pages hold at most this many grants in all. */
 const GRANT_PAGE_POLICY = rowsPolicy<readonly GrantRecord[]>(100_000);
 
 /**
- * One page of grants by id. Every filter is a WHERE clause, so the database does the paging.
+ * One page of grants, by id or in the order asked for. Every filter is a WHERE clause, so the database does the paging.
  * A page is read again only when the data changed since (db/read-cache.ts): an administrator's
  * console pages through the same user's or group's grants over and over, and each read costs a
  * row lookup per grant shown. The query itself is the key, so no caller's authority is kept in it
@@ -47,9 +77,13 @@ export async function grantPage(db: Db, query: GrantPageQuery): Promise<readonly
 }
 
 async function loadGrantPage(db: Db, query: GrantPageQuery): Promise<GrantRecord[]> {
-  let select = db.selectFrom('permissions').select(GRANT_COLUMNS).where('id', '>', query.afterId);
-  const { visibility, grantees, covering } = query;
-  const narrowed = visibility !== 'all' || grantees !== undefined || query.groupId !== undefined || covering !== undefined;
+  const { visibility, grantees, covering, page } = query;
+  const sortedBy = SORTED_BY[page.sort.field]();
+  const direction = page.sort.direction;
+  let select = db.selectFrom('permissions').select(GRANT_COLUMNS);
+  if (page.after !== undefined) select = select.where(afterInOrder(sortedBy, sql.ref('id'), direction, page.after));
+  const narrowed = visibility !== 'all' || grantees !== undefined || query.groupId !== undefined || covering !== undefined
+    || query.pathKey !== undefined || query.pathKeyPrefix !== undefined;
   if (query.workspaceId !== null) {
     select = narrowed ? select.where(inWorkspaceByOtherIndexes(query.workspaceId)) : select.where('workspace_id', '=', query.workspaceId);
   }
@@ -57,7 +91,10 @@ async function loadGrantPage(db: Db, query: GrantPageQuery): Promise<GrantRecord
   if (grantees !== undefined) select = select.where(grantNamesAnyOf(grantees));
   if (query.groupId !== undefined) select = select.where('group_id', '=', query.groupId);
   if (covering !== undefined) select = select.where((eb) => coveringWhere(eb, covering));
-  return toGrantRecords(db, await select.orderBy('id').limit(query.limit).execute());
+  if (query.pathKey !== undefined) select = select.where(equalsText('path_key', query.pathKey));
+  if (query.pathKeyPrefix !== undefined) select = select.where(startsWith('path_key', query.pathKeyPrefix));
+  select = page.sort.field === 'id' ? select.orderBy('id', direction) : select.orderBy(sortedBy, direction).orderBy('id', direction);
+  return toGrantRecords(db, await select.limit(page.limit).execute());
 }
 
 function visibleWhere(eb: GrantsEb, visibility: ListVisibility): Expression<SqlBool> {

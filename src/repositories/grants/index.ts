@@ -5,7 +5,7 @@
 export { adminGrantsNaming } from './admin-grants.js';
 export { type AllOfGrantee, allOfGrantIdsNamingAny, allOfGrantsNamingAny } from './all-of-grants.js';
 export { type GrantRecord, toEngineGrant } from './grant-record.js';
-export { grantPage, type GrantPageQuery, type ListVisibility, type Subtree } from './grant-page.js';
+export { grantPage, type GrantPageQuery, type GrantSortField, grantSortValue, type ListVisibility, type Subtree } from './grant-page.js';
 export { grantWorkspacesFor } from './grant-workspaces.js';
 export { deleteGrants, findGrant, grantsAfter, grantSpellingOf, insertGrant, type NewGrant } from './grant-writes.js';
 export { granteeGrantsAtOrBelow } from './grantee-grants.js';

@@ -1,15 +1,18 @@
 import { Type } from 'typebox';
-import { createGrant, deleteGrant, explainAccess, granteeNames, listGrants } from '../../../grants/index.js';
+import { createGrant, deleteGrant, explainAccess, granteeNames, grantSortValue, listGrants } from '../../../grants/index.js';
 import { grantCreationScope, grantDeletionScope, reviewChange } from '../../../access-review/index.js';
 import { callOf } from '../../call.js';
 import { DryRunBody, DryRunQuery, isDryRun, sendDryRun } from '../../dry-run.js';
 import type { ApiInstance } from '../../fastify-types.js';
-import { pageOf, readPage, setCursorHeaders } from '../../pagination.js';
+import { readListParameters } from '../../list-parameters.js';
+import { setCursorHeaders } from '../../pagination.js';
+import { readSortedPage, sortedPageOf } from '../../sorted-cursor.js';
 import { renderedBody } from '../../rendered-body.js';
 import type { RouteDeps } from '../../route-deps.js';
 import { errorResponses, IdParams } from '../../schemas.js';
 import { explainJson } from './explain-body.js';
 import { permissionJson, permissionsJson } from './permission-body.js';
+import { GRANTS_BY_ID, grantFilterOf, grantOrderOf, PERMISSION_LIST_PARAMETERS } from './permission-list-parameters.js';
 import { reachRoutes } from './reach.js';
 import { CreatedPermissionBody, CreatePermissionBody, ExplainBody, ExplainQuery, ListPermissionsQuery, PermissionBody } from './schemas.js';
 
@@ -23,19 +26,13 @@ export function permissionRoutes(app: ApiInstance, deps: RouteDeps): void {
     },
   }, async (request, reply) => {
     const query = request.query;
-    const page = readPage<number>('permissions', query, 'id');
-    const userId = query.user_id ?? query.filter?.user_id;
-    const groupId = query.group_id ?? query.filter?.group_id;
-    const path = query.path ?? query.filter?.path;
+    const parameters = readListParameters(PERMISSION_LIST_PARAMETERS, query);
+    const order = grantOrderOf(parameters);
+    const page = readSortedPage('permissions', query, order, GRANTS_BY_ID);
+    const filter = grantFilterOf(parameters, query);
     const call = callOf(request, deps);
-    const filter = {
-      ...(userId === undefined ? {} : { userId }),
-      ...(groupId === undefined ? {} : { groupId }),
-      ...(path === undefined ? {} : { path }),
-      includeGroups: query.include_groups === true,
-    };
     const body = await renderedBody(call, 'permissions-json', JSON.stringify({ filter, page }), async () => {
-      const listed = pageOf('permissions', await listGrants(call, filter, page), page.limit, (row) => row.id);
+      const listed = sortedPageOf('permissions', await listGrants(call, filter, page), page, order === undefined, (grant) => ({ value: grantSortValue(grant, page.sort.field), id: grant.id }));
       return { json: JSON.stringify(await permissionsJson(call, listed.rows)), cursor: listed.cursor };
     });
     if (body.cursor !== undefined) setCursorHeaders(reply, deps.headers, body.cursor);

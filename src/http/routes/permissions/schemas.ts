@@ -1,6 +1,8 @@
 import { Type } from 'typebox';
 import { CAPABILITY_ORDER, LEVELS } from '../../../authz/index.js';
+import { listParameterQuery } from '../../list-parameters.js';
 import { paginationQuery } from '../../pagination.js';
+import { PERMISSION_LIST_PARAMETERS } from './permission-list-parameters.js';
 import { DryRunQuery } from '../../dry-run.js';
 import { RecordId } from '../../schemas.js';
 
@@ -31,20 +33,13 @@ export const CreatePermissionBody = Type.Object({
   ...DryRunQuery,
 });
 
-const FilterAliases = Type.Object({
-  user_id: Type.Optional(RecordId({ minimum: 1 })),
-  group_id: Type.Optional(RecordId({ minimum: 1 })),
-  path: Type.Optional(Type.String({ maxLength: MAX_PATH_INPUT })),
-});
-
 export const ListPermissionsQuery = Type.Object({
   ...paginationQuery,
+  ...listParameterQuery(PERMISSION_LIST_PARAMETERS),
   user_id: Type.Optional(RecordId({ minimum: 1 })),
   group_id: Type.Optional(RecordId({ minimum: 1 })),
-  path: Type.Optional(Type.String({ maxLength: MAX_PATH_INPUT })),
+  path: Type.Optional(Type.String({ maxLength: MAX_PATH_INPUT, description: 'grants that cover the path: on it, or on an ancestor that reaches it' })),
   include_groups: Type.Optional(Type.Boolean()),
-  // The SDKs' filter[...] spelling of the same filters.
-  filter: Type.Optional(FilterAliases),
 });
 
 export const ExplainQuery = Type.Object({
