@@ -4,7 +4,7 @@
 export { type GroupMember, type UserGroupIds } from '../repositories/memberships.js';
 export { type NameParts, type User } from '../repositories/users.js';
 export { type GroupFilter, type GroupSortField, groupSortValue } from '../repositories/groups.js';
-export { type TimeRange, type UserFilter, type UserSortField, userSortValue } from '../repositories/user-listing.js';
+export { type UserFilter, type UserSortField, userSortValue } from '../repositories/user-listing.js';
 export { type Workspace } from '../repositories/workspaces.js';
 export { addGroupMember, changeGroupMembers, listGroupMemberships, removeGroupMember, updateGroupMember } from './group-memberships.js';
 export { createGroup, deleteGroup, getGroup, type GroupWithMembers, listGroups, updateGroup, visibleGroupNames } from './groups.js';

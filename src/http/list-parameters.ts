@@ -113,6 +113,7 @@ function readSort(spec: ListParameterSpec, sortBy: Record<string, string> | unde
   if (given.length === 0) return undefined;
   if (given.length > 1) throw errors.multipleSortParamsNotAllowed();
   const [field, rawDirection] = given[0] as [string, string];
+  if (spec.sortable.length === 0) throw errors.invalidSortField(`The ${spec.listing} take no sort_by: they come in the order they were made.`);
   if (!spec.sortable.includes(field)) {
     throw errors.invalidSortField(`The ${spec.listing} cannot be sorted by "${shown(field)}"${reasonNotOffered(spec, field)}: sort by one of ${spec.sortable.join(', ')}.`);
   }
@@ -194,4 +195,29 @@ function reasonNotOffered(spec: ListParameterSpec, field: string): string {
 function unknownField(spec: ListParameterSpec, parameter: string, field: string, honoured: readonly string[]) {
   const choice = honoured.length === 0 ? `the ${spec.listing} take no ${parameter}` : `use one of ${honoured.join(', ')}`;
   return errors.invalidFilterField(`${parameter}[${shown(field)}] is not a filter of the ${spec.listing}${reasonNotOffered(spec, field)}: ${choice}.`);
+}
+
+/**
+ * The range a time field's parameters ask for together: `filter[<field>]` (within that second,
+ * as times go out without milliseconds) and the `filter_gt`/`gteq`/`lt`/`lteq` bounds, all of
+ * which must hold. Undefined when none names the field.
+ */
+export function timeRangeOf(parameters: ListParameters, field: string): RangeBounds | undefined {
+  const equal = parameters.equals[field];
+  const bounds = parameters.ranges[field];
+  if (equal === undefined && bounds === undefined) return undefined;
+  const second: RangeBounds = typeof equal === 'number' ? { gteq: equal, lteq: equal + 999 } : {};
+  const later = (x?: number, y?: number) => (x === undefined ? y : y === undefined ? x : Math.max(x, y));
+  const earlier = (x?: number, y?: number) => (x === undefined ? y : y === undefined ? x : Math.min(x, y));
+  const other = bounds ?? {};
+  const range: RangeBounds = {};
+  const gt = later(second.gt, other.gt);
+  const gteq = later(second.gteq, other.gteq);
+  const lt = earlier(second.lt, other.lt);
+  const lteq = earlier(second.lteq, other.lteq);
+  if (gt !== undefined) range.gt = gt;
+  if (gteq !== undefined) range.gteq = gteq;
+  if (lt !== undefined) range.lt = lt;
+  if (lteq !== undefined) range.lteq = lteq;
+  return range;
 }

@@ -6,7 +6,10 @@ import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors/catalogue.js';
 import { recordHistory } from '../history/index.js';
 import { parseIsoTimeInput } from '../lib/iso-time-input.js';
+import type { SortedPageRequest } from '../lib/sorted-page.js';
+import type { TimeRange } from '../repositories/time-range.js';
 import {
+  type ApiKeySortField,
   deleteApiKey, findApiKeyWithOwner, insertApiKey, listApiKeys, updateApiKey,
   type ApiKey, type ApiKeyWithOwner, type PermissionSet,
 } from '../repositories/api-keys.js';
@@ -25,10 +28,15 @@ async function mayReach(a: Call, found: ApiKeyWithOwner): Promise<boolean> {
 }
 
 /** GET /api_keys: `userId` 0 is the caller (for a site-wide key: the site-wide keys). */
-export async function listKeys(a: Call, userId: number | undefined, page: { afterId: number; limit: number }): Promise<ApiKey[]> {
+/** GET /api_keys: up to `page.limit` keys the caller may see, in the page's order. */
+export async function listKeys(a: Call, filter: { userId?: number; expiresAt?: TimeRange }, page: SortedPageRequest<ApiKeySortField>): Promise<ApiKey[]> {
   const { workspaceId, visibility } = await apiKeyVisibility(a);
-  const onlyUser = userId === undefined ? undefined : await keyOwnerFilter(a, userId);
-  return listApiKeys(a.db, { workspaceId, visibility, ...(onlyUser === undefined ? {} : { userId: onlyUser }), ...page });
+  const onlyUser = filter.userId === undefined ? undefined : await keyOwnerFilter(a, filter.userId);
+  return listApiKeys(a.db, {
+    workspaceId, visibility, page,
+    ...(onlyUser === undefined ? {} : { userId: onlyUser }),
+    ...(filter.expiresAt === undefined ? {} : { expiresAt: filter.expiresAt }),
+  });
 }
 
 /** The `user_id` filter of a listing, refused as `user-not-found` for a user outside reach. */

@@ -2,7 +2,7 @@
 // throttling, reauthentication, the site's authentication settings and the first start. The only
 // entrance to the feature.
 
-export { type ApiKey } from '../repositories/api-keys.js';
+export { type ApiKey, type ApiKeySortField, apiKeySortValue } from '../repositories/api-keys.js';
 export { createKey, findCallingKey, findKey, type KeyChanges, listKeys, revokeKey, updateKey } from './api-keys.js';
 export { authenticate, type PresentedCredentials } from './authenticate.js';
 export { bootstrapFirstStart, type BootstrapResult } from './bootstrap.js';

@@ -14,6 +14,7 @@ import { publicKeyEvent } from './public-key-history.js';
 import type { ConfirmIdentity } from './reauthentication.js';
 import { generateSshKeyPair, type KeyPairRequest } from './ssh-key-pair.js';
 import { parseSshPublicKey, type SshPublicKey } from './ssh-public-key.js';
+import type { TimeRange } from '../repositories/time-range.js';
 
 // SSH public keys (Files.com's PublicKey), under the authority rules of API keys, decided once in
 // access/key-owners.ts (docs/authentication.md): a user manages its own keys; a Site Administrator
@@ -29,13 +30,14 @@ function visibleTo(visibility: PublicKeyVisibility, key: PublicKey): boolean {
 }
 
 /** GET /public_keys: `userId` 0 or the caller's own id is the caller (a site-wide API key has no keys of its own). */
-export async function listPublicKeysAs(a: Call, userId: number | undefined, page: { afterId: number; limit: number }): Promise<PublicKey[]> {
+export async function listPublicKeysAs(a: Call, filter: { userId?: number; createdAt?: TimeRange }, page: { afterId: number; limit: number }): Promise<PublicKey[]> {
   const visibility = await sshKeyVisibility(a);
-  if (userId === undefined) return listPublicKeys(a.db, { visibility, ...page });
+  const listing = { visibility, ...page, ...(filter.createdAt === undefined ? {} : { createdAt: filter.createdAt }) };
+  if (filter.userId === undefined) return listPublicKeys(a.db, listing);
   const self = a.caller.user;
-  if (userId === 0 || userId === self?.id) return self === null ? [] : listPublicKeys(a.db, { visibility, userId: self.id, ...page });
-  const owner = await listableKeyOwner(a, userId);
-  return listPublicKeys(a.db, { visibility, userId: owner.id, ...page });
+  if (filter.userId === 0 || filter.userId === self?.id) return self === null ? [] : listPublicKeys(a.db, { ...listing, userId: self.id });
+  const owner = await listableKeyOwner(a, filter.userId);
+  return listPublicKeys(a.db, { ...listing, userId: owner.id });
 }
 
 export async function findPublicKeyAs(a: Call, id: number): Promise<PublicKey> {

@@ -1,5 +1,8 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
+import type { SortedPageRequest } from '../lib/sorted-page.js';
+import { afterInOrder } from './keyset-order.js';
+import { type TimeRange, withinTimeRange } from './time-range.js';
 import { TOUCH_INTERVAL_MS } from './touch-interval.js';
 import { cachedRead } from '../db/read-cache.js';
 import type { ApiKeysTable } from '../db/tables.js';
@@ -128,20 +131,37 @@ export interface KeyListing {
   visibility: KeyVisibility;
   /** A user's keys only; null: site-wide keys only. */
   userId?: number | null;
-  afterId: number;
-  limit: number;
+  /** Keys that expire within the range (a key that never expires is in none). */
+  expiresAt?: TimeRange;
+  /** The order and the page's place in it, `limit` rows. */
+  page: SortedPageRequest<ApiKeySortField>;
+}
+
+/** The fields a list of keys can be sorted by. */
+export type ApiKeySortField = 'id' | 'expires_at';
+
+/** A key that never expires sorts after every one that does. */
+const NEVER = Number.MAX_SAFE_INTEGER;
+
+/** The value `key` has in the order by `field`, as a cursor keeps it. */
+export function apiKeySortValue(key: ApiKey, field: ApiKeySortField): number {
+  return field === 'id' ? key.id : (key.expiresAt ?? NEVER);
 }
 
 export async function listApiKeys(db: Db, listing: KeyListing): Promise<ApiKey[]> {
   const { visibility } = listing;
   if (!visibility.everyone && visibility.ownUserId === null && visibility.usersOfWorkspace === null) return [];
+  const { sort, after, limit } = listing.page;
+  const sortedBy = sort.field === 'id' ? sql.ref('k.id') : sql`coalesce(k.expires_at, ${NEVER})`;
   let query = db
     .selectFrom('api_keys as k')
     .leftJoin('users as u', 'u.id', 'k.user_id')
     .selectAll('k')
-    .where('k.id', '>', listing.afterId)
-    .orderBy('k.id')
-    .limit(listing.limit);
+    .orderBy(sortedBy, sort.direction)
+    .orderBy('k.id', sort.direction)
+    .limit(limit);
+  if (after !== undefined) query = query.where(afterInOrder(sortedBy, sql.ref('k.id'), sort.direction, after));
+  if (listing.expiresAt !== undefined) query = query.where(withinTimeRange('k.expires_at', listing.expiresAt));
   if (listing.workspaceId !== undefined) query = query.where('k.workspace_id', '=', listing.workspaceId);
   if (listing.userId === null) query = query.where('k.user_id', 'is', null);
   else if (listing.userId !== undefined) query = query.where('k.user_id', '=', listing.userId);

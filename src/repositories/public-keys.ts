@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { PublicKeysTable } from '../db/tables.js';
 import { TOUCH_INTERVAL_MS } from './touch-interval.js';
+import { type TimeRange, withinTimeRange } from './time-range.js';
 
 export interface PublicKey {
   id: number;
@@ -102,6 +103,8 @@ export interface PublicKeyListing {
   visibility: PublicKeyVisibility;
   /** One user's keys only. */
   userId?: number;
+  /** Keys added within the range. */
+  createdAt?: TimeRange;
   afterId: number;
   limit: number;
 }
@@ -111,6 +114,7 @@ export async function listPublicKeys(db: Db, listing: PublicKeyListing): Promise
   if (!visibility.everyone && visibility.ownUserId === null && visibility.ownersOfWorkspaces.length === 0) return [];
   let query = selectKeys(db).where('k.id', '>', listing.afterId).orderBy('k.id').limit(listing.limit);
   if (listing.userId !== undefined) query = query.where('k.user_id', '=', listing.userId);
+  if (listing.createdAt !== undefined) query = query.where(withinTimeRange('k.created_at', listing.createdAt));
   if (!visibility.everyone) {
     query = query.where((eb) => {
       const branches = [];

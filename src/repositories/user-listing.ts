@@ -6,18 +6,11 @@ import { equalsText } from '../db/text-equality.js';
 import type { SortedPageRequest } from '../lib/sorted-page.js';
 import { afterInOrder, flagAsNumber } from './keyset-order.js';
 import type { Scope } from './scope.js';
+import { type TimeRange, withinTimeRange } from './time-range.js';
 import { toUser, type User, userTextKey, usernameKey } from './users.js';
 
 /** The fields a list of users can be sorted by. */
 export type UserSortField = 'id' | 'username' | 'name' | 'email' | 'site_admin' | 'disabled' | 'last_login_at' | 'workspace_id';
-
-/** A range of times in ms, each bound optional. */
-export interface TimeRange {
-  gt?: number;
-  gteq?: number;
-  lt?: number;
-  lteq?: number;
-}
 
 export interface UserFilter {
   username?: string;
@@ -118,11 +111,7 @@ async function loadUsersPage(
   if (filter.usernamePrefix !== undefined) query = query.where(startsWith('username_key', usernameKey(filter.usernamePrefix)));
   if (filter.namePrefix !== undefined) query = query.where(startsWith('name_key', userTextKey(filter.namePrefix)));
   if (filter.emailPrefix !== undefined) query = query.where(startsWith('email_key', userTextKey(filter.emailPrefix)));
-  const range = filter.lastLoginAt;
-  if (range?.gt !== undefined) query = query.where('last_login_at', '>', range.gt);
-  if (range?.gteq !== undefined) query = query.where('last_login_at', '>=', range.gteq);
-  if (range?.lt !== undefined) query = query.where('last_login_at', '<', range.lt);
-  if (range?.lteq !== undefined) query = query.where('last_login_at', '<=', range.lteq);
+  if (filter.lastLoginAt !== undefined) query = query.where(withinTimeRange('last_login_at', filter.lastLoginAt));
   if (filter.search !== undefined) {
     const text = userTextKey(filter.search);
     query = query.where((eb) => eb.or([containsText('username_key', text), containsText('name_key', text), containsText('email_key', text)]));

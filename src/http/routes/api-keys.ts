@@ -1,11 +1,14 @@
 import { Type } from 'typebox';
 import {
-  createKey, findCallingKey, findKey, listKeys, revokeKey, updateKey, type ApiKey, type KeyChanges,
+  apiKeySortValue, createKey, findCallingKey, findKey, listKeys, revokeKey, updateKey, type ApiKey, type ApiKeySortField, type KeyChanges,
 } from '../../identity/index.js';
+import { definedOnly } from '../../lib/defined-only.js';
 import { isoTime } from '../../lib/time.js';
 import { callOf, confirmIdentity } from '../call.js';
 import type { ApiInstance } from '../fastify-types.js';
-import { idPageQuery, paginationQuery, readPage, sendPage } from '../pagination.js';
+import { type ListParameterSpec, listParameterQuery, readListParameters, timeRangeOf } from '../list-parameters.js';
+import { paginationQuery, setCursorHeaders } from '../pagination.js';
+import { readSortedPage, sortedPageOf } from '../sorted-cursor.js';
 import type { RouteDeps } from '../route-deps.js';
 import { UPDATE_METHODS } from '../update-methods.js';
 import { errorResponses, IdParams, RecordId } from '../schemas.js';
@@ -15,6 +18,16 @@ const PermissionSetField = Type.Union([Type.Literal('full'), Type.Literal('files
 // Null first in each union: under type coercion a string or integer branch tried first would
 // turn null into '' or 0.
 const NullableTime = Type.Union([Type.Null(), Type.String({ maxLength: 64 })], { description: 'ISO-8601; null or empty for no expiry' });
+
+/** GET /api_keys's list parameters, as the Files.com SDKs document them: all on `expires_at`. */
+const API_KEY_LIST_PARAMETERS: ListParameterSpec = {
+  listing: 'API keys',
+  sortable: ['expires_at'],
+  equals: { expires_at: 'time' },
+  prefix: [],
+  ranges: { expires_at: 'time' },
+  notOffered: {},
+};
 
 /** The response never carries the secret or its hash; `key` only in the answer to creation. */
 const ApiKeyBody = Type.Object({
@@ -62,13 +75,21 @@ export function apiKeyRoutes(app: ApiInstance, deps: RouteDeps): void {
   app.get('/api_keys', {
     schema: {
       summary: 'List the API keys the caller may see in the request context',
-      querystring: Type.Object({ ...paginationQuery, user_id: Type.Optional(RecordId()) }),
+      description: 'Filters and sorts as the Files.com SDKs send them: `filter[expires_at]=` (within that second), `filter_gt[expires_at]=` and the other bounds, '
+        + '`sort_by[expires_at]=asc|desc` (a key that never expires last when ascending). Any other field is refused, never ignored.',
+      querystring: Type.Object({ ...paginationQuery, ...listParameterQuery(API_KEY_LIST_PARAMETERS), user_id: Type.Optional(RecordId()) }),
       response: { 200: Type.Array(ApiKeyBody), ...errorResponses },
     },
   }, async (request, reply) => {
-    const page = readPage<number>('api_keys', request.query, 'id');
-    const keys = await listKeys(callOf(request, deps), request.query.user_id, idPageQuery(page));
-    return sendPage(reply, deps.headers, 'api_keys', keys, page.limit, (k) => k.id).map(apiKeyBody);
+    const parameters = readListParameters(API_KEY_LIST_PARAMETERS, request.query);
+    const order = parameters.sort === undefined ? undefined : { field: 'expires_at' as const, direction: parameters.sort.direction };
+    const page = readSortedPage<ApiKeySortField>('api_keys', request.query, order, { field: 'id', direction: 'asc' });
+    const expiresAt = timeRangeOf(parameters, 'expires_at');
+    const filter = definedOnly({ userId: request.query.user_id, expiresAt });
+    const keys = await listKeys(callOf(request, deps), filter, { ...page, limit: page.limit + 1 });
+    const listed = sortedPageOf('api_keys', keys, page, order === undefined, (key) => ({ value: apiKeySortValue(key, page.sort.field), id: key.id }));
+    if (listed.cursor !== undefined) setCursorHeaders(reply, deps.headers, listed.cursor);
+    return listed.rows.map(apiKeyBody);
   });
 
   app.post('/api_keys', {

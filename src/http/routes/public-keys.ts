@@ -10,6 +10,18 @@ import { idPageQuery, paginationQuery, readPage, sendPage } from '../pagination.
 import type { RouteDeps } from '../route-deps.js';
 import { errorResponses, IdParams, RecordId } from '../schemas.js';
 import { UPDATE_METHODS } from '../update-methods.js';
+import { definedOnly } from '../../lib/defined-only.js';
+import { type ListParameterSpec, listParameterQuery, readListParameters, timeRangeOf } from '../list-parameters.js';
+
+/** GET /public_keys's list parameters, as the Files.com SDKs document them: filters on `created_at`, no sort. */
+const PUBLIC_KEY_LIST_PARAMETERS: ListParameterSpec = {
+  listing: 'public keys',
+  sortable: [],
+  equals: { created_at: 'time' },
+  prefix: [],
+  ranges: { created_at: 'time' },
+  notOffered: {},
+};
 
 const UserId = RecordId({ description: '0 or absent: the caller' });
 const Title = Type.String({ minLength: 1, maxLength: 255 });
@@ -57,12 +69,15 @@ export function publicKeyRoutes(app: ApiInstance, deps: RouteDeps): void {
   app.get('/public_keys', {
     schema: {
       summary: 'List the SSH public keys the caller may see in the request context',
-      querystring: Type.Object({ ...paginationQuery, user_id: Type.Optional(UserId) }),
+      description: 'Filters as the Files.com SDKs send them: `filter[created_at]=` (within that second), `filter_gt[created_at]=` and the other bounds. '
+        + 'Any other field is refused, never ignored.',
+      querystring: Type.Object({ ...paginationQuery, ...listParameterQuery(PUBLIC_KEY_LIST_PARAMETERS), user_id: Type.Optional(UserId) }),
       response: { 200: Type.Array(PublicKeyBody), ...errorResponses },
     },
   }, async (request, reply) => {
     const page = readPage<number>('public_keys', request.query, 'id');
-    const keys = await listPublicKeysAs(callOf(request, deps), request.query.user_id, idPageQuery(page));
+    const createdAt = timeRangeOf(readListParameters(PUBLIC_KEY_LIST_PARAMETERS, request.query), 'created_at');
+    const keys = await listPublicKeysAs(callOf(request, deps), definedOnly({ userId: request.query.user_id, createdAt }), idPageQuery(page));
     return sendPage(reply, deps.headers, 'public_keys', keys, page.limit, (k) => k.id).map(publicKeyBody);
   });
 

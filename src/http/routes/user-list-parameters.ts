@@ -1,6 +1,5 @@
-import type { TimeRange, UserFilter, UserSortField } from '../../directory/index.js';
-import { definedOnly } from '../../lib/defined-only.js';
-import type { ListParameterSpec, ListParameters } from '../list-parameters.js';
+import type { UserFilter, UserSortField } from '../../directory/index.js';
+import { type ListParameterSpec, type ListParameters, timeRangeOf } from '../list-parameters.js';
 import type { ListingOrder } from '../sorted-cursor.js';
 
 /** Fields the SDK documents for the users' filters and sorts that Atrium keeps no value of (yet). */
@@ -39,7 +38,7 @@ export function userOrderOf(parameters: ListParameters): ListingOrder<UserSortFi
 
 /** The filter a GET /users asks for, `search` and `ids` included. */
 export function userFilterOf(parameters: ListParameters, search: string | undefined, ids: readonly number[] | undefined): UserFilter {
-  const { equals, prefix, ranges } = parameters;
+  const { equals, prefix } = parameters;
   const filter: UserFilter = {};
   if (equals.username !== undefined) filter.username = equals.username as string;
   if (equals.name !== undefined) filter.name = equals.name as string;
@@ -53,21 +52,14 @@ export function userFilterOf(parameters: ListParameters, search: string | undefi
     if (filter.siteAdmin !== undefined && filter.siteAdmin !== siteAdmin) filter.ids = [];
     filter.siteAdmin = siteAdmin;
   }
-  // Times go out without milliseconds: equal to one is within its second.
-  if (equals.last_login_at !== undefined) filter.lastLoginAt = { gteq: equals.last_login_at as number, lteq: (equals.last_login_at as number) + 999 };
   if (prefix.username !== undefined) filter.usernamePrefix = prefix.username;
   if (prefix.name !== undefined) filter.namePrefix = prefix.name;
   if (prefix.email !== undefined) filter.emailPrefix = prefix.email;
-  if (ranges.last_login_at !== undefined) filter.lastLoginAt = bothRanges(filter.lastLoginAt ?? {}, ranges.last_login_at);
+  const lastLoginAt = timeRangeOf(parameters, 'last_login_at');
+  if (lastLoginAt !== undefined) filter.lastLoginAt = lastLoginAt;
   if (search !== undefined && search !== '') filter.search = search;
   if (ids !== undefined) filter.ids = filter.ids?.length === 0 ? [] : ids;
   return filter;
 }
 
 
-/** The times within both ranges: of two lower bounds the later, of two upper bounds the earlier. */
-function bothRanges(a: TimeRange, b: TimeRange): TimeRange {
-  const later = (x?: number, y?: number) => (x === undefined ? y : y === undefined ? x : Math.max(x, y));
-  const earlier = (x?: number, y?: number) => (x === undefined ? y : y === undefined ? x : Math.min(x, y));
-  return definedOnly({ gt: later(a.gt, b.gt), gteq: later(a.gteq, b.gteq), lt: earlier(a.lt, b.lt), lteq: earlier(a.lteq, b.lteq) });
-}
