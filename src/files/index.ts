@@ -7,7 +7,7 @@ export { type RangeRequest } from './byte-range.js';
 export { type OpenedDownload, type TransferLink } from './downloads.js';
 export { type FileEntry } from './file-entry.js';
 export { createFileOperations, type FileOperations } from './file-operations.js';
-export { type FileSession, type ListingPage } from './file-session.js';
+export { type FileSession, type ListingPage, type SubtreeSearchPage } from './file-session.js';
 export { type PropertyChange, type PropertyChangeOutcome } from './dead-properties.js';
 export { type TransferOptions } from './file-moves.js';
 export { type DeadProperty } from '../repositories/dav-properties.js';
@@ -18,6 +18,8 @@ export { type StagedUpload, type StagedUploadOptions } from './staged-upload.js'
 export { type UploadOffer } from './upload-offer.js';
 export { type ReceivedPart } from './upload-parts.js';
 export { MAX_PARTS, UPLOAD_LIFETIME_MS } from './uploads.js';
-export { type ListingPageRequest } from './folder-listing.js';
+export { MAX_CHECKED_PER_PAGE, type ListingPageRequest } from './folder-listing.js';
+export { EVERY_ENTRY, listingMatchKey, listingMatchOf, narrows, type ListingMatch, type ListingMatchInput } from './listing-match.js';
+export { MAX_READS_PER_PAGE, type SubtreePosition, type SubtreeSearchRequest } from './subtree-search.js';
 export { DEFAULT_LISTING_SORT, type ChildPosition, type ListingSort, type ListingSortField, type SortDirection } from '../repositories/entry-listing.js';
 export { type ByteRange } from '../storage/blob-storage.js';
