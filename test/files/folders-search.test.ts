@@ -91,6 +91,14 @@ describe.each(testDatabaseTargets())('folder listing: search, search_all, filter
       expect(paths(await get('lib', 'search=%25'))).toEqual(['lib/under_score%.txt']);
     });
 
+    it('refuses a search or filter holding a control character, which no name holds', async () => {
+      for (const query of ['search=a%00b', 'filter=*%0A', 'search=%1F']) {
+        const response = await get('lib', query);
+        expectError(response, 400, 'bad-request/request-params-invalid');
+        expect(response.body.model_errors, query).toHaveProperty(query.slice(0, query.indexOf('=')));
+      }
+    });
+
     it('ignores the text before the last slash, and an empty search asks nothing', async () => {
       expect(paths(await get('lib', 'search=anything%2Fnotes'))).toEqual(['lib/notes.md']);
       expect(paths(await get('lib', 'search='))).toEqual(paths(await get('lib', '')));

@@ -10,6 +10,10 @@ export interface ListingRendering {
   withPriorityColor: boolean;
 }
 
+// No name holds a control character (paths refuse them), and PostgreSQL refuses a text holding NUL.
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
+
 /** What a folder listing request asks for besides its page: which entries, how deep, how written. */
 export interface ListingOptions {
   match: ListingMatch;
@@ -28,6 +32,9 @@ export function listingOptionsOf(query: Static<typeof ListingQuery>, sort: Listi
     throw errors.paramsInvalid({
       search_custom_metadata_key: ['cannot be used: Atrium keeps no custom metadata on files or folders, so no entry could match; search by name with search alone'],
     });
+  }
+  for (const name of ['search', 'filter'] as const) {
+    if (CONTROL_CHARACTERS.test(query[name] ?? '')) throw errors.paramsInvalid({ [name]: ['may not contain control characters: no name holds one'] });
   }
   let modifiedAfter: number | undefined;
   if (query.modified_at_datetime !== undefined && query.modified_at_datetime.trim() !== '') {
