@@ -56,10 +56,15 @@ export async function searchSubtree(scope: SessionScope, site: SitePath, request
     return { entries: [{ entry: root, capabilities: [...access.capabilities(root.pathKey, 'file')] }], next: undefined };
   }
   const walk = new SubtreeWalk(scope, await access.throughoutSubtree(root.pathKey), root.pathKey, request.match);
-  const found = await walk.collect(request.after === undefined ? { kind: 'in', folderKey: root.pathKey, after: undefined } : walk.resumedAt(request.after), request.limit);
+  const start: SubtreePosition = request.after === undefined ? { kind: 'in', folderKey: root.pathKey, after: undefined } : await walk.resumedAt(request.after);
+  const found = await walk.collect(start, request.limit);
   return { entries: await walk.withCapabilities(found.rows), next: found.next };
 }
 
+/**
+ * One page's walk of a subtree: the folders' listing filters and subfolder batches it has read, and
+ * what it has spent of the page's bounds (reads, and rows checked in memory).
+ */
 class SubtreeWalk {
   private readonly filters = new Map<string, Promise<ChildFilter>>();
   /** The last batch of each folder's subfolders read, to step from one to the next without a read each. */
@@ -78,8 +83,8 @@ class SubtreeWalk {
    * Up to `limit` matching entries from `start` on, and where the next page starts (none when the
    * subtree is done). One more than the page is looked for, so that a last page ends without a cursor.
    */
-  async collect(start: Promise<SubtreePosition> | SubtreePosition, limit: number): Promise<{ rows: Readonly<Entry>[]; next: SubtreePosition | undefined }> {
-    let position = await start;
+  async collect(start: SubtreePosition, limit: number): Promise<{ rows: Readonly<Entry>[]; next: SubtreePosition | undefined }> {
+    let position = start;
     const rows: Readonly<Entry>[] = [];
     for (;;) {
       if (position.kind === 'past' && position.folderKey === this.rootKey) return { rows, next: undefined };
