@@ -1,4 +1,4 @@
-import { decide, hasGrantBelow, matchGrantee, parentKey, type Capability, type EntryType, type Grant, type Subject } from '../authz/index.js';
+import { decide, hasGrantBelow, isStrictAncestor, matchGrantee, parentKey, type Capability, type EntryType, type Grant, type Subject } from '../authz/index.js';
 import type { Db } from '../db/database.js';
 import { grantsBelowThatCanMatch } from '../repositories/grants/index.js';
 import { grantsOverPath } from './path-grants.js';
@@ -21,13 +21,30 @@ export class PathAccess {
   private constructor(
     private readonly db: Db,
     readonly viewer: PathViewer,
-    /** Grants on the deepest path asked about and on every ancestor of it. */
+    /**
+     * Grants on the deepest path asked about and on every ancestor of it; for an access made by
+     * throughoutSubtree, also every grant below that path.
+     */
     readonly ancestorGrants: readonly Grant[],
+    /** The folder whose grants below are all in ancestorGrants (throughoutSubtree), if any. */
+    private readonly subtree?: { key: string; below: readonly Grant[] },
   ) {}
 
   /** Ready to answer about `key` and any of its ancestors. */
   static async forPath(db: Db, viewer: PathViewer, key: string): Promise<PathAccess> {
     return new PathAccess(db, viewer, await grantsOverPath(db, viewer.subject, key));
+  }
+
+  /**
+   * The same viewer's access, ready to answer about `key` (this access's path or one of its
+   * ancestors), its ancestors and everything below it: the viewer's grants below `key` are read
+   * once and join the others, so every folder of the subtree is decided, and its visibility
+   * answered, without another read (a search of a whole subtree). The engine ignores grants that
+   * do not lie on a path's way, so having more of them changes no answer.
+   */
+  async throughoutSubtree(key: string): Promise<PathAccess> {
+    const below = await this.grantsBelow(key);
+    return new PathAccess(this.db, this.viewer, [...this.ancestorGrants, ...below], { key, below });
   }
 
   /** The viewer's capabilities on `key` (the loaded path or one of its ancestors). */
@@ -59,7 +76,11 @@ export class PathAccess {
     let loaded = this.below.get(key);
     if (loaded === undefined) {
       const subject = this.viewer.subject;
-      loaded = subject.siteAdmin ? Promise.resolve([]) : grantsBelowThatCanMatch(this.db, subject.userId, [...subject.groupIds], key);
+      const subtree = this.subtree;
+      if (subject.siteAdmin) loaded = Promise.resolve([]);
+      else if (subtree !== undefined && (key === subtree.key || isStrictAncestor(subtree.key, key))) {
+        loaded = Promise.resolve(subtree.below.filter((grant) => isStrictAncestor(key, grant.pathKey)));
+      } else loaded = grantsBelowThatCanMatch(this.db, subject.userId, [...subject.groupIds], key);
       this.below.set(key, loaded);
     }
     return loaded;

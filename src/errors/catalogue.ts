@@ -16,6 +16,8 @@ export const errors = {
     new AtriumError('bad-request/invalid-cursor-type-for-sort', 'The cursor belongs to this listing in another order: send the sort_by it was made with, or start again without a cursor.'),
   invalidSortField: (message: string) => new AtriumError('bad-request/invalid-sort-field', message),
   invalidFilterField: (message: string) => new AtriumError('bad-request/invalid-filter-field', message),
+  invalidSortFilterCombination: (message: string, modelErrors: ModelErrors) =>
+    new AtriumError('bad-request/invalid-sort-filter-combination', message, { modelErrors }),
   multipleSortParamsNotAllowed: () =>
     new AtriumError('bad-request/multiple-sort-params-not-allowed', 'A listing is sorted by one field at a time: send a single sort_by[<field>]=asc|desc.'),
   invalidWorkspaceIdHeader: (message: string) => new AtriumError('bad-request/invalid-workspace-id-header', message, { header: 'workspace' }),

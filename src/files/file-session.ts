@@ -11,6 +11,7 @@ import { changeDeadProperties, readDeadProperties, readDeadPropertiesInFolder, t
 import type { DeadProperty } from '../repositories/dav-properties.js';
 import { listFolder, type ListingPageRequest } from './folder-listing.js';
 import { createFolder } from './folders.js';
+import { searchSubtree, type SubtreePosition, type SubtreeSearchRequest } from './subtree-search.js';
 import { decisionKeyOf, sitePathIn, type SessionScope } from './session-scope.js';
 import { FileReader } from './file-reader.js';
 import { setModifiedTime } from './modified-time.js';
@@ -24,6 +25,12 @@ export interface ListingPage {
   entries: FileEntry[];
   /** Where the next page starts, when there is one. */
   next: ChildPosition | undefined;
+}
+
+export interface SubtreeSearchPage {
+  entries: FileEntry[];
+  /** Where the next page starts, when the search has more to look through. */
+  next: SubtreePosition | undefined;
 }
 
 /**
@@ -58,6 +65,15 @@ export class FileSession {
   async list(path: string, page: ListingPageRequest): Promise<ListingPage> {
     const listed = await listFolder(this.scope, this.locate(path), page);
     return { entries: listed.entries.map(({ entry, capabilities }) => fileEntryOf(this.scope, entry, capabilities)), next: listed.next };
+  }
+
+  /**
+   * The entries at any depth below a folder that meet the match and that listing folder after
+   * folder would show the caller, a page at a time (subtree-search.ts).
+   */
+  async search(path: string, request: SubtreeSearchRequest): Promise<SubtreeSearchPage> {
+    const found = await searchSubtree(this.scope, this.locate(path), request);
+    return { entries: found.entries.map(({ entry, capabilities }) => fileEntryOf(this.scope, entry, capabilities)), next: found.next };
   }
 
   async stat(path: string): Promise<FileEntry> {

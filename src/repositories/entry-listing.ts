@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { cachedRead } from '../db/read-cache.js';
 import { ENTRY_COLUMNS, toEntry, type Entry, type EntryType } from './entries.js';
@@ -9,6 +10,24 @@ export type ChildFilter =
   | { kind: 'directories'; except: readonly string[] }
   /** Only these children (path keys): the ones on the way to the caller's grants. */
   | { kind: 'keys'; keys: readonly string[] };
+
+/**
+ * What the listed children must be, beyond visible: searches and filters narrow a listing with
+ * these, inside the same index range, so a page still costs what the range holds up to it.
+ */
+export interface ChildConditions {
+  /**
+   * LIKE patterns (escape character `\`) each child's name must match, as its path key: lower
+   * case, NFC. The folder's own key is put before each, so one range of the index serves them.
+   */
+  readonly nameLike: readonly string[];
+  /** Only children of this type. */
+  readonly type: EntryType | undefined;
+  /** Only children modified strictly after this time (epoch milliseconds). */
+  readonly modifiedAfter: number | undefined;
+}
+
+export const NO_CONDITIONS: ChildConditions = Object.freeze({ nameLike: [], type: undefined, modifiedAfter: undefined });
 
 /** What a folder's children are ordered by: the name, the size, or the modification time. */
 export type ListingSortField = 'path' | 'size' | 'mtime';
@@ -72,6 +91,7 @@ export function listChildren(
   folderKey: string,
   filter: ChildFilter,
   page: { after: ChildPosition | undefined; limit: number; sort: ListingSort },
+  conditions: ChildConditions = NO_CONDITIONS,
 ): Promise<readonly Readonly<Entry>[]> {
   if (filter.kind === 'keys' && filter.keys.length === 0) return Promise.resolve([]);
   // Cached until the data changes (db/read-cache.ts): the same page of the same folder is what
@@ -80,15 +100,22 @@ export function listChildren(
   const cacheKey = [
     folderKey, filter.kind, ...(filter.kind === 'keys' ? filter.keys : filter.except),
     sort.field, sort.direction, after?.type ?? '', after?.value ?? '', after?.pathKey ?? '', page.limit,
+    conditions.type ?? '', conditions.modifiedAfter ?? '', conditions.nameLike.length, ...conditions.nameLike,
   ].join('\u0000');
-  return cachedRead(db, 'entry-children', cacheKey, async () => Object.freeze((await loadChildren(db, folderKey, filter, page)).map((entry) => Object.freeze(entry))), {
+  return cachedRead(db, 'entry-children', cacheKey, async () => Object.freeze((await loadChildren(db, folderKey, filter, page, conditions)).map((entry) => Object.freeze(entry))), {
     weigh: (rows) => rows.length,
     maxWeight: MAX_KEPT_ROWS,
   });
 }
 
-async function loadChildren(db: Db, folderKey: string, filter: ChildFilter, page: { after: ChildPosition | undefined; limit: number; sort: ListingSort }): Promise<Entry[]> {
-  const types = filter.kind === 'directories' ? TYPES_IN_ORDER.slice(0, 1) : TYPES_IN_ORDER;
+async function loadChildren(
+  db: Db,
+  folderKey: string,
+  filter: ChildFilter,
+  page: { after: ChildPosition | undefined; limit: number; sort: ListingSort },
+  conditions: ChildConditions,
+): Promise<Entry[]> {
+  const types = TYPES_IN_ORDER.filter((type) => (filter.kind !== 'directories' || type === 'directory') && (conditions.type === undefined || type === conditions.type));
   const start = page.after === undefined ? 0 : types.indexOf(page.after.type);
   if (start < 0) return [];
   const rows: Entry[] = [];
@@ -96,9 +123,14 @@ async function loadChildren(db: Db, folderKey: string, filter: ChildFilter, page
     const remaining = page.limit - rows.length;
     if (remaining <= 0) break;
     const after = page.after?.type === type ? page.after : undefined;
-    rows.push(...(await loadOfType(db, folderKey, filter, type, page.sort, after, remaining)));
+    rows.push(...(await loadOfType(db, folderKey, filter, type, page.sort, after, remaining, conditions)));
   }
   return rows;
+}
+
+/** The LIKE prefix of a child's path key in a folder: the folder's key and a slash, escaped. */
+function childKeyPrefixLike(folderKey: string): string {
+  return folderKey === '' ? '' : `${folderKey.replace(/[\\%_]/g, (c) => `\\${c}`)}/`;
 }
 
 async function loadOfType(
@@ -109,10 +141,17 @@ async function loadOfType(
   sort: ListingSort,
   after: ChildPosition | undefined,
   limit: number,
+  conditions: ChildConditions,
 ): Promise<Entry[]> {
   let query = db.selectFrom('entries').select(ENTRY_COLUMNS).where('parent_key', '=', folderKey).where('type', '=', type);
   if (filter.kind === 'keys') query = query.where('path_key', 'in', filter.keys);
   else if (filter.except.length > 0) query = query.where('path_key', 'not in', filter.except);
+  // Each child's key is the folder's key, a slash and its name (no slash in it): so the pattern
+  // after the prefix applies to the name alone.
+  for (const nameLike of conditions.nameLike) {
+    query = query.where(sql<boolean>`${sql.ref('path_key')} like ${childKeyPrefixLike(folderKey) + nameLike} escape '\\'`);
+  }
+  if (conditions.modifiedAfter !== undefined) query = query.where('mtime', '>', conditions.modifiedAfter);
   const column = sortColumn(sort, type);
   const direction = segmentDirection(sort, type);
   const beyond = direction === 'asc' ? '>' : '<';

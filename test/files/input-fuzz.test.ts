@@ -62,4 +62,31 @@ describe.each(testDatabaseTargets())('folder and file endpoints never answer 500
     }
     expect((await t.api.get('/folders', { key: BOOTSTRAP_KEY })).status).toBe(200);
   }, 120_000);
+
+  it('answers every combination of the listing\'s search and filter parameters with a contract status', async () => {
+    const pattern = fc.oneof(fc.string({ maxLength: 12 }), fc.stringMatching(/^[*?[\]!^\\a-c%_-]{0,10}$/), fc.constantFrom('\u0000', '[', '[]', '[z-a]', '\\', 'a/b', '/', 'é'.normalize('NFD')));
+    const listing = fc.record({
+      search: fc.option(pattern, { nil: undefined }),
+      filter: fc.option(pattern, { nil: undefined }),
+      search_all: fc.option(fc.constantFrom('true', 'false', '1', 'yes'), { nil: undefined }),
+      type: fc.option(fc.constantFrom('file', 'folder', 'directory', 'link', ''), { nil: undefined }),
+      modified_at_datetime: fc.option(fc.oneof(fc.string({ maxLength: 25 }), fc.constantFrom('2020-01-01', '2020-02-30', '2020-01-01T00:00:00Z')), { nil: undefined }),
+      'sort_by[size]': fc.option(fc.constantFrom('asc', 'desc'), { nil: undefined }),
+      cursor: fc.option(fc.oneof(
+        fc.string({ maxLength: 20 }),
+        fc.constantFrom('in/-/a', 'in/f/a/b.txt', 'past/-/a', 'in/-/', 'in/d/../x', 'past/-/a\u0000').map((value) => encodeCursor('search:whatever', value)),
+      ), { nil: undefined }),
+      per_page: fc.option(fc.constantFrom('1', '2', '0'), { nil: undefined }),
+    }, { requiredKeys: [] });
+    await fc.assert(
+      fc.asyncProperty(listing, fc.constantFrom('', 'a', 'a/b.txt', 'nowhere'), fc.constantFrom('admin', 'member'), async (query, path, who) => {
+        const search = new URLSearchParams(Object.entries(query).filter(([, value]) => value !== undefined) as [string, string][]).toString();
+        const response = await rawRequest(t, 'GET', `/api/rest/v1/folders/${encodeURIComponent(path)}?${search}`, { key: who === 'admin' ? BOOTSTRAP_KEY : member.key });
+        expect(response.status, JSON.stringify({ query, path, body: response.body })).toBeLessThan(500);
+        if (response.status >= 400) expect(typeof response.body?.type).toBe('string');
+        else expect(Array.isArray(response.body)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  }, 120_000);
 });

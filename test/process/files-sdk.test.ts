@@ -194,6 +194,25 @@ describe('the official Files.com SDK (files.com 1.2.314) against a running Atriu
     expect(two.constructor.name).toBe('BadRequest_MultipleSortParamsNotAllowedError');
   });
 
+  it('searches with Folder.listFor as the SDK sends it: search, search_all, filter and type, refusing what it cannot honour', async () => {
+    for (const name of ['Budget-2024.xlsx', 'budget-2025.xlsx', 'notes.txt', 'deeper/budget-old.xlsx']) await File.uploadData(`sdk/search/${name}`, name);
+    const inFolder = await Folder.listFor('sdk/search', { search: 'BUDGET' });
+    expect(inFolder.map((f: any) => f.path)).toEqual(['sdk/search/Budget-2024.xlsx', 'sdk/search/budget-2025.xlsx']);
+    // search_all walks every folder below, one match a page here, the SDK following the cursor.
+    const everywhere = await Folder.listFor('sdk', { search: 'budget', search_all: true, per_page: 1 });
+    expect(everywhere.map((f: any) => [f.path, f.permissions])).toEqual([
+      ['sdk/search/Budget-2024.xlsx', 'lrwd'], ['sdk/search/budget-2025.xlsx', 'lrwd'], ['sdk/search/deeper/budget-old.xlsx', 'lrwd'],
+    ]);
+    // From the root, the folder the member cannot see stays unseen.
+    expect((await Folder.listFor('/', { search: 'elsewhere', search_all: true })).map((f: any) => f.path)).toEqual([]);
+    expect((await Folder.listFor('sdk/search', { filter: '*.TXT' })).map((f: any) => f.path)).toEqual(['sdk/search/notes.txt']);
+    expect((await Folder.listFor('sdk/search', { type: 'folder' })).map((f: any) => f.path)).toEqual(['sdk/search/deeper']);
+    const malformed = await Folder.listFor('sdk/search', { filter: '[abc' }).catch((error: any) => error);
+    expect(malformed.constructor.name).toBe('BadRequest_RequestParamsInvalidError');
+    const metadata = await Folder.listFor('sdk/search', { search: 'x', search_custom_metadata_key: 'department' }).catch((error: any) => error);
+    expect(metadata.constructor.name).toBe('BadRequest_RequestParamsInvalidError');
+  });
+
   it('reads History with the SDK\'s own calls: the site, sign-ins, a user, a folder, a file, and an export', async () => {
     const local = path.join(work, 'history.txt');
     fs.writeFileSync(local, 'recorded\n');

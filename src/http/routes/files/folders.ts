@@ -3,12 +3,14 @@ import type { ApiInstance } from '../../fastify-types.js';
 import type { RouteDeps } from '../../route-deps.js';
 import { DEFAULT_PER_PAGE, setCursorHeaders } from '../../pagination.js';
 import { errorResponses } from '../../schemas.js';
-import { decodeFolderCursor, encodeFolderCursor } from './cursor.js';
+import { listingMatchKey } from '../../../files/index.js';
+import { decodeFolderCursor, decodeSubtreeCursor, encodeFolderCursor, encodeSubtreeCursor } from './cursor.js';
 import { entryBody } from './entry-body.js';
 import { sessionAndPath } from './file-session.js';
-import { renderedListing } from './listing-response.js';
+import { listingOptionsOf } from './listing-options.js';
+import { renderedListing, renderedSearch } from './listing-response.js';
 import { listingSortOf } from './listing-sort.js';
-import { CreateFolderBody, CreateFolderQuery, EntryBody, flagValue, missingBodyAsEmpty, ListingQuery, PathParams } from './schemas.js';
+import { CreateFolderBody, CreateFolderQuery, EntryBody, flagValue, ListingEntryBody, missingBodyAsEmpty, ListingQuery, PathParams } from './schemas.js';
 
 /**
  * GET and POST /folders/<path> (contract 6). The root is `/folders`, `/folders/` or `/folders/%2F`;
@@ -20,23 +22,35 @@ export function folderRoutes(app: ApiInstance, deps: RouteDeps): void {
       config: { operation: 'file' },
       schema: {
         params: PathParams,
-        summary: 'List a folder: folders first, in the order sort_by asks (by path unless told), each entry with the caller\'s permission letters',
+        summary: 'List a folder: folders first, in the order sort_by asks (by path unless told), each entry with the caller\'s permission letters; '
+          + 'search, filter, type and modified_at_datetime keep the entries that match, and search_all searches every folder below',
         querystring: ListingQuery,
-        response: { 200: Type.Array(EntryBody), ...errorResponses },
+        response: { 200: Type.Array(ListingEntryBody), ...errorResponses },
       },
     }, async (request, reply) => {
       const { session, path } = await sessionAndPath(request, deps, 'folders');
       const folderKey = session.locate(path).key;
       const limit = request.query.per_page ?? DEFAULT_PER_PAGE;
       const sort = listingSortOf(request.query.sort_by);
-      const page = await renderedListing(deps.db, session, path, folderKey, { sort, after: decodeFolderCursor(folderKey, sort, request.query.cursor), limit });
-      if (page.next !== undefined) {
-        // Sent only when another page exists: clients follow it until it is absent.
-        setCursorHeaders(reply, deps.headers, encodeFolderCursor(folderKey, sort, page.next));
+      const { match, subtree, rendering } = listingOptionsOf(request.query, sort);
+      const matchKey = listingMatchKey(match);
+      let json: string;
+      let cursor: string | undefined;
+      if (subtree) {
+        const page = await renderedSearch(deps.db, session, path, folderKey, { match, after: decodeSubtreeCursor(folderKey, matchKey, request.query.cursor), limit }, rendering);
+        json = page.json;
+        cursor = page.next === undefined ? undefined : encodeSubtreeCursor(folderKey, matchKey, page.next);
+      } else {
+        const after = decodeFolderCursor(folderKey, matchKey, sort, request.query.cursor);
+        const page = await renderedListing(deps.db, session, path, folderKey, { sort, after, limit, match }, rendering);
+        json = page.json;
+        cursor = page.next === undefined ? undefined : encodeFolderCursor(folderKey, matchKey, sort, page.next);
       }
+      // Sent only while more may follow (never on the last page): clients follow it until it is absent.
+      if (cursor !== undefined) setCursorHeaders(reply, deps.headers, cursor);
       // Already JSON in the response schema's shape (built by entryBody): Fastify sends a string
       // with a JSON content type as it is, which the schema's types cannot express.
-      return reply.type('application/json; charset=utf-8').send(page.json as never);
+      return reply.type('application/json; charset=utf-8').send(json as never);
     });
 
     app.post(url, {

@@ -54,10 +54,48 @@ export const EntryBody = Type.Object({
   download_uri: Type.Optional(Type.String({ description: 'signed, short-lived URL of the bytes (files the caller may read)' })),
 });
 
+/**
+ * GET /folders/<path>: every parameter the Files.com SDKs document for Folder.listFor (and
+ * `filter`, which their newer versions add), each honoured or refused (listing-options.ts).
+ */
 export const ListingQuery = Type.Object({
   ...paginationQuery,
   sort_by: Type.Optional(SortByQuery),
-  ...ignored,
+  search: Type.Optional(Type.String({
+    maxLength: 1024,
+    description: 'only entries whose name contains this text, case-insensitively (text before the last `/` is ignored)',
+  })),
+  filter: Type.Optional(Type.String({
+    maxLength: 1024,
+    description: 'only entries whose whole name matches this pattern, case-insensitively: `*` any run of characters, `?` one character, '
+      + '`[abc]`, `[a-z]`, `[!abc]` one character of (or not of) a set, `\\` before a character to take it literally (text before the last `/` is ignored)',
+  })),
+  search_all: Type.Optional(Flag),
+  search_custom_metadata_key: Type.Optional(Type.String({
+    maxLength: 1024,
+    description: 'refused when not empty: Atrium keeps no custom metadata, so no entry could match',
+  })),
+  type: Type.Optional(Type.Union([Type.Literal('folder'), Type.Literal('directory'), Type.Literal('file')], {
+    description: 'only folders (`folder`, or `directory` as entries name them) or only files (`file`)',
+  })),
+  modified_at_datetime: Type.Optional(Type.String({
+    maxLength: 64,
+    description: 'only entries modified strictly after this ISO-8601 time (`2026-01-02T03:04:05Z`, or a date for its midnight UTC)',
+  })),
+  with_previews: Type.Optional(Flag),
+  preview_size: Type.Optional(Type.Union([Type.Literal('small'), Type.Literal('large'), Type.Literal('xlarge'), Type.Literal('pdf')], {
+    description: 'accepted and without effect: Atrium makes no previews',
+  })),
+  with_priority_color: Type.Optional(Flag),
+  path: Type.Optional(Type.String()),
+});
+
+/** A listing entry: with_previews and with_priority_color add their fields, always null (Atrium has neither). */
+export const ListingEntryBody = Type.Object({
+  ...EntryBody.properties,
+  preview_id: Type.Optional(Type.Null({ description: 'with `with_previews=true`: always null, Atrium makes no previews' })),
+  preview: Type.Optional(Type.Null({ description: 'with `with_previews=true`: always null, Atrium makes no previews' })),
+  priority_color: Type.Optional(Type.Null({ description: 'with `with_priority_color=true`: always null, Atrium keeps no priority colors' })),
 });
 
 export const CreateFolderBody = Type.Object({
