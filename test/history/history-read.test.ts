@@ -79,6 +79,10 @@ describe.each(testDatabaseTargets())('history lists and exports [$name]', (targe
       ['sort_by[path]=asc', 'bad-request/invalid-sort-field'],
       ['sort_by[created_at]=up', 'bad-request/request-params-invalid'],
       ['filter[action]=launch', 'bad-request/request-params-invalid'],
+      // A filter History has no field for is refused by name, never dropped (it would answer every record).
+      ['filter[colour]=red', 'bad-request/invalid-filter-field'],
+      ['filter_prefix[username]=a', 'bad-request/invalid-filter-field'],
+      ['filter_gt[created_at]=2026-01-01T00:00:00Z', 'bad-request/invalid-filter-field'],
       ['cursor=not-a-cursor', 'bad-request/invalid-cursor'],
       ['per_page=10001', 'bad-request/request-params-invalid'],
     ] as const) {

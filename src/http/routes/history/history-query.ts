@@ -23,8 +23,13 @@ export const HistoryListQuery = Type.Object({
     failure_type: Type.Optional(Type.Union(FAILURE_TYPES.map((value) => Type.Literal(value)), { description: 'Atrium addition' })),
     username: text('Atrium addition: records of the user with this username at the time'),
     ip: text('Atrium addition: records from this client address'),
-  }, { additionalProperties: false })),
-  filter_prefix: Type.Optional(Type.Object({ path: text('the path starts with these characters') }, { additionalProperties: false })),
+  })),
+  filter_prefix: Type.Optional(Type.Object({ path: text('the path starts with these characters') })),
+  // The SDKs' other list parameters, which History has no field for: refused by name below.
+  filter_gt: Type.Optional(Type.Record(Type.String(), Type.String())),
+  filter_gteq: Type.Optional(Type.Record(Type.String(), Type.String())),
+  filter_lt: Type.Optional(Type.Record(Type.String(), Type.String())),
+  filter_lteq: Type.Optional(Type.Record(Type.String(), Type.String())),
 });
 export type HistoryListQuery = Static<typeof HistoryListQuery>;
 
@@ -49,7 +54,27 @@ export function dateTimeParam(name: string, value: string | undefined): number |
   return time;
 }
 
+const FILTERS = ['user_id', 'path', 'folder', 'action', 'interface', 'failure_type', 'username', 'ip'];
+
+/**
+ * A filter field History does not have is refused by name rather than dropped: an ignored filter
+ * would answer every record as if it matched. Times are narrowed with start_at and end_at.
+ */
+function refuseUnknownFilters(query: HistoryListQuery): void {
+  const given: [string, Record<string, unknown> | undefined, readonly string[]][] = [
+    ['filter', query.filter, FILTERS], ['filter_prefix', query.filter_prefix, ['path']],
+    ['filter_gt', query.filter_gt, []], ['filter_gteq', query.filter_gteq, []], ['filter_lt', query.filter_lt, []], ['filter_lteq', query.filter_lteq, []],
+  ];
+  for (const [parameter, fields, known] of given) {
+    const unknown = Object.keys(fields ?? {}).find((field) => !known.includes(field));
+    if (unknown === undefined) continue;
+    const choice = known.length === 0 ? 'History takes start_at and end_at for times' : `use one of ${known.join(', ')}`;
+    throw errors.invalidFilterField(`${parameter}[${unknown.slice(0, 100)}] is not a filter of History: ${choice}.`);
+  }
+}
+
 export function historyQueryOf(query: HistoryListQuery): HistoryQuery {
+  refuseUnknownFilters(query);
   const f = query.filter ?? {};
   const startAt = dateTimeParam('start_at', query.start_at);
   const endAt = dateTimeParam('end_at', query.end_at);
