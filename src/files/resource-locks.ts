@@ -154,13 +154,18 @@ export class ResourceLocks {
 
   /**
    * Refreshes the lock among `tokens` that covers the path and that the caller holds: it lasts
-   * `timeoutSeconds` more from now (at most MAX_LOCK_SECONDS). Undefined when there is none.
+   * `timeoutSeconds` more from now (at most MAX_LOCK_SECONDS). Undefined when there is none, or
+   * when the caller can no longer see the path. Keeping a lock needs what taking one needs,
+   * permission to write the resource: a holder whose grant was taken away must not go on
+   * stopping the people who may still write it, an hour at a time.
    */
   async refresh(path: string, tokens: ReadonlySet<string>, timeoutSeconds: number | undefined): Promise<DavLock | undefined> {
     const { db } = this.scope.deps;
     const now = this.now();
     const found = (await locksCovering(db, sitePathIn(this.scope, path).key, now)).find((lock) => tokens.has(lock.token) && holdsLock(this.scope.caller, lock));
-    return found === undefined ? undefined : renewLock(db, now, found, grantedSeconds(timeoutSeconds));
+    if (found === undefined) return undefined;
+    if ((await this.lockable(path)) === undefined) return undefined;
+    return renewLock(db, now, found, grantedSeconds(timeoutSeconds));
   }
 
   /**

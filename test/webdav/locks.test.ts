@@ -190,6 +190,27 @@ describe.each(testDatabaseTargets())('webdav locks [$name]', (target) => {
       expect((await unlock('_/Workspaces', token)).status).toBe(204);
     });
 
+    it('refuses to refresh a lock whose holder may no longer write the resource, and forgets it for one who may no longer see it', async () => {
+      const name = await file();
+      const holder = await createUser(t.database.db, { password: PASSWORD });
+      const grant = await t.api.post('/permissions', { path: name, user_id: holder.id, permission: 'full' }, { key: BOOTSTRAP_KEY });
+      expect(grant.status).toBe(201);
+      const asHolder = dav.as(holder.username, PASSWORD);
+      const token = tokenOf(await lock(name, 'exclusive', { Timeout: 'Second-600' }, asHolder));
+      const refresh = () => asHolder.call('LOCK', name, { headers: { If: `(<${token}>)`, Timeout: 'Second-600' } });
+      expect((await refresh()).status).toBe(200);
+      // Down to reading: the lock stays until it runs out, but is not kept alive.
+      expect((await t.api.delete(`/permissions/${grant.body.id}`, { key: BOOTSTRAP_KEY })).status).toBe(204);
+      const reading = await t.api.post('/permissions', { path: name, user_id: holder.id, permission: 'readonly' }, { key: BOOTSTRAP_KEY });
+      expect(reading.status).toBe(201);
+      expect((await refresh()).status).toBe(403);
+      // No access at all: answered as for a token that names no lock here.
+      expect((await t.api.delete(`/permissions/${reading.body.id}`, { key: BOOTSTRAP_KEY })).status).toBe(204);
+      expect((await refresh()).status).toBe(412);
+      t.clock.advance(601_000);
+      expect((await dav.put(name, 'written by someone who may')).status).toBe(204);
+    });
+
     it('refuses a lock without permission to write (403)', async () => {
       const name = await file();
       const reader = await createUser(t.database.db, { password: PASSWORD });
