@@ -6,6 +6,7 @@ import { discardBlobs } from './file-deps.js';
 import { entryDeleted, recordFileEvents } from './file-history.js';
 import { visibleEntry } from './file-lookup.js';
 import { assertChangeablePath, type SessionScope } from './session-scope.js';
+import { deleteDavLocksAtOrBelow } from '../repositories/dav-locks.js';
 
 /**
  * DELETE /files/<path> (contract 5.1): `delete` on the entry, and for a non-empty folder
@@ -32,6 +33,8 @@ export async function deletePath(scope: SessionScope, site: SitePath, recursive:
     // Another request deleted it meanwhile: that one's change and record, and this one is
     // answered as if it had come after it.
     if (deleted.entries === 0) throw errors.fileNotFound();
+    // A lock goes with its resource, whichever door deleted it, in the same transaction.
+    await deleteDavLocksAtOrBelow(tx, entry.pathKey);
     await recordFileEvents(tx, scope, now, [entryDeleted(entry, { entries: deleted.entries, files: deleted.storageKeys.length })]);
     return deleted.storageKeys;
   });

@@ -15,6 +15,7 @@ import { entryDeleted, entryTransferred, foldersCreated, recordFileEvents } from
 import type { HistoryEvent } from '../history/index.js';
 import { visibleEntry } from './file-lookup.js';
 import { assertChangeablePath, type SessionScope } from './session-scope.js';
+import { deleteDavLocksAtOrBelow, deleteDavLocksBelow } from '../repositories/dav-locks.js';
 
 /**
  * POST /file_actions/move/<path> (contract 5.1): `delete` on the source and everything in it,
@@ -40,6 +41,8 @@ export async function moveEntry(scope: SessionScope, source: SitePath, destinati
     if (respelled === entry.path) throw errors.destinationSame();
     await db.transaction().execute(async (tx) => {
       const moved = await moveSubtree(tx, { from: { path: entry.path, key: entry.pathKey }, to: { path: respelled, key: entry.pathKey, parentKey: entry.parentKey } }, now);
+      // A lock stays with the address it was taken on: a move, even to another spelling, leaves it behind.
+      await deleteDavLocksAtOrBelow(tx, entry.pathKey);
       if (moved > 0) await recordFileEvents(tx, scope, now, [entryTransferred('move', entry, respelled, moved)]);
     });
     return;
@@ -56,6 +59,8 @@ export async function moveEntry(scope: SessionScope, source: SitePath, destinati
       const plan = await freeDestination(tx, scope, destination, entry);
       const parents = await createMissingParents(tx, plan, now);
       const moved = await moveSubtree(tx, { from: { path: entry.path, key: entry.pathKey }, to: { path: plan.path, key: plan.key, parentKey: parentKey(plan.key) ?? '' } }, now);
+      // The source's locks do not travel with it (RFC 4918 7.7): they go, whichever door moved it.
+      await deleteDavLocksAtOrBelow(tx, entry.pathKey);
       await recordFileEvents(tx, scope, now, [...(cleared?.events ?? []), ...foldersCreated(parents), entryTransferred('move', entry, plan.path, moved)]);
       return cleared?.storageKeys ?? [];
     }),
@@ -150,6 +155,9 @@ async function clearDestination(tx: Db, scope: SessionScope, destination: SitePa
     throw errors.fullPermissionRequired('Full permission on the destination (and everything inside it) is needed to replace it.');
   }
   const deleted = await deleteSubtree(tx, existing.pathKey);
+  // What was below the replaced destination is gone, and its locks with it; a lock on the
+  // destination itself stays and covers what replaces it (RFC 4918 7.7).
+  await deleteDavLocksBelow(tx, existing.pathKey);
   return { events: [entryDeleted(existing, { entries: deleted.entries, files: deleted.storageKeys.length })], storageKeys: deleted.storageKeys };
 }
 

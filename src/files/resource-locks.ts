@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { holdsLock, mayRemoveLock } from '../access/index.js';
 import { AtriumError } from '../errors/atrium-error.js';
 import { errors } from '../errors/catalogue.js';
-import { davLocksBelow, deleteDavLock, deleteDavLocksAtOrBelow, deleteDavLocksBelow, findDavLock, type DavLock } from '../repositories/dav-locks.js';
+import { davLocksBelow, deleteDavLock, findDavLock, type DavLock } from '../repositories/dav-locks.js';
 import { fileEntryOf, type FileEntry } from './file-entry.js';
 import { visibleEntry } from './file-lookup.js';
 import { covers } from './lock-coverage.js';
@@ -180,17 +180,6 @@ export class ResourceLocks {
     if (!(await mayRemoveLock(db, this.scope.caller, found))) throw errors.lockRemovalRestricted();
     await deleteDavLock(db, found.token);
     return true;
-  }
-
-  /**
-   * Removes the locks on a path and below it, after it was deleted or moved away: a lock goes with
-   * its resource, never with a copy. With `onlyBelow`, the locks on the path itself stay: what
-   * replaced a locked resource is under its lock (RFC 4918 7.7).
-   */
-  async release(path: string, options: { onlyBelow?: boolean } = {}): Promise<void> {
-    const key = sitePathIn(this.scope, path).key;
-    if (options.onlyBelow === true) await deleteDavLocksBelow(this.scope.deps.db, key);
-    else await deleteDavLocksAtOrBelow(this.scope.deps.db, key);
   }
 
   private now(): number {

@@ -211,6 +211,21 @@ describe.each(testDatabaseTargets())('webdav locks [$name]', (target) => {
       expect((await dav.put(name, 'written by someone who may')).status).toBe(204);
     });
 
+    it('lets a lock go with its resource whichever door deletes or moves it, in the same transaction', async () => {
+      const deleted = await file();
+      const deletedToken = tokenOf(await lock(deleted));
+      expect((await t.api.delete(`/files/${deleted}`, { key: BOOTSTRAP_KEY })).status).toBe(204);
+      const moved = await file();
+      const movedToken = tokenOf(await lock(moved));
+      expect((await t.api.post(`/file_actions/move/${moved}`, { destination: `${moved}-moved` }, { key: BOOTSTRAP_KEY })).status).toBe(201);
+      const tokens = (await t.database.db.selectFrom('dav_locks').select('token').execute()).map((row) => row.token);
+      expect(tokens).not.toContain(deletedToken);
+      expect(tokens).not.toContain(movedToken);
+      // A new file at either address is not held by the old lock.
+      expect((await dav.as(ADMIN_USERNAME, ADMIN_PASSWORD).put(deleted, 'new')).status).toBe(201);
+      expect((await dav.put(moved, 'new')).status).toBe(201);
+    });
+
     it('refuses a lock without permission to write (403)', async () => {
       const name = await file();
       const reader = await createUser(t.database.db, { password: PASSWORD });

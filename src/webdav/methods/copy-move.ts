@@ -32,15 +32,11 @@ export async function copyOrMove(ctx: DavContext): Promise<void> {
   const paths = [destination, ...(move ? [ctx.path] : [])];
   await assertWritable(ctx, { paths, parents: [parentOf(destination), ...(move ? [parentOf(ctx.path)] : [])], recursive: true });
   const overwrite = existing !== undefined;
-  if (move) {
-    await ctx.session.move(ctx.path, destination, { overwrite });
-    await ctx.session.locks.release(ctx.path);
-  } else {
-    await ctx.session.copy(ctx.path, destination, { overwrite, withoutMembers: depth === '0' });
-  }
-  // What was below a replaced destination is gone, and its locks with it; a lock on the destination
-  // itself stays and now covers what replaced it (RFC 4918 7.7). A lock never travels with a copy.
-  if (overwrite) await ctx.session.locks.release(destination, { onlyBelow: true });
+  // The file session removes the locks that go (the source's on a move, those below a replaced
+  // destination) in the same transaction; a lock on the destination itself stays and covers what
+  // replaced it (RFC 4918 7.7). A lock never travels with a copy.
+  if (move) await ctx.session.move(ctx.path, destination, { overwrite });
+  else await ctx.session.copy(ctx.path, destination, { overwrite, withoutMembers: depth === '0' });
   ctx.reply.code(overwrite ? 204 : 201).header('Content-Length', '0').send();
 }
 
