@@ -83,7 +83,8 @@ type Action =
   | { kind: 'api-key-for'; user: number }
   | { kind: 'public-key-for'; user: number }
   | { kind: 'set-flag'; user: number; flag: 'workspace_admin' | 'site_admin' | 'disabled'; value: boolean }
-  | { kind: 'set-groups'; user: number; groups: number[] };
+  | { kind: 'set-groups'; user: number; groups: number[] }
+  | { kind: 'create-user'; groups: number[]; workspaceAdmin: boolean; siteAdmin: boolean; workspace: number | null };
 
 const actionArb: fc.Arbitrary<Action> = fc.oneof(
   {
@@ -112,6 +113,17 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('make-group-admin' as const), index: fc.nat() }) },
   // A user's whole list of groups (group_ids on PATCH /users), for itself or another user.
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('set-groups' as const), user: fc.nat(), groups: fc.array(fc.nat(), { minLength: 1, maxLength: 3 }) }) },
+  // A new user (POST /users) in some groups, perhaps an administrator: it must hold nothing the caller could not hand on.
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('create-user' as const),
+      groups: fc.array(fc.nat(), { maxLength: 3 }),
+      workspaceAdmin: fc.constantFrom(false, false, true),
+      siteAdmin: fc.constantFrom(false, false, false, true),
+      workspace: fc.option(fc.nat({ max: WORKSPACE_SLOTS - 1 }), { freq: 2 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('api-key-for' as const), user: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('public-key-for' as const), user: fc.nat() }) },
   {
@@ -242,16 +254,22 @@ async function runScenario(t: TestApp, scenario: Scenario): Promise<{ accepted: 
   const context = scenario.context === null ? caller.workspaceId : (workspaceIds[scenario.context] as number);
   const request = { key: callerKey, workspace: context };
   const userIds = users.map((user) => user.id);
+  const site: Omit<ActionSite, 'before'> = { callerId: caller.id, users: userIds, groupIds, request, context, workspaceIds, keyOf, runFolder };
 
   let accepted = 0;
   for (const action of scenario.actions) {
     const before = await readState(t, userIds, groupIds);
     const holdingsBefore = new Map(userIds.map((id) => [id, holdingsOf(before, places, customWorkspaces, id)]));
     const callerHolds = holdingsBefore.get(caller.id)!;
-    const outcome = await perform(t, action, { callerId: caller.id, before, users: userIds, groupIds, request, context, workspaceIds, keyOf, runFolder });
+    const outcome = await perform(t, action, { ...site, before });
     if (outcome.status >= 500) throw new Error(`${describeAction(action)} answered ${outcome.status}: ${outcome.text}`);
     if (outcome.status >= 300) continue;
     accepted += 1;
+    // A user the action created held nothing before; from now on it is one of the site's users.
+    if (outcome.createdUserId !== undefined) {
+      userIds.push(outcome.createdUserId);
+      holdingsBefore.set(outcome.createdUserId, new Set());
+    }
     const after = await readState(t, userIds, groupIds);
     for (const userId of userIds) {
       // Rule 8: a Group Admin adding a member hands on what the group already has.
@@ -329,6 +347,8 @@ interface Outcome {
   actsAsUserId?: number;
   addedUserId?: number;
   groupId?: number;
+  /** A user the action created. */
+  createdUserId?: number;
 }
 
 interface ActionSite {
@@ -411,6 +431,21 @@ async function perform(t: TestApp, action: Action, site: ActionSite): Promise<Ou
         .sort((x, y) => Number(named(y)) - Number(named(x)));
       const chosen = [...new Set(action.groups.map((index) => pick(ofItsWorkspace, index)).filter((id) => id !== undefined))];
       return answer(await t.api.patch(`/users/${userId}`, { group_ids: chosen.join(',') }, request));
+    }
+    case 'create-user': {
+      // Groups a grant names first: joining them is what gives access.
+      const named = (id: number) => before.grants.some(({ grantee }) => (grantee.kind === 'group' ? grantee.groupId === id : grantee.kind === 'groups' && grantee.groupIds.includes(id)));
+      const ranked = [...groupIds].sort((x, y) => Number(named(y)) - Number(named(x)));
+      const chosen = [...new Set(action.groups.map((index) => pick(ranked, index)).filter((id) => id !== undefined))];
+      const body = {
+        username: unique('made'),
+        ...(chosen.length === 0 ? {} : { group_ids: chosen.join(',') }),
+        ...(action.workspaceAdmin ? { workspace_admin: true } : {}),
+        ...(action.siteAdmin ? { site_admin: true } : {}),
+        ...(action.workspace === null ? {} : { workspace_id: site.workspaceIds[action.workspace] }),
+      };
+      const response = await t.api.post('/users', body, request);
+      return answer(response, response.status === 201 ? { createdUserId: response.body.id as number } : {});
     }
     case 'set-flag': {
       const userId = pick(users, action.user)!;
