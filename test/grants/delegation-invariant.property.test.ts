@@ -145,6 +145,8 @@ const scenarioArb = fc.record({
   // A caller with some authority to hand on: an admin grant of its own, and or a group it administers.
   callerAdminGrant: fc.option(fc.record({ folder: fc.nat({ max: FOLDERS.length - 1 }), recursive: fc.boolean() }), { freq: 4 }),
   callerAdministersGroup: fc.option(fc.nat(), { freq: 2 }),
+  // Now and then the caller acts with a files_only key, which administers nothing whatever its user may.
+  confinedKey: fc.constantFrom(false, false, false, false, true),
   actions: fc.array(actionArb, { minLength: 1, maxLength: 4 }),
 });
 interface Scenario {
@@ -158,7 +160,16 @@ interface Scenario {
   context: number | null;
   callerAdminGrant: { folder: number; recursive: boolean } | null;
   callerAdministersGroup: number | null;
+  confinedKey: boolean;
   actions: Action[];
+}
+
+/** What changes who holds what: a files_only key may do none of it. */
+const ADMINISTRATIVE: ReadonlySet<Action['kind']> = new Set(['create-grant', 'delegate-own', 'delete-grant', 'add-member', 'remove-member', 'make-group-admin', 'set-groups', 'set-flag', 'create-user']);
+
+/** What a files_only key holds of its user's holdings: the file capabilities, without managing grants. */
+function confinedHoldings(holdings: ReadonlySet<Holding>): Set<Holding> {
+  return new Set([...holdings].filter((holding) => holding.startsWith('cap:') && !holding.endsWith(':manage')));
 }
 
 describe.each(testDatabaseTargets())('delegation is monotone through the HTTP API [$name]', (target) => {
@@ -250,7 +261,7 @@ async function runScenario(t: TestApp, scenario: Scenario): Promise<{ accepted: 
       await addMember(db, groupId, caller.id, true);
     }
   }
-  const callerKey = await createApiKey(db, { userId: caller.id, workspaceId: caller.workspaceId });
+  const callerKey = await createApiKey(db, { userId: caller.id, workspaceId: caller.workspaceId, permissionSet: scenario.confinedKey ? 'files_only' : 'full' });
   const context = scenario.context === null ? caller.workspaceId : (workspaceIds[scenario.context] as number);
   const request = { key: callerKey, workspace: context };
   const userIds = users.map((user) => user.id);
@@ -260,10 +271,11 @@ async function runScenario(t: TestApp, scenario: Scenario): Promise<{ accepted: 
   for (const action of scenario.actions) {
     const before = await readState(t, userIds, groupIds);
     const holdingsBefore = new Map(userIds.map((id) => [id, holdingsOf(before, places, customWorkspaces, id)]));
-    const callerHolds = holdingsBefore.get(caller.id)!;
+    const callerHolds = scenario.confinedKey ? confinedHoldings(holdingsBefore.get(caller.id)!) : holdingsBefore.get(caller.id)!;
     const outcome = await perform(t, action, { ...site, before });
     if (outcome.status >= 500) throw new Error(`${describeAction(action)} answered ${outcome.status}: ${outcome.text}`);
     if (outcome.status >= 300) continue;
+    if (scenario.confinedKey && ADMINISTRATIVE.has(action.kind)) throw new Error(`${describeAction(action)} by user ${caller.id} was accepted under a files_only key`);
     accepted += 1;
     // A user the action created held nothing before; from now on it is one of the site's users.
     if (outcome.createdUserId !== undefined) {
