@@ -20,6 +20,8 @@ async function filesUnder(dir: string): Promise<string[]> {
 async function eventually(check: () => Promise<boolean>): Promise<void> {
   for (let i = 0; i < 100; i += 1) {
     if (await check()) return;
+    // A poll, not a wait: the server finishes a cut request on its own socket events, which no
+    // fake clock drives; it ends as soon as the condition holds.
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   throw new Error('condition never held');
@@ -44,6 +46,7 @@ function sendBody(t: TestApp, method: string, urlPath: string, options: { declar
         written += chunk.length;
         if (!request.write(chunk)) return void request.once('drain', pump);
       }
+      // The client goes away once some bytes are on the wire, as a real one would mid-upload.
       if (options.abort) setTimeout(() => request.destroy(), 50);
       else request.end();
     };

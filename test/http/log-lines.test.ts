@@ -17,6 +17,8 @@ describe('log lines written in batches', () => {
   };
   const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
+  // The batching is decided by the event loop's turns and a real timer inside the log writer (a
+  // fake clock would not advance the file's own writes): short real pauses, a few ms each.
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   it('writes the lines of a turn together once the turn ends, in order, when nothing was written lately', async () => {

@@ -50,6 +50,8 @@ describe.each(testDatabaseTargets())('SFTP hostile clients [$name]', (target) =>
 
   it('closes connections past the per-address limit at once, and silent ones at the sign-in deadline', async () => {
     const held = Array.from({ length: PER_ADDRESS }, silent);
+    // Real sockets against the server's real deadline timer (what is tested): the held ones must be
+    // accepted before the extra one arrives.
     await new Promise((resolve) => setTimeout(resolve, 200));
     const extra = silent();
     expect(await extra.closed).toBeLessThan(DEADLINE_MS / 2);
@@ -60,6 +62,7 @@ describe.each(testDatabaseTargets())('SFTP hostile clients [$name]', (target) =>
 
   it('a signed-in connection is no longer held to the deadline', async () => {
     const c = await signIn();
+    // Past the server's own sign-in deadline (a short one for this test), on its real timer.
     await new Promise((resolve) => setTimeout(resolve, DEADLINE_MS + 300));
     expect(await call((done) => c.sftp.realpath('.', done))).toBe('/');
     c.close();
@@ -129,6 +132,8 @@ describe.each(testDatabaseTargets())('SFTP hostile clients [$name]', (target) =>
     const chunk = Buffer.alloc(32 * 1024, 1);
     for (let i = 0; i < 16; i += 1) await call((done) => c.sftp.write(handle, chunk, 0, chunk.length, i * chunk.length, done));
     c.client.end();
+    // The server learns of the cut from its socket; nothing to poll for, since the test checks that
+    // nothing appears.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await t.api.get('/files/cut.bin', { key: BOOTSTRAP_KEY })).status).toBe(404);
     const tmp = path.join(t.dataDir, 'files', 'tmp');

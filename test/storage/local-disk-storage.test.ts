@@ -63,6 +63,7 @@ describe('local-disk blob storage', () => {
     const key = newStorageKey();
     const failing = new Readable({ read() {} });
     failing.push(Buffer.alloc(1000));
+    // Fails after the first bytes are being written, not before the write starts.
     setTimeout(() => failing.destroy(new Error('client went away')), 10);
     await expect(storage.write(key, failing, { maxBytes: 1e6 })).rejects.toThrow('client went away');
     expect(await filesIn('tmp')).toBe(0);

@@ -7,6 +7,8 @@ import { giveBack, takeBlock } from '../../src/storage/hashing/shared-blocks.js'
  * garbage); only once none has been taken for 2 s is the free list cut to 8.
  */
 describe('shared blocks', () => {
+  // The free list is trimmed by a timer in the hashing thread's module, which a fake clock here does
+  // not reach: real waits, just past its 2 s.
   const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   it('reuses every block given back while transfers go on, and keeps 8 once they stop', async () => {
