@@ -7,8 +7,9 @@ import { giveBack, takeBlock } from '../../src/storage/hashing/shared-blocks.js'
  * garbage); only once none has been taken for 2 s is the free list cut to 8.
  */
 describe('shared blocks', () => {
-  // The free list is trimmed by a timer in the hashing thread's module, which a fake clock here does
-  // not reach: real waits, just past its 2 s.
+  // The free list is trimmed by the module's own timer, which an earlier file in this worker (the
+  // module is shared across files) may already have started on the real clock, where a fake one
+  // would never fire it: real waits, just past its 2 s.
   const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   it('reuses every block given back while transfers go on, and keeps 8 once they stop', async () => {
