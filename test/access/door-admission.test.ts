@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseTargets } from '../support/databases.js';
 import { addMember, createApiKey, createGroup, createUser } from '../support/factories.js';
-import { BOOTSTRAP_KEY } from '../support/test-app.js';
+import { BOOTSTRAP_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { DavClient } from '../webdav/dav-client.js';
 import { call, startSftpTestApp, type SftpTestApp } from '../sftp/sftp-fixture.js';
 
@@ -124,5 +124,32 @@ describe.each(testDatabaseTargets())('door admission by the user\'s own settings
     expect((await logIn(user.username)).status).toBe(201);
     expect(await sftp(user.username)).toBe('signed-in');
     expect(await dav(user.username)).toBe(207);
+  });
+});
+
+describe.each(testDatabaseTargets())('allowed_ips behind a load balancer [$name]', (target) => {
+  let direct: TestApp;
+  let proxied: TestApp;
+  beforeAll(async () => {
+    direct = await startTestApp(target);
+    proxied = await startTestApp(target, { trustProxy: ['127.0.0.1'] });
+  });
+  afterAll(async () => {
+    await direct.close();
+    await proxied.close();
+  });
+
+  const from = async (t: TestApp, forwardedFor: string) => {
+    const user = await createUser(t.database.db);
+    const key = await createApiKey(t.database.db, { userId: user.id });
+    await t.api.patch(`/users/${user.id}`, { allowed_ips: '203.0.113.0/24' }, { key: BOOTSTRAP_KEY });
+    return (await t.api.get(`/users/${user.id}`, { key, headers: { 'X-Forwarded-For': forwardedFor } })).status;
+  };
+
+  it('takes the forwarded address only from a trusted proxy, so a client cannot pick its own', async () => {
+    expect(await from(proxied, '203.0.113.9')).toBe(200);
+    expect(await from(proxied, '198.51.100.7')).toBe(403);
+    // Not trusted: the socket's own address (loopback) counts, whatever the header says.
+    expect(await from(direct, '203.0.113.9')).toBe(403);
   });
 });
