@@ -7,6 +7,8 @@ import type { ColumnType, Generated } from 'kysely';
  */
 type Id = Generated<number>;
 type Flag = ColumnType<boolean | number, boolean, boolean>;
+/** A flag with a column default: left out of an insert. */
+type DefaultedFlag = ColumnType<boolean | number, boolean | undefined, boolean>;
 
 export interface WorkspacesTable {
   id: Id;
@@ -39,6 +41,22 @@ export interface UsersTable {
   /** The parts of the name an identity provider sent (SCIM name.givenName, name.familyName); null when none. */
   given_name: string | null;
   family_name: string | null;
+  /** Files.com profile and access fields (docs/workspaces-users-groups.md). */
+  time_zone: string | null;
+  language: string | null;
+  company: Generated<string>;
+  notes: Generated<string>;
+  /** Newline-separated addresses and CIDR ranges; empty is any address. */
+  allowed_ips: Generated<string>;
+  user_root: Generated<string>;
+  /** Epoch milliseconds after which the user can no longer sign in or use a key; null is never. */
+  authenticate_until: number | null;
+  require_password_change: DefaultedFlag;
+  ssl_required: Generated<string>;
+  sftp_permission: DefaultedFlag;
+  dav_permission: DefaultedFlag;
+  ftp_permission: DefaultedFlag;
+  restapi_permission: DefaultedFlag;
 }
 
 export interface GroupsTable {
@@ -51,6 +69,12 @@ export interface GroupsTable {
   external_id: string | null;
   /** When the row (or, for a group, its membership) last changed; null until then. */
   updated_at: number | null;
+  notes: Generated<string>;
+  /** A group's protocol flag true lets its members use that protocol whatever their own flag says. */
+  sftp_permission: DefaultedFlag;
+  dav_permission: DefaultedFlag;
+  ftp_permission: DefaultedFlag;
+  restapi_permission: DefaultedFlag;
 }
 
 export interface GroupUsersTable {

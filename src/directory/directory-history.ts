@@ -19,6 +19,19 @@ function userFields(user: User): Record<string, unknown> {
     external_id: user.externalId,
     given_name: user.nameParts.givenName,
     family_name: user.nameParts.familyName,
+    // The profile and access fields, but not the notes: History is read by more than the administrators who may see them.
+    time_zone: user.profile.timeZone,
+    language: user.profile.language,
+    company: user.profile.company,
+    allowed_ips: user.profile.allowedIps,
+    user_root: user.profile.userRoot,
+    authenticate_until: user.profile.authenticateUntil,
+    require_password_change: user.profile.requirePasswordChange,
+    ssl_required: user.profile.sslRequired,
+    sftp_permission: user.profile.sftpPermission,
+    dav_permission: user.profile.davPermission,
+    ftp_permission: user.profile.ftpPermission,
+    restapi_permission: user.profile.restapiPermission,
   };
 }
 
@@ -63,7 +76,8 @@ export interface MemberChange {
 
 const NO_MEMBER_CHANGE: MemberChange = { added: [], removed: [], adminChanged: [] };
 
-export function groupEvent(action: HistoryAction, group: Group, options: { before?: Group; members?: MemberChange } = {}): HistoryEvent {
+export function groupEvent(action: HistoryAction, group: Group, options: { before?: Group; members?: MemberChange; profileChanged?: readonly string[] } = {}): HistoryEvent {
+  const profileChanged = options.profileChanged ?? [];
   const members = options.members ?? NO_MEMBER_CHANGE;
   const renamed = options.before !== undefined && options.before.name !== group.name;
   const parts = [
@@ -71,6 +85,7 @@ export function groupEvent(action: HistoryAction, group: Group, options: { befor
     ...(members.added.length > 0 ? [`${members.added.length} member(s) added`] : []),
     ...(members.removed.length > 0 ? [`${members.removed.length} member(s) removed`] : []),
     ...members.adminChanged.map((m) => `${m.username ?? `user ${m.userId}`} ${m.admin ? 'made' : 'no longer'} Group Admin`),
+    ...(profileChanged.length > 0 ? [`changed ${profileChanged.join(', ')}`] : []),
   ];
   const verb = action === 'group_create' ? 'Created' : action === 'group_destroy' ? 'Deleted' : 'Changed';
   return {
@@ -83,6 +98,7 @@ export function groupEvent(action: HistoryAction, group: Group, options: { befor
       ...(renamed ? { before: { name: options.before?.name }, after: { name: group.name } } : {}),
       ...(members.added.length > 0 ? { members_added: members.added.map((m) => ({ user_id: m.userId, admin: m.admin })) } : {}),
       ...(members.removed.length > 0 ? { members_removed: members.removed.map((m) => ({ user_id: m.userId, username: m.username ?? null })) } : {}),
+      ...(profileChanged.length > 0 ? { changed: [...profileChanged] } : {}),
       ...(members.adminChanged.length > 0 ? { admin_changed: members.adminChanged.map((m) => ({ user_id: m.userId, username: m.username ?? null, admin: m.admin })) } : {}),
     },
   };

@@ -5,12 +5,12 @@ import { refusingDuplicates } from '../repositories/constraint-errors.js';
 import { errors } from '../errors/catalogue.js';
 import { recordHistory } from '../history/index.js';
 import type { SortedPageRequest } from '../lib/sorted-page.js';
-import { deleteGroupAndGrants, findGroupById, type Group, type GroupFilter, groupNameTaken, type GroupSortField, insertGroup, listGroupsInScope, renameGroup, setGroupExternalId } from '../repositories/groups.js';
+import { DEFAULT_GROUP_PROFILE, deleteGroupAndGrants, findGroupById, type Group, type GroupFilter, type GroupProfile, groupNameTaken, type GroupSortField, insertGroup, listGroupsInScope, renameGroup, setGroupExternalId, updateGroupProfile } from '../repositories/groups.js';
 import { deleteMembership, type GroupMember, membersOfGroups, setMembershipAdmin } from '../repositories/memberships.js';
 import { groupEvent } from './directory-history.js';
 import { checkMayJoin, joinGroup } from './group-member-rules.js';
 import { lockedGroup } from './locked-rows.js';
-import { checkExternalId, checkText } from './user-fields.js';
+import { checkExternalId, checkNotes, checkText } from './user-fields.js';
 
 export interface GroupWithMembers {
   group: Group;
@@ -52,6 +52,8 @@ export interface GroupInput {
   adminIds?: number[];
   /** The identifier an identity provider gave the group (SCIM externalId); null removes it. */
   externalId?: string | null;
+  /** Notes and protocol flags; what is left out stays (on creation: none, no flag). */
+  profile?: Partial<GroupProfile>;
 }
 
 export async function createGroup(a: Call, input: GroupInput & { name: string }): Promise<GroupWithMembers> {
@@ -61,11 +63,12 @@ export async function createGroup(a: Call, input: GroupInput & { name: string })
   if (await groupNameTaken(a.db, workspaceId, name)) throw groupNameTakenError();
   const members = desiredMembers(input.userIds ?? [], input.adminIds ?? []);
   const externalId = checkExternalId(input.externalId);
-  const draft: Group = { id: 0, workspaceId, name, createdAt: a.now, externalId, updatedAt: a.now };
+  const profile = checkGroupProfile(input.profile ?? {});
+  const draft: Group = { id: 0, workspaceId, name, createdAt: a.now, externalId, updatedAt: a.now, profile: { ...DEFAULT_GROUP_PROFILE, ...profile } };
   for (const userId of members.keys()) await checkMayJoin(a, draft, userId);
   // Another request creating the same name at the same moment: the unique key decides.
   const group = await refusingDuplicates(() => inTransaction(a.db, async (tx) => {
-    const created = await insertGroup(tx, { workspaceId, name, now: a.now, externalId });
+    const created = await insertGroup(tx, { workspaceId, name, now: a.now, externalId, profile });
     for (const [userId, admin] of members) await joinGroup(tx, { groupId: created.id, userId, admin, now: a.now });
     const added = [...members].map(([userId, admin]) => ({ userId, admin }));
     await recordHistory(tx, a, [groupEvent('group_create', created, { members: { added, removed: [], adminChanged: [] } })]);
@@ -83,7 +86,10 @@ export async function updateGroup(a: Call, id: number, input: GroupInput): Promi
   if (!(await isAdministratorOf(a.db, a.caller, group.workspaceId))) throw errors.workspaceAdminRequired();
   const name = input.name === undefined ? undefined : checkGroupName(input.name);
   if (name !== undefined && name !== group.name && (await groupNameTaken(a.db, group.workspaceId, name, group.id))) throw groupNameTakenError();
-  const wanted = { ...input, name, externalId: input.externalId === undefined ? undefined : checkExternalId(input.externalId) };
+  const wanted = {
+    ...input, name, externalId: input.externalId === undefined ? undefined : checkExternalId(input.externalId),
+    ...(input.profile === undefined ? {} : { profile: checkGroupProfile(input.profile) }),
+  };
   // Nothing to change (a provider sending the group back as it is): no write at all.
   if (!planGroupChange(group, await membersOfGroups(a.db, [group.id]), wanted).changed) return getGroupUnchecked(a.db, group);
   await refusingDuplicates(() => inTransaction(a.db, async (tx) => {
@@ -94,10 +100,11 @@ export async function updateGroup(a: Call, id: number, input: GroupInput): Promi
     for (const { userId } of plan.added) await checkMayJoin({ ...a, db: tx }, before, userId);
     if (plan.name !== undefined) await renameGroup(tx, group.id, plan.name, a.now);
     if (plan.externalId !== undefined) await setGroupExternalId(tx, group.id, plan.externalId, a.now);
+    await updateGroupProfile(tx, group.id, plan.profile, a.now);
     for (const member of plan.removed) await deleteMembership(tx, member.membershipId, a.now);
     for (const member of plan.adminChanged) await setMembershipAdmin(tx, member.membershipId, member.admin, a.now);
     for (const { userId, admin } of plan.added) await joinGroup(tx, { groupId: group.id, userId, admin, now: a.now });
-    if (plan.changed) await recordHistory(tx, a, [groupEvent('group_update', { ...before, name: plan.name ?? before.name }, { before, members: plan })]);
+    if (plan.changed) await recordHistory(tx, a, [groupEvent('group_update', { ...before, name: plan.name ?? before.name }, { before, members: plan, profileChanged: Object.keys(plan.profile).map(snakeCase) })]);
   }), groupNameTakenError);
   // Read again: the change time (and anything the change set) is the database's now.
   return getGroupUnchecked(a.db, (await findGroupById(a.db, group.id)) ?? group);
@@ -108,6 +115,8 @@ interface GroupChangePlan {
   name: string | undefined;
   /** The new external id (null: removed), or undefined when it stays. */
   externalId: string | null | undefined;
+  /** The notes and flags that differ from the group's. */
+  profile: Partial<GroupProfile>;
   added: { userId: number; admin: boolean }[];
   removed: GroupMember[];
   adminChanged: (GroupMember & { admin: boolean })[];
@@ -125,8 +134,10 @@ function planGroupChange(group: Group, current: readonly GroupMember[], input: G
   const added = [...target].filter(([userId]) => !current.some((m) => m.userId === userId)).map(([userId, admin]) => ({ userId, admin }));
   const name = input.name !== undefined && input.name !== group.name ? input.name : undefined;
   const externalId = input.externalId !== undefined && input.externalId !== group.externalId ? input.externalId : undefined;
-  const changed = name !== undefined || externalId !== undefined || added.length + removed.length + adminChanged.length > 0;
-  return { name, externalId, added, removed, adminChanged, changed };
+  const profile = Object.fromEntries(Object.entries(input.profile ?? {})
+    .filter(([field, value]) => value !== undefined && group.profile[field as keyof GroupProfile] !== value)) as Partial<GroupProfile>;
+  const changed = name !== undefined || externalId !== undefined || Object.keys(profile).length > 0 || added.length + removed.length + adminChanged.length > 0;
+  return { name, externalId, profile, added, removed, adminChanged, changed };
 }
 
 /** DELETE /groups/<id>: its memberships and every grant naming it go too (contract 7). */
@@ -148,6 +159,14 @@ function checkGroupName(raw: string): string {
   const name = checkText('name', raw);
   if (name === '') throw errors.modelSaveError({ name: ["can't be blank"] });
   return name;
+}
+
+function snakeCase(field: string): string {
+  return field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
+
+function checkGroupProfile(profile: Partial<GroupProfile>): Partial<GroupProfile> {
+  return profile.notes === undefined ? profile : { ...profile, notes: checkNotes('notes', profile.notes) };
 }
 
 function desiredMembers(userIds: readonly number[], adminIds: readonly number[]): Map<number, boolean> {

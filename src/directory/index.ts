@@ -2,12 +2,13 @@
 // entrance to the feature.
 
 export { type GroupMember, type UserGroupIds } from '../repositories/memberships.js';
-export { type NameParts, type User } from '../repositories/users.js';
+export { type NameParts, type User, type UserProfile } from '../repositories/users.js';
 export { type GroupFilter, type GroupSortField, groupSortValue } from '../repositories/groups.js';
 export { type UserFilter, type UserSortField, userSortValue } from '../repositories/user-listing.js';
 export { type Workspace } from '../repositories/workspaces.js';
 export { addGroupMember, changeGroupMembers, listGroupMemberships, removeGroupMember, updateGroupMember } from './group-memberships.js';
 export { createGroup, deleteGroup, getGroup, type GroupWithMembers, listGroups, updateGroup, visibleGroupNames } from './groups.js';
-export { getUser, listUsers, userGroupIds } from './user-reads.js';
+export { getUser, listUsers, userGroupIds, usersWithVisibleNotes } from './user-reads.js';
 export { createUser, deleteUser, updateUserFields } from './users.js';
+export { type UserProfileInput } from './user-fields.js';
 export { createWorkspace, deleteEmptyWorkspace, getVisibleWorkspace, listVisibleWorkspaces, renameVisibleWorkspace } from './workspaces.js';

@@ -1,4 +1,4 @@
-import { findVisibleUser, userVisibility, type Call } from '../access/index.js';
+import { findVisibleUser, isAdministratorOf, userVisibility, type Call } from '../access/index.js';
 import { groupIdsOfUsers, type UserGroupIds } from '../repositories/memberships.js';
 import type { SortedPageRequest } from '../lib/sorted-page.js';
 import { byIdPage, listUsersInScope, type UserFilter, type UserSortField } from '../repositories/user-listing.js';
@@ -28,4 +28,14 @@ export function getUser(a: Call, id: number): Promise<User> {
  */
 export function userGroupIds(a: Call, userIds: readonly number[]): Promise<ReadonlyMap<number, UserGroupIds>> {
   return groupIdsOfUsers(a.db, userIds);
+}
+
+/**
+ * Of these users, those whose `notes` the caller may read: the notes are the administrators' own
+ * (docs/workspaces-users-groups.md), so only an administrator of the user's Workspace sees them.
+ */
+export async function usersWithVisibleNotes(a: Call, users: readonly User[]): Promise<ReadonlySet<number>> {
+  const administers = new Map<number, boolean>();
+  for (const workspaceId of new Set(users.map((u) => u.workspaceId))) administers.set(workspaceId, await isAdministratorOf(a.db, a.caller, workspaceId));
+  return new Set(users.filter((u) => administers.get(u.workspaceId) === true).map((u) => u.id));
 }

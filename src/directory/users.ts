@@ -8,11 +8,11 @@ import { checkNewPassword, hashPassword, type ConfirmIdentity } from '../identit
 import { refusingDuplicates, refusingBrokenReferences } from '../repositories/constraint-errors.js';
 import { findGroupById } from '../repositories/groups.js';
 import { insertMembership } from '../repositories/memberships.js';
-import { countOtherActiveSiteAdmins, deleteUserRow, insertUser, type NameParts, NO_NAME_PARTS, updateUser, type User, type UserChanges, usernameTaken } from '../repositories/users.js';
+import { countOtherActiveSiteAdmins, deleteUserRow, insertUser, type NameParts, NO_NAME_PARTS, updateUser, type User, type UserChanges, type UserProfile, usernameTaken } from '../repositories/users.js';
 import { endSessionsOfUser } from '../repositories/sessions.js';
 import { userCreated, userDeleted, userUpdated } from './directory-history.js';
 import { lockedUser } from './locked-rows.js';
-import { checkExternalId, checkNameParts, checkText, checkUsername } from './user-fields.js';
+import { checkExternalId, checkNameParts, checkText, checkUserProfile, checkUsername, PRIVILEGED_PROFILE_FIELDS, type UserProfileInput } from './user-fields.js';
 import { applyUserGroups, lockGroupsOfUserChange, NO_GROUP_CHANGE, planUserGroups } from './user-groups.js';
 import { getUser } from './user-reads.js';
 
@@ -31,6 +31,8 @@ export interface NewUserInput {
   nameParts?: NameParts;
   /** Created disabled (an identity provider provisioning an inactive account). */
   disabled?: boolean;
+  /** Files.com's profile and access fields; left out, the defaults (every protocol allowed, nothing else set). */
+  profile?: UserProfileInput;
 }
 
 /** POST /users: an administrator of the context creates a user in it (contract 7). */
@@ -44,6 +46,7 @@ export async function createUser(a: Call, input: NewUserInput): Promise<User> {
   const username = checkUsername(input.username);
   if (await usernameTaken(a.db, username)) throw usernameTakenError();
   if (input.password !== undefined) await checkNewPassword(a.db, input.password);
+  const profile = checkUserProfile(input.profile ?? {});
   const groupIds = [...new Set(input.groupIds ?? [])];
   for (const groupId of groupIds) {
     const group = await findGroupById(a.db, groupId);
@@ -64,6 +67,7 @@ export async function createUser(a: Call, input: NewUserInput): Promise<User> {
       externalId: checkExternalId(input.externalId),
       nameParts: checkNameParts(input.nameParts ?? NO_NAME_PARTS),
       disabled: input.disabled ?? false,
+      profile,
       now: a.now,
     });
     for (const groupId of groupIds) {
@@ -90,6 +94,8 @@ export interface UserUpdateInput {
   nameParts?: NameParts;
   /** The whole list of the user's groups (user-groups.ts). */
   groupIds?: readonly number[];
+  /** Files.com's profile and access fields; those that govern access (and the notes) only an administrator sets. */
+  profile?: UserProfileInput;
 }
 
 /**
@@ -136,6 +142,9 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
     : checkNameParts(input.nameParts);
   if (nameParts.givenName !== target.nameParts.givenName || nameParts.familyName !== target.nameParts.familyName) changes.nameParts = nameParts;
   if (input.email !== undefined) changes.email = checkText('email', input.email);
+  const profile = changedProfile(target.profile, checkUserProfile(input.profile ?? {}));
+  if (Object.keys(profile).length > 0) changes.profile = profile;
+  privileged.push(...privilegedProfileFields(profile));
   if (!isAdmin && privileged.length > 0) {
     throw errors.insufficientPermissionForParams(`Only an administrator may change ${privileged.join(', ')}.`);
   }
@@ -190,6 +199,23 @@ export async function deleteUser(a: Call, id: number, confirmIdentity: ConfirmId
     await deleteUserRow(tx, target.id);
     await recordHistory(tx, a, [userDeleted(current)]);
   });
+}
+
+/** The fields of `wanted` whose value differs from the user's: an unchanged value sent back is no change. */
+function changedProfile(current: UserProfile, wanted: Partial<UserProfile>): Partial<UserProfile> {
+  return Object.fromEntries(Object.entries(wanted).filter(([field, value]) => current[field as keyof UserProfile] !== value)) as Partial<UserProfile>;
+}
+
+/**
+ * The changed fields only an administrator of the user's Workspace may set: those that govern the
+ * user's access, and the notes, which are the administrators' own (docs/workspaces-users-groups.md).
+ */
+function privilegedProfileFields(changed: Partial<UserProfile>): string[] {
+  const names: string[] = Object.keys(changed).flatMap((field) => {
+    const name = PRIVILEGED_PROFILE_FIELDS[field as keyof typeof PRIVILEGED_PROFILE_FIELDS] as string | undefined;
+    return name === undefined ? [] : [name];
+  });
+  return changed.notes === undefined ? names : [...names, 'notes'];
 }
 
 function usernameTakenError(): Error {

@@ -47,6 +47,11 @@ export const errors = {
     new AtriumError('not-authorized/insufficient-permission-for-params', message, about),
   apiKeyIsFilesOnly: () =>
     new AtriumError('not-authorized/api-key-is-files-only', 'This API key is files_only: it may only be used for file and folder operations.'),
+  /** The user's own settings refuse this door or this address (access/door-admission.ts). */
+  protocolNotPermitted: (door: string) =>
+    new AtriumError('not-authorized/insufficient-permission-for-site', `This user may not use ${door}: an administrator has turned it off for the account.`),
+  addressNotAllowed: () =>
+    new AtriumError('not-authorized/insufficient-permission-for-site', 'This user may not connect from this address: it is not in the account\'s allowed IPs.'),
 
   notFound: (message = 'Not found.') => new AtriumError('not-found', message),
   workspaceNotFound: () => new AtriumError('not-found/workspace-not-found', 'Workspace not found.'),

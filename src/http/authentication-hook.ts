@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../lib/time.js';
 import type { Db } from '../db/database.js';
 import { authenticate } from '../identity/index.js';
-import { assertCredentialReaches, resolveRequestWorkspace } from '../access/index.js';
+import { assertCredentialReaches, assertDoorAdmits, resolveRequestWorkspace } from '../access/index.js';
 import { readHeader, type BrandHeaders } from './brand-headers.js';
 import { readCredentials } from './credentials.js';
 import { assertCredentialHeadersRead } from './unread-credential-headers.js';
@@ -20,6 +20,8 @@ export function authenticationHook(db: Db, clock: Clock, headers: BrandHeaders) 
     const credentials = readCredentials(request.headers, headers);
     assertCredentialHeadersRead(request.headers, headers, credentials);
     const caller = await authenticate(db, clock, credentials);
+    // The account's own settings (an end date, allowed addresses, the REST API flag): access/ decides.
+    await assertDoorAdmits(db, caller, 'rest', request.ip, clock.now());
     request.caller = caller;
     assertWorkspaceHeaderSpelling(request.headers, headers);
     request.requestWorkspaceId = await resolveRequestWorkspace(db, caller, readHeader(request.headers, headers.workspace));

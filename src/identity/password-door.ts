@@ -1,5 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
-import { callerFromPassword, type Caller } from '../access/index.js';
+import { accountActive, callerFromPassword, type Caller } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { findLockout } from '../repositories/login-attempts.js';
 import { sharedSecret } from '../repositories/server-secrets.js';
@@ -61,7 +61,7 @@ export class PasswordDoor {
   private async stillValid(now: number, username: string, known: Remembered): Promise<Caller | undefined> {
     const key = usernameKey(username);
     const account = await findLoginAccount(this.db, key);
-    if (account === undefined || account.user.id !== known.userId || account.user.disabled || account.passwordHash === null) return undefined;
+    if (account === undefined || account.user.id !== known.userId || !accountActive(account.user, now) || account.passwordHash === null) return undefined;
     if (!hashesEqual(stampOf(account.passwordHash), known.hashStamp)) return undefined;
     const settings = await readSiteSettings(this.db);
     if (settings.user_lockout) {

@@ -1,3 +1,4 @@
+import { assertDoorAdmits, callerFromPassword } from '../access/index.js';
 import { hashesEqual, hashSecret, newSessionId } from './secrets.js';
 import type { Db } from '../db/database.js';
 import { inTransaction } from '../db/transaction.js';
@@ -27,6 +28,8 @@ export interface NewSession {
 export async function logIn(db: Db, clock: Clock, input: PasswordSignIn): Promise<NewSession> {
   const now = clock.now();
   const user = await verifyPasswordSignIn(db, now, input);
+  // A user whose own settings close the REST API (or this address) gets no session to use it with.
+  await assertDoorAdmits(db, callerFromPassword(user), 'rest', input.clientIp, now);
   return startSession(db, now, user);
 }
 

@@ -1,3 +1,4 @@
+import { accountActive } from '../access/index.js';
 import { verifyPasswordOrDummy } from './passwords.js';
 import type { Db } from '../db/database.js';
 import { inTransaction } from '../db/transaction.js';
@@ -54,7 +55,7 @@ export async function verifyPasswordSignIn(db: Db, now: number, input: PasswordS
 
   const account = await findLoginAccount(db, attempt.usernameKey);
   const passwordMatches = await verifyPasswordOrDummy(account?.passwordHash, input.password);
-  if (account === undefined || !passwordMatches || account.user.disabled) {
+  if (account === undefined || !passwordMatches || !accountActive(account.user, now)) {
     const failureType = account === undefined ? 'username_not_found' : !passwordMatches ? 'password_mismatch' : 'disabled';
     await recordFailedLogin(db, settings, attempt, (tx) => recordSignIn(tx, recorded, account?.user, failureType));
     activity.emit('login-failed');

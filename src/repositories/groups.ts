@@ -14,10 +14,46 @@ export interface Group {
   externalId: string | null;
   /** The last change of the group's name, external id or members; its creation until then. */
   updatedAt: number;
+  /** Files.com's group notes and protocol flags (docs/workspaces-users-groups.md). */
+  profile: GroupProfile;
 }
 
-function toGroup(row: { id: number; workspace_id: number; name: string; created_at: number; external_id?: string | null; updated_at?: number | null }): Group {
-  return { id: row.id, workspaceId: row.workspace_id, name: row.name, createdAt: row.created_at, externalId: row.external_id ?? null, updatedAt: row.updated_at ?? row.created_at };
+/** A protocol flag true lets every member use that protocol whatever the member's own flag says. */
+export interface GroupProfile {
+  notes: string;
+  sftpPermission: boolean;
+  davPermission: boolean;
+  ftpPermission: boolean;
+  restapiPermission: boolean;
+}
+
+export const DEFAULT_GROUP_PROFILE: GroupProfile = Object.freeze({ notes: '', sftpPermission: false, davPermission: false, ftpPermission: false, restapiPermission: false });
+
+const GROUP_PROFILE_COLUMNS = {
+  notes: 'notes', sftpPermission: 'sftp_permission', davPermission: 'dav_permission', ftpPermission: 'ftp_permission', restapiPermission: 'restapi_permission',
+} as const;
+
+function groupProfileColumns(profile: Partial<GroupProfile>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(profile).filter(([, v]) => v !== undefined).map(([k, v]) => [GROUP_PROFILE_COLUMNS[k as keyof GroupProfile], v]));
+}
+
+interface GroupRow {
+  id: number; workspace_id: number; name: string; created_at: number; external_id?: string | null; updated_at?: number | null;
+  notes?: string | null; sftp_permission?: boolean | number | null; dav_permission?: boolean | number | null;
+  ftp_permission?: boolean | number | null; restapi_permission?: boolean | number | null;
+}
+
+function toGroup(row: GroupRow): Group {
+  return {
+    id: row.id, workspaceId: row.workspace_id, name: row.name, createdAt: row.created_at, externalId: row.external_id ?? null, updatedAt: row.updated_at ?? row.created_at,
+    profile: {
+      notes: row.notes ?? '',
+      sftpPermission: Boolean(row.sftp_permission),
+      davPermission: Boolean(row.dav_permission),
+      ftpPermission: Boolean(row.ftp_permission),
+      restapiPermission: Boolean(row.restapi_permission),
+    },
+  };
 }
 
 export function groupNameKey(name: string): string {
@@ -95,10 +131,13 @@ export async function groupNameTaken(db: Db, workspaceId: number, name: string, 
   return (await query.executeTakeFirst()) !== undefined;
 }
 
-export async function insertGroup(db: Db, group: { workspaceId: number; name: string; now: number; externalId?: string | null }): Promise<Group> {
+export async function insertGroup(db: Db, group: { workspaceId: number; name: string; now: number; externalId?: string | null; profile?: Partial<GroupProfile> }): Promise<Group> {
   const row = await db
     .insertInto('groups')
-    .values({ workspace_id: group.workspaceId, name: group.name, name_key: groupNameKey(group.name), created_at: group.now, external_id: group.externalId ?? null })
+    .values({
+      workspace_id: group.workspaceId, name: group.name, name_key: groupNameKey(group.name), created_at: group.now, external_id: group.externalId ?? null,
+      ...groupProfileColumns(group.profile ?? {}),
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
   return toGroup(row);
@@ -106,6 +145,28 @@ export async function insertGroup(db: Db, group: { workspaceId: number; name: st
 
 export async function setGroupExternalId(db: Db, id: number, externalId: string | null, now: number): Promise<void> {
   await db.updateTable('groups').set({ external_id: externalId, updated_at: now }).where('id', '=', id).execute();
+}
+
+/** Changes a group's notes and protocol flags; nothing given, nothing written. */
+export async function updateGroupProfile(db: Db, id: number, profile: Partial<GroupProfile>, now: number): Promise<void> {
+  const values = groupProfileColumns(profile);
+  if (Object.keys(values).length === 0) return;
+  await db.updateTable('groups').set({ ...values, updated_at: now }).where('id', '=', id).execute();
+}
+
+/**
+ * Whether any group `userId` is a member of has `flag` true: such a group lets its members use
+ * the protocol whatever their own flag says (Files.com's group semantics).
+ */
+export async function anyGroupAllows(db: Db, userId: number, flag: 'sftp_permission' | 'dav_permission' | 'restapi_permission'): Promise<boolean> {
+  const row = await db
+    .selectFrom('group_users as gu')
+    .innerJoin('groups as g', 'g.id', 'gu.group_id')
+    .select('g.id')
+    .where('gu.user_id', '=', userId)
+    .where(`g.${flag}`, '=', true)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 export async function renameGroup(db: Db, id: number, name: string, now: number): Promise<void> {

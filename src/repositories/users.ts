@@ -19,6 +19,66 @@ export interface User {
   updatedAt: number;
   /** The parts of `name` an identity provider sent, as sent; null when none was. */
   nameParts: NameParts;
+  /** The Files.com profile and access fields (docs/workspaces-users-groups.md). */
+  profile: UserProfile;
+}
+
+/** Files.com's `ssl_required` values. */
+export const SSL_REQUIRED_VALUES = ['use_system_setting', 'always_require', 'never_require'] as const;
+export type SslRequired = typeof SSL_REQUIRED_VALUES[number];
+
+export interface UserProfile {
+  timeZone: string | null;
+  language: string | null;
+  company: string;
+  /** Shown only to administrators of the user's Workspace. */
+  notes: string;
+  /** Canonical newline-separated addresses and CIDR ranges; empty is any address. */
+  allowedIps: string;
+  userRoot: string;
+  /** Epoch milliseconds; from then on the user cannot sign in or use a key. */
+  authenticateUntil: number | null;
+  requirePasswordChange: boolean;
+  sslRequired: SslRequired;
+  sftpPermission: boolean;
+  davPermission: boolean;
+  ftpPermission: boolean;
+  restapiPermission: boolean;
+}
+
+/** A new user's profile where nothing was sent: every protocol allowed, nothing else set. */
+export const DEFAULT_USER_PROFILE: UserProfile = Object.freeze({
+  timeZone: null, language: null, company: '', notes: '', allowedIps: '', userRoot: '', authenticateUntil: null,
+  requirePasswordChange: false, sslRequired: 'use_system_setting', sftpPermission: true, davPermission: true, ftpPermission: true, restapiPermission: true,
+});
+
+/** Each profile field's column. */
+const PROFILE_COLUMNS = {
+  timeZone: 'time_zone', language: 'language', company: 'company', notes: 'notes', allowedIps: 'allowed_ips', userRoot: 'user_root',
+  authenticateUntil: 'authenticate_until', requirePasswordChange: 'require_password_change', sslRequired: 'ssl_required',
+  sftpPermission: 'sftp_permission', davPermission: 'dav_permission', ftpPermission: 'ftp_permission', restapiPermission: 'restapi_permission',
+} as const satisfies Record<keyof UserProfile, keyof UsersTable>;
+
+function profileColumns(profile: Partial<UserProfile>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(profile).filter(([, v]) => v !== undefined).map(([k, v]) => [PROFILE_COLUMNS[k as keyof UserProfile], v]));
+}
+
+function toProfile(row: UserRow): UserProfile {
+  return {
+    timeZone: row.time_zone ?? null,
+    language: row.language ?? null,
+    company: row.company ?? '',
+    notes: row.notes ?? '',
+    allowedIps: row.allowed_ips ?? '',
+    userRoot: row.user_root ?? '',
+    authenticateUntil: row.authenticate_until == null ? null : Number(row.authenticate_until),
+    requirePasswordChange: Boolean(row.require_password_change),
+    sslRequired: (row.ssl_required ?? 'use_system_setting') as SslRequired,
+    sftpPermission: Boolean(row.sftp_permission ?? true),
+    davPermission: Boolean(row.dav_permission ?? true),
+    ftpPermission: Boolean(row.ftp_permission ?? true),
+    restapiPermission: Boolean(row.restapi_permission ?? true),
+  };
 }
 
 /** SCIM's `name.givenName` and `name.familyName`: kept as an identity provider sent them. */
@@ -57,6 +117,7 @@ export function toUser(row: UserRow): User {
     externalId: row.external_id ?? null,
     updatedAt: row.updated_at ?? row.created_at,
     nameParts: { givenName: row.given_name ?? null, familyName: row.family_name ?? null },
+    profile: toProfile(row),
   };
 }
 
@@ -99,6 +160,7 @@ export interface NewUser {
   externalId?: string | null;
   nameParts?: NameParts;
   disabled?: boolean;
+  profile?: Partial<UserProfile>;
   now: number;
 }
 
@@ -122,6 +184,7 @@ export async function insertUser(db: Db, user: NewUser): Promise<User> {
       external_id: user.externalId ?? null,
       given_name: user.nameParts?.givenName ?? null,
       family_name: user.nameParts?.familyName ?? null,
+      ...profileColumns(user.profile ?? {}),
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -138,6 +201,7 @@ export interface UserChanges {
   disabled?: boolean;
   externalId?: string | null;
   nameParts?: NameParts;
+  profile?: Partial<UserProfile>;
 }
 
 export async function updateUser(db: Db, id: number, changes: UserChanges, now: number): Promise<User> {
@@ -151,6 +215,7 @@ export async function updateUser(db: Db, id: number, changes: UserChanges, now: 
     ...(changes.disabled === undefined ? {} : { disabled: changes.disabled }),
     ...(changes.externalId === undefined ? {} : { external_id: changes.externalId }),
     ...(changes.nameParts === undefined ? {} : { given_name: changes.nameParts.givenName, family_name: changes.nameParts.familyName }),
+    ...profileColumns(changes.profile ?? {}),
   };
   // Nothing to change is an UPDATE without SET, which SQL cannot say: the row is answered as it is.
   const query = Object.keys(values).length === 0
@@ -170,6 +235,10 @@ export const JOINED_USER_COLUMNS = [
   'u.workspace_admin as u_workspace_admin', 'u.disabled as u_disabled', 'u.created_at as u_created_at',
   'u.last_login_at as u_last_login_at', 'u.password_set_at as u_password_set_at', 'u.external_id as u_external_id', 'u.updated_at as u_updated_at',
   'u.given_name as u_given_name', 'u.family_name as u_family_name',
+  'u.time_zone as u_time_zone', 'u.language as u_language', 'u.company as u_company', 'u.notes as u_notes', 'u.allowed_ips as u_allowed_ips',
+  'u.user_root as u_user_root', 'u.authenticate_until as u_authenticate_until', 'u.require_password_change as u_require_password_change',
+  'u.ssl_required as u_ssl_required', 'u.sftp_permission as u_sftp_permission', 'u.dav_permission as u_dav_permission',
+  'u.ftp_permission as u_ftp_permission', 'u.restapi_permission as u_restapi_permission',
 ] as const;
 
 type PrefixedUser = { [K in keyof UserRow as K extends 'id' ? never : `u_${K}`]: UserRow[K] | null };
@@ -193,5 +262,18 @@ export function unprefixUser(id: number, row: PrefixedUser): UserRow {
     updated_at: row.u_updated_at,
     given_name: row.u_given_name,
     family_name: row.u_family_name,
+    time_zone: row.u_time_zone,
+    language: row.u_language,
+    company: row.u_company as string,
+    notes: row.u_notes as string,
+    allowed_ips: row.u_allowed_ips as string,
+    user_root: row.u_user_root as string,
+    authenticate_until: row.u_authenticate_until,
+    require_password_change: row.u_require_password_change as number,
+    ssl_required: row.u_ssl_required as string,
+    sftp_permission: row.u_sftp_permission as number,
+    dav_permission: row.u_dav_permission as number,
+    ftp_permission: row.u_ftp_permission as number,
+    restapi_permission: row.u_restapi_permission as number,
   };
 }

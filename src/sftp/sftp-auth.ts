@@ -1,6 +1,6 @@
 import type { AuthContext } from 'ssh2';
 import ssh2 from 'ssh2';
-import type { Caller } from '../access/index.js';
+import { assertDoorAdmits, type Caller } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { authenticate, completeKeySignIn, findKeySignIn, type PasswordDoor } from '../identity/index.js';
 import type { Clock } from '../lib/time.js';
@@ -63,6 +63,19 @@ export class SftpAuthenticator {
   ) {}
 
   async attempt(ctx: AuthContext, clientIp: string): Promise<SignInOutcome> {
+    const outcome = await this.recognise(ctx, clientIp);
+    if (outcome.kind !== 'signed-in') return outcome;
+    // The account's own settings (an end date, allowed addresses, the SFTP flag): access/ decides.
+    // A refusal looks like any other to the client.
+    try {
+      await assertDoorAdmits(this.db, outcome.caller, 'sftp', clientIp, this.clock.now());
+    } catch {
+      return { kind: 'refused' };
+    }
+    return outcome;
+  }
+
+  private async recognise(ctx: AuthContext, clientIp: string): Promise<SignInOutcome> {
     switch (ctx.method) {
       case 'password':
         return this.password(ctx.username, ctx.password, clientIp);

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Caller } from '../access/index.js';
+import { assertDoorAdmits, type Caller } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { AtriumError } from '../errors/atrium-error.js';
 import { errors } from '../errors/catalogue.js';
@@ -29,6 +29,13 @@ export class DavAuthenticator {
   constructor(private readonly db: Db, private readonly clock: Clock, private readonly passwords: PasswordDoor) {}
 
   async callerOf(request: FastifyRequest): Promise<Caller> {
+    const caller = await this.recognise(request);
+    // The account's own settings (an end date, allowed addresses, the WebDAV flag): access/ decides.
+    await assertDoorAdmits(this.db, caller, 'dav', request.ip, this.clock.now());
+    return caller;
+  }
+
+  private async recognise(request: FastifyRequest): Promise<Caller> {
     const basic = basicCredentials(request.headers.authorization);
     if (basic === undefined) throw errors.authenticationRequired();
     const asKey = () => authenticate(this.db, this.clock, { sessionId: undefined, apiKey: basic.user });

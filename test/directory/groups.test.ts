@@ -25,6 +25,11 @@ describe.each(testDatabaseTargets())('groups and memberships [$name]', (target) 
       user_ids: [s.member1.user.id, extra.id].sort((a, b) => a - b).join(','),
       admin_ids: `${extra.id}`,
       usernames: expect.stringContaining(s.member1.user.username),
+      notes: '',
+      sftp_permission: false,
+      dav_permission: false,
+      ftp_permission: false,
+      restapi_permission: false,
     });
     const memberships = await t.api.get(`/group_users?group_id=${response.body.id}`, { key: s.admin1.key });
     expect(memberships.body).toEqual(expect.arrayContaining([

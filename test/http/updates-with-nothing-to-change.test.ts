@@ -7,7 +7,7 @@ import { BOOTSTRAP_KEY, startTestApp, type TestApp } from '../support/test-app.j
  * Bodies that change nothing: empty, only fields the server does not know, or keys a JSON parser
  * must never obey. Sent raw, since a JavaScript object cannot carry a `__proto__` key.
  */
-const NOTHING_TO_CHANGE = ['{}', '{"notes":"x"}', '{"__proto__":{}}', '{"constructor":1}', '{"__proto__":{"site_admin":true},"prototype":{"admin":true}}'];
+const NOTHING_TO_CHANGE = ['{}', '{"no_such_field":"x"}', '{"__proto__":{}}', '{"constructor":1}', '{"__proto__":{"site_admin":true},"prototype":{"admin":true}}'];
 
 /**
  * Every update route (PUT and PATCH alike, contract 1.1) answers a body that changes nothing with

@@ -21,6 +21,11 @@ const GroupBody = Type.Object({
   user_ids: Type.String({ description: 'comma-separated user ids' }),
   admin_ids: Type.String({ description: 'comma-separated user ids of Group Admins' }),
   usernames: Type.String({ description: 'comma-separated user names' }),
+  notes: Type.String(),
+  sftp_permission: Type.Boolean({ description: 'true lets every member use SFTP whatever the member\'s own flag says' }),
+  dav_permission: Type.Boolean(),
+  ftp_permission: Type.Boolean(),
+  restapi_permission: Type.Boolean(),
 });
 
 function groupBody({ group, members }: GroupWithMembers) {
@@ -31,10 +36,31 @@ function groupBody({ group, members }: GroupWithMembers) {
     user_ids: members.map((m) => m.userId).join(','),
     admin_ids: members.filter((m) => m.admin).map((m) => m.userId).join(','),
     usernames: members.map((m) => m.username).join(','),
+    notes: group.profile.notes,
+    sftp_permission: group.profile.sftpPermission,
+    dav_permission: group.profile.davPermission,
+    ftp_permission: group.profile.ftpPermission,
+    restapi_permission: group.profile.restapiPermission,
   };
 }
 
-const GroupFields = { user_ids: Type.Optional(IdList), admin_ids: Type.Optional(IdList) };
+/** A group's notes and protocol flags as a request sends them; fields not sent stay absent. */
+function groupProfileInput(body: { notes?: string | null; sftp_permission?: boolean; dav_permission?: boolean; ftp_permission?: boolean; restapi_permission?: boolean }) {
+  return definedOnly({
+    notes: body.notes === null ? '' : body.notes,
+    sftpPermission: body.sftp_permission, davPermission: body.dav_permission, ftpPermission: body.ftp_permission, restapiPermission: body.restapi_permission,
+  });
+}
+
+const GroupFields = {
+  user_ids: Type.Optional(IdList),
+  admin_ids: Type.Optional(IdList),
+  notes: Type.Optional(Type.Union([Type.String({ maxLength: 16_384 }), Type.Null()])),
+  sftp_permission: Type.Optional(Type.Boolean()),
+  dav_permission: Type.Optional(Type.Boolean()),
+  ftp_permission: Type.Optional(Type.Boolean()),
+  restapi_permission: Type.Optional(Type.Boolean()),
+};
 
 export function groupRoutes(app: ApiInstance, deps: RouteDeps): void {
   app.get('/groups', {
@@ -73,6 +99,7 @@ export function groupRoutes(app: ApiInstance, deps: RouteDeps): void {
     const created = await createGroup(callOf(request, deps), {
       name: body.name,
       ...definedOnly({ workspaceId: body.workspace_id, userIds: parseIdList('user_ids', body.user_ids), adminIds: parseIdList('admin_ids', body.admin_ids) }),
+      profile: groupProfileInput(body),
     });
     return reply.code(201).send(groupBody(created));
   });
@@ -92,9 +119,9 @@ export function groupRoutes(app: ApiInstance, deps: RouteDeps): void {
     },
     handler: async (request) => {
       const body = request.body;
-      const updated = await updateGroup(callOf(request, deps), request.params.id, definedOnly({
+      const updated = await updateGroup(callOf(request, deps), request.params.id, { ...definedOnly({
         name: body.name, userIds: parseIdList('user_ids', body.user_ids), adminIds: parseIdList('admin_ids', body.admin_ids),
-      }));
+      }), profile: groupProfileInput(body) });
       return groupBody(updated);
     },
   });

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import type { User, UserGroupIds } from '../../directory/index.js';
+import type { User, UserGroupIds, UserProfileInput } from '../../directory/index.js';
+import { definedOnly } from '../../lib/defined-only.js';
 import { isoTime } from '../../lib/time.js';
 
 export const UserBody = Type.Object({
@@ -16,10 +17,59 @@ export const UserBody = Type.Object({
   created_at: Type.String(),
   last_login_at: Type.Union([Type.String(), Type.Null()]),
   password_set_at: Type.Union([Type.String(), Type.Null()]),
+  time_zone: Type.Union([Type.String(), Type.Null()]),
+  language: Type.Union([Type.String(), Type.Null()]),
+  company: Type.String(),
+  notes: Type.Optional(Type.String({ description: 'only to administrators of the user\'s Workspace' })),
+  allowed_ips: Type.String({ description: 'newline-separated addresses and CIDR ranges; empty is any address' }),
+  authenticate_until: Type.Union([Type.String(), Type.Null()]),
+  require_password_change: Type.Boolean(),
+  ssl_required: Type.String(),
+  user_root: Type.String(),
+  sftp_permission: Type.Boolean(),
+  dav_permission: Type.Boolean(),
+  ftp_permission: Type.Boolean(),
+  restapi_permission: Type.Boolean(),
 });
 
-/** The user as the API shows it: never a password or its hash (the schema has no such field). */
-export function userBody(user: User, groups: UserGroupIds | undefined) {
+/** The profile fields as a request sends them (POST and PATCH /users). */
+export const UserProfileFields = {
+  time_zone: Type.Optional(Type.Union([Type.String({ maxLength: 1024 }), Type.Null()])),
+  language: Type.Optional(Type.Union([Type.String({ maxLength: 1024 }), Type.Null()])),
+  company: Type.Optional(Type.Union([Type.String({ maxLength: 1024 }), Type.Null()])),
+  notes: Type.Optional(Type.Union([Type.String({ maxLength: 16_384 }), Type.Null()])),
+  allowed_ips: Type.Optional(Type.Union([Type.String({ maxLength: 16_384 }), Type.Null()])),
+  user_root: Type.Optional(Type.Union([Type.String({ maxLength: 8192 }), Type.Null()])),
+  authenticate_until: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
+  require_password_change: Type.Optional(Type.Boolean()),
+  ssl_required: Type.Optional(Type.String({ maxLength: 64 })),
+  sftp_permission: Type.Optional(Type.Boolean()),
+  dav_permission: Type.Optional(Type.Boolean()),
+  ftp_permission: Type.Optional(Type.Boolean()),
+  restapi_permission: Type.Optional(Type.Boolean()),
+};
+
+type ProfileBody = { [K in keyof typeof UserProfileFields]?: string | boolean | null };
+
+/** The profile fields of a request body, in the directory's terms; fields not sent stay absent. */
+export function userProfileInput(body: ProfileBody): UserProfileInput {
+  const text = (value: unknown) => value as string | null | undefined;
+  const flag = (value: unknown) => value as boolean | undefined;
+  return definedOnly({
+    timeZone: text(body.time_zone), language: text(body.language), company: text(body.company), notes: text(body.notes),
+    allowedIps: text(body.allowed_ips), userRoot: text(body.user_root), authenticateUntil: text(body.authenticate_until),
+    requirePasswordChange: flag(body.require_password_change), sslRequired: body.ssl_required as string | undefined,
+    sftpPermission: flag(body.sftp_permission), davPermission: flag(body.dav_permission), ftpPermission: flag(body.ftp_permission),
+    restapiPermission: flag(body.restapi_permission),
+  });
+}
+
+/**
+ * The user as the API shows it: never a password or its hash (the schema has no such field);
+ * `notes` only when `showNotes` (the caller administers the user's Workspace).
+ */
+export function userBody(user: User, groups: UserGroupIds | undefined, showNotes: boolean) {
+  const p = user.profile;
   return {
     id: user.id,
     username: user.username,
@@ -34,5 +84,18 @@ export function userBody(user: User, groups: UserGroupIds | undefined) {
     created_at: isoTime(user.createdAt),
     last_login_at: isoTime(user.lastLoginAt),
     password_set_at: isoTime(user.passwordSetAt),
+    time_zone: p.timeZone,
+    language: p.language,
+    company: p.company,
+    ...(showNotes ? { notes: p.notes } : {}),
+    allowed_ips: p.allowedIps,
+    authenticate_until: isoTime(p.authenticateUntil),
+    require_password_change: p.requirePasswordChange,
+    ssl_required: p.sslRequired,
+    user_root: p.userRoot,
+    sftp_permission: p.sftpPermission,
+    dav_permission: p.davPermission,
+    ftp_permission: p.ftpPermission,
+    restapi_permission: p.restapiPermission,
   };
 }

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Call } from '../../access/index.js';
-import { createUser, deleteUser, getUser, updateUserFields, userGroupIds, type User } from '../../directory/index.js';
+import { createUser, deleteUser, getUser, updateUserFields, userGroupIds, usersWithVisibleNotes, type User } from '../../directory/index.js';
 import { reviewChange, userChangeScope } from '../../access-review/index.js';
 import { definedOnly } from '../../lib/defined-only.js';
 import { callOf, confirmIdentity } from '../call.js';
@@ -14,7 +14,7 @@ import { errorResponses, IdParams, RecordId } from '../schemas.js';
 import { asksForReauthentication } from '../openapi/route-markers.js';
 import { UPDATE_METHODS } from '../update-methods.js';
 import { IdList, parseIdList } from '../id-lists.js';
-import { UserBody, userBody } from './user-body.js';
+import { UserBody, userBody, UserProfileFields, userProfileInput } from './user-body.js';
 import { USER_LIST_PARAMETERS, USERS_BY_ID, userFilterOf, userOrderOf } from './user-list-parameters.js';
 import { renderedUsersPage } from './users-response.js';
 
@@ -25,6 +25,7 @@ const UserFields = {
   email: Type.Optional(Type.String({ maxLength: 1024 })),
   site_admin: Type.Optional(Type.Boolean()),
   workspace_admin: Type.Optional(Type.Boolean()),
+  ...UserProfileFields,
 };
 
 export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
@@ -72,6 +73,7 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
     const user = await createUser(a, {
       username: body.username,
       ...definedOnly({ password: body.password, name: body.name, email: body.email, workspaceId: body.workspace_id, siteAdmin: body.site_admin, workspaceAdmin: body.workspace_admin, groupIds }),
+      profile: userProfileInput(body),
     });
     return reply.code(201).send(await withGroups(a, user));
   });
@@ -108,6 +110,7 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
         username: body.username, password: body.password, name: body.name, email: body.email,
         siteAdmin: body.site_admin, workspaceAdmin: body.workspace_admin, disabled: body.disabled,
         groupIds: parseIdList('group_ids', body.group_ids),
+        profile: userProfileInput(body),
       });
       // A dry run changes nothing, so it asks no password; the real change asks as always.
       const confirm = dryRun ? async () => undefined : confirmIdentity(request, deps, a);
@@ -139,5 +142,5 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
 
 async function withGroups(a: Call, user: User) {
   const groups = await userGroupIds(a, [user.id]);
-  return userBody(user, groups.get(user.id));
+  return userBody(user, groups.get(user.id), (await usersWithVisibleNotes(a, [user])).has(user.id));
 }

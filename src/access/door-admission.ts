@@ -1,0 +1,63 @@
+import { BlockList, isIP } from 'node:net';
+import type { Db } from '../db/database.js';
+import { errors } from '../errors/catalogue.js';
+import { anyGroupAllows } from '../repositories/groups.js';
+import type { User } from '../repositories/users.js';
+import type { Caller } from './caller.js';
+
+/** The doors a user's own settings can close: the REST API (and everything built on it), SFTP, WebDAV. */
+export type Door = 'rest' | 'sftp' | 'dav';
+
+const DOOR_FLAG = { rest: 'restapi_permission', sftp: 'sftp_permission', dav: 'dav_permission' } as const;
+const DOOR_NAME = { rest: 'the REST API', sftp: 'SFTP', dav: 'WebDAV' } as const;
+
+/**
+ * Whether the account can be used at all at `now`: not disabled, and not past its
+ * `authenticate_until`. The one rule every sign-in and every credential check asks.
+ */
+export function accountActive(user: User, now: number): boolean {
+  if (user.disabled) return false;
+  const until = user.profile.authenticateUntil;
+  return until === null || now < until;
+}
+
+/**
+ * The account's own settings at a door, after its credential was recognised, for every kind of
+ * credential (session, API key, password, public key):
+ * - an account past its `authenticate_until` is refused as a disabled one is (the credential is
+ *   not valid any more);
+ * - a client address outside the account's `allowed_ips` is refused (`request.ip` as the server
+ *   sees it, X-Forwarded-For only from a trusted proxy);
+ * - a door whose protocol flag is false is refused, unless a group the user belongs to has that
+ *   flag true (a group's flag only ever allows, as Files.com documents it).
+ * A site-wide key has no user and no such settings.
+ */
+export async function assertDoorAdmits(db: Db, caller: Caller, door: Door, clientIp: string, now: number): Promise<void> {
+  const user = caller.user;
+  if (user === null) return;
+  if (!accountActive(user, now)) {
+    const kind = caller.credential.kind;
+    throw kind === 'session' ? errors.invalidSession() : kind === 'api_key' ? errors.invalidCredentials() : errors.invalidUsernameOrPassword();
+  }
+  if (!addressAllowed(user.profile.allowedIps, clientIp)) throw errors.addressNotAllowed();
+  const flag = DOOR_FLAG[door];
+  const ownFlag = door === 'rest' ? user.profile.restapiPermission : door === 'sftp' ? user.profile.sftpPermission : user.profile.davPermission;
+  if (!ownFlag && !(await anyGroupAllows(db, user.id, flag))) throw errors.protocolNotPermitted(DOOR_NAME[door]);
+}
+
+/** Whether `clientIp` is one of the newline-separated addresses and CIDR ranges; an empty list allows any address. */
+export function addressAllowed(allowedIps: string, clientIp: string): boolean {
+  if (allowedIps === '') return true;
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(clientIp);
+  const address = mapped === null ? clientIp : (mapped[1] as string);
+  const family = isIP(address);
+  if (family === 0) return false;
+  const list = new BlockList();
+  for (const entry of allowedIps.split('\n')) {
+    const [base, prefix] = entry.split('/') as [string, string | undefined];
+    const type = isIP(base) === 6 ? 'ipv6' : 'ipv4';
+    if (prefix === undefined) list.addAddress(base, type);
+    else list.addSubnet(base, Number(prefix), type);
+  }
+  return list.check(address, family === 6 ? 'ipv6' : 'ipv4');
+}
