@@ -10,4 +10,5 @@ export { addGroupMember, changeGroupMembers, listGroupMemberships, removeGroupMe
 export { createGroup, deleteGroup, getGroup, type GroupWithMembers, listGroups, updateGroup, visibleGroupNames } from './groups.js';
 export { getUser, listUsers, userGroupIds } from './user-reads.js';
 export { createUser, deleteUser, updateUserFields } from './users.js';
+export { resendWelcomeEmail, unlockUser, userLockouts } from './user-sign-in-help.js';
 export { createWorkspace, deleteEmptyWorkspace, getVisibleWorkspace, listVisibleWorkspaces, renameVisibleWorkspace } from './workspaces.js';

@@ -16,6 +16,7 @@ export { type PasswordSignIn, verifyPasswordSignIn } from './sign-in.js';
 export { changeSiteSettings, readSitePolicies, readSiteSettingsAs } from './site-administration.js';
 export { historyRetentionDays, SETTING_RANGES, type SiteSettings } from './site-settings.js';
 export { PasswordDoor, REMEMBER_PASSWORD_MS } from './password-door.js';
+export { endLockout, lockoutEnds } from './lockouts.js';
 export { type PublicKey } from '../repositories/public-keys.js';
 export { createPublicKey, type CreatedPublicKey, deletePublicKeyAs, findPublicKeyAs, listPublicKeysAs, type NewPublicKeyInput, renamePublicKeyAs } from './public-keys.js';
 export { findPublicKeysOfUser, publicKeyMatches, publicKeyOfUserMatching, touchPublicKeyLogin } from './public-key-sign-in.js';

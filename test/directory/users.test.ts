@@ -120,7 +120,7 @@ describe.each(testDatabaseTargets())('users [$name]', (target) => {
     it("shows the contract's fields and never a password or hash", async () => {
       const response = await t.api.get(`/users/${s.member1.user.id}`, { key: s.admin1.key });
       expect(Object.keys(response.body).sort()).toEqual([
-        'admin_group_ids', 'created_at', 'disabled', 'email', 'group_ids', 'id', 'last_login_at', 'name', 'password_set_at',
+        'admin_group_ids', 'created_at', 'disabled', 'email', 'group_ids', 'id', 'last_login_at', 'lockout_expires', 'name', 'password_set_at',
         'site_admin', 'username', 'workspace_admin', 'workspace_id',
       ]);
       expect(response.body.workspace_id).toBe(s.ws1);

@@ -16,10 +16,11 @@ export const UserBody = Type.Object({
   created_at: Type.String(),
   last_login_at: Type.Union([Type.String(), Type.Null()]),
   password_set_at: Type.Union([Type.String(), Type.Null()]),
+  lockout_expires: Type.Union([Type.String(), Type.Null()], { description: 'when the user\'s sign-in lockout ends; null when it is not locked out' }),
 });
 
 /** The user as the API shows it: never a password or its hash (the schema has no such field). */
-export function userBody(user: User, groups: UserGroupIds | undefined) {
+export function userBody(user: User, groups: UserGroupIds | undefined, lockoutEnd: number | undefined) {
   return {
     id: user.id,
     username: user.username,
@@ -34,5 +35,6 @@ export function userBody(user: User, groups: UserGroupIds | undefined) {
     created_at: isoTime(user.createdAt),
     last_login_at: isoTime(user.lastLoginAt),
     password_set_at: isoTime(user.passwordSetAt),
+    lockout_expires: isoTime(lockoutEnd ?? null),
   };
 }

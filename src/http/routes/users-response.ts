@@ -1,5 +1,5 @@
 import type { Call } from '../../access/index.js';
-import { listUsers, type UserFilter, type UserSortField, userGroupIds, userSortValue } from '../../directory/index.js';
+import { listUsers, type UserFilter, type UserSortField, userGroupIds, userLockouts, userSortValue } from '../../directory/index.js';
 import type { SortedPageRequest } from '../../lib/sorted-page.js';
 import { renderedBody, type RenderedBody } from '../rendered-body.js';
 import { sortedPageOf } from '../sorted-cursor.js';
@@ -18,6 +18,7 @@ export function renderedUsersPage(a: Call, filter: UserFilter, page: SortedPageR
     const rows = await listUsers(a, filter, { ...page, limit: page.limit + 1 });
     const listed = sortedPageOf('users', rows, page, byId, (u) => ({ value: userSortValue(u, page.sort.field), id: u.id }));
     const groups = await userGroupIds(a, listed.rows.map((u) => u.id));
-    return { json: serialize(listed.rows.map((u) => userBody(u, groups.get(u.id)))), cursor: listed.cursor };
+    const lockouts = await userLockouts(a, listed.rows);
+    return { json: serialize(listed.rows.map((u) => userBody(u, groups.get(u.id), lockouts.get(u.id)))), cursor: listed.cursor };
   });
 }
