@@ -7,6 +7,7 @@ import { findUserById } from '../repositories/users.js';
 function keyFields(key: ApiKey): Record<string, unknown> {
   return {
     name: key.name,
+    description: key.description,
     permission_set: key.permissionSet,
     workspace_id: key.workspaceId,
     expires_at: key.expiresAt === null ? null : new Date(key.expiresAt).toISOString(),
