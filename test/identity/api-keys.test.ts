@@ -176,6 +176,11 @@ describe.each(testDatabaseTargets())('API keys [$name]', (target) => {
     const tooLong = await create(key, { name: 'long', description: 'x'.repeat(1025) });
     expect([tooLong.status, tooLong.body.type]).toEqual([400, 'bad-request/request-params-invalid']);
 
+    // History keeps the key's expiry as every date is shown: whole seconds.
+    const expiring = await create(key, { name: 'expiring', expires_at: '2026-06-01' });
+    const created = (await t.api.get('/history?filter[action]=api_key_create', { key: BOOTSTRAP_KEY })).body.find((record: any) => record.targets?.id === expiring.body.id);
+    expect(created.targets.expires_at).toBe('2026-06-01T00:00:00Z');
+
     const siteWide = await create(BOOTSTRAP_KEY, { name: 'backup', user_id: null });
     expect(siteWide.body.descriptive_label).toBe(`Site-wide API key "backup" (key ID #${siteWide.body.id})`);
   });
