@@ -88,6 +88,8 @@ export interface GroupUsersTable {
 export interface ApiKeysTable {
   id: Id;
   name: string;
+  /** Free text about the key, '' for none (migration 012). */
+  description: Generated<string>;
   /** null for a site-wide key. */
   user_id: number | null;
   permission_set: 'full' | 'files_only';

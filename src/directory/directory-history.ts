@@ -1,4 +1,5 @@
 import type { HistoryAction, HistoryEvent } from '../history/index.js';
+import { isoTime } from '../lib/time.js';
 import type { Group } from '../repositories/groups.js';
 import type { User } from '../repositories/users.js';
 import type { Workspace } from '../repositories/workspaces.js';
@@ -59,6 +60,19 @@ export function userUpdated(before: User, after: User, passwordChanged: boolean)
     workspaceId: after.workspaceId,
     display: `Changed user ${after.username}: ${changed.join(', ') || 'nothing'}`,
     targets: { id: after.id, username: after.username, changed, before: was, after: is },
+  };
+}
+
+/** An administrator ended a user's sign-in lockout, which would have lasted until `lockedUntil`. */
+export function userUnlocked(user: User, lockedUntil: number): HistoryEvent {
+  return {
+    action: 'user_update',
+    workspaceId: user.workspaceId,
+    display: `Unlocked user ${user.username}: lockout_expires`,
+    targets: {
+      id: user.id, username: user.username, changed: ['lockout_expires'],
+      before: { lockout_expires: isoTime(lockedUntil) }, after: { lockout_expires: null },
+    },
   };
 }
 

@@ -11,4 +11,5 @@ export { createGroup, deleteGroup, getGroup, type GroupWithMembers, listGroups, 
 export { getUser, listUsers, userGroupIds, usersWithVisibleNotes } from './user-reads.js';
 export { createUser, deleteUser, updateUserFields } from './users.js';
 export { type UserProfileInput } from './user-fields.js';
+export { resendWelcomeEmail, unlockUser, userLockouts } from './user-sign-in-help.js';
 export { createWorkspace, deleteEmptyWorkspace, getVisibleWorkspace, listVisibleWorkspaces, renameVisibleWorkspace } from './workspaces.js';

@@ -64,6 +64,8 @@ export const errors = {
     new AtriumError('processing-failure/model-save-error', describe('The change cannot be saved', modelErrors), { modelErrors }),
   workspaceAdminRequired: () =>
     new AtriumError('not-authorized/site-admin-or-workspace-admin-permission-required', 'Only an administrator of this Workspace may do this.'),
+  mailServerNotConfigured: () =>
+    new AtriumError('processing-failure/mail-server-not-configured', 'No mail server is configured: Atrium sends no email, so the welcome email cannot be sent. Give the user its username and a way to sign in yourself.'),
   groupAdminRequired: () =>
     new AtriumError('not-authorized/group-admin-permission-required', 'Only an administrator of this Workspace or a Group Admin of this group may do this.'),
 

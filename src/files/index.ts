@@ -18,6 +18,7 @@ export { type StagedUpload, type StagedUploadOptions } from './staged-upload.js'
 export { type UploadOffer } from './upload-offer.js';
 export { type ReceivedPart } from './upload-parts.js';
 export { UPLOAD_LIFETIME_MS } from './uploads.js';
+export { siteStorageUsage, type SiteUsage } from './storage-usage.js';
 export { MAX_PARTS } from './upload-part-range.js';
 export { MAX_CHECKED_PER_PAGE, type ListingPageRequest } from './folder-listing.js';
 export { EVERY_ENTRY, listingMatchKey, listingMatchOf, narrows, type ListingMatch, type ListingMatchInput } from './listing-match.js';

@@ -64,6 +64,8 @@ export async function findCallingKey(a: Call): Promise<ApiKey> {
 
 export interface NewKeyInput {
   name: string;
+  /** Free text about the key; none when left out. */
+  description?: string | undefined;
   /** undefined or 0: the caller; null: a site-wide key; otherwise that user. */
   userId: number | null | undefined;
   permissionSet: PermissionSet | undefined;
@@ -89,6 +91,7 @@ export async function createKey(a: Call, input: NewKeyInput, confirmIdentity: Co
   const key = await inTransaction(a.db, async (tx) => {
     const inserted = await insertApiKey(tx, {
       name: input.name,
+      description: input.description ?? '',
       userId: owner === null ? null : owner.user.id,
       permissionSet,
       workspaceId: owner === null ? 0 : owner.workspaceId,
@@ -144,12 +147,13 @@ async function keyWorkspace(a: Call, user: User, requested: number | undefined):
 
 export interface KeyChanges {
   name?: string;
+  description?: string;
   /** null or empty: no expiry. */
   expiresAt?: string | null;
 }
 
 /**
- * PATCH/PUT /api_keys/<id> and /api_key: name and expiry only; nothing about authority changes.
+ * PATCH/PUT /api_keys/<id> and /api_key: name, description and expiry only; nothing about authority changes.
  * Only what differs is changed and recorded, compared with the key as it is in the transaction:
  * of identical requests at once, the first changes it and the others find nothing left to change.
  */
@@ -157,6 +161,7 @@ export async function updateKey(a: Call, key: ApiKey, changes: KeyChanges): Prom
   const expiresAt = changes.expiresAt === undefined ? undefined : futureExpiry(changes.expiresAt, a.now);
   const differences = (current: ApiKey) => ({
     ...(changes.name === undefined || changes.name === current.name ? {} : { name: changes.name }),
+    ...(changes.description === undefined || changes.description === current.description ? {} : { description: changes.description }),
     ...(expiresAt === undefined || expiresAt === current.expiresAt ? {} : { expiresAt }),
   });
   if (Object.keys(differences(key)).length === 0) return key;

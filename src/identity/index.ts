@@ -13,9 +13,11 @@ export { type ConfirmIdentity, identityConfirmation, requireReauthentication } f
 export { hashSecret, newApiKeySecret, newSessionId } from './secrets.js';
 export { logIn, logOut, type NewSession, startSession } from './sessions.js';
 export { type PasswordSignIn, verifyPasswordSignIn } from './sign-in.js';
-export { changeSiteSettings, readSitePolicies, readSiteSettingsAs } from './site-administration.js';
+export { changeSiteSettings, readSitePolicies, readSiteSettingsAs, SITE_ID, type SiteView } from './site-administration.js';
+export { hourSpellingsOf } from './site-setting-hours.js';
 export { historyRetentionDays, SETTING_RANGES, type SiteSettings } from './site-settings.js';
 export { PasswordDoor, REMEMBER_PASSWORD_MS } from './password-door.js';
+export { endLockout, lockoutEnds } from './lockouts.js';
 export { type PublicKey } from '../repositories/public-keys.js';
 export { createPublicKey, type CreatedPublicKey, deletePublicKeyAs, findPublicKeyAs, listPublicKeysAs, type NewPublicKeyInput, renamePublicKeyAs } from './public-keys.js';
 export { findPublicKeysOfUser, publicKeyMatches, publicKeyOfUserMatching, touchPublicKeyLogin } from './public-key-sign-in.js';

@@ -1,5 +1,6 @@
 import type { Db } from '../db/database.js';
 import type { HistoryAction, HistoryEvent } from '../history/index.js';
+import { isoTime } from '../lib/time.js';
 import type { ApiKey } from '../repositories/api-keys.js';
 import { findUserById } from '../repositories/users.js';
 
@@ -7,9 +8,10 @@ import { findUserById } from '../repositories/users.js';
 function keyFields(key: ApiKey): Record<string, unknown> {
   return {
     name: key.name,
+    description: key.description,
     permission_set: key.permissionSet,
     workspace_id: key.workspaceId,
-    expires_at: key.expiresAt === null ? null : new Date(key.expiresAt).toISOString(),
+    expires_at: isoTime(key.expiresAt),
   };
 }
 

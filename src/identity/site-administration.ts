@@ -1,14 +1,28 @@
 import { assertActsAtSiteLevel, type Call } from '../access/index.js';
+import { errors } from '../errors/catalogue.js';
+import { findWorkspace } from '../repositories/workspaces.js';
 import type { ConfirmIdentity } from './reauthentication.js';
+import { inMinutes, type SettingChanges } from './site-setting-hours.js';
 import { readSiteSettings, updateSiteSettings, type SiteSettings } from './site-settings.js';
 
 // The site settings of contract 8 are for Site Administrators at the site level only (a credential
 // confined to a Custom Workspace has none), whatever door asks.
 
+/** Atrium serves one site, so its id is always the same; 1, as Files.com's ids start at 1. */
+export const SITE_ID = 1;
+
+/** The site as GET /site shows it: its identity and its settings. */
+export interface SiteView {
+  id: number;
+  /** When the site was created: when its database was made (Workspace 0 was created with it). */
+  createdAt: number;
+  settings: SiteSettings;
+}
+
 /** GET /site. */
-export async function readSiteSettingsAs(a: Call): Promise<SiteSettings> {
+export async function readSiteSettingsAs(a: Call): Promise<SiteView> {
   assertActsAtSiteLevel(a.caller);
-  return readSiteSettings(a.db);
+  return siteView(a, await readSiteSettings(a.db));
 }
 
 /** GET /site/policies: the settings that decide what any user may do for themselves, for every signed-in user. */
@@ -17,10 +31,28 @@ export async function readSitePolicies(a: Call): Promise<Pick<SiteSettings, 'use
   return { users_can_create_api_keys: settings.users_can_create_api_keys, password_min_length: settings.password_min_length };
 }
 
-/** PATCH/PUT /site: the changes (already within SETTING_RANGES) and the whole set after them. */
-export async function changeSiteSettings(a: Call, changes: Partial<SiteSettings>, confirmIdentity: ConfirmIdentity): Promise<SiteSettings> {
+/**
+ * PATCH/PUT /site: the changes (numbers already within SETTING_RANGES; the lockout window and
+ * period in minutes or in hours, see site-setting-hours.ts) and the site after them.
+ */
+export async function changeSiteSettings(a: Call, changes: SettingChanges, confirmIdentity: ConfirmIdentity): Promise<SiteView> {
   assertActsAtSiteLevel(a.caller);
+  if (changes.name !== undefined) checkSiteName(changes.name);
+  const minutes = inMinutes(changes);
   // Changing how the site authenticates is sensitive: a session must confirm its password.
   await confirmIdentity('action');
-  return updateSiteSettings(a, changes);
+  return siteView(a, await updateSiteSettings(a, minutes));
+}
+
+async function siteView(a: Call, settings: SiteSettings): Promise<SiteView> {
+  const defaultWorkspace = await findWorkspace(a.db, 0);
+  return { id: SITE_ID, createdAt: defaultWorkspace?.createdAt ?? 0, settings };
+}
+
+/** A site name: 1 to 255 characters, not only spaces, no control characters. */
+function checkSiteName(name: string): void {
+  // eslint-disable-next-line no-control-regex
+  if (name.trim() === '' || /[\u0000-\u001f\u007f]/.test(name)) {
+    throw errors.paramsInvalid({ name: ['must be 1 to 255 characters, not only spaces, without control characters'] });
+  }
 }

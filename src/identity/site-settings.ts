@@ -7,6 +7,8 @@ import { readStoredSettings, writeSettings } from '../repositories/site-settings
 
 /** Site settings (contract section 8) with their defaults. */
 export interface SiteSettings {
+  /** The site's name, as Files.com's Site `name`: what people call this server. */
+  name: string;
   session_expiry_minutes: number;
   session_max_lifetime_minutes: number;
   user_lockout: boolean;
@@ -20,6 +22,7 @@ export interface SiteSettings {
 }
 
 export const DEFAULT_SITE_SETTINGS: Readonly<SiteSettings> = {
+  name: 'Atrium',
   session_expiry_minutes: 360,
   session_max_lifetime_minutes: 1440,
   user_lockout: true,

@@ -13,6 +13,7 @@ export type PermissionSet = 'full' | 'files_only';
 export interface ApiKey {
   id: number;
   name: string;
+  description: string;
   userId: number | null;
   permissionSet: PermissionSet;
   workspaceId: number;
@@ -25,6 +26,7 @@ export function toApiKey(row: Selectable<ApiKeysTable>): ApiKey {
   return {
     id: row.id,
     name: row.name,
+    description: row.description,
     userId: row.user_id,
     permissionSet: row.permission_set,
     workspaceId: row.workspace_id,
@@ -36,6 +38,8 @@ export function toApiKey(row: Selectable<ApiKeysTable>): ApiKey {
 
 export interface NewApiKey {
   name: string;
+  /** '' when left out. */
+  description?: string;
   userId: number | null;
   permissionSet: PermissionSet;
   workspaceId: number;
@@ -50,6 +54,7 @@ export async function insertApiKey(db: Db, key: NewApiKey): Promise<ApiKey> {
     .insertInto('api_keys')
     .values({
       name: key.name,
+      description: key.description ?? '',
       user_id: key.userId,
       permission_set: key.permissionSet,
       workspace_id: key.workspaceId,
@@ -176,11 +181,12 @@ export async function listApiKeys(db: Db, listing: KeyListing): Promise<ApiKey[]
   return (await query.execute()).map(toApiKey);
 }
 
-export async function updateApiKey(db: Db, id: number, changes: { name?: string; expiresAt?: number | null }): Promise<ApiKey> {
+export async function updateApiKey(db: Db, id: number, changes: { name?: string; description?: string; expiresAt?: number | null }): Promise<ApiKey> {
   const row = await db
     .updateTable('api_keys')
     .set({
       ...(changes.name === undefined ? {} : { name: changes.name }),
+      ...(changes.description === undefined ? {} : { description: changes.description }),
       ...(changes.expiresAt === undefined ? {} : { expires_at: changes.expiresAt }),
     })
     .where('id', '=', id)

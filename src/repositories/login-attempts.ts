@@ -61,3 +61,10 @@ export async function pruneAllLoginRecords(db: Db, failuresBefore: number, locko
   await db.deleteFrom('login_failures').where('created_at', '<', failuresBefore).execute();
   await db.deleteFrom('login_lockouts').where('locked_until', '<', lockoutsBefore).execute();
 }
+
+/** The lockout rows of several usernames (by the table's primary key), as username key → locked_until. */
+export async function findLockouts(db: Db, usernameKeys: readonly string[]): Promise<Map<string, number>> {
+  if (usernameKeys.length === 0) return new Map();
+  const rows = await db.selectFrom('login_lockouts').select(['username_key', 'locked_until']).where('username_key', 'in', [...usernameKeys]).execute();
+  return new Map(rows.map((row) => [row.username_key, Number(row.locked_until)]));
+}

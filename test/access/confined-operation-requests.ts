@@ -259,6 +259,7 @@ export const requestBuilders: Record<string, RequestBuilder> = {
   'PUT /site': async () => ({ method: 'PUT', path: '/site', body: { user_lockout_tries: 9 } }),
   'PATCH /site': async () => ({ method: 'PATCH', path: '/site', body: { user_lockout_tries: 9 } }),
   'GET /site/policies': async () => get('/site/policies'),
+  'GET /site/usage': async () => get('/site/usage'),
 
   'GET /workspaces': async () => get('/workspaces'),
   'POST /workspaces': async () => ({ method: 'POST', path: '/workspaces', body: { name: unique('workspace') } }),
@@ -284,6 +285,8 @@ export const requestBuilders: Record<string, RequestBuilder> = {
   'PUT /users/{id}': async (site, caller) => ({ method: 'PUT', path: `/users/${(await home(site, caller).user()).id}`, body: { name: 'Renamed' } }),
   'PATCH /users/{id}': async (site, caller) => ({ method: 'PATCH', path: `/users/${(await home(site, caller).user()).id}`, body: { name: 'Renamed' } }),
   'DELETE /users/{id}': async (site, caller) => ({ method: 'DELETE', path: `/users/${(await home(site, caller).user()).id}` }),
+  'POST /users/{id}/unlock': async (site, caller) => ({ method: 'POST', path: `/users/${(await home(site, caller).user()).id}/unlock`, body: {} }),
+  'POST /users/{id}/resend_welcome_email': async (site, caller) => ({ method: 'POST', path: `/users/${(await home(site, caller).user()).id}/resend_welcome_email`, body: {} }),
 
   'GET /groups': async () => get('/groups'),
   'POST /groups': async () => ({ method: 'POST', path: '/groups', body: { name: unique('new-group') } }),

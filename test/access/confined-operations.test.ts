@@ -173,6 +173,7 @@ const TABLE: Record<string, Expectations> = {
   'PUT /site': SITE_LEVEL,
   'PATCH /site': SITE_LEVEL,
   'GET /site/policies': administration(ok(200), ok(200)),
+  'GET /site/usage': SITE_LEVEL,
 
   // Listing and showing Workspaces serve file work (a files_only key may); each sees its home only.
   'GET /workspaces': everyone(ok(200, rowsWith('id', (caller) => caller.home))),
@@ -196,6 +197,8 @@ const TABLE: Record<string, Expectations> = {
   'PUT /users/{id}': administration(ok(200), NOT_FOUND.user),
   'PATCH /users/{id}': administration(ok(200), NOT_FOUND.user),
   'DELETE /users/{id}': administration(ok(204), NOT_FOUND.user),
+  'POST /users/{id}/unlock': administration(ok(204), NOT_FOUND.user),
+  'POST /users/{id}/resend_welcome_email': administration(refused('processing-failure/mail-server-not-configured'), NOT_FOUND.user),
 
   'GET /groups': administration(ok(200, inHome('workspace_id')), ok(200, inHome('workspace_id'))),
   'POST /groups': administration(ok(201, (body, caller) => expect(body.workspace_id).toBe(caller.home)), FORBIDDEN.administratorRequired),

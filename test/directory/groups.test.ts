@@ -33,7 +33,7 @@ describe.each(testDatabaseTargets())('groups and memberships [$name]', (target) 
     });
     const memberships = await t.api.get(`/group_users?group_id=${response.body.id}`, { key: s.admin1.key });
     expect(memberships.body).toEqual(expect.arrayContaining([
-      { id: expect.any(Number), group_id: response.body.id, user_id: extra.id, admin: true, username: extra.username, group_name: name },
+      { id: expect.any(Number), group_id: response.body.id, user_id: extra.id, admin: true, username: extra.username, usernames: extra.username, group_name: name },
     ]));
     const user = await t.api.get(`/users/${extra.id}`, { key: s.admin1.key });
     expect(user.body.group_ids).toBe(`${response.body.id}`);

@@ -27,7 +27,8 @@ describe.each(testDatabaseTargets())('history lists and exports [$name]', (targe
     const grant = site.body.find((record: any) => record.action === 'permission_create' && record.targets?.user_id === user.id);
     expect(Object.keys(grant).sort()).toEqual(HISTORY_FIELDS);
     expect(grant).toMatchObject({ path: `_/Workspaces/${ws}/Reports`, interface: 'restapi', failure_type: 'none', user_is_from_parent_site: false, user_id: null });
-    expect(grant.when).toBe(new Date(t.clock.now()).toISOString());
+    // Whole seconds, as every other date of the API.
+    expect(grant.when).toBe(new Date(Math.floor(t.clock.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z'));
     expect(ids(site.body)).toEqual([...ids(site.body)].sort((a, b) => b - a));
     // In the Workspace's context the same record shows the path as that context writes it.
     const inWorkspace = await t.api.get('/history', { ...admin, workspace: ws });
@@ -62,11 +63,12 @@ describe.each(testDatabaseTargets())('history lists and exports [$name]', (targe
     const created = await createUserThroughApi();
     t.clock.advanceMinutes(10);
     const later = await t.api.get(`/history?start_at=${from}`, admin);
-    expect(later.body.every((record: any) => record.when >= from)).toBe(true);
+    // `when` is in whole seconds: compared as times, not as strings.
+    expect(later.body.every((record: any) => Date.parse(record.when) >= Math.floor(Date.parse(from) / 1000) * 1000)).toBe(true);
     expect(later.body.some((record: any) => record.targets?.id === created)).toBe(true);
     const earlier = await t.api.get(`/history?end_at=${from}`, admin);
     expect(earlier.body.some((record: any) => record.targets?.id === created)).toBe(false);
-    expect(earlier.body.every((record: any) => record.when < from && record.when <= before)).toBe(true);
+    expect(earlier.body.every((record: any) => Date.parse(record.when) < Date.parse(from) && Date.parse(record.when) <= Date.parse(before))).toBe(true);
 
     const byAction = await t.api.get('/history?filter[action]=user_create', admin);
     expect(byAction.body.length).toBeGreaterThan(0);
@@ -121,7 +123,7 @@ describe.each(testDatabaseTargets())('history lists and exports [$name]', (targe
     const made = [await createUserThroughApi(ws), await createUserThroughApi(ws)];
     const created = await t.api.post('/history_exports', { query_action: 'user_create', start_at: '2000-01-01T00:00:00Z' }, { ...admin, workspace: ws });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ status: 'ready', query_action: 'user_create', start_at: '2000-01-01T00:00:00.000Z', end_at: null });
+    expect(created.body).toMatchObject({ status: 'ready', query_action: 'user_create', start_at: '2000-01-01T00:00:00Z', end_at: null });
     expect(created.body.results_url).toBe(`${t.baseUrl}/api/rest/v1/history_exports/${created.body.id}/results.csv`);
     await createUserThroughApi(ws); // after the export: not in it
 
@@ -132,6 +134,7 @@ describe.each(testDatabaseTargets())('history lists and exports [$name]', (targe
     expect(results.body.map((row: any) => row.target_id)).toEqual(made);
     expect(results.body[0]).toMatchObject({ action: 'user_create', interface: 'restapi', file_id: null, target_name: expect.any(String) });
     expect(results.body[0].created_at).toBe(Math.floor(Date.parse(results.body[0].created_at_iso8601) / 1000));
+    expect(results.body[0].created_at_iso8601).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
 
     const csv = await t.api.get(created.body.results_url.slice(t.baseUrl.length), admin);
     expect(csv.status).toBe(200);

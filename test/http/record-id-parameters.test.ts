@@ -39,6 +39,8 @@ function restRows(ids: { user: number; group: number }): RestRow[] {
     ...['GET', 'PUT', 'PATCH', 'DELETE'].flatMap((method) => ['api_keys', 'public_keys', 'workspaces', 'users', 'groups'].map((resource) => ({ parameter: `${method} /${resource}/{id} path id` }))),
     ...['PUT', 'PATCH', 'DELETE'].map((method) => ({ parameter: `${method} /group_users/{id} path id` })),
     { parameter: 'DELETE /permissions/{id} path id' },
+    { parameter: 'POST /users/{id}/unlock path id' },
+    { parameter: 'POST /users/{id}/resend_welcome_email path id' },
     { parameter: 'GET /history_exports/{id} path id' },
     { parameter: 'GET /history_exports/{id}/results.csv path id' },
     { parameter: 'GET /history_exports/{id}/results.jsonl path id' },

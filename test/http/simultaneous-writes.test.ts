@@ -200,6 +200,20 @@ describe.each(testDatabaseTargets())('simultaneous identical writes [$name]', (t
     'PUT /users/{id}': async () => userRenamed('PUT'),
     'PATCH /users/{id}': async () => userRenamed('PATCH'),
     'DELETE /users/{id}': async () => deleted(`/users/${(await createUser(db())).id}`, 'not-found/user-not-found', 'user_destroy'),
+    'POST /users/{id}/unlock': async () => {
+      const user = await createUser(db());
+      await db().insertInto('login_lockouts').values({ username_key: user.username.toLowerCase(), locked_until: t.clock.now() + 3_600_000 }).execute();
+      return {
+        method: 'POST', path: `/users/${user.id}/unlock`, options: { ...admin, body: {} },
+        // Every request ends the lockout; the first finds one to end, so only it is recorded.
+        answers: { 204: AT_ONCE }, recorded: { user_update: 1 },
+        after: async () => expect((await t.api.get(`/users/${user.id}`, admin)).body.lockout_expires).toBeNull(),
+      };
+    },
+    'POST /users/{id}/resend_welcome_email': async () => ({
+      method: 'POST', path: `/users/${(await createUser(db())).id}/resend_welcome_email`, options: { ...admin, body: {} },
+      answers: { 422: AT_ONCE }, refusal: 'processing-failure/mail-server-not-configured', recorded: {},
+    }),
 
     'POST /groups': async () => {
       const name = unique('group');

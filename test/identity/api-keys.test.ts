@@ -7,7 +7,7 @@ import { addMember, createApiKey, createGroup, createUser, createWorkspace } fro
 import { BOOTSTRAP_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 
 const PASSWORD = 'a perfectly good passphrase';
-const KEY_FIELDS = ['created_at', 'expires_at', 'id', 'last_use_at', 'name', 'permission_set', 'user_id', 'workspace_id'];
+const KEY_FIELDS = ['created_at', 'description', 'descriptive_label', 'expires_at', 'id', 'last_use_at', 'name', 'permission_set', 'user_id', 'workspace_id'];
 
 describe.each(testDatabaseTargets())('API keys [$name]', (target) => {
   let t: TestApp;
@@ -54,7 +54,7 @@ describe.each(testDatabaseTargets())('API keys [$name]', (target) => {
   it('takes user_id 0 and the caller own id as the caller, and ignores unknown fields', async () => {
     const { user, key } = await keyOf();
     for (const userId of [0, user.id]) {
-      const response = await create(key, { name: 'k', user_id: userId, description: 'ignored', path: 'x', id: 99, key: 'atr_mine' });
+      const response = await create(key, { name: 'k', user_id: userId, path: 'x', id: 99, key: 'atr_mine' });
       expect(response.status).toBe(201);
       expect(response.body.user_id).toBe(user.id);
       expect(response.body.key).not.toBe('atr_mine');
@@ -146,6 +146,43 @@ describe.each(testDatabaseTargets())('API keys [$name]', (target) => {
     const response = await t.api.get('/api_key', { session });
     expect(response.status).toBe(404);
     expect(response.body.type).toBe('not-found/api-key-not-found');
+  });
+
+  it('keeps a description given on creation or update, bounded, recorded in History, and labels the key', async () => {
+    const { user, key } = await keyOf();
+    const made = await create(key, { name: 'deploy', description: 'CI deploys to staging' });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ description: 'CI deploys to staging', descriptive_label: `API key "deploy" of user #${user.id} (key ID #${made.body.id})` });
+    const plain = await create(key, { name: 'plain' });
+    expect(plain.body.description).toBe('');
+
+    const patched = await t.api.patch(`/api_keys/${made.body.id}`, { description: 'CI deploys to production' }, { key });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ name: 'deploy', description: 'CI deploys to production' });
+    const row = await t.database.db.selectFrom('api_keys').select('description').where('id', '=', made.body.id).executeTakeFirstOrThrow();
+    expect(row.description).toBe('CI deploys to production');
+    expect((await t.api.get(`/api_keys/${made.body.id}`, { key })).body.description).toBe('CI deploys to production');
+    const records = (await t.api.get('/history?filter[action]=api_key_update', { key: BOOTSTRAP_KEY })).body
+      .filter((record: any) => record.targets?.id === made.body.id);
+    expect(records.map((record: any) => [record.targets.before.description, record.targets.after.description])).toEqual([['CI deploys to staging', 'CI deploys to production']]);
+    // The calling key changes its own description through /api_key.
+    expect((await t.api.patch('/api_key', { description: 'mine' }, { key: made.body.key })).body.description).toBe('mine');
+
+    for (const body of [{ description: 'x'.repeat(1025) }, { description: 5 }]) {
+      const refused = await t.api.patch(`/api_keys/${made.body.id}`, body, { key });
+      expect([refused.status, refused.body.type]).toEqual([400, 'bad-request/request-params-invalid']);
+      expect(refused.body.error).toContain('description');
+    }
+    const tooLong = await create(key, { name: 'long', description: 'x'.repeat(1025) });
+    expect([tooLong.status, tooLong.body.type]).toEqual([400, 'bad-request/request-params-invalid']);
+
+    // History keeps the key's expiry as every date is shown: whole seconds.
+    const expiring = await create(key, { name: 'expiring', expires_at: '2026-06-01' });
+    const created = (await t.api.get('/history?filter[action]=api_key_create', { key: BOOTSTRAP_KEY })).body.find((record: any) => record.targets?.id === expiring.body.id);
+    expect(created.targets.expires_at).toBe('2026-06-01T00:00:00Z');
+
+    const siteWide = await create(BOOTSTRAP_KEY, { name: 'backup', user_id: null });
+    expect(siteWide.body.descriptive_label).toBe(`Site-wide API key "backup" (key ID #${siteWide.body.id})`);
   });
 
   it('updates a key by id with PATCH and PUT alike; an empty expires_at clears the expiry', async () => {

@@ -6,6 +6,7 @@ import { createApiKey, createUser, createWorkspace } from '../support/factories.
 import { BOOTSTRAP_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 
 const DEFAULTS = {
+  name: 'Atrium',
   session_expiry_minutes: 360,
   session_max_lifetime_minutes: 1440,
   user_lockout: true,
@@ -17,6 +18,12 @@ const DEFAULTS = {
   password_min_length: 12,
   history_retention_days: 365,
 };
+/** The site as shown: its identity, the settings and Files.com's hour spellings of two of them. */
+const shown = (settings: Record<string, unknown>) => ({
+  id: 1, created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/), ...settings,
+  user_lockout_within: (settings.user_lockout_within_minutes as number) / 60, user_lockout_lock_period: (settings.user_lockout_lock_period_minutes as number) / 60,
+});
+const SHOWN = shown(DEFAULTS);
 
 describe.each(testDatabaseTargets())('site settings [$name]', (target) => {
   let t: TestApp;
@@ -26,10 +33,10 @@ describe.each(testDatabaseTargets())('site settings [$name]', (target) => {
   it('shows the settings with their defaults to a Site Administrator', async () => {
     const response = await t.api.get('/site', { key: BOOTSTRAP_KEY });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual(DEFAULTS);
+    expect(response.body).toEqual(SHOWN);
     const admin = await createUser(t.database.db, { siteAdmin: true });
     const adminKey = await createApiKey(t.database.db, { userId: admin.id });
-    expect((await t.api.get('/site.json', { key: adminKey })).body).toEqual(DEFAULTS);
+    expect((await t.api.get('/site.json', { key: adminKey })).body).toEqual(SHOWN);
   });
 
   it('refuses everyone else: site-admin-required, files_only keys, no credential', async () => {
@@ -47,7 +54,7 @@ describe.each(testDatabaseTargets())('site settings [$name]', (target) => {
     const filesOnly = await createApiKey(t.database.db, { userId: admin.id, permissionSet: 'files_only' });
     expect((await t.api.get('/site', { key: filesOnly })).body.type).toBe('not-authorized/api-key-is-files-only');
     expect((await t.api.get('/site')).body.type).toBe('not-authenticated/authentication-required');
-    expect((await t.api.get('/site', { key: BOOTSTRAP_KEY })).body).toEqual(DEFAULTS);
+    expect((await t.api.get('/site', { key: BOOTSTRAP_KEY })).body).toEqual(SHOWN);
   });
 
   it('shows every signed-in user the rules that apply to themselves (GET /site/policies), and follows changes', async () => {
@@ -80,11 +87,11 @@ describe.each(testDatabaseTargets())('site settings [$name]', (target) => {
   });
 
   it('changes settings with PATCH or PUT (partial), stores them, and ignores unknown fields', async () => {
-    const patched = await t.api.patch('/site', { session_expiry_minutes: 30, user_lockout: false, name: 'ignored', unknown_setting: 1 }, { key: BOOTSTRAP_KEY });
+    const patched = await t.api.patch('/site', { session_expiry_minutes: 30, user_lockout: false, subdomain: 'ignored', unknown_setting: 1, id: 7 }, { key: BOOTSTRAP_KEY });
     expect(patched.status).toBe(200);
-    expect(patched.body).toEqual({ ...DEFAULTS, session_expiry_minutes: 30, user_lockout: false });
+    expect(patched.body).toEqual(shown({ ...DEFAULTS, session_expiry_minutes: 30, user_lockout: false }));
     const put = await t.api.put('/site', { password_min_length: 16, users_can_create_api_keys: false }, { key: BOOTSTRAP_KEY });
-    expect(put.body).toEqual({ ...DEFAULTS, session_expiry_minutes: 30, user_lockout: false, password_min_length: 16, users_can_create_api_keys: false });
+    expect(put.body).toEqual(shown({ ...DEFAULTS, session_expiry_minutes: 30, user_lockout: false, password_min_length: 16, users_can_create_api_keys: false }));
     const rows = await t.database.db.selectFrom('site_settings').selectAll().orderBy('name').execute();
     expect(rows).toEqual([
       { name: 'password_min_length', value: '16' },
@@ -96,7 +103,7 @@ describe.each(testDatabaseTargets())('site settings [$name]', (target) => {
     await expect(checkNewPassword(t.database.db, 'fifteen chars!!')).rejects.toMatchObject({ type: 'processing-failure/model-save-error' });
     await expect(checkNewPassword(t.database.db, 'sixteen chars!!!')).resolves.toBeUndefined();
     const reset = await t.api.patch('/site', DEFAULTS, { key: BOOTSTRAP_KEY });
-    expect(reset.body).toEqual(DEFAULTS);
+    expect(reset.body).toEqual(SHOWN);
   });
 
   it('refuses values of the wrong type or out of range with request-params-invalid, changing nothing', async () => {
@@ -118,6 +125,15 @@ describe.each(testDatabaseTargets())('site settings [$name]', (target) => {
       { password_min_length: 7 },
       { password_min_length: 129 },
       { password_min_length: null },
+      { name: '' },
+      { name: '   ' },
+      { name: 'tab\there' },
+      { name: 'x'.repeat(256) },
+      { user_lockout_within: 0 },
+      { user_lockout_within: 1.5 },
+      { user_lockout_lock_period: 169 },
+      { user_lockout_within: 2, user_lockout_within_minutes: 90 },
+      { user_lockout_lock_period: 1, user_lockout_lock_period_minutes: 30 },
     ]) {
       const response = await t.api.patch('/site', body, { key: BOOTSTRAP_KEY });
       expect(response.status, JSON.stringify(body)).toBe(400);
@@ -126,8 +142,61 @@ describe.each(testDatabaseTargets())('site settings [$name]', (target) => {
     }
     const notObject = await t.api.call('PATCH', '/site', { key: BOOTSTRAP_KEY, rawBody: '[1]', headers: { 'content-type': 'application/json' } });
     expect(notObject.body.type).toBe('bad-request/invalid-body');
-    expect((await t.api.get('/site', { key: BOOTSTRAP_KEY })).body).toEqual(DEFAULTS);
+    expect((await t.api.get('/site', { key: BOOTSTRAP_KEY })).body).toEqual(SHOWN);
     expect(await t.database.db.selectFrom('site_settings').selectAll().orderBy('name').execute()).toEqual(stored);
+  });
+
+  it('shows the site id, name and creation time, and renames the site, recorded in History', async () => {
+    const site = await t.api.get('/site', { key: BOOTSTRAP_KEY });
+    expect(site.body).toMatchObject({ id: 1, name: 'Atrium' });
+    const workspaceZero = await t.database.db.selectFrom('workspaces').select('created_at').where('id', '=', 0).executeTakeFirstOrThrow();
+    expect(Date.parse(site.body.created_at)).toBe(Math.floor(Number(workspaceZero.created_at) / 1000) * 1000);
+    try {
+      const renamed = await t.api.patch('/site', { name: 'Acme files' }, { key: BOOTSTRAP_KEY });
+      expect(renamed.status).toBe(200);
+      expect(renamed.body).toMatchObject({ id: 1, name: 'Acme files', created_at: site.body.created_at });
+      expect((await t.api.get('/site', { key: BOOTSTRAP_KEY })).body.name).toBe('Acme files');
+      const row = await t.database.db.selectFrom('site_settings').selectAll().where('name', '=', 'name').executeTakeFirstOrThrow();
+      expect(row.value).toBe('"Acme files"');
+      const records = (await t.api.get('/history?filter[action]=site_update', { key: BOOTSTRAP_KEY })).body;
+      expect(records[0].targets).toEqual({ before: { name: 'Atrium' }, after: { name: 'Acme files' } });
+      // Only a Site Administrator renames the site.
+      const user = await createUser(t.database.db, { siteAdmin: false });
+      const key = await createApiKey(t.database.db, { userId: user.id });
+      const refused = await t.api.patch('/site', { name: 'Mine' }, { key });
+      expect([refused.status, refused.body.type]).toEqual([403, 'not-authorized/site-admin-required']);
+      expect((await t.api.get('/site', { key: BOOTSTRAP_KEY })).body.name).toBe('Acme files');
+    } finally {
+      await t.api.patch('/site', { name: 'Atrium' }, { key: BOOTSTRAP_KEY });
+    }
+  });
+
+  it('reads and writes the lockout window and period in hours too, one value stored in minutes', async () => {
+    try {
+      const inHours = await t.api.patch('/site', { user_lockout_within: 3, user_lockout_lock_period: 2 }, { key: BOOTSTRAP_KEY });
+      expect(inHours.status).toBe(200);
+      expect(inHours.body).toMatchObject({ user_lockout_within: 3, user_lockout_within_minutes: 180, user_lockout_lock_period: 2, user_lockout_lock_period_minutes: 120 });
+      const rows = await t.database.db.selectFrom('site_settings').selectAll().where('name', 'in', ['user_lockout_within_minutes', 'user_lockout_lock_period_minutes', 'user_lockout_within', 'user_lockout_lock_period']).orderBy('name').execute();
+      expect(rows).toEqual([{ name: 'user_lockout_lock_period_minutes', value: '120' }, { name: 'user_lockout_within_minutes', value: '180' }]);
+      // Minutes that are no whole number of hours: the hour spelling is null.
+      const inMinutes = await t.api.patch('/site', { user_lockout_within_minutes: 90 }, { key: BOOTSTRAP_KEY });
+      expect(inMinutes.body).toMatchObject({ user_lockout_within: null, user_lockout_within_minutes: 90 });
+      // Both spellings agreeing, and everything read written back (nulls included), are accepted.
+      const agreeing = await t.api.patch('/site', { user_lockout_within: 2, user_lockout_within_minutes: 120 }, { key: BOOTSTRAP_KEY });
+      expect(agreeing.body).toMatchObject({ user_lockout_within: 2, user_lockout_within_minutes: 120 });
+      await t.api.patch('/site', { user_lockout_within_minutes: 90 }, { key: BOOTSTRAP_KEY });
+      const current = (await t.api.get('/site', { key: BOOTSTRAP_KEY })).body;
+      const writtenBack = await t.api.patch('/site', current, { key: BOOTSTRAP_KEY });
+      expect(writtenBack.status).toBe(200);
+      expect(writtenBack.body).toEqual(current);
+      // Different values in the two spellings: refused, naming both, nothing stored.
+      const conflict = await t.api.patch('/site', { user_lockout_lock_period: 3, user_lockout_lock_period_minutes: 120 }, { key: BOOTSTRAP_KEY });
+      expect([conflict.status, conflict.body.type]).toEqual([400, 'bad-request/request-params-invalid']);
+      expect(Object.keys(conflict.body.model_errors).sort()).toEqual(['user_lockout_lock_period', 'user_lockout_lock_period_minutes']);
+      expect((await t.api.get('/site', { key: BOOTSTRAP_KEY })).body.user_lockout_lock_period_minutes).toBe(120);
+    } finally {
+      await t.api.patch('/site', DEFAULTS, { key: BOOTSTRAP_KEY });
+    }
   });
 
   it('keeps the dummy password hash on the parameters new hashes use', async () => {

@@ -25,6 +25,10 @@ const History = require('files.com/lib/models/History.js').default;
 const HistoryExport = require('files.com/lib/models/HistoryExport.js').default;
 const HistoryExportResult = require('files.com/lib/models/HistoryExportResult.js').default;
 const PublicKey = require('files.com/lib/models/PublicKey.js').default;
+const User = require('files.com/lib/models/User.js').default;
+const GroupUser = require('files.com/lib/models/GroupUser.js').default;
+const ApiKey = require('files.com/lib/models/ApiKey.js').default;
+const Site = require('files.com/lib/models/Site.js').default;
 
 /** Resident memory of a process, from /proc (Linux), in bytes. */
 function residentBytes(pid: number): number | undefined {
@@ -239,6 +243,42 @@ describe('the official Files.com SDK (files.com 1.2.314) against a running Atriu
     expect((await HistoryExport.find(made.id, {}, asAdmin)).query_action).toBe('create');
     const results = await HistoryExportResult.list({ history_export_id: made.id }, asAdmin);
     expect(results.map((result: any) => result.path)).toContain('sdk/history.txt');
+  });
+
+  it('reads and writes the fields and calls of users, memberships, keys and the site as the SDK declares them', async () => {
+    const asAdmin = { apiKey: KEY };
+    const made = await admin('POST', '/users', { username: 'sdk-locked', password: 'a long enough sdk password' });
+    expect(made.status).toBe(201);
+    for (let i = 0; i < 5; i += 1) {
+      const failed = await httpsRequest(`${server.baseUrl}/api/rest/v1/sessions`, {
+        ca: authority.ca, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'sdk-locked', password: 'wrong' }),
+      });
+      expect(failed.status).toBe(401);
+    }
+    const locked = await User.find(made.body.id, {}, asAdmin);
+    expect(locked.getLockoutExpires()).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    await locked.unlock();
+    expect((await User.find(made.body.id, {}, asAdmin)).getLockoutExpires()).toBeNull();
+    const welcome = await locked.resendWelcomeEmail().catch((error: any) => error);
+    expect(welcome.type).toBe('processing-failure/mail-server-not-configured');
+
+    const group = await admin('POST', '/groups', { name: 'sdk-group' });
+    const membership = await GroupUser.create({ group_id: group.body.id, user_id: made.body.id }, asAdmin);
+    expect(membership.getUsernames()).toBe('sdk-locked');
+
+    const key = await ApiKey.create({ name: 'sdk described', description: 'made by the SDK test' }, asAdmin);
+    expect(key.getDescription()).toBe('made by the SDK test');
+    expect(key.getDescriptiveLabel()).toBe(`Site-wide API key "sdk described" (key ID #${key.getId()})`);
+
+    const site = await Site.get(asAdmin);
+    expect(site.getId()).toBe(1);
+    expect(site.getUserLockoutWithin()).toBe(1);
+    const renamed = await Site.update({ name: 'SDK site', user_lockout_lock_period: 2 }, asAdmin);
+    expect([renamed.getName(), renamed.getUserLockoutLockPeriod()]).toEqual(['SDK site', 2]);
+    const usage = await Site.getUsage(asAdmin);
+    expect(usage.getCurrentStorage()).toBeGreaterThan(0);
+    expect(usage.getCurrentStorage()).toBe(usage.attributes.bytes_stored / 1e9);
+    await Site.update({ name: 'Atrium', user_lockout_lock_period: 1 }, asAdmin);
   });
 
   it('manages SSH public keys with the SDK\'s PublicKey calls: add, generate, list, find, rename, delete', async () => {

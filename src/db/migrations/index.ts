@@ -12,6 +12,7 @@ import { dataVersion } from './009-data-version.js';
 import { userNameParts } from './010-user-name-parts.js';
 import { userSearchKeys } from './011-user-search-keys.js';
 import { userProfileFields } from './012-user-profile-fields.js';
+import { apiKeyDescription } from './013-api-key-description.js';
 
 /**
  * Every migration, in order, listed statically (no directory scanning, so the build output and
@@ -32,6 +33,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '010-user-name-parts': userNameParts(),
     '011-user-search-keys': userSearchKeys(),
     '012-user-profile-fields': userProfileFields(dialect),
+    '013-api-key-description': apiKeyDescription(),
   };
   return { getMigrations: async () => migrations };
 }

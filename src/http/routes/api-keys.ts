@@ -33,6 +33,8 @@ const API_KEY_LIST_PARAMETERS: ListParameterSpec = {
 const ApiKeyBody = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
+  description: Type.String({ description: 'free text about the key; empty when none was given' }),
+  descriptive_label: Type.String({ description: 'read-only: the key\'s name, whose key it is and its id, e.g. `API key "deploy" of user #5 (key ID #7)`' }),
   user_id: Type.Union([Type.Integer(), Type.Null()], { description: 'null for a site-wide key' }),
   permission_set: PermissionSetField,
   workspace_id: Type.Integer(),
@@ -42,8 +44,12 @@ const ApiKeyBody = Type.Object({
 });
 const NewApiKeyBody = Type.Object({ ...ApiKeyBody.properties, key: Type.String({ description: 'The secret, shown only once' }) });
 
+/** Free text, bounded like a name is, only longer: a sentence or two about the key. */
+const DescriptionField = Type.String({ maxLength: 1024, description: 'free text about the key, up to 1,024 characters; empty for none' });
+
 const KeyChangesBody = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  description: Type.Optional(DescriptionField),
   expires_at: Type.Optional(NullableTime),
 });
 
@@ -53,6 +59,8 @@ function apiKeyBody(key: ApiKey) {
   return {
     id: key.id,
     name: key.name,
+    description: key.description,
+    descriptive_label: descriptiveLabel(key),
     user_id: key.userId,
     permission_set: key.permissionSet,
     workspace_id: key.workspaceId,
@@ -62,8 +70,19 @@ function apiKeyBody(key: ApiKey) {
   };
 }
 
-function keyChanges(body: { name?: string; expires_at?: string | null }): KeyChanges {
-  return { ...(body.name === undefined ? {} : { name: body.name }), ...(body.expires_at === undefined ? {} : { expiresAt: body.expires_at }) };
+/**
+ * Files.com's `descriptive_label`: a line that tells keys apart where several accounts' keys are
+ * kept. Files.com writes `Site-wide API key for <site URL> (key ID #1)`; Atrium names the key,
+ * whose it is and its id, and never any part of the secret (only its hash is stored).
+ */
+function descriptiveLabel(key: ApiKey): string {
+  const whose = key.userId === null ? 'Site-wide API key' : 'API key';
+  const owner = key.userId === null ? '' : ` of user #${key.userId}`;
+  return `${whose} ${JSON.stringify(key.name)}${owner} (key ID #${key.id})`;
+}
+
+function keyChanges(body: { name?: string; description?: string; expires_at?: string | null }): KeyChanges {
+  return definedOnly({ name: body.name, description: body.description, expiresAt: body.expires_at });
 }
 
 /**
@@ -98,6 +117,7 @@ export function apiKeyRoutes(app: ApiInstance, deps: RouteDeps): void {
       summary: 'Create an API key; its secret is in the answer and never again',
       body: Type.Object({
         name: Type.String({ minLength: 1, maxLength: 255 }),
+        description: Type.Optional(DescriptionField),
         // null asks for a site-wide key and must never become 0 (the caller): null first, as above.
         user_id: Type.Optional(Type.Union([Type.Null(), RecordId()])),
         permission_set: Type.Optional(PermissionSetField),
@@ -111,6 +131,7 @@ export function apiKeyRoutes(app: ApiInstance, deps: RouteDeps): void {
     const body = request.body;
     const { key, secret } = await createKey(a, {
       name: body.name,
+      description: body.description,
       userId: body.user_id,
       permissionSet: body.permission_set,
       expiresAt: body.expires_at,
@@ -126,7 +147,7 @@ export function apiKeyRoutes(app: ApiInstance, deps: RouteDeps): void {
   app.route({
     method: UPDATE_METHODS,
     url: '/api_keys/:id',
-    schema: { summary: 'Rename an API key or change its expiry', params: IdParams, body: KeyChangesBody, response: { 200: ApiKeyBody, ...errorResponses } },
+    schema: { summary: 'Rename an API key, or change its description or expiry', params: IdParams, body: KeyChangesBody, response: { 200: ApiKeyBody, ...errorResponses } },
     handler: async (request) => {
       const a = callOf(request, deps);
       return apiKeyBody(await updateKey(a, await findKey(a, request.params.id), keyChanges(request.body)));
@@ -149,7 +170,7 @@ export function apiKeyRoutes(app: ApiInstance, deps: RouteDeps): void {
   app.route({
     method: UPDATE_METHODS,
     url: '/api_key',
-    schema: { summary: 'Rename the calling API key or change its expiry', body: KeyChangesBody, response: { 200: ApiKeyBody, ...errorResponses } },
+    schema: { summary: 'Rename the calling API key, or change its description or expiry', body: KeyChangesBody, response: { 200: ApiKeyBody, ...errorResponses } },
     handler: async (request) => {
       const a = callOf(request, deps);
       return apiKeyBody(await updateKey(a, await findCallingKey(a), keyChanges(request.body)));

@@ -16,11 +16,12 @@ const GroupUserBody = Type.Object({
   user_id: Type.Integer(),
   admin: Type.Boolean(),
   username: Type.String(),
+  usernames: Type.String({ description: 'the same as `username`: the name the Files.com SDK 1.2.314 reads' }),
   group_name: Type.String(),
 });
 
 function groupUserBody(m: GroupMember) {
-  return { id: m.membershipId, group_id: m.groupId, user_id: m.userId, admin: m.admin, username: m.username, group_name: m.groupName };
+  return { id: m.membershipId, group_id: m.groupId, user_id: m.userId, admin: m.admin, username: m.username, usernames: m.username, group_name: m.groupName };
 }
 
 const Id = RecordId({ minimum: 1 });

@@ -11,6 +11,7 @@ import { publicKeyRoutes } from './public-keys.js';
 import { sessionRoutes } from './sessions.js';
 import { sitePolicyRoutes } from './site-policies.js';
 import { siteRoutes } from './site.js';
+import { siteUsageRoutes } from './site-usage.js';
 import { userRoutes } from './users.js';
 import { workspaceRoutes } from './workspaces.js';
 
@@ -22,6 +23,7 @@ export function registerApiRoutes(api: ApiInstance, deps: RouteDeps): void {
   publicKeyRoutes(api, deps);
   siteRoutes(api, deps);
   sitePolicyRoutes(api, deps);
+  siteUsageRoutes(api, deps);
   workspaceRoutes(api, deps);
   permissionRoutes(api, deps);
   userRoutes(api, deps);

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import { changeSiteSettings, readSiteSettingsAs, SETTING_RANGES } from '../../identity/index.js';
+import { changeSiteSettings, hourSpellingsOf, readSiteSettingsAs, SETTING_RANGES, type SiteView } from '../../identity/index.js';
+import { isoTime } from '../../lib/time.js';
 import { callOf, confirmIdentity } from '../call.js';
 import type { ApiInstance } from '../fastify-types.js';
 import type { RouteDeps } from '../route-deps.js';
@@ -9,47 +10,66 @@ import { UPDATE_METHODS } from '../update-methods.js';
 
 const integerSetting = (name: keyof typeof SETTING_RANGES, description: string) => Type.Integer({ ...SETTING_RANGES[name], description });
 
+/** Files.com's hour spelling of a setting Atrium keeps in minutes: whole hours within the same range. */
+const hourSetting = (minutes: keyof typeof SETTING_RANGES, description: string) => Type.Union([Type.Null(), Type.Integer({
+  minimum: Math.ceil(SETTING_RANGES[minutes].minimum / 60),
+  maximum: Math.floor(SETTING_RANGES[minutes].maximum / 60),
+})], { description: `${description}, in hours (Files.com's spelling of \`${minutes}\`); null when that is not a whole number of hours` });
+
 const SettingFields = {
+  name: Type.String({ minLength: 1, maxLength: 255, description: 'The site\'s name' }),
   session_expiry_minutes: integerSetting('session_expiry_minutes', 'A session idle this long ends'),
   session_max_lifetime_minutes: integerSetting('session_max_lifetime_minutes', 'A session ends this long after login, active or not'),
   user_lockout: Type.Boolean({ description: 'Lock a username out after repeated failed logins' }),
   user_lockout_tries: integerSetting('user_lockout_tries', 'Failed logins that lock a username out'),
   user_lockout_within_minutes: integerSetting('user_lockout_within_minutes', 'The window those failures are counted in'),
+  user_lockout_within: hourSetting('user_lockout_within_minutes', 'The window those failures are counted in'),
   user_lockout_lock_period_minutes: integerSetting('user_lockout_lock_period_minutes', 'How long a lockout lasts'),
+  user_lockout_lock_period: hourSetting('user_lockout_lock_period_minutes', 'How long a lockout lasts'),
   login_attempts_per_ip_per_hour: integerSetting('login_attempts_per_ip_per_hour', 'Failed logins one client address may make in an hour'),
   users_can_create_api_keys: Type.Boolean({ description: 'Users who are not administrators may create their own API keys' }),
   password_min_length: integerSetting('password_min_length', 'Minimum length of a new password, in characters'),
   history_retention_days: integerSetting('history_retention_days', 'History records older than this many days are removed (docs/history.md)'),
 };
 
-const SiteBody = Type.Object(SettingFields);
-// What GET /site shows besides the settings: facts of the running server, not settings to change.
-const SiteView = Type.Object({
+// What GET /site shows besides the settings: the site's identity and facts of the running server,
+// not settings to change.
+const SiteBody = Type.Object({
+  id: Type.Integer({ description: 'Always 1: Atrium serves one site' }),
+  created_at: Type.String({ description: 'When the site was created (its database was made)' }),
   ...SettingFields,
+});
+const SiteView = Type.Object({
+  ...SiteBody.properties,
   sftp_host_key_fingerprints: Type.Optional(Type.Array(Type.String(), {
     description: 'When SFTP is on: each host key as `<type> SHA256:<base64>`, what clients show on first connection (docs/sftp.md)',
   })),
 });
-// Every field optional: a partial update, the same for PUT and PATCH (contract 1.1).
-const SiteChanges = Type.Partial(SiteBody);
+// Every field optional: a partial update, the same for PUT and PATCH (contract 1.1). id and
+// created_at are not settings: sent back by a client that writes everything it read, they are ignored.
+const SiteChanges = Type.Partial(Type.Object(SettingFields));
+
+function siteBody(site: SiteView) {
+  return { id: site.id, created_at: isoTime(site.createdAt), ...site.settings, ...hourSpellingsOf(site.settings) };
+}
 
 /** GET and PATCH/PUT /site: the site settings of contract 8, for Site Administrators only. */
 export function siteRoutes(app: ApiInstance, deps: RouteDeps): void {
   app.get('/site', {
-    schema: { summary: 'Show the site settings', querystring: Type.Object({}), response: { 200: SiteView, ...errorResponses } },
+    schema: { summary: 'Show the site and its settings', querystring: Type.Object({}), response: { 200: SiteView, ...errorResponses } },
   }, async (request) => {
-    const settings = await readSiteSettingsAs(callOf(request, deps));
+    const body = siteBody(await readSiteSettingsAs(callOf(request, deps)));
     const fingerprints = deps.sftpHostKeyFingerprints;
-    return fingerprints === undefined ? settings : { ...settings, sftp_host_key_fingerprints: [...fingerprints] };
+    return fingerprints === undefined ? body : { ...body, sftp_host_key_fingerprints: [...fingerprints] };
   });
 
   app.route({
     method: UPDATE_METHODS,
     url: '/site',
-    schema: { ...asksForReauthentication, summary: 'Change site settings (partial update)', body: SiteChanges, response: { 200: SiteBody, ...errorResponses } },
+    schema: { ...asksForReauthentication, summary: 'Rename the site or change its settings (partial update)', body: SiteChanges, response: { 200: SiteBody, ...errorResponses } },
     handler: async (request) => {
       const a = callOf(request, deps);
-      return changeSiteSettings(a, request.body, confirmIdentity(request, deps, a));
+      return siteBody(await changeSiteSettings(a, request.body, confirmIdentity(request, deps, a)));
     },
   });
 }

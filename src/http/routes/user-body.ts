@@ -30,6 +30,7 @@ export const UserBody = Type.Object({
   dav_permission: Type.Boolean(),
   ftp_permission: Type.Boolean(),
   restapi_permission: Type.Boolean(),
+  lockout_expires: Type.Union([Type.String(), Type.Null()], { description: 'when the user\'s sign-in lockout ends; null when it is not locked out' }),
 });
 
 /** The profile fields as a request sends them (POST and PATCH /users). */
@@ -66,9 +67,10 @@ export function userProfileInput(body: ProfileBody): UserProfileInput {
 
 /**
  * The user as the API shows it: never a password or its hash (the schema has no such field);
- * `notes` only when `showNotes` (the caller administers the user's Workspace).
+ * `notes` only when `showNotes` (the caller administers the user's Workspace); `lockoutEnd` when
+ * its sign-in lockout ends, if it is locked out.
  */
-export function userBody(user: User, groups: UserGroupIds | undefined, showNotes: boolean) {
+export function userBody(user: User, groups: UserGroupIds | undefined, showNotes: boolean, lockoutEnd: number | undefined) {
   const p = user.profile;
   return {
     id: user.id,
@@ -97,5 +99,6 @@ export function userBody(user: User, groups: UserGroupIds | undefined, showNotes
     dav_permission: p.davPermission,
     ftp_permission: p.ftpPermission,
     restapi_permission: p.restapiPermission,
+    lockout_expires: isoTime(lockoutEnd ?? null),
   };
 }

@@ -1,5 +1,5 @@
 import type { Call } from '../../access/index.js';
-import { listUsers, type UserFilter, type UserSortField, userGroupIds, usersWithVisibleNotes, userSortValue } from '../../directory/index.js';
+import { listUsers, type UserFilter, type UserSortField, userGroupIds, userLockouts, usersWithVisibleNotes, userSortValue } from '../../directory/index.js';
 import type { SortedPageRequest } from '../../lib/sorted-page.js';
 import { renderedBody, type RenderedBody } from '../rendered-body.js';
 import { sortedPageOf } from '../sorted-cursor.js';
@@ -19,6 +19,7 @@ export function renderedUsersPage(a: Call, filter: UserFilter, page: SortedPageR
     const listed = sortedPageOf('users', rows, page, byId, (u) => ({ value: userSortValue(u, page.sort.field), id: u.id }));
     const groups = await userGroupIds(a, listed.rows.map((u) => u.id));
     const withNotes = await usersWithVisibleNotes(a, listed.rows);
-    return { json: serialize(listed.rows.map((u) => userBody(u, groups.get(u.id), withNotes.has(u.id)))), cursor: listed.cursor };
+    const lockouts = await userLockouts(a, listed.rows);
+    return { json: serialize(listed.rows.map((u) => userBody(u, groups.get(u.id), withNotes.has(u.id), lockouts.get(u.id)))), cursor: listed.cursor };
   });
 }

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Call } from '../../access/index.js';
-import { createUser, deleteUser, getUser, updateUserFields, userGroupIds, usersWithVisibleNotes, type User } from '../../directory/index.js';
+import { createUser, deleteUser, getUser, resendWelcomeEmail, unlockUser, updateUserFields, userGroupIds, userLockouts, usersWithVisibleNotes, type User } from '../../directory/index.js';
 import { reviewChange, userChangeScope } from '../../access-review/index.js';
 import { definedOnly } from '../../lib/defined-only.js';
 import { callOf, confirmIdentity } from '../call.js';
@@ -138,9 +138,31 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
     if (dryRun) return sendDryRun(reply, a, difference);
     return reply.code(204).send(null);
   });
+
+  app.post('/users/:id/unlock', {
+    schema: {
+      summary: 'End a user\'s sign-in lockout (administrators of its Workspace)',
+      description: 'The lockout ends now and the user\'s failed sign-ins are forgotten, so it has all its tries again. A user who is not locked out is answered the same.',
+      params: IdParams,
+      response: { 204: Type.Null(), ...errorResponses },
+    },
+  }, async (request, reply) => {
+    await unlockUser(callOf(request, deps), request.params.id);
+    return reply.code(204).send(null);
+  });
+
+  app.post('/users/:id/resend_welcome_email', {
+    schema: {
+      summary: 'Send a user\'s welcome email again: refused, Atrium has no mail server',
+      params: IdParams,
+      response: { 204: Type.Null(), ...errorResponses },
+    },
+  }, async (request) => resendWelcomeEmail(callOf(request, deps), request.params.id));
 }
 
+/** The user as shown: with its groups and, when it is locked out, when that ends. */
 async function withGroups(a: Call, user: User) {
   const groups = await userGroupIds(a, [user.id]);
-  return userBody(user, groups.get(user.id), (await usersWithVisibleNotes(a, [user])).has(user.id));
+  const lockouts = await userLockouts(a, [user]);
+  return userBody(user, groups.get(user.id), (await usersWithVisibleNotes(a, [user])).has(user.id), lockouts.get(user.id));
 }

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import type { HistoryExport } from '../../../history/index.js';
 import type { HistoryRow } from '../../../history/index.js';
+import { isoTime } from '../../../lib/time.js';
 import { shownPath } from './history-body.js';
 
 /** Files.com's HistoryExport (docs/models/HistoryExport.md of its SDK). */
@@ -28,7 +29,7 @@ export const HISTORY_VERSION = 'atrium-1';
 
 export function historyExportBody(historyExport: HistoryExport, resultsUrl: string): Static<typeof HistoryExportBody> {
   const q = historyExport.query;
-  const iso = (time: number | undefined) => (time === undefined ? null : new Date(time).toISOString());
+  const iso = (time: number | undefined) => (time === undefined ? null : isoTime(time));
   return {
     id: historyExport.id,
     history_version: HISTORY_VERSION,
@@ -93,7 +94,7 @@ export function historyExportResultBody(requestWorkspaceId: number, row: History
   return {
     id: row.id,
     created_at: Math.floor(row.created_at / 1000),
-    created_at_iso8601: new Date(row.created_at).toISOString(),
+    created_at_iso8601: isoTime(row.created_at),
     user_id: row.user_id,
     file_id: null,
     parent_id: null,

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { toRequestPath } from '../../../access/index.js';
 import type { HistoryRow } from '../../../history/index.js';
+import { isoTime } from '../../../lib/time.js';
 
 /** Files.com's History object (docs/models/History.md of its SDK). */
 export const HistoryBody = Type.Object({
@@ -35,7 +36,7 @@ export function historyBody(requestWorkspaceId: number, row: HistoryRow): Histor
   return {
     id: row.id,
     path: shown(row.path) ?? '',
-    when: new Date(row.created_at).toISOString(),
+    when: isoTime(row.created_at),
     destination: shown(row.destination),
     display: row.display,
     ip: row.ip,
