@@ -11,6 +11,7 @@ import { publicKeys } from './008-public-keys.js';
 import { dataVersion } from './009-data-version.js';
 import { userNameParts } from './010-user-name-parts.js';
 import { userSearchKeys } from './011-user-search-keys.js';
+import { fileEntryFields } from './012-file-entry-fields.js';
 
 /**
  * Every migration, in order, listed statically (no directory scanning, so the build output and
@@ -30,6 +31,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '009-data-version': dataVersion(dialect),
     '010-user-name-parts': userNameParts(),
     '011-user-search-keys': userSearchKeys(),
+    '012-file-entry-fields': fileEntryFields(dialect),
   };
   return { getMigrations: async () => migrations };
 }
