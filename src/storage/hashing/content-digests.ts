@@ -24,7 +24,7 @@ export function crc32Hex(value: number): string {
 
 /**
  * The digests computed on the event loop, for what is too small to be worth a round trip to the
- * hashing thread (sha256-thread.ts, which computes the very same in its own code).
+ * hashing thread (digest-thread.ts, which computes the very same in its own code).
  */
 export class InlineDigests {
   private readonly sha256 = createHash('sha256');
