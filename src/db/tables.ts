@@ -148,6 +148,15 @@ export interface EntriesTable {
   mtime: number;
   /** Hex SHA-256 of a file's contents (null for directories). */
   sha256: string | null;
+  /** Hex MD5, SHA-1 and CRC-32 of a file's contents (null for directories and files stored before they were kept). */
+  md5: ColumnType<string | null, string | null | undefined, string | null>;
+  sha1: ColumnType<string | null, string | null | undefined, string | null>;
+  crc32: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The modification time (epoch ms) the client gave, if any. */
+  provided_mtime: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The user who created the entry, and who last replaced a file's contents (null: unknown, or no user). */
+  created_by_id: ColumnType<number | null, number | null | undefined, number | null>;
+  last_modified_by_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** An upload in progress (docs/files.md): it becomes an entry only when it ends. */

@@ -122,15 +122,16 @@ function depthOf(key: string): number {
 /**
  * Creates the plan's missing parents (and the Workspace root, should its folder be missing). A
  * folder created meanwhile by another request is fine; a file created there meanwhile is not.
- * Answers the folders this call created (the Workspace root aside), for History.
+ * Answers the folders this call created (the Workspace root aside), for History. `createdById`:
+ * the user the folders are made for (their creator), if any.
  */
-export async function createMissingParents(db: Db, plan: CreationPlan, now: number): Promise<string[]> {
+export async function createMissingParents(db: Db, plan: CreationPlan, now: number, createdById: number | null = null): Promise<string[]> {
   // Made in the same transaction, the plan already read the root's folder: looked for again only
   // when it was missing (one query per level of `_/Workspaces/<id>` saved on every creation).
   if (plan.baseRootPath !== '' && !plan.baseRootFound) await ensureDirectory(db, plan.baseRootPath, now);
   const created: string[] = [];
   for (const path of plan.missingParents) {
-    if (await insertDirectory(db, path, now)) {
+    if (await insertDirectory(db, path, now, { userId: createdById, providedMtime: null })) {
       created.push(path);
       continue;
     }

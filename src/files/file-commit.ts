@@ -27,14 +27,19 @@ export interface CommittedFile {
  *
  * Another request may create or replace the same file between the plan and the write; the write
  * notices (a unique key, a compare-and-swap on the blob key) and the whole decision is made again.
+ *
+ * The caller's user is kept as the file's author (its creator, or who last replaced it), and
+ * `providedMtime` as the modification time its client gave (none unless given: it belongs to
+ * the contents, so new contents without one have none).
  */
 export async function commitFile(
   db: Db,
   scope: SessionScope,
   site: SitePath,
   content: FileContent,
-  options: { mkdirParents: boolean; now: number; inTransaction?: (tx: Db) => Promise<void> },
+  options: { mkdirParents: boolean; now: number; providedMtime?: number | null; inTransaction?: (tx: Db) => Promise<void> },
 ): Promise<CommittedFile> {
+  const authorship = { userId: scope.caller.user?.id ?? null, providedMtime: options.providedMtime ?? null };
   for (let attempt = 1; ; attempt += 1) {
     try {
       const committed = await db.transaction().execute(async (tx) => {
@@ -43,11 +48,11 @@ export async function commitFile(
         // before it left it; without the lock, a busy file made them lose the race repeatedly.
         await lockEntryAt(tx, site.key);
         const plan = await planCreation(tx, scope, site, { type: 'file', mkdirParents: options.mkdirParents });
-        const parents = await createMissingParents(tx, plan, options.now);
+        const parents = await createMissingParents(tx, plan, options.now, authorship.userId);
         const previous = plan.existing?.storageKey ?? undefined;
         const entry = plan.existing === undefined
-          ? await insertFile(tx, plan.path, content, options.now)
-          : await replaceFileContent(tx, plan.existing.id, previous as string, content, options.now);
+          ? await insertFile(tx, plan.path, content, options.now, authorship)
+          : await replaceFileContent(tx, plan.existing.id, previous as string, content, options.now, authorship);
         if (entry === undefined) throw new RaceLost();
         await recordFileEvents(tx, scope, options.now, [...foldersCreated(parents), fileWritten(entry, previous !== undefined)]);
         return { entry, replacedStorageKey: previous, capabilities: [...plan.access.capabilities(entry.pathKey, 'file')] };

@@ -1,5 +1,6 @@
 import type { Capability, EntryType } from '../authz/index.js';
 import type { Entry } from '../repositories/entries.js';
+import { contentTypeOf } from '../lib/media-types.js';
 import { requestPathIn, type SessionScope } from './session-scope.js';
 
 /**
@@ -18,6 +19,17 @@ export interface FileEntry {
   readonly createdAt: number;
   /** Hex SHA-256 of a file's bytes; null for a folder. */
   readonly sha256: string | null;
+  /** Hex MD5 and SHA-1, CRC-32 as eight hex digits: null for a folder and for a file stored before they were kept. */
+  readonly md5: string | null;
+  readonly sha1: string | null;
+  readonly crc32: string | null;
+  /** A file's media type by its name's extension (lib/media-types.ts); null for a folder. */
+  readonly mimeType: string | null;
+  /** The modification time the client gave, if it gave one. */
+  readonly providedMtime: number | null;
+  /** The user who created the entry, and who last replaced a file's contents; null when unknown or not a user. */
+  readonly createdById: number | null;
+  readonly lastModifiedById: number | null;
   /** The caller's capabilities on the entry. */
   readonly capabilities: readonly Capability[];
 }
@@ -32,6 +44,13 @@ export function fileEntryOf(scope: SessionScope, entry: Entry, capabilities: Ite
     mtime: entry.mtime,
     createdAt: entry.createdAt,
     sha256: entry.sha256,
+    md5: entry.md5,
+    sha1: entry.sha1,
+    crc32: entry.crc32,
+    mimeType: entry.type === 'file' ? contentTypeOf(entry.path) : null,
+    providedMtime: entry.providedMtime,
+    createdById: entry.createdById,
+    lastModifiedById: entry.lastModifiedById,
     capabilities: [...capabilities],
   };
 }

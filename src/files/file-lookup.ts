@@ -24,5 +24,5 @@ export async function visibleEntry(scope: SessionScope, site: SitePath): Promise
 }
 
 function rootEntry(site: SitePath): Entry {
-  return { id: 0, path: site.path, pathKey: site.key, parentKey: '', type: 'directory', size: null, storageKey: null, sha256: null, createdAt: 0, mtime: 0 };
+  return { id: 0, path: site.path, pathKey: site.key, parentKey: '', type: 'directory', size: null, storageKey: null, sha256: null, md5: null, sha1: null, crc32: null, createdAt: 0, mtime: 0, providedMtime: null, createdById: null, lastModifiedById: null };
 }

@@ -121,9 +121,16 @@ export async function copyEntry(scope: SessionScope, source: SitePath, destinati
           type: item.type,
           size: item.size,
           storageKey: item.storageKey === null ? null : (copies.get(item.storageKey) as string),
+          // A copy has the same bytes, so the same digests, and keeps the time its client gave.
           sha256: item.sha256,
+          md5: item.md5,
+          sha1: item.sha1,
+          crc32: item.crc32,
           createdAt: now,
           mtime: now,
+          providedMtime: item.providedMtime,
+          createdById: scope.caller.user?.id ?? null,
+          lastModifiedById: scope.caller.user?.id ?? null,
         })));
         await copyDeadProperties(tx, entry.pathKey, plan.key);
         await recordFileEvents(tx, scope, now, [...(cleared?.events ?? []), ...foldersCreated(parents), entryTransferred('copy', entry, plan.path, tree.length)]);

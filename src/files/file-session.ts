@@ -14,7 +14,7 @@ import { createFolder } from './folders.js';
 import { searchSubtree, type SubtreePosition, type SubtreeSearchRequest } from './subtree-search.js';
 import { decisionKeyOf, sitePathIn, type SessionScope } from './session-scope.js';
 import { FileReader } from './file-reader.js';
-import { setModifiedTime } from './modified-time.js';
+import { setModifiedTime, setProvidedModifiedTime } from './modified-time.js';
 import { ResourceLocks } from './resource-locks.js';
 import { StagedUpload, type StagedUploadOptions } from './staged-upload.js';
 import { uploadOffersOf, type UploadOffer } from './upload-offer.js';
@@ -107,8 +107,9 @@ export class FileSession {
     return { entry: fileEntryOf(this.scope, entry, capabilities), replaced };
   }
 
-  async createFolder(path: string, options: { mkdirParents: boolean }): Promise<FileEntry> {
-    const { entry, capabilities } = await createFolder(this.scope, this.locate(path), options.mkdirParents);
+  /** A new folder; `providedMtime` is the modification time its client gives it (ms), if any. */
+  async createFolder(path: string, options: { mkdirParents: boolean; providedMtime?: number }): Promise<FileEntry> {
+    const { entry, capabilities } = await createFolder(this.scope, this.locate(path), options);
     return fileEntryOf(this.scope, entry, capabilities);
   }
 
@@ -173,9 +174,9 @@ export class FileSession {
     return uploadOffersOf(this.scope, await offerParts(this.scope, this.locate(path), ref, request));
   }
 
-  /** Ends the caller's upload `ref`: its parts become the file. */
-  async endUpload(path: string, ref: string): Promise<FileEntry> {
-    const { entry, capabilities } = await endUpload(this.scope, this.locate(path), ref);
+  /** Ends the caller's upload `ref`: its parts become the file, with the modification time its client gives (ms), if any. */
+  async endUpload(path: string, ref: string, options: { providedMtime?: number } = {}): Promise<FileEntry> {
+    const { entry, capabilities } = await endUpload(this.scope, this.locate(path), ref, options);
     return fileEntryOf(this.scope, entry, capabilities);
   }
 
@@ -192,5 +193,15 @@ export class FileSession {
   /** Keeps a client's modification time (ms) for an entry the caller may write (modified-time.ts). */
   async setModifiedTime(path: string, mtime: number): Promise<void> {
     await setModifiedTime(this.scope, this.locate(path), mtime);
+  }
+
+  /**
+   * Keeps the modification time a REST client gives (ms) as the entry's `provided_mtime`, its
+   * server `mtime` unchanged (modified-time.ts); the entry as it is then.
+   */
+  async setProvidedModifiedTime(path: string, time: number): Promise<FileEntry> {
+    const site = this.locate(path);
+    await setProvidedModifiedTime(this.scope, site, time);
+    return this.stat(path);
   }
 }

@@ -2,7 +2,8 @@ import { Readable } from 'node:stream';
 import { errors } from '../errors/catalogue.js';
 import type { UploadPart } from '../repositories/uploads.js';
 import { BlobNotFoundError, type BlobStorage } from '../storage/blob-storage.js';
-import { sha256Job } from '../storage/hashing/sha256-thread.js';
+import type { ContentDigests, DigestChoice } from '../storage/hashing/content-digests.js';
+import { digestJob } from '../storage/hashing/digest-thread.js';
 import { giveBack, takeBlock } from '../storage/hashing/shared-blocks.js';
 
 /**
@@ -20,34 +21,39 @@ import { giveBack, takeBlock } from '../storage/hashing/shared-blocks.js';
 export function checkedParts(storage: BlobStorage, parts: readonly UploadPart[]): Readable {
   return Readable.from(
     (async function* () {
-      for (const part of parts) yield* checkedPart(storage, part);
+      for (const part of parts) yield* checkedPart(storage, part, 'sha256');
     })(),
   );
 }
 
-/** A single part that becomes the file as it is: checked whole, then flushed to disk. */
-export async function keepPartAsFile(storage: BlobStorage, part: UploadPart): Promise<void> {
-  for await (const _chunk of checkedPart(storage, part)) {
-    // Read through for the check only.
-  }
+/**
+ * A single part that becomes the file as it is: checked whole, then flushed to disk. The file's
+ * digests are computed in the same read (a part was stored with its SHA-256 only).
+ */
+export async function keepPartAsFile(storage: BlobStorage, part: UploadPart): Promise<ContentDigests> {
+  const reading = checkedPart(storage, part, 'all');
+  let next = await reading.next();
+  while (next.done !== true) next = await reading.next();
+  const digests = next.value;
   await storage.flush(part.storageKey).catch((error: unknown) => {
     throw error instanceof BlobNotFoundError ? errors.uploadPartLost(part.partNumber) : error;
   });
+  return digests;
 }
 
 /**
- * The part's bytes, hashed on the hashing thread (sha256-thread.ts) while they are passed on:
+ * The part's bytes, hashed on the hashing thread (digest-thread.ts) while they are passed on:
  * each chunk (a MiB, as blobs are read) is copied into a shared block, and the next is read while
- * the last is hashed.
+ * the last is hashed. Returns the part's digests (`choice`), once its SHA-256 is checked.
  */
-async function* checkedPart(storage: BlobStorage, part: UploadPart): AsyncGenerator<Buffer> {
+async function* checkedPart(storage: BlobStorage, part: UploadPart, choice: DigestChoice): AsyncGenerator<Buffer, ContentDigests> {
   let bytes: Readable;
   try {
     bytes = await storage.read(part.storageKey);
   } catch (error) {
     throw error instanceof BlobNotFoundError ? errors.uploadPartLost(part.partNumber) : error;
   }
-  const hash = sha256Job();
+  const hash = digestJob(choice);
   let hashing: Promise<void> = Promise.resolve();
   let size = 0;
   try {
@@ -59,7 +65,9 @@ async function* checkedPart(storage: BlobStorage, part: UploadPart): AsyncGenera
       yield chunk;
     }
     await hashing;
-    if (size !== part.size || await hash.digest() !== part.sha256) throw errors.uploadPartLost(part.partNumber);
+    const digests = size === part.size ? await hash.digest() : undefined;
+    if (digests?.sha256 !== part.sha256) throw errors.uploadPartLost(part.partNumber);
+    return digests;
   } finally {
     hash.discard();
     bytes.destroy();

@@ -2,22 +2,24 @@ import { Readable } from 'node:stream';
 import { errors } from '../errors/catalogue.js';
 import type { FileContent } from '../repositories/entries.js';
 import { BlobTooLargeError, RunClosedError, type BlobRun, type BlobStorage } from '../storage/blob-storage.js';
+import type { DigestChoice } from '../storage/hashing/content-digests.js';
 import { newStorageKey } from '../storage/storage-keys.js';
 
 /**
  * Streams a request body into a new blob. Over `maxBytes` is `bad-request/request-body-too-large`
  * (naming the configured limit, `limitForMessage`); a body that stops before its end (the client
  * went away, or sent less than its Content-Length) is `bad-request/upload-incomplete`. Either way
- * storage has kept nothing. `durable: false` stores it without flushing it to disk.
+ * storage has kept nothing. `durable: false` stores it without flushing it to disk; `digests:
+ * 'sha256'` computes only its SHA-256 (an upload's part, whose other digests nobody asks for).
  */
 export async function storeBody(
   storage: BlobStorage,
   body: Readable | undefined,
   limits: { maxBytes: number; limitForMessage: number },
-  options: { durable: boolean } = { durable: true },
+  options: { durable: boolean; digests?: DigestChoice } = { durable: true },
 ): Promise<FileContent> {
   const storageKey = newStorageKey();
-  return received(body, limits, async (source) => ({ storageKey, ...await storage.write(storageKey, source, { maxBytes: limits.maxBytes, durable: options.durable }) }),
+  return received(body, limits, async (source) => ({ storageKey, ...await storage.write(storageKey, source, { maxBytes: limits.maxBytes, durable: options.durable, digests: options.digests }) }),
     (content) => storage.delete(content.storageKey));
 }
 

@@ -49,7 +49,7 @@ export async function receivePart(deps: FileDeps, token: string, body: Readable 
       if (!(error instanceof RunClosedError)) throw error;
     }
   }
-  content ??= await storeBody(deps.storage, body, limits, { durable: false });
+  content ??= await storeBody(deps.storage, body, limits, { durable: false, digests: 'sha256' });
   let replaced: string | undefined;
   try {
     replaced = await putPart(deps.db, upload.id, { partNumber, ...content });

@@ -9,6 +9,7 @@ import { planCreation } from './creation-plan.js';
 import { commitFile } from './file-commit.js';
 import { discardBlobs, type FileDeps } from './file-deps.js';
 import { assertChangeablePath, type SessionScope } from './session-scope.js';
+import { assertClientTime } from './modified-time.js';
 import { checkedParts, keepPartAsFile } from './received-parts.js';
 import { assertDeclaredLength, storeBody } from './stored-content.js';
 import { partRange, type PartRange } from './upload-part-range.js';
@@ -86,8 +87,9 @@ function assertDeclaredSize(deps: FileDeps, declaredSize: number | undefined): v
  * against what was received (received-parts.ts). The upload and its parts are removed in
  * the same transaction that makes the file visible.
  */
-export async function endUpload(scope: SessionScope, site: SitePath, ref: string): Promise<{ entry: Entry; capabilities: Capability[] }> {
+export async function endUpload(scope: SessionScope, site: SitePath, ref: string, options: { providedMtime?: number } = {}): Promise<{ entry: Entry; capabilities: Capability[] }> {
   const { db, clock, storage, maxUploadBytes } = scope.deps;
+  if (options.providedMtime !== undefined) assertClientTime(options.providedMtime, 'provided_mtime');
   const upload = await ownUpload(scope, site, ref);
   const parts = await partsOf(db, upload.id);
   parts.forEach((part, index) => {
@@ -98,8 +100,8 @@ export async function endUpload(scope: SessionScope, site: SitePath, ref: string
   const single = fromRun === undefined && parts.length === 1 && runSliceOf(parts[0]?.storageKey ?? '') === undefined ? parts[0] : undefined;
   const content: FileContent = await (async () => {
     // Parts were stored unflushed: checked here, and only the file is flushed (received-parts.ts).
-    if (single !== undefined) await keepPartAsFile(storage, single);
-    return fromRun ?? single ?? await storeBody(storage, checkedParts(storage, parts), { maxBytes: maxUploadBytes, limitForMessage: maxUploadBytes });
+    if (single !== undefined) return { storageKey: single.storageKey, size: single.size, ...await keepPartAsFile(storage, single) };
+    return fromRun ?? await storeBody(storage, checkedParts(storage, parts), { maxBytes: maxUploadBytes, limitForMessage: maxUploadBytes });
   })().catch(async (error: unknown) => {
     // Another request ended the upload since its parts were listed here, and removed them: this
     // one is answered as if it had come after that one, not as a part lost.
@@ -111,6 +113,7 @@ export async function endUpload(scope: SessionScope, site: SitePath, ref: string
     const { entry, replacedStorageKey, capabilities } = await commitFile(db, scope, site, content, {
       mkdirParents: upload.mkdirParents,
       now: clock.now(),
+      providedMtime: options.providedMtime ?? null,
       inTransaction: async (tx) => {
         const taken = await takeUpload(tx, upload.id);
         if (taken === undefined) throw errors.fileUploadNotFound();

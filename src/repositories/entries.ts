@@ -1,3 +1,4 @@
+import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import { startsWith } from '../db/like-patterns.js';
 import { cachedRead } from '../db/read-cache.js';
@@ -17,13 +18,25 @@ export interface Entry {
   size: number | null;
   storageKey: string | null;
   sha256: string | null;
+  /** The other digests of a file's bytes: null for folders and for files stored before they were kept. */
+  md5: string | null;
+  sha1: string | null;
+  crc32: string | null;
   createdAt: number;
   mtime: number;
+  /** The modification time the client gave (epoch ms), if it gave one. */
+  providedMtime: number | null;
+  /** The user who created the entry; for a file, the one who last replaced its contents too. */
+  createdById: number | null;
+  lastModifiedById: number | null;
 }
 
-export const ENTRY_COLUMNS = ['id', 'path', 'path_key', 'parent_key', 'type', 'size', 'storage_key', 'sha256', 'created_at', 'mtime'] as const;
+export const ENTRY_COLUMNS = [
+  'id', 'path', 'path_key', 'parent_key', 'type', 'size', 'storage_key', 'sha256', 'md5', 'sha1', 'crc32',
+  'created_at', 'mtime', 'provided_mtime', 'created_by_id', 'last_modified_by_id',
+] as const;
 
-type EntryRow = Pick<EntriesTable, 'path' | 'path_key' | 'parent_key' | 'type' | 'size' | 'storage_key' | 'sha256' | 'created_at' | 'mtime'> & { id: number };
+type EntryRow = Pick<Selectable<EntriesTable>, Exclude<(typeof ENTRY_COLUMNS)[number], 'id'>> & { id: number };
 
 export function toEntry(row: EntryRow): Entry {
   return {
@@ -35,9 +48,24 @@ export function toEntry(row: EntryRow): Entry {
     size: row.size === null ? null : Number(row.size),
     storageKey: row.storage_key,
     sha256: row.sha256,
+    md5: row.md5,
+    sha1: row.sha1,
+    crc32: row.crc32,
     createdAt: Number(row.created_at),
     mtime: Number(row.mtime),
+    providedMtime: row.provided_mtime === null ? null : Number(row.provided_mtime),
+    createdById: row.created_by_id === null ? null : Number(row.created_by_id),
+    lastModifiedById: row.last_modified_by_id === null ? null : Number(row.last_modified_by_id),
   };
+}
+
+/**
+ * Who writes an entry and what its client says of it: the user (null for a site-wide API key, or
+ * a write made by Atrium itself) and the modification time the client gave, if any.
+ */
+export interface EntryAuthorship {
+  userId: number | null;
+  providedMtime: number | null;
 }
 
 /** Creates the directory and any missing ancestors (used for Workspace root folders). */
@@ -112,23 +140,40 @@ export async function hasEntriesBelow(db: Db, key: string): Promise<boolean> {
  * Inserts a directory unless the path is taken; true when this call created it. "Taken" covers a
  * concurrent request creating the same path: the unique path_key decides, never a prior read.
  */
-export async function insertDirectory(db: Db, path: string, now: number): Promise<boolean> {
+export async function insertDirectory(db: Db, path: string, now: number, authorship?: EntryAuthorship): Promise<boolean> {
   const result = await db
     .insertInto('entries')
-    .values({ path, path_key: pathKey(path), parent_key: pathKey(parentPath(path)), type: 'directory', size: null, storage_key: null, sha256: null, created_at: now, mtime: now })
+    .values({
+      path,
+      path_key: pathKey(path),
+      parent_key: pathKey(parentPath(path)),
+      type: 'directory',
+      size: null,
+      storage_key: null,
+      sha256: null,
+      created_at: now,
+      mtime: now,
+      provided_mtime: authorship?.providedMtime ?? null,
+      created_by_id: authorship?.userId ?? null,
+      last_modified_by_id: authorship?.userId ?? null,
+    })
     .onConflict((oc) => oc.column('path_key').doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
+/** A file's stored bytes: where, how many, and their digests (as storage computed them). */
 export interface FileContent {
   storageKey: string;
   size: number;
   sha256: string;
+  md5: string | null;
+  sha1: string | null;
+  crc32: string | null;
 }
 
 /** Inserts a file unless the path is taken; the new entry, or undefined when it was taken. */
-export async function insertFile(db: Db, path: string, content: FileContent, now: number): Promise<Entry | undefined> {
+export async function insertFile(db: Db, path: string, content: FileContent, now: number, authorship: EntryAuthorship): Promise<Entry | undefined> {
   const row = await db
     .insertInto('entries')
     .values({
@@ -139,8 +184,14 @@ export async function insertFile(db: Db, path: string, content: FileContent, now
       size: content.size,
       storage_key: content.storageKey,
       sha256: content.sha256,
+      md5: content.md5,
+      sha1: content.sha1,
+      crc32: content.crc32,
       created_at: now,
       mtime: now,
+      provided_mtime: authorship.providedMtime,
+      created_by_id: authorship.userId,
+      last_modified_by_id: authorship.userId,
     })
     .onConflict((oc) => oc.column('path_key').doNothing())
     .returning(ENTRY_COLUMNS)
@@ -152,11 +203,22 @@ export async function insertFile(db: Db, path: string, content: FileContent, now
  * Points a file at new contents, only if it still holds `expectedStorageKey` (compare and swap):
  * of two uploads replacing the same file at once, each learns exactly which blob it displaced, so
  * no blob is orphaned or deleted while still in use. Undefined when the file changed meanwhile.
+ * The client's modification time goes with the contents: new contents without one have none.
  */
-export async function replaceFileContent(db: Db, id: number, expectedStorageKey: string, content: FileContent, now: number): Promise<Entry | undefined> {
+export async function replaceFileContent(db: Db, id: number, expectedStorageKey: string, content: FileContent, now: number, authorship: EntryAuthorship): Promise<Entry | undefined> {
   const row = await db
     .updateTable('entries')
-    .set({ storage_key: content.storageKey, size: content.size, sha256: content.sha256, mtime: now })
+    .set({
+      storage_key: content.storageKey,
+      size: content.size,
+      sha256: content.sha256,
+      md5: content.md5,
+      sha1: content.sha1,
+      crc32: content.crc32,
+      mtime: now,
+      provided_mtime: authorship.providedMtime,
+      last_modified_by_id: authorship.userId,
+    })
     .where('id', '=', id)
     .where('type', '=', 'file')
     .where('storage_key', '=', expectedStorageKey)

@@ -71,8 +71,14 @@ export async function insertEntries(db: Db, entries: readonly Omit<Entry, 'id'>[
         size: entry.size,
         storage_key: entry.storageKey,
         sha256: entry.sha256,
+        md5: entry.md5,
+        sha1: entry.sha1,
+        crc32: entry.crc32,
         created_at: entry.createdAt,
         mtime: entry.mtime,
+        provided_mtime: entry.providedMtime,
+        created_by_id: entry.createdById,
+        last_modified_by_id: entry.lastModifiedById,
       })
       .execute();
   }

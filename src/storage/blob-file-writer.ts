@@ -1,11 +1,11 @@
-import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BlobTooLargeError, type WrittenBlob } from './blob-storage.js';
 import { passedThrough } from './garbage-pacer.js';
 import { BLOCK_BYTES, giveBack, takeBlock } from './hashing/shared-blocks.js';
-import { sha256Job, type Sha256Job } from './hashing/sha256-thread.js';
+import { InlineDigests, type DigestChoice } from './hashing/content-digests.js';
+import { digestJob, type DigestJob } from './hashing/digest-thread.js';
 import { writeAll } from './write-all.js';
 
 /** Blocks written and hashed at once while the next one fills; past that the source waits. */
@@ -31,7 +31,7 @@ const INLINE_HASH_BYTES = 128 * 1024;
  */
 export class BlobFileWriter extends Writable {
   /** The hashing thread's job, begun with the first block (none for a small blob). */
-  private hash: Sha256Job | undefined;
+  private hash: DigestJob | undefined;
   private block: Buffer | undefined;
   private filled = 0;
   /** Where the block being filled starts in the file. */
@@ -46,13 +46,14 @@ export class BlobFileWriter extends Writable {
 
   /**
    * `baseOffset`: where the first byte goes in the file (a run's end, blob-run.ts); `alsoHash`:
-   * each block is also added to that SHA-256 (the whole run's), from the same shared memory.
+   * each block is also added to those digests (the whole run's), from the same shared memory;
+   * `digests`: which digests of these bytes to compute (all unless told otherwise).
    */
-  constructor(private readonly file: FileHandle, private readonly options: { maxBytes: number; flushEveryBytes?: number; baseOffset?: number; alsoHash?: Sha256Job }) {
+  constructor(private readonly file: FileHandle, private readonly options: { maxBytes: number; flushEveryBytes?: number; baseOffset?: number; alsoHash?: DigestJob; digests?: DigestChoice }) {
     super({ highWaterMark: BLOCK_BYTES });
   }
 
-  /** Size and SHA-256 of what was written, once the stream has finished. */
+  /** Size and digests of what was written, once the stream has finished. */
   get result(): WrittenBlob {
     if (this.written === undefined) throw new Error('the blob is not written yet');
     return this.written;
@@ -98,14 +99,14 @@ export class BlobFileWriter extends Writable {
     if (this.filled > 0) await this.sendBlock();
     await this.settled();
     this.throwIfFailed();
-    this.written = { size: this.size, sha256: await (this.hash ?? sha256Job()).digest() };
+    this.written = { size: this.size, ...await (this.hash ?? digestJob(this.choice)).digest() };
   }
 
   private async finishSmall(): Promise<void> {
     const block = this.block;
     const bytes = block?.subarray(0, this.filled) ?? Buffer.alloc(0);
     await writeAll(this.file, bytes, this.options.baseOffset ?? 0);
-    this.written = { size: this.size, sha256: createHash('sha256').update(bytes).digest('hex') };
+    this.written = { size: this.size, ...new InlineDigests(this.choice).update(bytes).digest() };
     if (block !== undefined) giveBack(block);
     this.block = undefined;
   }
@@ -120,7 +121,7 @@ export class BlobFileWriter extends Writable {
     this.block = undefined;
     this.position += this.filled;
     this.filled = 0;
-    this.hash ??= sha256Job();
+    this.hash ??= digestJob(this.choice);
     const work = [writeAll(this.file, bytes, (this.options.baseOffset ?? 0) + at), this.hash.update(bytes)];
     if (this.options.alsoHash !== undefined) work.push(this.options.alsoHash.update(bytes));
     const done: Promise<void> = Promise.all(work)
@@ -130,6 +131,10 @@ export class BlobFileWriter extends Writable {
     this.flushNowAndThen(bytes.length);
     while (this.inFlight.length >= BLOCKS_IN_FLIGHT) await this.inFlight[0];
     this.throwIfFailed();
+  }
+
+  private get choice(): DigestChoice {
+    return this.options.digests ?? 'all';
   }
 
   private flushNowAndThen(bytes: number): void {
@@ -148,7 +153,7 @@ export class BlobFileWriter extends Writable {
 
 /**
  * Writes all of `source` into `file` through a BlobFileWriter and closes the file once no write
- * is under way, whether or not it succeeded: the size and SHA-256 of what was written.
+ * is under way, whether or not it succeeded: the size and digests of what was written.
  */
 export async function writeAndClose(file: FileHandle, source: Readable, options: ConstructorParameters<typeof BlobFileWriter>[1]): Promise<WrittenBlob> {
   const writer = new BlobFileWriter(file, options);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { RunClosedError, type BlobRun, type WrittenBlob } from './blob-storage.js';
 import { writeAndClose } from './blob-file-writer.js';
-import { sha256Job } from './hashing/sha256-thread.js';
+import { digestJob } from './hashing/digest-thread.js';
 import { newStorageKey, runSliceKey } from './storage-keys.js';
 import { syncFile } from './sync-file.js';
 
@@ -21,7 +21,8 @@ import { syncFile } from './sync-file.js';
  */
 export class LocalBlobRun implements BlobRun {
   size = 0;
-  private readonly hash = sha256Job();
+  /** Every digest of the whole run (the file's); each slice gets only its own SHA-256. */
+  private readonly hash = digestJob('all');
   /** A write to the run is under way. */
   private writing = false;
   /** A write failed: what it left after `size` is unknown, so the run can no longer be finished. */
@@ -60,7 +61,7 @@ export class LocalBlobRun implements BlobRun {
     }
     const offset = this.size;
     try {
-      const written = await writeAndClose(handle, source, { maxBytes: options.maxBytes, baseOffset: offset, alsoHash: this.hash });
+      const written = await writeAndClose(handle, source, { maxBytes: options.maxBytes, baseOffset: offset, alsoHash: this.hash, digests: 'sha256' });
       this.size += written.size;
       this.flushSoon();
       return { storageKey: runSliceKey({ runKey: this.key, offset, size: written.size }), ...written };
@@ -77,9 +78,9 @@ export class LocalBlobRun implements BlobRun {
     if (this.ended || this.writing || this.broken) throw new Error('storage: the run cannot become a blob');
     this.ended = true;
     await this.flushing;
-    const sha256 = await this.hash.digest();
+    const digests = await this.hash.digest();
     await this.keepAs(this.file, key);
-    return { size: this.size, sha256 };
+    return { size: this.size, ...digests };
   }
 
   close(): Promise<void> {

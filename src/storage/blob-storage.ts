@@ -1,11 +1,10 @@
 import type { Readable } from 'node:stream';
+import type { ContentDigests, DigestChoice } from './hashing/content-digests.js';
 import type { StagedBlob } from './staged-blob.js';
 
-/** What a completed write stored. */
-export interface WrittenBlob {
+/** What a completed write stored: its size and the digests of its bytes. */
+export interface WrittenBlob extends ContentDigests {
   size: number;
-  /** Hex SHA-256 of the bytes. */
-  sha256: string;
 }
 
 /** Bytes `start` to `end`, both included (as in an HTTP Range header). */
@@ -33,8 +32,10 @@ export interface BlobStorage {
    * parts, checked against their SHA-256 when the upload ends): the blob is whole for every
    * reader and survives the process, but the operating system's crash may lose or truncate it.
    * `flush` makes such a blob durable later.
+   *
+   * `digests: 'sha256'` computes only the SHA-256 (a part, checked by it); every digest otherwise.
    */
-  write(key: string, source: Readable, options: { maxBytes: number; durable?: boolean }): Promise<WrittenBlob>;
+  write(key: string, source: Readable, options: { maxBytes: number; durable?: boolean; digests?: DigestChoice }): Promise<WrittenBlob>;
   /**
    * Makes a blob written with `durable: false` (or a run's slice) as durable as any other;
    * BlobNotFoundError when it is missing.
@@ -71,12 +72,12 @@ export interface BlobRun {
   readonly size: number;
   /**
    * Appends `source` (at most `maxBytes`, else BlobTooLargeError) and answers the slice's key, size
-   * and SHA-256. One write at a time. RunClosedError, before reading anything of `source`, when the
+   * and SHA-256 (its other digests are null: only the whole run's are computed). One write at a time. RunClosedError, before reading anything of `source`, when the
    * run takes no more writes; after a failed write it takes none.
    */
   append(source: Readable, options: { maxBytes: number }): Promise<WrittenBlob & { storageKey: string }>;
   /**
-   * The bytes appended so far also become the blob `key`, flushed to disk, with their SHA-256; the
+   * The bytes appended so far also become the blob `key`, flushed to disk, with all their digests; the
    * run takes no more writes, and its slices stay readable. Fails (storing nothing) if a write to
    * it failed.
    */

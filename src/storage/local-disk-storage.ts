@@ -3,6 +3,7 @@ import { constants as fsConstants } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import type { DigestChoice } from './hashing/content-digests.js';
 import { BlobNotFoundError, type BlobRun, type BlobStorage, type ByteRange, type WrittenBlob } from './blob-storage.js';
 import { LocalBlobRun } from './blob-run.js';
 import { writeAndClose } from './blob-file-writer.js';
@@ -39,12 +40,12 @@ export class LocalDiskStorage implements BlobStorage {
     this.runsDir = path.join(root, 'runs');
   }
 
-  async write(key: string, source: Readable, options: { maxBytes: number; durable?: boolean }): Promise<WrittenBlob> {
+  async write(key: string, source: Readable, options: { maxBytes: number; durable?: boolean; digests?: DigestChoice }): Promise<WrittenBlob> {
     const durable = options.durable ?? true;
     let written: WrittenBlob | undefined;
     await this.writeThrough(key, async (tmpPath) => {
       const file = await fs.open(tmpPath, 'wx', 0o600);
-      written = await writeAndClose(file, source, { maxBytes: options.maxBytes, flushEveryBytes: durable ? FLUSH_EVERY_BYTES : undefined });
+      written = await writeAndClose(file, source, { maxBytes: options.maxBytes, flushEveryBytes: durable ? FLUSH_EVERY_BYTES : undefined, digests: options.digests });
     }, durable);
     return written as WrittenBlob;
   }

@@ -1,7 +1,8 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { BlobTooLargeError, type WrittenBlob } from './blob-storage.js';
+import { InlineDigests, type ContentDigests } from './hashing/content-digests.js';
 import { writeAll } from './write-all.js';
 
 /**
@@ -45,14 +46,14 @@ const GATHER_BYTES = 1024 * 1024;
 /**
  * The local-disk staged blob. While bytes arrive in order from the start, which is what clients
  * do, they are hashed on the way; only an out-of-order file is read back once at `finish` for
- * its SHA-256. Consecutive writes (an SFTP client sends 32 KiB at a time) are gathered and
+ * its digests. Consecutive writes (an SFTP client sends 32 KiB at a time) are gathered and
  * written together, so a gigabyte is a thousand writes, not thirty thousand. Memory stays flat
  * whatever the size: at most GATHER_BYTES wait in memory.
  */
 export class LocalStagedBlob implements StagedBlob {
   private handle: FileHandle | undefined;
   private readonly tmpPath: string;
-  private hash = createHash('sha256');
+  private hash = new InlineDigests();
   /** Bytes hashed so far, all of them in order from 0; -1 once a write broke the order. */
   private hashedUpTo = 0;
   /** Consecutive bytes not yet on disk, from `gatheredAt`. */
@@ -139,7 +140,7 @@ export class LocalStagedBlob implements StagedBlob {
   async finish(key: string): Promise<WrittenBlob> {
     await this.flush();
     const handle = this.open();
-    const sha256 = this.hashedUpTo === this.size ? this.hash.digest('hex') : await digestOf(handle, this.size);
+    const digests = this.hashedUpTo === this.size ? this.hash.digest() : await digestOf(handle, this.size);
     await handle.close();
     this.handle = undefined;
     try {
@@ -148,7 +149,7 @@ export class LocalStagedBlob implements StagedBlob {
       await fs.rm(this.tmpPath, { force: true }).catch(() => undefined);
       throw error;
     }
-    return { size: this.size, sha256 };
+    return { size: this.size, ...digests };
   }
 
   async discard(): Promise<void> {
@@ -166,8 +167,8 @@ export class LocalStagedBlob implements StagedBlob {
   }
 }
 
-async function digestOf(handle: FileHandle, size: number): Promise<string> {
-  const hash = createHash('sha256');
+async function digestOf(handle: FileHandle, size: number): Promise<ContentDigests> {
+  const hash = new InlineDigests();
   const buffer = Buffer.allocUnsafe(1024 * 1024);
   for (let position = 0; position < size;) {
     const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, size - position), position);
@@ -175,5 +176,5 @@ async function digestOf(handle: FileHandle, size: number): Promise<string> {
     hash.update(buffer.subarray(0, bytesRead));
     position += bytesRead;
   }
-  return hash.digest('hex');
+  return hash.digest();
 }

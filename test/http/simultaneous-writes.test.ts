@@ -261,6 +261,21 @@ describe.each(testDatabaseTargets())('simultaneous identical writes [$name]', (t
       await upload(path, 'contents');
       return deleted(`/files/${path}`, 'not-found/file-not-found', 'destroy');
     },
+    'PATCH /files': async () => ({
+      method: 'PATCH', path: '/files', options: { ...admin, body: { provided_mtime: '2020-01-01T00:00:00Z' } }, answers: { 400: AT_ONCE }, refusal: 'bad-request/invalid-path', recorded: {},
+    }),
+    'PATCH /files/{path}': async () => {
+      // A client's time is set once and is the same for every answer; a time is not recorded in History.
+      const path = `${unique('patched')}.txt`;
+      await upload(path, 'contents');
+      return {
+        method: 'PATCH', path: `/files/${path}`, options: { ...admin, body: { provided_mtime: '2020-01-02T03:04:05Z' } }, answers: { 200: AT_ONCE }, recorded: {},
+        after: async (answers) => {
+          expect(new Set(answers.map((a) => a.body.provided_mtime))).toEqual(new Set(['2020-01-02T03:04:05Z']));
+          expect((await t.api.get(`/file_actions/metadata/${path}`, admin)).body.provided_mtime).toBe('2020-01-02T03:04:05Z');
+        },
+      };
+    },
     'POST /files': async () => ({ method: 'POST', path: '/files', options: { ...admin, body: { action: 'put' } }, answers: { 400: AT_ONCE }, refusal: 'bad-request/invalid-path', recorded: {} }),
     'POST /files/{path}': async () => {
       // Ending one upload: it becomes the file once; the upload is gone for the others.

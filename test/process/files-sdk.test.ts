@@ -148,6 +148,21 @@ describe('the official Files.com SDK (files.com 1.2.314) against a running Atriu
     expect(gone.constructor.name).toBe('NotFound_FileNotFoundError');
   });
 
+  it('reads an entry\'s digests and media type, and sets its client time with File.update', async () => {
+    const local = path.join(work, 'fields.csv');
+    fs.writeFileSync(local, 'a,b\n1,2\n');
+    await File.uploadFile('sdk/fields.csv', local);
+    const found = await File.find('sdk/fields.csv');
+    const hex = (algorithm: string) => createHash(algorithm).update('a,b\n1,2\n').digest('hex');
+    expect([found.md5, found.sha1, found.sha256, found.mime_type, found.provided_mtime]).toEqual([hex('md5'), hex('sha1'), hex('sha256'), 'text/csv', null]);
+    expect(found.crc32).toMatch(/^[0-9a-f]{8}$/);
+    const updated = await found.update({ provided_mtime: '2022-03-04T05:06:07Z' });
+    expect(updated.provided_mtime).toBe('2022-03-04T05:06:07Z');
+    expect((await File.find('sdk/fields.csv')).provided_mtime).toBe('2022-03-04T05:06:07Z');
+    const colour = await found.update({ priority_color: 'red' }).catch((error: any) => error);
+    expect(colour.constructor.name).toBe('BadRequest_RequestParamsInvalidError');
+  });
+
   it('surfaces Atrium\'s refusals as the SDK\'s typed errors', async () => {
     // The root is visible to all, but the member may not write there; `elsewhere` it cannot even
     // see, so it is a folder the upload would have to make at the root, as where nothing is.

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BlobTooLargeError } from '../../src/storage/blob-storage.js';
 import { LocalDiskStorage } from '../../src/storage/local-disk-storage.js';
 import { newStorageKey } from '../../src/storage/storage-keys.js';
+import { digestsOf } from '../support/digests.js';
 
 /** Blobs written at offsets (SFTP uploads): in any order, a blob only when finished, nothing left when discarded. */
 describe('staged blobs on local disk', () => {
@@ -17,7 +18,6 @@ describe('staged blobs on local disk', () => {
   });
   afterEach(() => fs.rm(root, { recursive: true, force: true }));
 
-  const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
   const read = async (key: string) => Buffer.concat(await (await storage.read(key)).toArray());
   const tmpFiles = () => fs.readdir(path.join(root, 'tmp')).catch(() => []);
 
@@ -28,14 +28,14 @@ describe('staged blobs on local disk', () => {
       const chunks = Array.from({ length: Math.ceil(data.length / 32768) }, (_, i) => i * 32768);
       for (const offset of order === 'in order' ? chunks : [...chunks].reverse()) await staged.write(data.subarray(offset, offset + 32768), offset);
       const key = newStorageKey();
-      expect(await staged.finish(key)).toEqual({ size: data.length, sha256: sha(data) });
+      expect(await staged.finish(key)).toEqual({ size: data.length, ...digestsOf(data) });
       expect((await read(key)).equals(data)).toBe(true);
     }
     const gap = await storage.stage({ maxBytes: 100 });
     await gap.write(Buffer.from('end'), 10);
     const key = newStorageKey();
     const expected = Buffer.concat([Buffer.alloc(10), Buffer.from('end')]);
-    expect(await gap.finish(key)).toEqual({ size: 13, sha256: sha(expected) });
+    expect(await gap.finish(key)).toEqual({ size: 13, ...digestsOf(expected) });
     expect((await read(key)).equals(expected)).toBe(true);
     expect(await tmpFiles()).toEqual([]);
   });
@@ -72,7 +72,7 @@ describe('staged blobs on local disk', () => {
     expect((await staged.read(12, 10)).length).toBe(0);
     const key = newStorageKey();
     const expected = Buffer.concat([Buffer.from('abcd'), Buffer.alloc(6), Buffer.from('XY')]);
-    expect(await staged.finish(key)).toEqual({ size: 12, sha256: sha(expected) });
+    expect(await staged.finish(key)).toEqual({ size: 12, ...digestsOf(expected) });
     expect((await read(key)).equals(expected)).toBe(true);
   });
 });

@@ -13,6 +13,7 @@ import { userNameParts } from './010-user-name-parts.js';
 import { userSearchKeys } from './011-user-search-keys.js';
 import { userProfileFields } from './012-user-profile-fields.js';
 import { apiKeyDescription } from './013-api-key-description.js';
+import { fileEntryFields } from './014-file-entry-fields.js';
 
 /**
  * Every migration, in order, listed statically (no directory scanning, so the build output and
@@ -34,6 +35,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '011-user-search-keys': userSearchKeys(),
     '012-user-profile-fields': userProfileFields(dialect),
     '013-api-key-description': apiKeyDescription(),
+    '014-file-entry-fields': fileEntryFields(dialect),
   };
   return { getMigrations: async () => migrations };
 }

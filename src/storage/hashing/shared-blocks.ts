@@ -1,5 +1,5 @@
 /**
- * Blocks of memory shared with the hashing thread (sha256-thread.ts), reused from one transfer to
+ * Blocks of memory shared with the hashing thread (digest-thread.ts), reused from one transfer to
  * the next. Bytes received are gathered into a block, which is then written to the disk and
  * hashed at once, and comes back here when both are done. Reusing them keeps the server's memory
  * flat: a new buffer per chunk is garbage that V8 collects only once tens of MB of it have piled

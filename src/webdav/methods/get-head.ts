@@ -2,7 +2,7 @@ import type { FileEntry, RangeRequest } from '../../files/index.js';
 import { davErrors } from '../dav-error.js';
 import type { DavContext } from '../dav-request.js';
 import { assertIfHolds } from '../locks/index.js';
-import { contentTypeOf } from '../properties/content-type.js';
+import { contentTypeOf } from '../../lib/media-types.js';
 import { entityTagOf } from '../properties/entity-tag.js';
 import { folderPage } from './folder-page.js';
 import { headerOf } from './lookup.js';

@@ -1,6 +1,6 @@
 import type { FileEntry } from '../../files/index.js';
 import { escapeText } from '../xml/multistatus.js';
-import { contentTypeOf } from './content-type.js';
+import { contentTypeOf } from '../../lib/media-types.js';
 import { entityTagOf } from './entity-tag.js';
 
 /**

@@ -13,8 +13,15 @@ export function entryBody(entry: FileEntry) {
     type: entry.type,
     size: entry.size,
     mtime: isoTime(entry.mtime),
+    provided_mtime: isoTime(entry.providedMtime),
     created_at: isoTime(entry.createdAt),
     permissions: permissionLetters(entry.capabilities),
+    crc32: entry.crc32,
+    md5: entry.md5,
+    sha1: entry.sha1,
     sha256: entry.sha256,
+    mime_type: entry.mimeType,
+    created_by_id: entry.createdById,
+    last_modified_by_id: entry.lastModifiedById,
   };
 }

@@ -8,7 +8,8 @@ import { sendStream } from './file-bytes.js';
 import { sessionAndPath } from './file-session.js';
 import { withoutIdleTimeout } from './server-at-work.js';
 import { rangeRequestOf } from './range-header.js';
-import { DeleteBody, DeleteQuery, EntryBody, FileGetQuery, FileUploadPartBody, flagValue, missingBodyAsEmpty, UploadActionBody, PathParams } from './schemas.js';
+import { providedMtimeOf } from './provided-mtime.js';
+import { DeleteBody, DeleteQuery, EntryBody, FileGetQuery, FileUpdateBody, FileUploadPartBody, flagValue, missingBodyAsEmpty, UploadActionBody, PathParams } from './schemas.js';
 import { downloadUri } from './transfer-urls.js';
 import { uploadPartBody } from './upload-part-body.js';
 import { offeredParts } from './upload-request.js';
@@ -37,6 +38,30 @@ export function fileRoutes(app: ApiInstance, deps: RouteDeps): void {
       const uri = downloadUri(request, link.token);
       if (request.query.action === 'redirect') return reply.code(302).header('Location', uri).send(null);
       return { ...entryBody(entry), download_uri: uri };
+    });
+
+    // File.update: the client's modification time is kept; what Atrium does not keep is refused by name.
+    app.patch(url, {
+      config: { operation: 'file' },
+      preValidation: missingBodyAsEmpty,
+      schema: {
+        params: PathParams,
+        summary: 'Update a file or folder: provided_mtime (write on it) is kept as the client\'s modification time; '
+          + 'priority_color and custom_metadata are refused unless empty (Atrium keeps neither)',
+        body: FileUpdateBody,
+        response: { 200: EntryBody, ...errorResponses },
+      },
+    }, async (request) => {
+      const { session, path } = await sessionAndPath(request, deps, 'files');
+      const body = request.body;
+      if (body.priority_color !== undefined && body.priority_color !== null && body.priority_color !== '') {
+        throw errors.paramsInvalid({ priority_color: ['is not offered: Atrium keeps no priority colors'] });
+      }
+      if (!isEmptyMetadata(body.custom_metadata)) {
+        throw errors.paramsInvalid({ custom_metadata: ['is not offered: Atrium keeps no custom metadata'] });
+      }
+      const providedMtime = providedMtimeOf(body.provided_mtime);
+      return entryBody(providedMtime === undefined ? await session.stat(path) : await session.setProvidedModifiedTime(path, providedMtime));
     });
 
     // The SDK repeats the path (and sometimes `recursive`) in a JSON body; the query wins.
@@ -71,11 +96,18 @@ export function fileRoutes(app: ApiInstance, deps: RouteDeps): void {
       if (body.action === 'end') {
         if (body.ref === undefined) throw errors.paramsRequired({ ref: ['is required to end an upload'] });
         const ref = body.ref;
-        return reply.code(201).send(entryBody(await withoutIdleTimeout(request, () => session.endUpload(path, ref))));
+        const providedMtime = providedMtimeOf(body.provided_mtime);
+        return reply.code(201).send(entryBody(await withoutIdleTimeout(request, () => session.endUpload(path, ref, { providedMtime }))));
       }
       // Without `parts`, the one part as the SDKs' File.uploadFile reads it; with it, a list like begin_upload's.
       const parts = (await offeredParts(session, path, body)).map((offer) => uploadPartBody(request, offer));
       return reply.code(200).send(body.parts === undefined ? parts[0]! : parts);
     });
   }
+}
+
+/** Custom metadata that asks for nothing to be kept: absent, null, or an empty object. */
+function isEmptyMetadata(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  return typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0;
 }

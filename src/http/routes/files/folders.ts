@@ -10,6 +10,7 @@ import { sessionAndPath } from './file-session.js';
 import { listingOptionsOf } from './listing-options.js';
 import { renderedListing, renderedSearch } from './listing-response.js';
 import { listingSortOf } from './listing-sort.js';
+import { providedMtimeOf } from './provided-mtime.js';
 import { CreateFolderBody, CreateFolderQuery, EntryBody, flagValue, ListingEntryBody, missingBodyAsEmpty, ListingQuery, PathParams } from './schemas.js';
 
 /**
@@ -58,7 +59,7 @@ export function folderRoutes(app: ApiInstance, deps: RouteDeps): void {
       preValidation: missingBodyAsEmpty,
       schema: {
         params: PathParams,
-        summary: 'Create a folder (write on the parent; mkdir_parents creates missing parents)',
+        summary: 'Create a folder (write on the parent; mkdir_parents creates missing parents; provided_mtime is kept as the client\'s modification time)',
         querystring: CreateFolderQuery,
         body: CreateFolderBody,
         response: { 201: EntryBody, ...errorResponses },
@@ -66,7 +67,8 @@ export function folderRoutes(app: ApiInstance, deps: RouteDeps): void {
     }, async (request, reply) => {
       const { session, path } = await sessionAndPath(request, deps, 'folders');
       const mkdirParents = flagValue(request.body.mkdir_parents ?? request.query.mkdir_parents, false);
-      return reply.code(201).send(entryBody(await session.createFolder(path, { mkdirParents })));
+      const providedMtime = providedMtimeOf(request.body.provided_mtime);
+      return reply.code(201).send(entryBody(await session.createFolder(path, { mkdirParents, providedMtime })));
     });
   }
 }

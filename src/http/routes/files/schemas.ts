@@ -47,10 +47,17 @@ export const EntryBody = Type.Object({
   display_name: Type.String(),
   type: Type.Union([Type.Literal('directory'), Type.Literal('file')]),
   size: Type.Union([Type.Integer(), Type.Null()]),
-  mtime: Type.String(),
+  mtime: Type.String({ description: 'when Atrium last changed the entry (an SFTP client\'s SETSTAT sets it too)' }),
+  provided_mtime: Type.Union([Type.String(), Type.Null()], { description: 'the modification time the client gave, if any' }),
   created_at: Type.String(),
   permissions: Type.String({ description: 'the caller\'s capabilities on the entry: letters among l (list), r (read), w (write), d (delete)' }),
+  crc32: Type.Union([Type.String(), Type.Null()], { description: 'CRC-32 of a file\'s bytes, eight lower-case hex digits; null for folders and files stored before Atrium kept it' }),
+  md5: Type.Union([Type.String(), Type.Null()], { description: 'hex MD5 of a file\'s bytes; null for folders and files stored before Atrium kept it' }),
+  sha1: Type.Union([Type.String(), Type.Null()], { description: 'hex SHA-1 of a file\'s bytes; null for folders and files stored before Atrium kept it' }),
   sha256: Type.Union([Type.String(), Type.Null()]),
+  mime_type: Type.Union([Type.String(), Type.Null()], { description: 'a file\'s media type by its name\'s extension (`application/octet-stream` when unknown); null for folders' }),
+  created_by_id: Type.Union([Type.Integer(), Type.Null()], { description: 'the user who created the entry; null when unknown or not a user (a site-wide API key)' }),
+  last_modified_by_id: Type.Union([Type.Integer(), Type.Null()], { description: 'the user who last replaced a file\'s contents (for a folder, its creator)' }),
   download_uri: Type.Optional(Type.String({ description: 'signed, short-lived URL of the bytes (files the caller may read)' })),
 });
 
@@ -98,8 +105,12 @@ export const ListingEntryBody = Type.Object({
   priority_color: Type.Optional(Type.Null({ description: 'with `with_priority_color=true`: always null, Atrium keeps no priority colors' })),
 });
 
+/** `provided_mtime`: the modification time a client gives an entry (provided-mtime.ts reads it). */
+const ProvidedMtime = Type.String({ maxLength: 64, description: 'the client\'s modification time, ISO-8601 with a zone (`2026-01-02T03:04:05Z`); answered as `provided_mtime`' });
+
 export const CreateFolderBody = Type.Object({
   mkdir_parents: Type.Optional(Flag),
+  provided_mtime: Type.Optional(ProvidedMtime),
   ...ignored,
 });
 
@@ -107,6 +118,17 @@ export const CreateFolderQuery = Type.Object({ mkdir_parents: Type.Optional(Flag
 
 export const FileGetQuery = Type.Object({
   action: Type.Optional(Type.String({ description: '`redirect` answers 302 to the download URL; `stream` sends the bytes at once' })),
+  ...ignored,
+});
+
+/**
+ * PATCH /files/<path> (File.update): `provided_mtime` is kept; `priority_color` and
+ * `custom_metadata` are refused by name unless empty, since Atrium keeps neither.
+ */
+export const FileUpdateBody = Type.Object({
+  provided_mtime: Type.Optional(ProvidedMtime),
+  priority_color: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  custom_metadata: Type.Optional(Type.Unknown()),
   ...ignored,
 });
 
@@ -134,7 +156,7 @@ export const UploadActionBody = Type.Object({
   ...BeginUploadBody.properties,
   action: Type.Optional(Type.Union([Type.Literal('put'), Type.Literal('end')])),
   length: Type.Optional(Type.Integer({ minimum: 0 })),
-  provided_mtime: Type.Optional(Type.String()),
+  provided_mtime: Type.Optional(ProvidedMtime),
   structure: Type.Optional(Type.String()),
 });
 

@@ -1,0 +1,53 @@
+import { createHash, type Hash } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+
+/**
+ * The checksums a file's entry answers (`sha256`, `md5`, `sha1`, `crc32`), all lower-case hex,
+ * CRC-32 as its eight hex digits. Computed once, as the bytes arrive, never by reading a file
+ * back. A part of an upload needs only its SHA-256 (to be checked when the upload ends): the
+ * others are null for it, and for a file stored before they were kept.
+ */
+export interface ContentDigests {
+  sha256: string;
+  md5: string | null;
+  sha1: string | null;
+  crc32: string | null;
+}
+
+/** Which digests a hash computes: every one a file answers, or only the SHA-256 (an upload's part). */
+export type DigestChoice = 'all' | 'sha256';
+
+/** CRC-32 as the API spells it: eight lower-case hex digits. */
+export function crc32Hex(value: number): string {
+  return (value >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
+ * The digests computed on the event loop, for what is too small to be worth a round trip to the
+ * hashing thread (digest-thread.ts, which computes the very same in its own code).
+ */
+export class InlineDigests {
+  private readonly sha256 = createHash('sha256');
+  private readonly others: { md5: Hash; sha1: Hash } | undefined;
+  private crc = 0;
+
+  constructor(private readonly choice: DigestChoice = 'all') {
+    this.others = choice === 'all' ? { md5: createHash('md5'), sha1: createHash('sha1') } : undefined;
+  }
+
+  update(bytes: Uint8Array): this {
+    this.sha256.update(bytes);
+    if (this.others !== undefined) {
+      this.others.md5.update(bytes);
+      this.others.sha1.update(bytes);
+      this.crc = crc32(bytes, this.crc);
+    }
+    return this;
+  }
+
+  digest(): ContentDigests {
+    const sha256 = this.sha256.digest('hex');
+    if (this.others === undefined) return { sha256, md5: null, sha1: null, crc32: null };
+    return { sha256, md5: this.others.md5.digest('hex'), sha1: this.others.sha1.digest('hex'), crc32: crc32Hex(this.crc) };
+  }
+}

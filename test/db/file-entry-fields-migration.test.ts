@@ -1,0 +1,37 @@
+import { Migrator, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/database.js';
+import { currentSchema, migrateToLatest } from '../../src/db/migrate.js';
+import { migrationProvider } from '../../src/db/migrations/index.js';
+import { testDatabaseTargets } from '../support/databases.js';
+
+/**
+ * Entries stored before migration 012 keep what they had and answer null for what was not kept
+ * then (the other digests, the client's time, the authors): nothing is guessed or read back.
+ */
+describe.each(testDatabaseTargets())('migration 012, file entry fields [$name]', (target) => {
+  let database: Database;
+  let drop: () => Promise<void>;
+  beforeAll(async () => {
+    ({ database, drop } = await target.open());
+  });
+  afterAll(async () => {
+    await database.close();
+    await drop();
+  });
+
+  it('leaves the new fields of the entries already there null', async () => {
+    const migrator = new Migrator({
+      db: database.db,
+      provider: migrationProvider(database.dialect),
+      ...(database.dialect === 'postgres' ? { migrationTableSchema: await currentSchema(database) } : {}),
+    });
+    const before = await migrator.migrateTo('011-user-search-keys');
+    expect(before.error).toBeUndefined();
+    await sql`insert into entries (path, path_key, parent_key, type, size, storage_key, sha256, created_at, mtime)
+      values ('old.txt', 'old.txt', '', 'file', 3, 'k', 'abc', 1, 2)`.execute(database.db);
+    await migrateToLatest(database);
+    const rows = await sql<Record<string, unknown>>`select sha256, md5, sha1, crc32, provided_mtime, created_by_id, last_modified_by_id from entries where path_key = 'old.txt'`.execute(database.db);
+    expect(rows.rows).toEqual([{ sha256: 'abc', md5: null, sha1: null, crc32: null, provided_mtime: null, created_by_id: null, last_modified_by_id: null }]);
+  });
+});
