@@ -2,13 +2,16 @@ import type { UserFilter, UserSortField } from '../../directory/index.js';
 import { type ListParameterSpec, type ListParameters, timeRangeOf } from '../list-parameters.js';
 import type { ListingOrder } from '../sorted-cursor.js';
 
-/** Fields the SDK documents for the users' filters and sorts that Atrium keeps no value of (yet). */
-const NOT_KEPT = 'Atrium keeps no such field';
+/**
+ * Fields the SDK documents for the users' filters and sorts that Atrium does not filter or sort
+ * on: kept on the user (shown and set) but not searchable yet, or not kept at all.
+ */
+const NOT_SEARCHABLE_YET = 'Atrium keeps it but does not filter or sort on it yet';
 const NOT_OFFERED: Readonly<Record<string, string>> = {
-  company: NOT_KEPT,
-  authenticate_until: NOT_KEPT,
-  password_validity_days: NOT_KEPT,
-  ssl_required: NOT_KEPT,
+  company: NOT_SEARCHABLE_YET,
+  authenticate_until: NOT_SEARCHABLE_YET,
+  ssl_required: NOT_SEARCHABLE_YET,
+  password_validity_days: 'Atrium has no password expiry',
   last_desktop_login_at: 'Atrium has no desktop app',
 };
 
