@@ -1,15 +1,15 @@
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
-import { currentSchema, migrateToLatest } from '../../src/db/migrate.js';
-import { migrationProvider } from '../../src/db/migrations/index.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
 import { testDatabaseTargets } from '../support/databases.js';
+import { migrateTo } from './migrate-to.js';
 
 /**
- * Entries stored before migration 012 keep what they had and answer null for what was not kept
+ * Entries stored before migration 014 keep what they had and answer null for what was not kept
  * then (the other digests, the client's time, the authors): nothing is guessed or read back.
  */
-describe.each(testDatabaseTargets())('migration 012, file entry fields [$name]', (target) => {
+describe.each(testDatabaseTargets())('migration 014, file entry fields [$name]', (target) => {
   let database: Database;
   let drop: () => Promise<void>;
   beforeAll(async () => {
@@ -21,13 +21,7 @@ describe.each(testDatabaseTargets())('migration 012, file entry fields [$name]',
   });
 
   it('leaves the new fields of the entries already there null', async () => {
-    const migrator = new Migrator({
-      db: database.db,
-      provider: migrationProvider(database.dialect),
-      ...(database.dialect === 'postgres' ? { migrationTableSchema: await currentSchema(database) } : {}),
-    });
-    const before = await migrator.migrateTo('011-user-search-keys');
-    expect(before.error).toBeUndefined();
+    await migrateTo(database, '013-api-key-description');
     await sql`insert into entries (path, path_key, parent_key, type, size, storage_key, sha256, created_at, mtime)
       values ('old.txt', 'old.txt', '', 'file', 3, 'k', 'abc', 1, 2)`.execute(database.db);
     await migrateToLatest(database);

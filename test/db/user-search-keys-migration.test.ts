@@ -1,9 +1,9 @@
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
-import { currentSchema, migrateToLatest } from '../../src/db/migrate.js';
-import { migrationProvider } from '../../src/db/migrations/index.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
 import { testDatabaseTargets } from '../support/databases.js';
+import { migrateTo } from './migrate-to.js';
 
 /**
  * Users who existed before the search keys get theirs from the migration, computed as the server
@@ -21,13 +21,7 @@ describe.each(testDatabaseTargets())('migration 011, user search keys [$name]', 
   });
 
   it('fills name_key and email_key of the users already there', async () => {
-    const migrator = new Migrator({
-      db: database.db,
-      provider: migrationProvider(database.dialect),
-      ...(database.dialect === 'postgres' ? { migrationTableSchema: await currentSchema(database) } : {}),
-    });
-    const before = await migrator.migrateTo('010-user-name-parts');
-    expect(before.error).toBeUndefined();
+    await migrateTo(database, '010-user-name-parts');
     await sql`insert into users (workspace_id, username, username_key, name, email, site_admin, workspace_admin, disabled, created_at)
       values (0, 'Old', 'old', ${'E\u0301LOÏSE Cléo'}, 'Old.Timer@Example.COM', false, false, false, 0),
              (0, 'blank', 'blank', '', '', false, false, false, 0)`.execute(database.db);
