@@ -1,8 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { batchedLines } from '../../src/http/log-lines.js';
+import { temporaryFolders } from '../support/temp-dirs.js';
+
+/** Removed after the file's last test. */
+const temporaryFolder = temporaryFolders();
 
 describe('log lines written in batches', () => {
   const opened: number[] = [];
@@ -10,7 +13,7 @@ describe('log lines written in batches', () => {
     for (const fd of opened.splice(0)) fs.closeSync(fd);
   });
   const logFile = () => {
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-log-lines-')), 'log');
+    const file = path.join(temporaryFolder('atrium-log-lines-'), 'log');
     const fd = fs.openSync(file, 'a');
     opened.push(fd);
     return { file, lines: batchedLines(fd) };

@@ -8,6 +8,10 @@ import { adminQuery, POSTGRES_TEST_URL } from '../support/postgres-server.js';
 import { startServer, type ServerProcess } from '../support/server-process.js';
 import { atrium, atriumOk } from './cli-in-process.js';
 import { runCliInTerminal, runCliProcess } from './cli-process.js';
+import { temporaryFolders } from '../support/temp-dirs.js';
+
+/** Removed after the file's last test. */
+const temporaryFolder = temporaryFolders();
 
 const KEY = 'cli-test-bootstrap-key-0123456789abcdef0123';
 const PASSWORD = 'a long enough password';
@@ -49,7 +53,7 @@ const postgresTarget = (): Target => {
     async setUp() {
       await adminQuery(`create schema ${schema}`);
       const url = `${POSTGRES_TEST_URL}${POSTGRES_TEST_URL.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}`;
-      return { ATRIUM_DATABASE_URL: url, ATRIUM_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-cli-pg-')) };
+      return { ATRIUM_DATABASE_URL: url, ATRIUM_DATA_DIR: temporaryFolder('atrium-cli-pg-') };
     },
     async tearDown() { await adminQuery(`drop schema if exists ${schema} cascade`); },
     tamper: (statement) => adminQuery(statement.replaceAll('{history}', `${schema}.history`)),

@@ -1,9 +1,10 @@
-import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type ServerProcess } from '../support/server-process.js';
+import { temporaryFolders } from '../support/temp-dirs.js';
+
+/** Removed after the file's last test. */
+const temporaryFolder = temporaryFolders();
 
 const KEY = 'hygiene-test-bootstrap-key-0123456789abcdef';
 
@@ -46,7 +47,7 @@ describe('connection hygiene (a real server process)', () => {
     await Promise.all(running.splice(0).map((s) => s.stop('SIGKILL')));
   });
   const start = async (env: Record<string, string>) => {
-    const server = await startServer({ ATRIUM_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-hygiene-')), ATRIUM_BOOTSTRAP_API_KEY: KEY, ATRIUM_ACCESS_LOG: 'false', ...env });
+    const server = await startServer({ ATRIUM_DATA_DIR: temporaryFolder('atrium-hygiene-'), ATRIUM_BOOTSTRAP_API_KEY: KEY, ATRIUM_ACCESS_LOG: 'false', ...env });
     running.push(server);
     return server;
   };

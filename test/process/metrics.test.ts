@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
 import { connectSftp } from '../sftp/sftp-fixture.js';
 import { adminQuery, POSTGRES_TEST_URL } from '../support/postgres-server.js';
 import { startServer, type ServerProcess } from '../support/server-process.js';
 import { parsePrometheusText, sampleValue, type Sample } from './prometheus-text.js';
+import { temporaryFolders } from '../support/temp-dirs.js';
+
+/** Removed after the file's last test. */
+const temporaryFolder = temporaryFolders();
 
 const KEY = 'metrics-test-bootstrap-key-0123456789abcdef';
 const TOKEN = randomBytes(24).toString('hex');
@@ -17,7 +19,7 @@ const serverMode = inject('postgresMode') === 'server';
 
 /** Where each server's data lives: SQLite in a fresh data directory, or a fresh PostgreSQL schema. */
 const databases: { name: string; env: () => Promise<Record<string, string>> }[] = [
-  { name: 'sqlite', env: async () => ({ ATRIUM_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-metrics-')) }) },
+  { name: 'sqlite', env: async () => ({ ATRIUM_DATA_DIR: temporaryFolder('atrium-metrics-') }) },
   ...(serverMode
     ? [{
         name: 'postgres',
@@ -27,7 +29,7 @@ const databases: { name: string; env: () => Promise<Record<string, string>> }[] 
           await adminQuery(`create schema ${schema}`);
           const url = new URL(POSTGRES_TEST_URL);
           url.searchParams.set('options', `-c search_path=${schema}`);
-          return { ATRIUM_DATABASE_URL: url.toString(), ATRIUM_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-metrics-')) };
+          return { ATRIUM_DATABASE_URL: url.toString(), ATRIUM_DATA_DIR: temporaryFolder('atrium-metrics-') };
         },
       }]
     : []),
