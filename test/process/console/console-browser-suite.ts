@@ -527,7 +527,11 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     await access.getByRole('button', { name: 'Close' }).click();
     const keyholders = await site.admin('POST', '/workspaces', { name: 'Keyholders' });
     await page.getByRole('button', { name: 'Actions for dana' }).click();
+    // The dialog asks for the Workspaces as it opens; the choice lists them once they have come
+    // (on a busy machine, after the first click could open it with the Default Workspace alone).
+    const workspacesListed = page.waitForResponse((response) => new URL(response.url()).pathname.endsWith('/workspaces') && response.request().method() === 'GET');
     await page.getByRole('menu', { name: 'Actions for dana' }).getByRole('menuitem', { name: 'Permissions and API keys' }).click();
+    await workspacesListed;
     await access.getByLabel('Key name').fill('dana keyholders job');
     await access.getByRole('combobox', { name: 'Key Workspace' }).click();
     await page.getByRole('option', { name: 'Keyholders' }).click();
