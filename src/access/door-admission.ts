@@ -9,6 +9,7 @@ import type { Caller } from './caller.js';
 export type Door = 'rest' | 'sftp' | 'dav';
 
 const DOOR_FLAG = { rest: 'restapi_permission', sftp: 'sftp_permission', dav: 'dav_permission' } as const;
+const OWN_FLAG = { rest: 'restapiPermission', sftp: 'sftpPermission', dav: 'davPermission' } as const;
 const DOOR_NAME = { rest: 'the REST API', sftp: 'SFTP', dav: 'WebDAV' } as const;
 
 /**
@@ -28,8 +29,10 @@ export function accountActive(user: User, now: number): boolean {
  *   not valid any more);
  * - a client address outside the account's `allowed_ips` is refused (`request.ip` as the server
  *   sees it, X-Forwarded-For only from a trusted proxy);
- * - a door whose protocol flag is false is refused, unless a group the user belongs to has that
- *   flag true (a group's flag only ever allows, as Files.com documents it).
+ * - a door whose protocol flag is false is refused, unless a group of the user's own Workspace it
+ *   belongs to has that flag true (a group's flag only ever allows, as Files.com documents it; a
+ *   group of another Workspace's administrators may not open a door for a user they do not
+ *   administer).
  * A site-wide key has no user and no such settings.
  */
 export async function assertDoorAdmits(db: Db, caller: Caller, door: Door, clientIp: string, now: number): Promise<void> {
@@ -40,9 +43,7 @@ export async function assertDoorAdmits(db: Db, caller: Caller, door: Door, clien
     throw kind === 'session' ? errors.invalidSession() : kind === 'api_key' ? errors.invalidCredentials() : errors.invalidUsernameOrPassword();
   }
   if (!addressAllowed(user.profile.allowedIps, clientIp)) throw errors.addressNotAllowed();
-  const flag = DOOR_FLAG[door];
-  const ownFlag = door === 'rest' ? user.profile.restapiPermission : door === 'sftp' ? user.profile.sftpPermission : user.profile.davPermission;
-  if (!ownFlag && !(await anyGroupAllows(db, user.id, flag))) throw errors.protocolNotPermitted(DOOR_NAME[door]);
+  if (!user.profile[OWN_FLAG[door]] && !(await anyGroupAllows(db, user, DOOR_FLAG[door]))) throw errors.protocolNotPermitted(DOOR_NAME[door]);
 }
 
 /** Whether `clientIp` is one of the newline-separated addresses and CIDR ranges; an empty list allows any address. */

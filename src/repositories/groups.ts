@@ -155,15 +155,19 @@ export async function updateGroupProfile(db: Db, id: number, profile: Partial<Gr
 }
 
 /**
- * Whether any group `userId` is a member of has `flag` true: such a group lets its members use
- * the protocol whatever their own flag says (Files.com's group semantics).
+ * Whether any group of the user's own Workspace that it is a member of has `flag` true: such a
+ * group lets its members use the protocol whatever their own flag says (Files.com's group
+ * semantics). Only a group of the user's Workspace counts: a Workspace 0 user may belong to a
+ * Custom Workspace's group, whose administrators do not administer that user and so may not open a
+ * door the user's own administrators closed.
  */
-export async function anyGroupAllows(db: Db, userId: number, flag: 'sftp_permission' | 'dav_permission' | 'restapi_permission'): Promise<boolean> {
+export async function anyGroupAllows(db: Db, user: { id: number; workspaceId: number }, flag: 'sftp_permission' | 'dav_permission' | 'restapi_permission'): Promise<boolean> {
   const row = await db
     .selectFrom('group_users as gu')
     .innerJoin('groups as g', 'g.id', 'gu.group_id')
     .select('g.id')
-    .where('gu.user_id', '=', userId)
+    .where('gu.user_id', '=', user.id)
+    .where('g.workspace_id', '=', user.workspaceId)
     .where(`g.${flag}`, '=', true)
     .executeTakeFirst();
   return row !== undefined;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseTargets } from '../support/databases.js';
-import { addMember, createApiKey, createGroup, createUser } from '../support/factories.js';
+import { addMember, createApiKey, createGroup, createUser, createWorkspace } from '../support/factories.js';
 import { BOOTSTRAP_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { DavClient } from '../webdav/dav-client.js';
 import { call, startSftpTestApp, type SftpTestApp } from '../sftp/sftp-fixture.js';
@@ -89,6 +89,19 @@ describe.each(testDatabaseTargets())('door admission by the user\'s own settings
     expect(await sftp(user.username)).toBe('signed-in');
     expect((await rest(user.id, key)).status).toBe(403);
     await t.api.patch(`/groups/${group}`, { sftp_permission: false }, { key: BOOTSTRAP_KEY });
+    expect(await sftp(user.username)).toBe('refused');
+  });
+
+  it('lets no group of another Workspace open a door for a Workspace 0 member: its administrators do not administer the user', async () => {
+    const { user } = await someone();
+    await set(user.id, { sftp_permission: false });
+    const workspace = await createWorkspace(t.database.db);
+    const admin = await createUser(t.database.db, { workspaceId: workspace, workspaceAdmin: true });
+    const adminKey = await createApiKey(t.database.db, { userId: admin.id, workspaceId: workspace });
+    const group = await createGroup(t.database.db, { workspaceId: workspace });
+    await addMember(t.database.db, group, user.id);
+    const flagged = await t.api.patch(`/groups/${group}`, { sftp_permission: true }, { key: adminKey, workspace });
+    expect(flagged.status).toBe(200);
     expect(await sftp(user.username)).toBe('refused');
   });
 
