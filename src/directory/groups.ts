@@ -4,7 +4,7 @@ import { inTransaction } from '../db/transaction.js';
 import { refusingDuplicates } from '../repositories/constraint-errors.js';
 import { errors } from '../errors/catalogue.js';
 import { recordHistory } from '../history/index.js';
-import type { SortedPageRequest } from '../lib/sorted-page.js';
+import type { IdPageRequest, SortedPageRequest } from '../lib/sorted-page.js';
 import { DEFAULT_GROUP_PROFILE, deleteGroupAndGrants, findGroupById, type Group, type GroupFilter, type GroupProfile, groupNameTaken, type GroupSortField, insertGroup, listGroupsInScope, renameGroup, setGroupExternalId, updateGroupProfile } from '../repositories/groups.js';
 import { deleteMembership, type GroupMember, membersOfGroups, setMembershipAdmin } from '../repositories/memberships.js';
 import { groupEvent } from './directory-history.js';
@@ -20,7 +20,7 @@ export interface GroupWithMembers {
 export async function listGroups(
   a: Call,
   filter: GroupFilter,
-  page: { afterId: number; limit: number } | SortedPageRequest<GroupSortField>,
+  page: IdPageRequest | SortedPageRequest<GroupSortField>,
 ): Promise<GroupWithMembers[]> {
   const visibility = await groupVisibility(a.db, a.caller, a.requestWorkspaceId);
   return withMembers(a.db, await listGroupsInScope(a.db, visibility.scope, visibility, filter, page));

@@ -1,17 +1,16 @@
 import { findVisibleUser, isAdministratorOf, userVisibility, type Call } from '../access/index.js';
 import { groupIdsOfUsers, type UserGroupIds } from '../repositories/memberships.js';
-import type { SortedPageRequest } from '../lib/sorted-page.js';
-import { byIdPage, listUsersInScope, type UserFilter, type UserSortField } from '../repositories/user-listing.js';
+import { asSortedPage, type IdPageRequest, type SortedPageRequest } from '../lib/sorted-page.js';
+import { listUsersInScope, type UserFilter, type UserSortField } from '../repositories/user-listing.js';
 import { type User } from '../repositories/users.js';
 
 /**
  * GET /users: the users the caller may see in the request's Workspace; up to `limit` rows, by id
  * after `afterId` or in the order a sorted page asks for.
  */
-export async function listUsers(a: Call, filter: UserFilter, page: { afterId: number; limit: number } | SortedPageRequest<UserSortField>): Promise<readonly User[]> {
+export async function listUsers(a: Call, filter: UserFilter, page: IdPageRequest | SortedPageRequest<UserSortField>): Promise<readonly User[]> {
   const visibility = await userVisibility(a.db, a.caller, a.requestWorkspaceId);
-  const sorted = 'sort' in page ? page : byIdPage(page.afterId, page.limit);
-  return listUsersInScope(a.db, visibility.scope, visibility, filter, sorted);
+  return listUsersInScope(a.db, visibility.scope, visibility, filter, asSortedPage(page));
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { errors } from '../errors/catalogue.js';
+import { parseIsoTimeInput } from '../lib/iso-time-input.js';
 import { isRecordId } from '../lib/record-id.js';
 import type { SortDirection } from '../lib/sorted-page.js';
 import { RecordId } from './schemas.js';
@@ -179,9 +180,10 @@ function readValue(parameter: string, type: FilterValueType, raw: unknown): Filt
       return id;
     }
     case 'time': {
-      // ISO-8601 as every date on the wire is written; a bare date is midnight UTC.
-      const time = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(raw) ? Date.parse(raw) : NaN;
-      if (!Number.isFinite(time)) throw errors.paramsInvalid({ [shown(parameter)]: ['must be an ISO-8601 time, such as 2026-01-02T03:04:05Z'] });
+      // ISO-8601 as every date on the wire is written (a bare date is midnight UTC), read as every
+      // time a request sends is: never in the server's own zone, never rolled over from 02-30.
+      const time = parseIsoTimeInput(raw);
+      if (time === undefined) throw errors.paramsInvalid({ [shown(parameter)]: ['must be an ISO-8601 time, such as 2026-01-02T03:04:05Z'] });
       return time;
     }
   }

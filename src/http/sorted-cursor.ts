@@ -2,6 +2,7 @@ import { errors } from '../errors/catalogue.js';
 import { decodeCursor, encodeCursor } from '../lib/cursor.js';
 import { isRecordId } from '../lib/record-id.js';
 import type { SortDirection, SortedPageRequest, SortValue } from '../lib/sorted-page.js';
+import type { ListParameters } from './list-parameters.js';
 import { DEFAULT_PER_PAGE } from './pagination.js';
 
 /**
@@ -17,14 +18,24 @@ export interface ListingOrder<F extends string> {
 
 const orderName = (order: ListingOrder<string>) => `${order.field}.${order.direction}`;
 
+/**
+ * The order `sort_by` asks for (as readListParameters read it), in the listing's field names;
+ * undefined for the listing's own order, by id. `site_id` is that order too: every record is of
+ * the one site.
+ */
+export function requestedOrder<F extends string>(sort: ListParameters['sort']): ListingOrder<F> | undefined {
+  if (sort === undefined) return undefined;
+  return { field: (sort.field === 'site_id' ? 'id' : sort.field) as F, direction: sort.direction };
+}
+
+/** The page a listing with `sort_by` is asked for: in `requested` order, or by id when undefined. */
 export function readSortedPage<F extends string>(
   listing: string,
   query: { cursor?: string; per_page?: number },
   requested: ListingOrder<F> | undefined,
-  byId: ListingOrder<F>,
-): SortedPageRequest<F> {
+): SortedPageRequest<F | 'id'> {
   const limit = query.per_page ?? DEFAULT_PER_PAGE;
-  const sort = requested ?? byId;
+  const sort: ListingOrder<F | 'id'> = requested ?? { field: 'id', direction: 'asc' };
   if (query.cursor === undefined || query.cursor === '') return { sort, after: undefined, limit };
   const after = decodeCursor(listing, query.cursor);
   if (requested === undefined) {

@@ -14,3 +14,15 @@ export interface SortedPageRequest<F extends string> {
   after: { value: SortValue; id: number } | undefined;
   limit: number;
 }
+
+/** A page by id as the older listings ask for one: the rows after `afterId` (0: from the first). */
+export interface IdPageRequest {
+  afterId: number;
+  limit: number;
+}
+
+/** Either kind of page request as a sorted one: a page by id is a page in the order by id. */
+export function asSortedPage<F extends string>(page: IdPageRequest | SortedPageRequest<F>): SortedPageRequest<F | 'id'> {
+  if ('sort' in page) return page;
+  return { sort: { field: 'id', direction: 'asc' }, after: page.afterId === 0 ? undefined : { value: page.afterId, id: page.afterId }, limit: page.limit };
+}

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import { startsWith } from '../db/like-patterns.js';
+import { startsWith } from './like-patterns.js';
 import { allOfGrantIdsNamingAny } from './grants/index.js';
 import { GRANT_COLUMNS, toGrantRecords, type GrantRecord, type GrantRow } from './grants/grant-record.js';
 import { toUser, type User } from './users.js';

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
-import { startsWith } from '../db/like-patterns.js';
+import { startsWith } from './like-patterns.js';
 import type { DavLocksTable } from '../db/tables.js';
 
 /** A WebDAV lock (RFC 4918 6): on `pathKey`, and with depth infinity on everything below it. */

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
-import { startsWith } from '../db/like-patterns.js';
+import { startsWith } from './like-patterns.js';
 import { cachedRead } from '../db/read-cache.js';
 import type { EntriesTable } from '../db/tables.js';
 import { parentPath, pathKey } from '../lib/paths.js';

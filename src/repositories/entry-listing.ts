@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { cachedRead } from '../db/read-cache.js';
 import { ENTRY_COLUMNS, toEntry, type Entry, type EntryType } from './entries.js';
+import { escapeLike } from '../lib/name-glob.js';
 
 /** Which children a listing may show (contract 6). */
 export type ChildFilter =
@@ -130,7 +131,7 @@ async function loadChildren(
 
 /** The LIKE prefix of a child's path key in a folder: the folder's key and a slash, escaped. */
 function childKeyPrefixLike(folderKey: string): string {
-  return folderKey === '' ? '' : `${folderKey.replace(/[\\%_]/g, (c) => `\\${c}`)}/`;
+  return folderKey === '' ? '' : `${escapeLike(folderKey)}/`;
 }
 
 async function loadOfType(

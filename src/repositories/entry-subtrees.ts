@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import { startsWith } from '../db/like-patterns.js';
+import { startsWith } from './like-patterns.js';
 import { ENTRY_COLUMNS, toEntry, type Entry } from './entries.js';
 
 /** An entry and everything below it, shallowest first. */

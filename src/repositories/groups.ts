@@ -1,8 +1,8 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
-import { startsWith } from '../db/like-patterns.js';
+import { startsWith } from './like-patterns.js';
 import { equalsText } from '../db/text-equality.js';
-import type { SortedPageRequest } from '../lib/sorted-page.js';
+import { asSortedPage, type IdPageRequest, type SortedPageRequest } from '../lib/sorted-page.js';
 import { afterInOrder } from './keyset-order.js';
 import type { Scope } from './scope.js';
 
@@ -102,13 +102,11 @@ export async function listGroupsInScope(
   scope: Scope,
   visibility: { everyone: boolean; alsoIds: readonly number[] },
   filter: GroupFilter,
-  page: { afterId: number; limit: number } | SortedPageRequest<GroupSortField>,
+  page: IdPageRequest | SortedPageRequest<GroupSortField>,
 ): Promise<Group[]> {
   if (!visibility.everyone && visibility.alsoIds.length === 0) return [];
   if (filter.ids !== undefined && filter.ids.length === 0) return [];
-  const sorted: SortedPageRequest<GroupSortField> = 'sort' in page
-    ? page
-    : { sort: { field: 'id', direction: 'asc' }, after: page.afterId === 0 ? undefined : { value: page.afterId, id: page.afterId }, limit: page.limit };
+  const sorted = asSortedPage(page);
   const sortedBy = GROUPS_SORTED_BY[sorted.sort.field]();
   const direction = sorted.sort.direction;
   let query = db.selectFrom('groups').selectAll().limit(sorted.limit);

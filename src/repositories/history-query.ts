@@ -1,6 +1,6 @@
 import type { ExpressionBuilder, Expression, SqlBool } from 'kysely';
 import type { Db } from '../db/database.js';
-import { startsWith } from '../db/like-patterns.js';
+import { startsWith } from './like-patterns.js';
 import type { Tables } from '../db/tables.js';
 import type { HistoryRow } from './history.js';
 import { equalsText } from '../db/text-equality.js';

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
-import { containsText, startsWith } from '../db/like-patterns.js';
+import { containsText, startsWith } from './like-patterns.js';
 import { cachedRead } from '../db/read-cache.js';
 import { equalsText } from '../db/text-equality.js';
 import type { SortedPageRequest } from '../lib/sorted-page.js';
@@ -30,11 +30,6 @@ export interface UserFilter {
   lastLoginAt?: TimeRange;
   /** Part of the username, the name or the email, without regard to case. */
   search?: string;
-}
-
-/** The first page in the listing's own order (by id), or the page after `afterId`. */
-export function byIdPage(afterId: number, limit: number): SortedPageRequest<UserSortField> {
-  return { sort: { field: 'id', direction: 'asc' }, after: afterId === 0 ? undefined : { value: afterId, id: afterId }, limit };
 }
 
 /** What a user sorts by in each order; never null, so that both databases order alike. */

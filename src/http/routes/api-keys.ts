@@ -8,7 +8,7 @@ import { callOf, confirmIdentity } from '../call.js';
 import type { ApiInstance } from '../fastify-types.js';
 import { type ListParameterSpec, listParameterQuery, readListParameters, timeRangeOf } from '../list-parameters.js';
 import { paginationQuery, setCursorHeaders } from '../pagination.js';
-import { readSortedPage, sortedPageOf } from '../sorted-cursor.js';
+import { readSortedPage, requestedOrder, sortedPageOf } from '../sorted-cursor.js';
 import type { RouteDeps } from '../route-deps.js';
 import { UPDATE_METHODS } from '../update-methods.js';
 import { errorResponses, IdParams, RecordId } from '../schemas.js';
@@ -101,8 +101,8 @@ export function apiKeyRoutes(app: ApiInstance, deps: RouteDeps): void {
     },
   }, async (request, reply) => {
     const parameters = readListParameters(API_KEY_LIST_PARAMETERS, request.query);
-    const order = parameters.sort === undefined ? undefined : { field: 'expires_at' as const, direction: parameters.sort.direction };
-    const page = readSortedPage<ApiKeySortField>('api_keys', request.query, order, { field: 'id', direction: 'asc' });
+    const order = requestedOrder<ApiKeySortField>(parameters.sort);
+    const page = readSortedPage('api_keys', request.query, order);
     const expiresAt = timeRangeOf(parameters, 'expires_at');
     const filter = definedOnly({ userId: request.query.user_id, expiresAt });
     const keys = await listKeys(callOf(request, deps), filter, { ...page, limit: page.limit + 1 });

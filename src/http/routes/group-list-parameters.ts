@@ -1,6 +1,5 @@
-import type { GroupFilter, GroupSortField } from '../../directory/index.js';
+import type { GroupFilter } from '../../directory/index.js';
 import type { ListParameterSpec, ListParameters } from '../list-parameters.js';
-import type { ListingOrder } from '../sorted-cursor.js';
 
 /**
  * GET /groups's list parameters, as the Files.com SDKs document them (`workspace_id` from the
@@ -15,15 +14,6 @@ export const GROUP_LIST_PARAMETERS: ListParameterSpec = {
   ranges: {},
   notOffered: {},
 };
-
-export const GROUPS_BY_ID: ListingOrder<GroupSortField> = { field: 'id', direction: 'asc' };
-
-/** The order a GET /groups asks for; undefined for the listing's own (by id). */
-export function groupOrderOf(parameters: ListParameters): ListingOrder<GroupSortField> | undefined {
-  const sort = parameters.sort;
-  if (sort === undefined) return undefined;
-  return { field: sort.field === 'site_id' ? 'id' : (sort.field as GroupSortField), direction: sort.direction };
-}
 
 export function groupFilterOf(parameters: ListParameters, ids: readonly number[] | undefined): GroupFilter {
   const { equals, prefix } = parameters;

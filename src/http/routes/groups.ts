@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { createGroup, deleteGroup, getGroup, groupSortValue, listGroups, updateGroup, type GroupWithMembers } from '../../directory/index.js';
+import { createGroup, deleteGroup, getGroup, type GroupSortField, groupSortValue, listGroups, updateGroup, type GroupWithMembers } from '../../directory/index.js';
 import { groupDeletionScope, reviewChange } from '../../access-review/index.js';
 import { definedOnly } from '../../lib/defined-only.js';
 import { callOf } from '../call.js';
@@ -7,8 +7,8 @@ import { DryRunBody, DryRunQuery, isDryRun, sendDryRun } from '../dry-run.js';
 import type { ApiInstance } from '../fastify-types.js';
 import { listParameterQuery, readListParameters } from '../list-parameters.js';
 import { paginationQuery, setCursorHeaders } from '../pagination.js';
-import { readSortedPage, sortedPageOf } from '../sorted-cursor.js';
-import { GROUP_LIST_PARAMETERS, GROUPS_BY_ID, groupFilterOf, groupOrderOf } from './group-list-parameters.js';
+import { readSortedPage, requestedOrder, sortedPageOf } from '../sorted-cursor.js';
+import { GROUP_LIST_PARAMETERS, groupFilterOf } from './group-list-parameters.js';
 import type { RouteDeps } from '../route-deps.js';
 import { errorResponses, IdParams, RecordId } from '../schemas.js';
 import { UPDATE_METHODS } from '../update-methods.js';
@@ -78,8 +78,8 @@ export function groupRoutes(app: ApiInstance, deps: RouteDeps): void {
     },
   }, async (request, reply) => {
     const parameters = readListParameters(GROUP_LIST_PARAMETERS, request.query);
-    const order = groupOrderOf(parameters);
-    const page = readSortedPage('groups', request.query, order, GROUPS_BY_ID);
+    const order = requestedOrder<GroupSortField>(parameters.sort);
+    const page = readSortedPage('groups', request.query, order);
     const filter = groupFilterOf(parameters, parseIdList('ids', request.query.ids));
     // One row more than the page, to learn whether another page follows.
     const groups = await listGroups(callOf(request, deps), filter, { ...page, limit: page.limit + 1 });

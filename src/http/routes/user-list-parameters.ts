@@ -1,6 +1,5 @@
-import type { UserFilter, UserSortField } from '../../directory/index.js';
+import type { UserFilter } from '../../directory/index.js';
 import { type ListParameterSpec, type ListParameters, timeRangeOf } from '../list-parameters.js';
-import type { ListingOrder } from '../sorted-cursor.js';
 
 /**
  * Fields the SDK documents for the users' filters and sorts that Atrium does not filter or sort
@@ -29,15 +28,6 @@ export const USER_LIST_PARAMETERS: ListParameterSpec = {
   ranges: { last_login_at: 'time' },
   notOffered: NOT_OFFERED,
 };
-
-export const USERS_BY_ID: ListingOrder<UserSortField> = { field: 'id', direction: 'asc' };
-
-/** The order a GET /users asks for; undefined for the listing's own (by id). */
-export function userOrderOf(parameters: ListParameters): ListingOrder<UserSortField> | undefined {
-  const sort = parameters.sort;
-  if (sort === undefined) return undefined;
-  return { field: sort.field === 'site_id' ? 'id' : (sort.field as UserSortField), direction: sort.direction };
-}
 
 /** The filter a GET /users asks for, `search` and `ids` included. */
 export function userFilterOf(parameters: ListParameters, search: string | undefined, ids: readonly number[] | undefined): UserFilter {

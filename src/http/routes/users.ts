@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Call } from '../../access/index.js';
-import { createUser, deleteUser, getUser, resendWelcomeEmail, unlockUser, updateUserFields, userGroupIds, userLockouts, usersWithVisibleNotes, type User } from '../../directory/index.js';
+import { createUser, deleteUser, getUser, resendWelcomeEmail, unlockUser, updateUserFields, userGroupIds, userLockouts, usersWithVisibleNotes, type User, type UserSortField } from '../../directory/index.js';
 import { reviewChange, userChangeScope } from '../../access-review/index.js';
 import { definedOnly } from '../../lib/defined-only.js';
 import { callOf, confirmIdentity } from '../call.js';
@@ -8,14 +8,14 @@ import { DryRunBody, DryRunQuery, isDryRun, sendDryRun } from '../dry-run.js';
 import type { ApiInstance } from '../fastify-types.js';
 import { listParameterQuery, readListParameters } from '../list-parameters.js';
 import { paginationQuery, setCursorHeaders } from '../pagination.js';
-import { readSortedPage } from '../sorted-cursor.js';
+import { readSortedPage, requestedOrder } from '../sorted-cursor.js';
 import type { RouteDeps } from '../route-deps.js';
 import { errorResponses, IdParams, RecordId } from '../schemas.js';
 import { asksForReauthentication } from '../openapi/route-markers.js';
 import { UPDATE_METHODS } from '../update-methods.js';
 import { IdList, parseIdList } from '../id-lists.js';
 import { UserBody, userBody, UserProfileFields, userProfileInput } from './user-body.js';
-import { USER_LIST_PARAMETERS, USERS_BY_ID, userFilterOf, userOrderOf } from './user-list-parameters.js';
+import { USER_LIST_PARAMETERS, userFilterOf } from './user-list-parameters.js';
 import { renderedUsersPage } from './users-response.js';
 
 const UserFields = {
@@ -45,8 +45,8 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
     },
   }, async (request, reply) => {
     const parameters = readListParameters(USER_LIST_PARAMETERS, request.query);
-    const order = userOrderOf(parameters);
-    const page = readSortedPage('users', request.query, order, USERS_BY_ID);
+    const order = requestedOrder<UserSortField>(parameters.sort);
+    const page = readSortedPage('users', request.query, order);
     const filter = userFilterOf(parameters, request.query.search, parseIdList('ids', request.query.ids));
     const a = callOf(request, deps);
     const rendered = await renderedUsersPage(a, filter, page, order === undefined, (body: unknown) => reply.serialize(body) as string);

@@ -1,5 +1,5 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
-import { startsWith } from '../../db/like-patterns.js';
+import { startsWith } from '../like-patterns.js';
 import type { GrantsEb } from './grantee-set.js';
 
 /** `path_key` is `key` or lies under it ('' is the site root, above everything). */

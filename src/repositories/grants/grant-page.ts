@@ -1,6 +1,6 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { startsWith } from '../../db/like-patterns.js';
+import { startsWith } from '../like-patterns.js';
 import { equalsText } from '../../db/text-equality.js';
 import type { SortedPageRequest } from '../../lib/sorted-page.js';
 import { afterInOrder } from '../keyset-order.js';

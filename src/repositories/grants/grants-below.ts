@@ -1,6 +1,6 @@
 import type { Grant } from '../../authz/index.js';
 import type { Db } from '../../db/database.js';
-import { startsWith } from '../../db/like-patterns.js';
+import { startsWith } from '../like-patterns.js';
 import { cachedRead } from '../../db/read-cache.js';
 import { GRANT_COLUMNS, toEngineGrant, toGrantRecords } from './grant-record.js';
 import { grantNamesAnyOf, granteesThatCanMatch } from './grantee-set.js';

@@ -1,18 +1,18 @@
 import { Type } from 'typebox';
-import { createGrant, deleteGrant, explainAccess, granteeNames, grantSortValue, listGrants } from '../../../grants/index.js';
+import { createGrant, deleteGrant, explainAccess, granteeNames, type GrantSortField, grantSortValue, listGrants } from '../../../grants/index.js';
 import { grantCreationScope, grantDeletionScope, reviewChange } from '../../../access-review/index.js';
 import { callOf } from '../../call.js';
 import { DryRunBody, DryRunQuery, isDryRun, sendDryRun } from '../../dry-run.js';
 import type { ApiInstance } from '../../fastify-types.js';
 import { readListParameters } from '../../list-parameters.js';
 import { setCursorHeaders } from '../../pagination.js';
-import { readSortedPage, sortedPageOf } from '../../sorted-cursor.js';
+import { readSortedPage, requestedOrder, sortedPageOf } from '../../sorted-cursor.js';
 import { renderedBody } from '../../rendered-body.js';
 import type { RouteDeps } from '../../route-deps.js';
 import { errorResponses, IdParams } from '../../schemas.js';
 import { explainJson } from './explain-body.js';
 import { permissionJson, permissionsJson } from './permission-body.js';
-import { GRANTS_BY_ID, grantFilterOf, grantOrderOf, PERMISSION_LIST_PARAMETERS } from './permission-list-parameters.js';
+import { grantFilterOf, PERMISSION_LIST_PARAMETERS } from './permission-list-parameters.js';
 import { reachRoutes } from './reach.js';
 import { CreatedPermissionBody, CreatePermissionBody, ExplainBody, ExplainQuery, ListPermissionsQuery, PermissionBody } from './schemas.js';
 
@@ -27,8 +27,8 @@ export function permissionRoutes(app: ApiInstance, deps: RouteDeps): void {
   }, async (request, reply) => {
     const query = request.query;
     const parameters = readListParameters(PERMISSION_LIST_PARAMETERS, query);
-    const order = grantOrderOf(parameters);
-    const page = readSortedPage('permissions', query, order, GRANTS_BY_ID);
+    const order = requestedOrder<GrantSortField>(parameters.sort);
+    const page = readSortedPage('permissions', query, order);
     const filter = grantFilterOf(parameters, query);
     const call = callOf(request, deps);
     const body = await renderedBody(call, 'permissions-json', JSON.stringify({ filter, page }), async () => {

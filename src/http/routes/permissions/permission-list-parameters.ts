@@ -1,6 +1,5 @@
-import type { GrantListFilter, GrantSortField } from '../../../grants/index.js';
+import type { GrantListFilter } from '../../../grants/index.js';
 import type { ListParameterSpec, ListParameters } from '../../list-parameters.js';
-import type { ListingOrder } from '../../sorted-cursor.js';
 
 /**
  * GET /permissions's list parameters, as the Files.com SDKs document them. `filter[path]` is the
@@ -16,15 +15,6 @@ export const PERMISSION_LIST_PARAMETERS: ListParameterSpec = {
   ranges: {},
   notOffered: {},
 };
-
-export const GRANTS_BY_ID: ListingOrder<GrantSortField> = { field: 'id', direction: 'asc' };
-
-/** The order a GET /permissions asks for; undefined for the listing's own (by id). */
-export function grantOrderOf(parameters: ListParameters): ListingOrder<GrantSortField> | undefined {
-  const sort = parameters.sort;
-  if (sort === undefined) return undefined;
-  return { field: sort.field === 'site_id' ? 'id' : (sort.field as GrantSortField), direction: sort.direction };
-}
 
 /** The plain parameters and the `filter[...]` ones together; the same field in both must agree. */
 export function grantFilterOf(

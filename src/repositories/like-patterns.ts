@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import { escapeLike } from '../lib/name-glob.js';
 
 /**
  * `column LIKE '<prefix>%'` with the prefix's own `%`, `_` and `\` escaped: paths such as
@@ -8,13 +9,11 @@ import { sql, type RawBuilder } from 'kysely';
 export function startsWith(column: string, prefix: string): RawBuilder<boolean> {
   // PostgreSQL refuses a text parameter holding NUL, which no stored text holds.
   if (prefix.includes('\u0000')) return sql<boolean>`1 = 0`;
-  const escaped = prefix.replace(/[\\%_]/g, (c) => `\\${c}`);
-  return sql<boolean>`${sql.ref(column)} like ${`${escaped}%`} escape '\\'`;
+  return sql<boolean>`${sql.ref(column)} like ${`${escapeLike(prefix)}%`} escape '\\'`;
 }
 
 /** `column LIKE '%<text>%'`, the text escaped as startsWith's prefix is. */
 export function containsText(column: string, text: string): RawBuilder<boolean> {
   if (text.includes('\u0000')) return sql<boolean>`1 = 0`;
-  const escaped = text.replace(/[\\%_]/g, (c) => `\\${c}`);
-  return sql<boolean>`${sql.ref(column)} like ${`%${escaped}%`} escape '\\'`;
+  return sql<boolean>`${sql.ref(column)} like ${`%${escapeLike(text)}%`} escape '\\'`;
 }
