@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { RunClosedError, type BlobRun, type WrittenBlob } from './blob-storage.js';
 import { writeAndClose } from './blob-file-writer.js';
+import { holdEarlySourceErrors } from './early-source-errors.js';
 import { digestJob } from './hashing/digest-thread.js';
 import { newStorageKey, runSliceKey } from './storage-keys.js';
 import { syncFile } from './sync-file.js';
@@ -50,11 +51,13 @@ export class LocalBlobRun implements BlobRun {
   async append(source: Readable, options: { maxBytes: number }): Promise<WrittenBlob & { storageKey: string }> {
     if (this.ended || this.writing || this.broken) throw new RunClosedError();
     this.writing = true;
+    const release = holdEarlySourceErrors(source);
     let handle: FileHandle;
     try {
       handle = await fs.open(this.file, 'r+');
     } catch {
       // Removed meanwhile (its upload ended or was purged elsewhere): nothing of `source` was read.
+      release();
       this.writing = false;
       this.broken = true;
       throw new RunClosedError();
@@ -69,6 +72,7 @@ export class LocalBlobRun implements BlobRun {
       this.broken = true;
       throw error;
     } finally {
+      release();
       this.writing = false;
       await this.afterWrite?.();
     }

@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import type { DigestChoice } from './hashing/content-digests.js';
 import { BlobNotFoundError, type BlobRun, type BlobStorage, type ByteRange, type WrittenBlob } from './blob-storage.js';
 import { LocalBlobRun } from './blob-run.js';
+import { holdEarlySourceErrors } from './early-source-errors.js';
 import { writeAndClose } from './blob-file-writer.js';
 import { passedThrough } from './garbage-pacer.js';
 import { LocalStagedBlob, type StagedBlob } from './staged-blob.js';
@@ -43,10 +44,15 @@ export class LocalDiskStorage implements BlobStorage {
   async write(key: string, source: Readable, options: { maxBytes: number; durable?: boolean; digests?: DigestChoice }): Promise<WrittenBlob> {
     const durable = options.durable ?? true;
     let written: WrittenBlob | undefined;
-    await this.writeThrough(key, async (tmpPath) => {
-      const file = await fs.open(tmpPath, 'wx', 0o600);
-      written = await writeAndClose(file, source, { maxBytes: options.maxBytes, flushEveryBytes: durable ? FLUSH_EVERY_BYTES : undefined, digests: options.digests });
-    }, durable);
+    const release = holdEarlySourceErrors(source);
+    try {
+      await this.writeThrough(key, async (tmpPath) => {
+        const file = await fs.open(tmpPath, 'wx', 0o600);
+        written = await writeAndClose(file, source, { maxBytes: options.maxBytes, flushEveryBytes: durable ? FLUSH_EVERY_BYTES : undefined, digests: options.digests });
+      }, durable);
+    } finally {
+      release();
+    }
     return written as WrittenBlob;
   }
 

@@ -71,6 +71,23 @@ describe('local-disk blob storage', () => {
     expect(await filesIn('objects')).toBe(0);
   });
 
+  it('keeps nothing, and stays up, when the source fails before the write has begun reading it', async () => {
+    // The write is still preparing its file when the source fails: nobody reads the source yet.
+    const key = newStorageKey();
+    const failing = new Readable({ read() {} });
+    const writing = storage.write(key, failing, { maxBytes: 1e6 });
+    failing.destroy(new Error('client went away early'));
+    await expect(writing).rejects.toThrow('client went away early');
+    expect(await filesIn('tmp')).toBe(0);
+    expect(await filesIn('objects')).toBe(0);
+    const run = await storage.beginRun();
+    const failingSlice = new Readable({ read() {} });
+    const appending = run.append(failingSlice, { maxBytes: 1e6 });
+    failingSlice.destroy(new Error('channel closed early'));
+    await expect(appending).rejects.toThrow('channel closed early');
+    await run.discard();
+  });
+
   it('hashes many writes at once, each in its own order, whatever their chunks\' sizes', async () => {
     // Chunks of odd sizes cross the writer's blocks of a MiB at every offset.
     const contents = Array.from({ length: 6 }, (_, i) => Buffer.from(Buffer.alloc(3 * 1024 * 1024 + 12_345 * i, i + 1).map((byte, at) => (byte + at) % 251)));
