@@ -96,3 +96,25 @@ export function pageProblems(page: Page): string[] {
   });
   return problems;
 }
+
+/**
+ * Follows the page's requests from now on; `quiet()` waits until none has been in flight for a
+ * while. A test that ends the session behind the page's back (ages it in the database) waits for
+ * this first: a request still on its way would come back 401 and sign the page out before the
+ * step the test means to take.
+ */
+export function requestsOf(page: Page): { quiet(): Promise<void> } {
+  let inFlight = 0;
+  let lastChange = Date.now();
+  const change = (by: number) => {
+    inFlight += by;
+    lastChange = Date.now();
+  };
+  page.on('request', () => change(1));
+  page.on('requestfinished', () => change(-1));
+  page.on('requestfailed', () => change(-1));
+  return {
+    // 300 ms without a request: the time a response's render takes to start the next one, with room.
+    quiet: () => expect.poll(() => inFlight === 0 && Date.now() - lastChange >= 300, { interval: 50, timeout: 10_000 }).toBe(true),
+  };
+}

@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { browserAvailable, chromiumPerTest, expectAccessible, pageProblems, type TestBrowser } from '../../support/browser.js';
+import { browserAvailable, chromiumPerTest, expectAccessible, pageProblems, requestsOf, type TestBrowser } from '../../support/browser.js';
 import { ADMIN, KEY_FOR_TESTS, startConsoleServer, type ConsoleServer } from './console-server.js';
 
 const MiB = 1024 * 1024;
@@ -1000,9 +1000,11 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     const page = await browser.context.newPage();
     // A minute passes for the page's clock and for the session in the database, not for the test.
     await page.clock.install();
+    const requests = requestsOf(page);
     await page.goto(`${site.baseUrl}/files`);
     await signInAs(page, DANA);
     await page.getByRole('table').getByRole('link', { name: 'Archive' }).waitFor();
+    await requests.quiet();
     await site.ageSessions(62_000);
     await page.clock.fastForward(62_000);
     await page.getByRole('table').getByRole('link', { name: 'Archive' }).click();
