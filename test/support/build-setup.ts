@@ -3,13 +3,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * The build's last file: `npm run build` and buildNow both compile the server, then build the
+ * The build's last file: `npm run build` and buildNow both bundle the server, then build the
  * console, whose index.html Vite writes anew every time. Its time is when the build finished.
  */
 const BUILT = path.join('dist', 'web', 'index.html');
 
 /** What a build is made from: the server's and the console's sources, and what configures them. */
-const SOURCES = ['src', 'web', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
+const SOURCES = ['src', 'web', 'package.json', 'package-lock.json', 'tsconfig.json', 'rolldown.config.js'];
 
 /**
  * Process tests run the built server exactly as `npm start` does. The build is made once before
@@ -27,7 +27,7 @@ export default function buildServer(): void {
 }
 
 function buildNow(): void {
-  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+  execFileSync(process.execPath, ['node_modules/rolldown/bin/cli.mjs', '-c', 'rolldown.config.js'], { stdio: 'inherit' });
   // Vitest sets NODE_ENV=test, which would make Vite build React's development bundle.
   execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], {
     stdio: 'inherit',

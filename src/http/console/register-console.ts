@@ -6,13 +6,16 @@ import type { FastifyInstance } from 'fastify';
 import { setConsoleHeaders } from './console-headers.js';
 
 /**
- * Where `npm run build` puts the console: dist/web beside the compiled server. When the server
- * runs from its sources (the in-process tests), the last build's copy is used.
+ * Where `npm run build` puts the console: dist/web beside the bundled server, whose code is in
+ * dist/main.js or one of dist/chunks/. When the server runs from its sources
+ * (src/http/console, in the in-process tests), the last build's copy is used. Never the
+ * console's sources in web/ (beside dist/ in a checkout): their index.html cannot be served.
  */
 function consoleDirectory(): string | undefined {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const candidates = [path.resolve(here, '../../web'), path.resolve(here, '../../../dist/web')];
-  return candidates.find((dir) => fs.existsSync(path.join(dir, 'index.html')));
+  const candidates = [path.resolve(here, 'web'), path.resolve(here, '../web'), path.resolve(here, '../../../dist/web')];
+  // A build has assets/ beside its index.html; the sources' index.html has none.
+  return candidates.find((dir) => fs.existsSync(path.join(dir, 'index.html')) && fs.existsSync(path.join(dir, 'assets')));
 }
 
 /** Where the console's built assets are served. */
