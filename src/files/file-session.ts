@@ -101,9 +101,14 @@ export class FileSession {
     return { entry: fileEntryOf(this.scope, entry, capabilities), stream, range: served };
   }
 
-  /** A whole file from a stream, created or replacing one; missing folders too with `mkdirParents`. */
-  async write(path: string, body: Readable | undefined, options: { mkdirParents: boolean; declaredLength?: number }): Promise<{ entry: FileEntry; replaced: boolean }> {
-    const { entry, replaced, capabilities } = await writeWholeFile(this.scope, this.locate(path), body, { mkdirParents: options.mkdirParents, declaredLength: options.declaredLength });
+  /**
+   * A whole file from a stream, created or replacing one; missing folders too with `mkdirParents`;
+   * `providedMtime` is the modification time its client gives it (ms), if any.
+   */
+  async write(path: string, body: Readable | undefined, options: { mkdirParents: boolean; declaredLength?: number; providedMtime?: number }): Promise<{ entry: FileEntry; replaced: boolean }> {
+    const { entry, replaced, capabilities } = await writeWholeFile(this.scope, this.locate(path), body, {
+      mkdirParents: options.mkdirParents, declaredLength: options.declaredLength, providedMtime: options.providedMtime,
+    });
     return { entry: fileEntryOf(this.scope, entry, capabilities), replaced };
   }
 
@@ -152,9 +157,13 @@ export class FileSession {
     return byPath;
   }
 
-  /** Sets and removes dead properties of an entry, all or none; needs `write` on it, and the result within the caps (dead-property-limits.ts). */
-  changeDeadProperties(path: string, changes: readonly PropertyChange[]): Promise<PropertyChangeOutcome> {
-    return changeDeadProperties(this.scope, this.locate(path), changes);
+  /**
+   * Sets and removes dead properties of an entry, all or none; needs `write` on it, and the result
+   * within the caps (dead-property-limits.ts). `providedMtime`, the modification time its client
+   * gives it (ms), is kept with them as its `provided_mtime`.
+   */
+  changeDeadProperties(path: string, changes: readonly PropertyChange[], options: { providedMtime?: number | undefined } = {}): Promise<PropertyChangeOutcome> {
+    return changeDeadProperties(this.scope, this.locate(path), changes, options);
   }
 
   async delete(path: string, options: { recursive: boolean }): Promise<void> {

@@ -5,7 +5,7 @@
 
 export { type RangeRequest } from './byte-range.js';
 export { type OpenedDownload, type TransferLink } from './downloads.js';
-export { type FileEntry } from './file-entry.js';
+export { modifiedTimeShown, type FileEntry } from './file-entry.js';
 export { createFileOperations, type FileOperations } from './file-operations.js';
 export { type FileSession, type ListingPage, type SubtreeSearchPage } from './file-session.js';
 export { type PropertyChange, type PropertyChangeOutcome } from './dead-properties.js';
