@@ -18,6 +18,7 @@ import { setModifiedTime, setProvidedModifiedTime } from './modified-time.js';
 import { ResourceLocks } from './resource-locks.js';
 import { StagedUpload, type StagedUploadOptions } from './staged-upload.js';
 import { uploadOffersOf, type UploadOffer } from './upload-offer.js';
+import type { UploadDeclarations } from './upload-declarations.js';
 import { beginUpload, endUpload, offerParts, type UploadBeginning } from './uploads.js';
 import { writeWholeFile } from './whole-upload.js';
 
@@ -183,8 +184,11 @@ export class FileSession {
     return uploadOffersOf(this.scope, await offerParts(this.scope, this.locate(path), ref, request));
   }
 
-  /** Ends the caller's upload `ref`: its parts become the file, with the modification time its client gives (ms), if any. */
-  async endUpload(path: string, ref: string, options: { providedMtime?: number } = {}): Promise<FileEntry> {
+  /**
+   * Ends the caller's upload `ref`: its parts become the file, with the modification time its
+   * client gives (ms), if any, once they agree with the size and part tags it declares, if it does.
+   */
+  async endUpload(path: string, ref: string, options: { providedMtime?: number | undefined } & UploadDeclarations = {}): Promise<FileEntry> {
     const { entry, capabilities } = await endUpload(this.scope, this.locate(path), ref, options);
     return fileEntryOf(this.scope, entry, capabilities);
   }

@@ -25,3 +25,4 @@ export { EVERY_ENTRY, listingMatchKey, listingMatchOf, narrows, type ListingMatc
 export { MAX_READS_PER_PAGE, type SubtreePosition, type SubtreeSearchRequest } from './subtree-search.js';
 export { DEFAULT_LISTING_SORT, type ChildPosition, type ListingSort, type ListingSortField, type SortDirection } from '../repositories/entry-listing.js';
 export { type ByteRange } from '../storage/blob-storage.js';
+export { partEntityTag, type PartEntityTag } from './upload-declarations.js';

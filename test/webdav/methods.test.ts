@@ -204,7 +204,7 @@ describe.each(testDatabaseTargets())('webdav methods [$name]', (target) => {
       expect((await dav.put(`${f}/lftp.txt`, 'new contents')).status).toBe(204);
       expect((await restEntry(`${f}/lftp.txt`)).provided_mtime).toBeNull();
 
-      for (const headers of [{ 'X-OC-Mtime': 'soon' }, { 'X-OC-Mtime': '-5' }, { 'X-OC-Mtime': '999999999999' }, { 'Last-Modified': 'soon' }]) {
+      for (const headers of [{ 'X-OC-Mtime': 'soon' }, { 'X-OC-Mtime': '-5' }, { 'X-OC-Mtime': '999999999999' }, { 'Last-Modified': 'soon' }] as Record<string, string>[]) {
         const refused = await dav.put(`${f}/bad.txt`, 'bad', headers);
         expect(refused.status, JSON.stringify(headers)).toBe(400);
       }
