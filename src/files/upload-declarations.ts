@@ -46,7 +46,7 @@ export function assertPartsAsDeclared(parts: readonly UploadPart[], declared: Up
     const sha256 = byPart.get(part);
     if (sha256 === undefined) throw errors.invalidEtags(`Part ${part} was not received.`);
     if (named.has(part)) throw errors.invalidEtags(`Part ${part} is named twice.`);
-    if (bare(etag) !== sha256) throw errors.invalidEtags(`Part ${part} was received with another ETag than ${JSON.stringify(etag)}; send it again.`);
+    if (bare(etag) !== sha256) throw errors.invalidEtags(`Part ${part} was received with other bytes than its ETag names; send it again.`);
     named.add(part);
   }
   const missing = parts.find((part) => !named.has(part.partNumber));
