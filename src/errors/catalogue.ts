@@ -129,6 +129,8 @@ export const errors = {
     }),
   uploadPartGap: (missing: number) =>
     new AtriumError('bad-request/invalid-upload-part-gap', `Part ${missing} was never uploaded; parts must be numbered 1, 2, 3, ... without gaps.`),
+  invalidEtags: (detail: string) =>
+    new AtriumError('bad-request/invalid-etags', `The etags sent to end the upload do not match the parts received: ${detail}`, { modelErrors: { etags: [detail] } }),
   uploadPartLost: (part: number) =>
     new AtriumError('processing-failure/upload-part-lost', `Part ${part} was lost by the server before the upload ended (an operating system crash); send it again, then end the upload again.`),
   uploadPartsChanged: () =>

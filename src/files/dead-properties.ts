@@ -6,8 +6,10 @@ import {
 } from '../repositories/dav-properties.js';
 import { findEntry, lockEntryAt } from '../repositories/entries.js';
 import { changesOverLimit } from './dead-property-limits.js';
+import { setEntryProvidedMtime } from '../repositories/entry-times.js';
 import { visibleEntry } from './file-lookup.js';
-import type { SessionScope } from './session-scope.js';
+import { assertClientTime } from './modified-time.js';
+import { assertChangeablePath, type SessionScope } from './session-scope.js';
 
 /** A change of a dead property: set (`value` given) or removed. Applied in order, all or none. */
 export interface PropertyChange {
@@ -53,11 +55,19 @@ async function visibleOnly(scope: SessionScope, rows: readonly KeyedDeadProperty
  * `write` on the entry, as changing its contents does; an invisible entry is `not-found`. The
  * site root has no row to keep properties on: it cannot be changed. A request past the caps of
  * dead-property-limits.ts changes nothing and answers the changes that are over them.
+ * `providedMtime` (WebDAV's getlastmodified or Win32LastModifiedTime) is kept in the same
+ * change as the entry's `provided_mtime`, as PATCH /files/<path> keeps it (modified-time.ts):
+ * the same rights and times, the folders of Workspaces refused.
  */
-export async function changeDeadProperties(scope: SessionScope, site: SitePath, changes: readonly PropertyChange[]): Promise<PropertyChangeOutcome> {
+export async function changeDeadProperties(
+  scope: SessionScope, site: SitePath, changes: readonly PropertyChange[], options: { providedMtime?: number | undefined } = {},
+): Promise<PropertyChangeOutcome> {
+  const { providedMtime } = options;
+  if (providedMtime !== undefined) assertChangeablePath(scope, site);
   const { entry, access } = await visibleEntry(scope, site);
   if (entry.id === 0) throw errors.invalidPath('The root folder cannot be changed.');
   if (!access.can(entry.pathKey, entry.type, 'write')) throw errors.writePermissionRequired();
+  if (providedMtime !== undefined) assertClientTime(providedMtime, 'provided_mtime');
   return scope.deps.db.transaction().execute(async (tx) => {
     // The entry locked until the commit (as a move locks it): its properties read below are still
     // so when they are written, and it cannot be deleted in between. Deleted before: not found.
@@ -69,6 +79,7 @@ export async function changeDeadProperties(scope: SessionScope, site: SitePath, 
       if (change.value === undefined) await removeDeadProperty(tx, entry.id, change.namespace, change.name);
       else await setDeadProperty(tx, entry.id, { namespace: change.namespace, name: change.name, value: change.value });
     }
+    if (providedMtime !== undefined) await setEntryProvidedMtime(tx, entry.id, providedMtime);
     return { stored: true };
   });
 }

@@ -27,11 +27,23 @@ export interface FileEntry {
   readonly mimeType: string | null;
   /** The modification time the client gave, if it gave one. */
   readonly providedMtime: number | null;
+  /**
+   * The one modification time the file protocols show (WebDAV's getlastmodified and
+   * Last-Modified, SFTP's mtime): the client's own when one was given (`providedMtime`), else
+   * `mtime`. Sync tools compare it with their copy's time, so it must be the time they gave,
+   * whichever door gave it (REST's PATCH included).
+   */
+  readonly modifiedAt: number;
   /** The user who created the entry, and who last replaced a file's contents; null when unknown or not a user. */
   readonly createdById: number | null;
   readonly lastModifiedById: number | null;
   /** The caller's capabilities on the entry. */
   readonly capabilities: readonly Capability[];
+}
+
+/** FileEntry.modifiedAt of an entry: the client's own time when it gave one, else the server's. */
+export function modifiedTimeShown(entry: Pick<Entry, 'mtime' | 'providedMtime'>): number {
+  return entry.providedMtime ?? entry.mtime;
 }
 
 export function fileEntryOf(scope: SessionScope, entry: Entry, capabilities: Iterable<Capability>): FileEntry {
@@ -49,6 +61,7 @@ export function fileEntryOf(scope: SessionScope, entry: Entry, capabilities: Ite
     crc32: entry.crc32,
     mimeType: entry.type === 'file' ? contentTypeOf(entry.path) : null,
     providedMtime: entry.providedMtime,
+    modifiedAt: modifiedTimeShown(entry),
     createdById: entry.createdById,
     lastModifiedById: entry.lastModifiedById,
     capabilities: [...capabilities],

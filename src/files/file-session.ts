@@ -18,6 +18,7 @@ import { setModifiedTime, setProvidedModifiedTime } from './modified-time.js';
 import { ResourceLocks } from './resource-locks.js';
 import { StagedUpload, type StagedUploadOptions } from './staged-upload.js';
 import { uploadOffersOf, type UploadOffer } from './upload-offer.js';
+import type { UploadDeclarations } from './upload-declarations.js';
 import { beginUpload, endUpload, offerParts, type UploadBeginning } from './uploads.js';
 import { writeWholeFile } from './whole-upload.js';
 
@@ -101,9 +102,14 @@ export class FileSession {
     return { entry: fileEntryOf(this.scope, entry, capabilities), stream, range: served };
   }
 
-  /** A whole file from a stream, created or replacing one; missing folders too with `mkdirParents`. */
-  async write(path: string, body: Readable | undefined, options: { mkdirParents: boolean; declaredLength?: number }): Promise<{ entry: FileEntry; replaced: boolean }> {
-    const { entry, replaced, capabilities } = await writeWholeFile(this.scope, this.locate(path), body, { mkdirParents: options.mkdirParents, declaredLength: options.declaredLength });
+  /**
+   * A whole file from a stream, created or replacing one; missing folders too with `mkdirParents`;
+   * `providedMtime` is the modification time its client gives it (ms), if any.
+   */
+  async write(path: string, body: Readable | undefined, options: { mkdirParents: boolean; declaredLength?: number; providedMtime?: number }): Promise<{ entry: FileEntry; replaced: boolean }> {
+    const { entry, replaced, capabilities } = await writeWholeFile(this.scope, this.locate(path), body, {
+      mkdirParents: options.mkdirParents, declaredLength: options.declaredLength, providedMtime: options.providedMtime,
+    });
     return { entry: fileEntryOf(this.scope, entry, capabilities), replaced };
   }
 
@@ -152,9 +158,13 @@ export class FileSession {
     return byPath;
   }
 
-  /** Sets and removes dead properties of an entry, all or none; needs `write` on it, and the result within the caps (dead-property-limits.ts). */
-  changeDeadProperties(path: string, changes: readonly PropertyChange[]): Promise<PropertyChangeOutcome> {
-    return changeDeadProperties(this.scope, this.locate(path), changes);
+  /**
+   * Sets and removes dead properties of an entry, all or none; needs `write` on it, and the result
+   * within the caps (dead-property-limits.ts). `providedMtime`, the modification time its client
+   * gives it (ms), is kept with them as its `provided_mtime`.
+   */
+  changeDeadProperties(path: string, changes: readonly PropertyChange[], options: { providedMtime?: number | undefined } = {}): Promise<PropertyChangeOutcome> {
+    return changeDeadProperties(this.scope, this.locate(path), changes, options);
   }
 
   async delete(path: string, options: { recursive: boolean }): Promise<void> {
@@ -174,8 +184,11 @@ export class FileSession {
     return uploadOffersOf(this.scope, await offerParts(this.scope, this.locate(path), ref, request));
   }
 
-  /** Ends the caller's upload `ref`: its parts become the file, with the modification time its client gives (ms), if any. */
-  async endUpload(path: string, ref: string, options: { providedMtime?: number } = {}): Promise<FileEntry> {
+  /**
+   * Ends the caller's upload `ref`: its parts become the file, with the modification time its
+   * client gives (ms), if any, once they agree with the size and part tags it declares, if it does.
+   */
+  async endUpload(path: string, ref: string, options: { providedMtime?: number | undefined } & UploadDeclarations = {}): Promise<FileEntry> {
     const { entry, capabilities } = await endUpload(this.scope, this.locate(path), ref, options);
     return fileEntryOf(this.scope, entry, capabilities);
   }

@@ -5,7 +5,7 @@
 
 export { type RangeRequest } from './byte-range.js';
 export { type OpenedDownload, type TransferLink } from './downloads.js';
-export { type FileEntry } from './file-entry.js';
+export { modifiedTimeShown, type FileEntry } from './file-entry.js';
 export { createFileOperations, type FileOperations } from './file-operations.js';
 export { type FileSession, type ListingPage, type SubtreeSearchPage } from './file-session.js';
 export { type PropertyChange, type PropertyChangeOutcome } from './dead-properties.js';
@@ -25,3 +25,4 @@ export { EVERY_ENTRY, listingMatchKey, listingMatchOf, narrows, type ListingMatc
 export { MAX_READS_PER_PAGE, type SubtreePosition, type SubtreeSearchRequest } from './subtree-search.js';
 export { DEFAULT_LISTING_SORT, type ChildPosition, type ListingSort, type ListingSortField, type SortDirection } from '../repositories/entry-listing.js';
 export { type ByteRange } from '../storage/blob-storage.js';
+export { partEntityTag, type PartEntityTag } from './upload-declarations.js';

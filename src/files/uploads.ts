@@ -10,6 +10,7 @@ import { commitFile } from './file-commit.js';
 import { discardBlobs, type FileDeps } from './file-deps.js';
 import { assertChangeablePath, type SessionScope } from './session-scope.js';
 import { assertClientTime } from './modified-time.js';
+import { assertPartsAsDeclared, type UploadDeclarations } from './upload-declarations.js';
 import { checkedParts, keepPartAsFile } from './received-parts.js';
 import { assertDeclaredLength, storeBody } from './stored-content.js';
 import { partRange, type PartRange } from './upload-part-range.js';
@@ -84,10 +85,13 @@ function assertDeclaredSize(deps: FileDeps, declaredSize: number | undefined): v
  * Ends an upload: its parts, in order, become the file, atomically, if the caller may still
  * create or overwrite it. A single part becomes the file's contents as it is; several are joined
  * into a new blob first (streamed, never held in memory). Either way each part is first checked
- * against what was received (received-parts.ts). The upload and its parts are removed in
- * the same transaction that makes the file visible.
+ * against what was received (received-parts.ts), and the parts as a whole against the size and
+ * entity tags the client declares, if it does (upload-declarations.ts). The upload and its parts
+ * are removed in the same transaction that makes the file visible.
  */
-export async function endUpload(scope: SessionScope, site: SitePath, ref: string, options: { providedMtime?: number } = {}): Promise<{ entry: Entry; capabilities: Capability[] }> {
+export async function endUpload(
+  scope: SessionScope, site: SitePath, ref: string, options: { providedMtime?: number | undefined } & UploadDeclarations = {},
+): Promise<{ entry: Entry; capabilities: Capability[] }> {
   const { db, clock, storage, maxUploadBytes } = scope.deps;
   if (options.providedMtime !== undefined) assertClientTime(options.providedMtime, 'provided_mtime');
   const upload = await ownUpload(scope, site, ref);
@@ -95,6 +99,7 @@ export async function endUpload(scope: SessionScope, site: SitePath, ref: string
   parts.forEach((part, index) => {
     if (part.partNumber !== index + 1) throw errors.uploadPartGap(index + 1);
   });
+  assertPartsAsDeclared(parts, options);
   const fromRun = await contentOfRun(scope.deps, upload.ref, parts);
   // A part of its own becomes the file as it is; a slice of a run (dropped) is copied out of it.
   const single = fromRun === undefined && parts.length === 1 && runSliceOf(parts[0]?.storageKey ?? '') === undefined ? parts[0] : undefined;

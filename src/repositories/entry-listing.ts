@@ -30,8 +30,11 @@ export interface ChildConditions {
 
 export const NO_CONDITIONS: ChildConditions = Object.freeze({ nameLike: [], type: undefined, modifiedAfter: undefined });
 
-/** What a folder's children are ordered by: the name, the size, or the modification time. */
-export type ListingSortField = 'path' | 'size' | 'mtime';
+/**
+ * What a folder's children are ordered by: the name, the size, the server's modification time, or
+ * the one the file protocols show (`provided_mtime` where a client gave one, else `mtime`).
+ */
+export type ListingSortField = 'path' | 'size' | 'mtime' | 'provided_mtime';
 export type SortDirection = 'asc' | 'desc';
 
 export interface ListingSort {
@@ -58,9 +61,17 @@ const MAX_KEPT_ROWS = 50_000;
  * The column an entry of this type is ordered by before its path key, if any. Folders have no
  * size, so sorted by size they are listed by name, A to Z, whichever the direction.
  */
-function sortColumn(sort: ListingSort, type: EntryType): 'size' | 'mtime' | undefined {
+function sortColumn(sort: ListingSort, type: EntryType): 'size' | 'mtime' | 'provided_mtime' | undefined {
   if (sort.field === 'path' || (sort.field === 'size' && type === 'directory')) return undefined;
   return sort.field;
+}
+
+/**
+ * A sort column as SQL: `provided_mtime` sorts as the expression of its index
+ * (entries_parent_provided_mtime), written as the index writes it so that both databases use it.
+ */
+function sortExpression(column: 'size' | 'mtime' | 'provided_mtime') {
+  return column === 'provided_mtime' ? sql<number>`coalesce(${sql.ref('provided_mtime')}, ${sql.ref('mtime')})` : sql.ref(column);
 }
 
 function segmentDirection(sort: ListingSort, type: EntryType): SortDirection {
@@ -71,7 +82,8 @@ function segmentDirection(sort: ListingSort, type: EntryType): SortDirection {
 export function sortValueOf(sort: ListingSort, entry: Readonly<Entry>): number | null {
   const column = sortColumn(sort, entry.type);
   if (column === undefined) return null;
-  return column === 'size' ? (entry.size ?? 0) : entry.mtime;
+  if (column === 'size') return entry.size ?? 0;
+  return column === 'provided_mtime' ? (entry.providedMtime ?? entry.mtime) : entry.mtime;
 }
 
 /** Whether a position can belong to a listing in this sort (it has a value exactly when the sort needs one). */
@@ -82,7 +94,7 @@ export function positionFitsSort(sort: ListingSort, position: ChildPosition): bo
 /**
  * One page of a folder's children, folders first, then in the sort's order, ties broken by path key
  * in the same direction, so the order is total. Each type is read as its own range of an index
- * (parent_key, type, [size | mtime,] path_key), forward or backward, starting after `after`
+ * (parent_key, type, [size | mtime | coalesce(provided_mtime, mtime),] path_key), forward or backward, starting after `after`
  * (keyset pagination): the cost of a page follows its size, never the folder's, in every sort. The
  * comparison uses the column's own collation, the same one ORDER BY uses, so pages neither skip
  * nor repeat entries on either database.
@@ -162,9 +174,12 @@ async function loadOfType(
     const afterValue = after.value;
     query = column === undefined || afterValue === null
       ? query.where('path_key', beyond, after.pathKey)
-      : query.where((eb) => eb(eb.refTuple(column, 'path_key'), beyond, eb.tuple(afterValue, after.pathKey)));
+      : query.where(sql<boolean>`(${sortExpression(column)}, ${sql.ref('path_key')}) ${sql.raw(beyond)} (${afterValue}, ${after.pathKey})`);
+    // SQLite reads a row value over an expression's index only up to the equal columns: the
+    // expression alone bounded too makes its range one of the index (PostgreSQL uses either).
+    if (column === 'provided_mtime' && afterValue !== null) query = query.where(sortExpression(column), direction === 'asc' ? '>=' : '<=', afterValue);
   }
-  if (column !== undefined) query = query.orderBy(column, direction);
+  if (column !== undefined) query = query.orderBy(sortExpression(column), direction);
   const rows = await query.orderBy('path_key', direction).limit(limit).execute();
   return rows.map(toEntry);
 }

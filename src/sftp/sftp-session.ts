@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import ssh2 from 'ssh2';
 import type { Attributes, InputAttributes, SFTPWrapper } from 'ssh2';
-import { DEFAULT_LISTING_SORT, type FileSession } from '../files/index.js';
+import { DEFAULT_LISTING_SORT, modifiedTimeShown, type FileSession } from '../files/index.js';
 import { FileOrder } from './file-order.js';
 import { MAX_READ_BYTES } from './limits.js';
 import { attributesOfUpload, OpenFiles, type Open, type Upload } from './open-files.js';
@@ -144,7 +144,7 @@ export class SftpSession {
         return;
       }
       if (open.kind === 'upload') return this.sftp.attrs(id, attributesOfUpload(open, this.now()));
-      const mtime = Math.floor(open.reader.entry.mtime / 1000);
+      const mtime = Math.floor(modifiedTimeShown(open.reader.entry) / 1000);
       this.sftp.attrs(id, { mode: 0o100000 | 0o400, uid: 0, gid: 0, size: open.reader.size, atime: mtime, mtime });
     });
   }

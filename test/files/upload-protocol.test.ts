@@ -84,6 +84,40 @@ describe.each(testDatabaseTargets())('the upload protocol of the Files.com SDKs 
     expectError(await action('up/gap.txt', { action: 'end', ref: begun.body.ref }), 400, 'bad-request/invalid-upload-part-gap');
   });
 
+  it('ends an upload as the Go SDK does: size as text, the parts\' ETags as flat etags[n][...] keys, a time with an offset; a size or ETag that disagrees is refused and the upload stays open', async () => {
+    const begun = await action('up/go.txt', { action: 'put', parts: 2 });
+    const sent = await Promise.all(['go, ', 'part two'].map((bytes, index) => sendPart(begun.body[index].upload_uri, bytes)));
+    const tags = sent.map((answer) => answer.headers.get('etag') as string);
+    expect(tags).toEqual([`"${sha256('go, ')}"`, `"${sha256('part two')}"`]);
+    const goEnd = (extra: Record<string, string>) => action('up/go.txt', {
+      action: 'end', ref: begun.body[0].ref, provided_mtime: '2021-04-14T09:29:16-07:00',
+      'etags[0][etag]': tags[0]!, 'etags[0][part]': '1', 'etags[1][etag]': tags[1]!, 'etags[1][part]': '2', size: '12', ...extra,
+    });
+
+    const wrongSize = await goEnd({ size: '13' });
+    expectError(wrongSize, 400, 'bad-request/request-params-invalid');
+    expect(wrongSize.body.model_errors).toEqual({ size: ['is 13 bytes, but the parts received hold 12'] });
+    const wrongTag = await goEnd({ 'etags[1][etag]': `"${sha256('other bytes')}"` });
+    expectError(wrongTag, 400, 'bad-request/invalid-etags');
+    expect(wrongTag.body.model_errors.etags).toEqual(['Part 2 was received with other bytes than its ETag names; send it again.']);
+    expectError(await goEnd({ 'etags[1][part]': '1' }), 400, 'bad-request/invalid-etags');
+    expectError(await goEnd({ 'etags[1][part]': 'two' }), 400, 'bad-request/request-params-invalid');
+    expect(await listedPaths(t, 'up', { key: member.key })).not.toContain('up/go.txt');
+
+    const ended = await goEnd({});
+    expect(ended.status, JSON.stringify(ended.body)).toBe(201);
+    expect(ended.body).toMatchObject({ path: 'up/go.txt', size: 12, provided_mtime: '2021-04-14T16:29:16Z', sha256: sha256('go, part two') });
+  });
+
+  it('takes etags as a JSON list of parts too, and leaves them out (the JavaScript SDK) as before', async () => {
+    const begun = await action('up/listed.txt', { action: 'put' });
+    const tag = (await sendPart(begun.body.upload_uri, 'listed')).headers.get('etag') as string;
+    expectError(await action('up/listed.txt', { action: 'end', ref: begun.body.ref, etags: [] }), 400, 'bad-request/invalid-etags');
+    const ended = await action('up/listed.txt', { action: 'end', ref: begun.body.ref, size: 6, etags: [{ etag: tag.toUpperCase().slice(1, -1), part: 1 }] });
+    expect(ended.status, JSON.stringify(ended.body)).toBe(201);
+    expect((await uploadInParts('up/plain.txt', ['no etags'])).status).toBe(201);
+  });
+
   /** Runs `work` with the URL of a second server on the same database and data directory: a restart, or another node. */
   async function onAnotherServer<T>(work: (url: string) => Promise<T>): Promise<T> {
     const other = await buildAppOn({

@@ -78,14 +78,23 @@ export interface RcloneDoor {
    * rclone is told to trust (`--ca-cert`): rclone then speaks HTTP/2, which Atrium offers by ALPN.
    */
   https?: boolean;
+  /**
+   * rclone sends each file's modification time through this door and reads it back (SFTP's
+   * SETSTAT, WebDAV's `X-OC-Mtime` with `vendor = owncloud`); with WebDAV's `vendor = other` it
+   * does neither and compares sizes alone.
+   */
+  keepsTimes: boolean;
 }
+
+/** The time every source file is given before it is copied: long before the copy, so a kept time cannot be the copy's own. */
+const SOURCE_TIME = new Date('2020-01-02T03:04:05Z');
 
 /**
  * A real client against a running Atrium: rclone (Debian's package) copies a tree of files of
  * mixed names and sizes (webdav-tree.ts) into a folder a user was granted, through `door`, signed
  * in with a password; `rclone check` finds no difference (sizes, then the bytes themselves), the
- * REST API lists the same tree with the same sizes, and rclone copies it all back out byte for
- * byte. On SQLite and PostgreSQL. Where rclone is missing this is a loud skip, unless
+ * REST API lists the same tree with the same sizes, a second copy transfers nothing where the door
+ * keeps rclone's times, and rclone copies it all back out byte for byte. On SQLite and PostgreSQL. Where rclone is missing this is a loud skip, unless
  * ATRIUM_TEST_REQUIRE_RCLONE=1 (CI).
  */
 export function rcloneRoundTrip(door: RcloneDoor): void {
@@ -160,6 +169,7 @@ function roundTrip(door: RcloneDoor, target: Target): void {
     expect((await admin('POST', '/permissions', { path: 'shared', user_id: user.body.id, permission: 'full' })).status).toBe(201);
 
     tree = generateTree(path.join(work, 'source'), FILES, 7);
+    for (const file of tree) fs.utimesSync(path.join(work, 'source', file.path), SOURCE_TIME, SOURCE_TIME);
     const obscured = await rclone(['obscure', PASSWORD], {});
     expect(obscured.code).toBe(0);
     const config = path.join(work, 'rclone.conf');
@@ -201,6 +211,20 @@ function roundTrip(door: RcloneDoor, target: Target): void {
     expect(rest.size).toBe(FILES);
     expect(new Map([...rest].sort())).toEqual(new Map(tree.map((file) => [file.path, file.size] as const).sort()));
   }, 300_000);
+
+  // Without times (WebDAV's vendor other) a second copy compares sizes alone: nothing to show.
+  if (door.keepsTimes) it.skipIf(target.skip)('a second rclone copy transfers nothing: every file kept the time rclone gave it', async () => {
+    const again = await rclone(['copy', path.join(work, 'source'), 'atrium:shared/tree', ...PARALLEL, '-v', '--retries', '1', ...remoteFlags()], rcloneEnv);
+    expect(again.code, again.output).toBe(0);
+    expect(again.output).toContain('There was nothing to transfer');
+    expect(again.output).not.toContain('Copied');
+    // rclone lists times in the local zone: UTC here.
+    const listing = await rclone(['lsf', '-R', '--files-only', '--format', 'tp', 'atrium:shared/tree', ...remoteFlags()], { ...rcloneEnv, TZ: 'UTC' });
+    expect(listing.code, listing.output).toBe(0);
+    expect(new Set(listing.output.trim().split('\n').map((line) => line.split(';')[0]))).toEqual(new Set(['2020-01-02 03:04:05']));
+    const first = await admin('GET', `/file_actions/metadata/shared/tree/${tree[0]?.path.split('/').map(encodeURIComponent).join('/')}`);
+    expect(first.body).toMatchObject({ provided_mtime: '2020-01-02T03:04:05Z' });
+  }, 120_000);
 
   it.skipIf(target.skip)('copies the tree back out with rclone, byte for byte', async () => {
     const back = path.join(work, 'back');

@@ -16,6 +16,8 @@ const lftpFound = toolFound('lftp') && toolFound('ssh');
 const lftpRequired = process.env.ATRIUM_TEST_REQUIRE_LFTP === '1';
 if (!lftpFound && !lftpRequired) process.stderr.write('\nSKIPPED: the lftp tests need lftp (apt-get install lftp).\n\n');
 
+const SOURCE_TIME = new Date('2020-01-02T03:04:05Z');
+
 /** Every file and folder under `root`, relative and `/`-separated, with each file's bytes. */
 function treeOf(root: string): Map<string, Buffer | 'folder'> {
   const found = new Map<string, Buffer | 'folder'>();
@@ -35,7 +37,8 @@ describe.skipIf(!lftpFound && !lftpRequired).each(siteDatabases())('lftp over SF
     if (target.skip) return;
     s = site();
     source = path.join(s.work, 'source');
-    generateTree(source, 40, 11);
+    // Long before the upload, so a time kept on the server cannot be the upload's own.
+    for (const file of generateTree(source, 40, 11)) fs.utimesSync(path.join(source, file.path), SOURCE_TIME, SOURCE_TIME);
     fs.mkdirSync(path.join(source, 'empty folder'));
   });
 
@@ -67,6 +70,15 @@ describe.skipIf(!lftpFound && !lftpRequired).each(siteDatabases())('lftp over SF
     const listed = await s.admin('GET', `/folders/shared/tree/${encodeURIComponent('empty folder')}`);
     expect(listed.status).toBe(200);
     expect(listed.body).toEqual([]);
+  }, 120_000);
+
+  it.skipIf(target.skip)('a second mirror -R transfers nothing: every file kept the time lftp gave it', async () => {
+    const again = await lftp(`mirror -R -v "${source}" shared/tree`);
+    expect(again.code, again.output).toBe(0);
+    expect(again.output).not.toContain('Transferring file');
+    const [first] = [...treeOf(source)].find(([, bytes]) => bytes !== 'folder') as [string, Buffer];
+    const entry = await s.admin('GET', `/file_actions/metadata/shared/tree/${first.split('/').map(encodeURIComponent).join('/')}`);
+    expect(entry.body).toMatchObject({ provided_mtime: '2020-01-02T03:04:05Z' });
   }, 120_000);
 
   it.skipIf(target.skip)('mirror -R --delete carries a changed file and a removed one across', async () => {

@@ -14,4 +14,5 @@ rcloneRoundTrip({
     'sha1sum_command = none',
     'disable_hashcheck = true',
   ],
+  keepsTimes: true,
 });

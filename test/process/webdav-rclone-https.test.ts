@@ -11,4 +11,5 @@ rcloneRoundTrip({
   serverEnv: {},
   remote: (server) => ['type = webdav', `url = ${server.baseUrl}/dav/`, 'vendor = other'],
   https: true,
+  keepsTimes: false,
 });

@@ -151,6 +151,74 @@ describe.each(testDatabaseTargets())('webdav methods [$name]', (target) => {
     });
   });
 
+  describe('client modification times', () => {
+    const update = (body: string) => `<?xml version="1.0" encoding="utf-8"?><D:propertyupdate xmlns:D="DAV:" xmlns:Z="urn:schemas-microsoft-com:">${body}</D:propertyupdate>`;
+    const lastModifiedOf = async (path: string) => /<D:getlastmodified>([^<]+)<\/D:getlastmodified>/.exec((await dav.propfind(path, '0')).text)?.[1];
+    const restEntry = async (path: string) => (await t.api.get(`/file_actions/metadata/${path}`, { key: BOOTSTRAP_KEY })).body as { mtime: string; provided_mtime: string | null };
+
+    it('keeps Win32LastModifiedTime and getlastmodified set by PROPPATCH as provided_mtime, with the dead properties of the same request; getlastmodified and Last-Modified show it', async () => {
+      const f = await folder();
+      await dav.put(`${f}/a.txt`, 'a');
+      const before = await restEntry(`${f}/a.txt`);
+      const windows = await dav.call('PROPPATCH', `${f}/a.txt`, { headers: XML, body: update('<D:set><D:prop><Z:Win32CreationTime>Thu, 02 Jan 2020 03:04:05 GMT</Z:Win32CreationTime><Z:Win32LastModifiedTime>Thu, 02 Jan 2020 03:04:05 GMT</Z:Win32LastModifiedTime></D:prop></D:set>') });
+      expect(windows.status).toBe(207);
+      expect(windows.text).toMatch(/<P:Win32LastModifiedTime xmlns:P="urn:schemas-microsoft-com:"\/><\/D:prop><D:status>HTTP\/1.1 200 OK/);
+      expect(await restEntry(`${f}/a.txt`)).toEqual({ ...before, provided_mtime: '2020-01-02T03:04:05Z' });
+      expect(await lastModifiedOf(`${f}/a.txt`)).toBe('Thu, 02 Jan 2020 03:04:05 GMT');
+      expect((await dav.get(`${f}/a.txt`)).headers.get('last-modified')).toBe('Thu, 02 Jan 2020 03:04:05 GMT');
+      expect((await dav.propfind(`${f}/a.txt`, '0')).text).toContain('>Thu, 02 Jan 2020 03:04:05 GMT</ns0:Win32CreationTime>');
+
+      // DAV:getlastmodified itself, on a folder too; the server's mtime stays its own.
+      const dated = await dav.call('PROPPATCH', f, { headers: XML, body: update('<D:set><D:prop><D:getlastmodified>Sat, 29 Feb 2020 23:59:58 GMT</D:getlastmodified></D:prop></D:set>') });
+      expect(dated.text).toMatch(/<D:getlastmodified\/><\/D:prop><D:status>HTTP\/1.1 200 OK/);
+      expect((await lastModifiedOf(f))).toBe('Sat, 29 Feb 2020 23:59:58 GMT');
+      expect((await restEntry(f)).provided_mtime).toBe('2020-02-29T23:59:58Z');
+    });
+
+    it('answers a time that is no HTTP date 409 and the rest 424, refuses removing getlastmodified (403), and changes nothing', async () => {
+      const f = await folder();
+      await dav.put(`${f}/a.txt`, 'a');
+      for (const value of ['yesterday', '2020-01-02T03:04:05Z', 'Sun, 31 Feb 2020 03:04:05 GMT']) {
+        const answer = await dav.call('PROPPATCH', `${f}/a.txt`, { headers: XML, body: update(`<D:set><D:prop><Z:mine>1</Z:mine><Z:Win32LastModifiedTime>${value}</Z:Win32LastModifiedTime></D:prop></D:set>`) });
+        expect(answer.status, value).toBe(207);
+        expect(answer.text, value).toMatch(/<P:Win32LastModifiedTime xmlns:P="urn:schemas-microsoft-com:"\/><\/D:prop><D:status>HTTP\/1.1 409 Conflict/);
+        expect(answer.text, value).toMatch(/<P:mine xmlns:P="urn:schemas-microsoft-com:"\/><\/D:prop><D:status>HTTP\/1.1 424 Failed Dependency/);
+      }
+      const removed = await dav.call('PROPPATCH', `${f}/a.txt`, { headers: XML, body: update('<D:remove><D:prop><D:getlastmodified/></D:prop></D:remove>') });
+      expect(removed.text).toMatch(/<D:getlastmodified\/><\/D:prop><D:status>HTTP\/1.1 403 Forbidden/);
+      expect((await restEntry(`${f}/a.txt`)).provided_mtime).toBeNull();
+      expect((await dav.propfind(`${f}/a.txt`, '0')).text).not.toContain('mine');
+    });
+
+    it('keeps the time of a PUT from X-OC-Mtime (rclone\'s owncloud vendor) or Last-Modified (lftp); new contents without one have none; an unreadable one is 400 and stores nothing', async () => {
+      const f = await folder();
+      const oc = await dav.put(`${f}/oc.txt`, 'oc', { 'X-OC-Mtime': '1577934245' });
+      expect(oc.status).toBe(201);
+      expect(oc.headers.get('x-oc-mtime')).toBe('accepted');
+      expect((await restEntry(`${f}/oc.txt`)).provided_mtime).toBe('2020-01-02T03:04:05Z');
+      expect(await lastModifiedOf(`${f}/oc.txt`)).toBe('Thu, 02 Jan 2020 03:04:05 GMT');
+
+      // lftp writes the day space-padded.
+      expect((await dav.put(`${f}/lftp.txt`, 'lftp', { 'Last-Modified': 'Thu,  2 Jan 2020 03:04:06 GMT' })).status).toBe(201);
+      expect((await restEntry(`${f}/lftp.txt`)).provided_mtime).toBe('2020-01-02T03:04:06Z');
+      expect((await dav.put(`${f}/lftp.txt`, 'new contents')).status).toBe(204);
+      expect((await restEntry(`${f}/lftp.txt`)).provided_mtime).toBeNull();
+
+      for (const headers of [{ 'X-OC-Mtime': 'soon' }, { 'X-OC-Mtime': '-5' }, { 'X-OC-Mtime': '999999999999' }, { 'Last-Modified': 'soon' }] as Record<string, string>[]) {
+        const refused = await dav.put(`${f}/bad.txt`, 'bad', headers);
+        expect(refused.status, JSON.stringify(headers)).toBe(400);
+      }
+      expect((await restList(f)).map((entry) => entry.path)).toEqual([`${f}/lftp.txt`, `${f}/oc.txt`]);
+    });
+
+    it('shows a provided_mtime set through the REST API as getlastmodified', async () => {
+      const f = await folder();
+      await dav.put(`${f}/a.txt`, 'a');
+      expect((await t.api.patch(`/files/${f}/a.txt`, { provided_mtime: '2021-04-14T09:29:16-07:00' }, { key: BOOTSTRAP_KEY })).status).toBe(200);
+      expect(await lastModifiedOf(`${f}/a.txt`)).toBe('Wed, 14 Apr 2021 16:29:16 GMT');
+    });
+  });
+
   describe('MKCOL', () => {
     it('creates a folder (201), and refuses one that exists (405), a missing parent (409) and a body (415)', async () => {
       const f = await folder();

@@ -11,11 +11,12 @@ const HALF_YEAR_MS = 182 * 24 * 60 * 60 * 1000;
  * An entry's SFTP attributes. The type bits must be there or clients take folders for files. The
  * permission bits show the caller's own capabilities (read, write, list) in the owner's place, so
  * a client's `ls -l` says what the user may do; group and other are empty, there being no such
- * thing here. Owner and group are 0: Atrium's users are not POSIX users.
+ * thing here. Owner and group are 0: Atrium's users are not POSIX users. The time is the one
+ * every file protocol shows (FileEntry.modifiedAt): a client's own time wherever it was given.
  */
 export function attributesOf(entry: FileEntry): Attributes {
   const can = new Set(entry.capabilities);
-  const seconds = Math.floor(entry.mtime / 1000);
+  const seconds = Math.floor(entry.modifiedAt / 1000);
   const mode = entry.type === 'directory'
     ? S_IFDIR | (can.has('list') || can.has('read') ? 0o500 : 0o100) | (can.has('write') ? 0o200 : 0)
     : S_IFREG | (can.has('read') ? 0o400 : 0) | (can.has('write') || can.has('delete') ? 0o200 : 0);

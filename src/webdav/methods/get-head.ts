@@ -25,7 +25,7 @@ export async function getOrHead(ctx: DavContext): Promise<void> {
   const condition = conditionOf(ctx, entry, tag);
   if (condition === 412) throw davErrors.preconditionFailed('The file does not match the request\'s If-Match or If-Unmodified-Since.');
   if (condition === 304) {
-    ctx.reply.code(304).header('ETag', tag).header('Last-Modified', new Date(entry.mtime).toUTCString()).send();
+    ctx.reply.code(304).header('ETag', tag).header('Last-Modified', new Date(entry.modifiedAt).toUTCString()).send();
     return;
   }
   const ifRange = headerOf(ctx, 'if-range');
@@ -39,7 +39,7 @@ export async function getOrHead(ctx: DavContext): Promise<void> {
     .header('Content-Security-Policy', 'sandbox')
     .header('Accept-Ranges', 'bytes')
     .header('ETag', entityTagOf(opened.entry))
-    .header('Last-Modified', new Date(opened.entry.mtime).toUTCString());
+    .header('Last-Modified', new Date(opened.entry.modifiedAt).toUTCString());
   if (opened.range === undefined) ctx.reply.code(200).header('Content-Length', String(size));
   else ctx.reply.code(206).header('Content-Range', `bytes ${opened.range.start}-${opened.range.end}/${size}`).header('Content-Length', String(opened.range.end - opened.range.start + 1));
   if (headersOnly) {
@@ -50,7 +50,12 @@ export async function getOrHead(ctx: DavContext): Promise<void> {
   ctx.reply.send(opened.stream);
 }
 
-/** 304, 412 or undefined (go on), by RFC 9110 13.2.2's order of the conditional headers. */
+/**
+ * 304, 412 or undefined (go on), by RFC 9110 13.2.2's order of the conditional headers. Dates are
+ * compared with the server's own `mtime`, not the client's time Last-Modified shows: new contents
+ * may carry an older client time, and a date must never call them unchanged (If-Range by date
+ * likewise); the entity tags (If-Match, If-None-Match) are exact either way.
+ */
 function conditionOf(ctx: DavContext, entry: FileEntry, tag: string): 304 | 412 | undefined {
   const seconds = Math.floor(entry.mtime / 1000);
   const ifMatch = headerOf(ctx, 'if-match');

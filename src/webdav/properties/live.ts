@@ -39,7 +39,7 @@ export function liveProperty(entry: FileEntry, name: LiveProperty, lockXml: stri
     case 'getetag':
       return `<D:getetag>${escapeText(entityTagOf(entry))}</D:getetag>`;
     case 'getlastmodified':
-      return `<D:getlastmodified>${new Date(entry.mtime).toUTCString()}</D:getlastmodified>`;
+      return `<D:getlastmodified>${new Date(entry.modifiedAt).toUTCString()}</D:getlastmodified>`;
     case 'resourcetype':
       return folder ? '<D:resourcetype><D:collection/></D:resourcetype>' : '<D:resourcetype/>';
     case 'supportedlock':

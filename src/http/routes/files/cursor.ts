@@ -28,7 +28,7 @@ export function encodeFolderCursor(folderKey: string, matchKey: string, sort: Li
 
 // A forged cursor must not smuggle what no name holds (control characters: PostgreSQL refuses NUL).
 // eslint-disable-next-line no-control-regex
-const CURSOR_VALUE = /^([a-z]+\.(?:asc|desc))\/([df])\/(-?\d{1,16})?\/([^/\u0000-\u001f\u007f-\u009f]{1,1024})$/;
+const CURSOR_VALUE = /^([a-z_]+\.(?:asc|desc))\/([df])\/(-?\d{1,16})?\/([^/\u0000-\u001f\u007f-\u009f]{1,1024})$/;
 
 export function decodeFolderCursor(folderKey: string, matchKey: string, sort: ListingSort, cursor: string | undefined): ChildPosition | undefined {
   if (cursor === undefined || cursor === '') return undefined;

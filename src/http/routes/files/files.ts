@@ -9,7 +9,8 @@ import { sessionAndPath } from './file-session.js';
 import { withoutIdleTimeout } from './server-at-work.js';
 import { rangeRequestOf } from './range-header.js';
 import { providedMtimeOf } from './provided-mtime.js';
-import { DeleteBody, DeleteQuery, EntryBody, FileGetQuery, FileUpdateBody, FileUploadPartBody, flagValue, missingBodyAsEmpty, UploadActionBody, PathParams } from './schemas.js';
+import { partEntityTagsOf } from './upload-etags.js';
+import { countValue, DeleteBody, DeleteQuery, EntryBody, FileGetQuery, FileUpdateBody, FileUploadPartBody, flagValue, missingBodyAsEmpty, UploadActionBody, PathParams } from './schemas.js';
 import { downloadUri } from './transfer-urls.js';
 import { uploadPartBody } from './upload-part-body.js';
 import { offeredParts } from './upload-request.js';
@@ -96,8 +97,8 @@ export function fileRoutes(app: ApiInstance, deps: RouteDeps): void {
       if (body.action === 'end') {
         if (body.ref === undefined) throw errors.paramsRequired({ ref: ['is required to end an upload'] });
         const ref = body.ref;
-        const providedMtime = providedMtimeOf(body.provided_mtime);
-        return reply.code(201).send(entryBody(await withoutIdleTimeout(request, () => session.endUpload(path, ref, { providedMtime }))));
+        const declared = { providedMtime: providedMtimeOf(body.provided_mtime), size: countValue(body.size, 'size'), etags: partEntityTagsOf(body) };
+        return reply.code(201).send(entryBody(await withoutIdleTimeout(request, () => session.endUpload(path, ref, declared))));
       }
       // Without `parts`, the one part as the SDKs' File.uploadFile reads it; with it, a list like begin_upload's.
       const parts = (await offeredParts(session, path, body)).map((offer) => uploadPartBody(request, offer));

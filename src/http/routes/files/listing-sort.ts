@@ -3,20 +3,20 @@ import { errors } from '../../../errors/catalogue.js';
 import { DEFAULT_LISTING_SORT, type ListingSort, type ListingSortField } from '../../../files/index.js';
 
 /**
- * The wire names of the folder listing's sort fields. Atrium keeps no client-provided
- * modification time apart from the one it stores, so `provided_modified_at` sorts as
- * `modified_at_datetime` does (by `mtime`).
+ * The wire names of the folder listing's sort fields: `modified_at_datetime` is the server's
+ * `mtime`, `provided_modified_at` the client's time where one was given (`provided_mtime`), else
+ * `mtime`, as the file protocols show an entry's time.
  */
 const FIELDS: Readonly<Record<string, ListingSortField>> = {
   path: 'path',
   size: 'size',
   modified_at_datetime: 'mtime',
-  provided_modified_at: 'mtime',
+  provided_modified_at: 'provided_mtime',
 };
 
 export const SortByQuery = Type.Record(Type.String(), Type.String(), {
   description: 'one field and its direction, `sort_by[<field>]=asc|desc`: `path` (default, `asc`), `size`, `modified_at_datetime` or '
-    + '`provided_modified_at` (both the modification time). Folders come first in every sort; ties are ordered by path.',
+    + '`provided_modified_at` (the client\'s modification time, `mtime` where it gave none). Folders come first in every sort; ties are ordered by path.',
 });
 
 /**

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { errors } from '../../../errors/catalogue.js';
 import { MAX_PARTS } from '../../../files/index.js';
 import { paginationQuery } from '../../pagination.js';
 import { SortByQuery } from './listing-sort.js';
@@ -18,6 +19,20 @@ export const Flag = Type.Union([Type.Boolean(), Type.Literal('true'), Type.Liter
 export function flagValue(value: boolean | string | undefined, fallback: boolean): boolean {
   if (value === undefined) return fallback;
   return value === true || value === 'true' || value === '1';
+}
+
+/**
+ * A count of bytes or a part number as clients send it: a JSON integer, or its digits as text (the
+ * Go SDK sends every parameter of an upload's end as text: `"size": "1102"`). Read by countValue.
+ */
+const Count = Type.Union([Type.Integer({ minimum: 0 }), Type.String({ pattern: '^[0-9]{1,16}$' })]);
+
+/** A Count's number; `parameter` names it in the refusal of digits past what is exact (2^53). */
+export function countValue(value: number | string | undefined, parameter: string): number | undefined {
+  if (value === undefined) return undefined;
+  const count = Number(value);
+  if (!Number.isSafeInteger(count)) throw errors.paramsInvalid({ [parameter]: ['is too large'] });
+  return count;
 }
 
 /**
@@ -145,20 +160,28 @@ export const BeginUploadBody = Type.Object({
   part: Type.Optional(Type.Integer({ minimum: 1, description: `the first part to offer (needs \`ref\`; default 1); beyond ${MAX_PARTS} is \`bad-request/part-number-too-large\`` })),
   parts: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PARTS, description: 'how many parts to offer at once (default 1)' })),
   mkdir_parents: Type.Optional(Flag),
-  size: Type.Optional(Type.Integer({ minimum: 0, description: 'the file\'s size, when known: over the server\'s upload limit is refused at once' })),
+  size: Type.Optional({ ...Count, description: 'the file\'s size, when known: over the server\'s upload limit is refused at once; at `action=end`, it must be what the parts hold' }),
   restart: Type.Optional(Type.Integer({ minimum: 0, description: 'only 0: an upload is not resumed at a byte offset' })),
   with_rename: Type.Optional(Flag),
   ...ignored,
 });
 
-/** POST /files/<path>: begin an upload, ask where to send parts, or end it (docs/files.md). */
+/** A part and the ETag it was answered with, sent back at an upload's end (upload-etags.ts). */
+const PartEtag = Type.Object({ etag: Type.String({ maxLength: 200 }), part: Count });
+
+/**
+ * POST /files/<path>: begin an upload, ask where to send parts, or end it (docs/files.md). At the
+ * end, `etags` is a list of parts, or flat keys as the Go SDK writes them (`etags[0][etag]`,
+ * `etags[0][part]`), read by upload-etags.ts.
+ */
 export const UploadActionBody = Type.Object({
   ...BeginUploadBody.properties,
   action: Type.Optional(Type.Union([Type.Literal('put'), Type.Literal('end')])),
   length: Type.Optional(Type.Integer({ minimum: 0 })),
   provided_mtime: Type.Optional(ProvidedMtime),
   structure: Type.Optional(Type.String()),
-});
+  etags: Type.Optional(Type.Array(PartEtag, { maxItems: 10000, description: 'at `action=end`: every part sent, with the ETag its answer carried' })),
+}, { patternProperties: { '^etags\\[[0-9]{1,5}\\]\\[(etag|part)\\]$': Type.String({ maxLength: 200 }) } });
 
 /** What the Files.com SDKs read from a begin-upload answer (their FileUploadPart). */
 export const FileUploadPartBody = Type.Object({

@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import { errors } from '../../../errors/catalogue.js';
 import type { FileSession, UploadOffer } from '../../../files/index.js';
-import { flagValue, type BeginUploadBody } from './schemas.js';
+import { countValue, flagValue, type BeginUploadBody } from './schemas.js';
 
 /**
  * The begin-upload parameters the Files.com SDKs send (File.beginUpload, and POST /files/<path>
@@ -25,7 +25,7 @@ export async function offeredParts(session: FileSession, path: string, body: Sta
   const count = body.parts ?? 1;
   if (body.ref === undefined) {
     if (body.part !== undefined) throw errors.paramsRequired({ ref: ['is required with part: it names the upload the part belongs to'] });
-    return session.beginUpload(path, { mkdirParents: flagValue(body.mkdir_parents, true), parts: count, declaredSize: body.size });
+    return session.beginUpload(path, { mkdirParents: flagValue(body.mkdir_parents, true), parts: count, declaredSize: countValue(body.size, 'size') });
   }
-  return session.offerParts(path, body.ref, { first: body.part ?? 1, count, declaredSize: body.size });
+  return session.offerParts(path, body.ref, { first: body.part ?? 1, count, declaredSize: countValue(body.size, 'size') });
 }

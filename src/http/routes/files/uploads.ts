@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AtriumError } from '../../../errors/atrium-error.js';
+import { partEntityTag } from '../../../files/index.js';
 import type { ApiInstance } from '../../fastify-types.js';
 import type { RouteDeps } from '../../route-deps.js';
 import { errorResponses } from '../../schemas.js';
@@ -32,6 +33,8 @@ export function uploadRoutes(app: ApiInstance, deps: RouteDeps): void {
       },
     }, async (request, reply) => closingOnRefusal(reply, async () => {
       const part = await deps.files.receivePart(request.params.token, bodyOf(request), declaredLength(request.headers['content-length']));
+      // As S3 answers a part: the SDKs keep the ETag and send it back when the upload ends (`etags`).
+      reply.header('ETag', partEntityTag(part.sha256));
       return { part_number: part.partNumber, size: part.size, sha256: part.sha256 };
     }));
 
