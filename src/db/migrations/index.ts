@@ -14,7 +14,7 @@ import { userSearchKeys } from './011-user-search-keys.js';
 import { userProfileFields } from './012-user-profile-fields.js';
 import { apiKeyDescription } from './013-api-key-description.js';
 import { fileEntryFields } from './014-file-entry-fields.js';
-import { listingProvidedMtimeIndex } from './017-listing-provided-mtime-index.js';
+import { listingProvidedMtimeIndex } from './015-listing-provided-mtime-index.js';
 
 /**
  * Every migration, in order, listed statically (no directory scanning, so the build output and
@@ -37,7 +37,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '012-user-profile-fields': userProfileFields(dialect),
     '013-api-key-description': apiKeyDescription(),
     '014-file-entry-fields': fileEntryFields(dialect),
-    '017-listing-provided-mtime-index': listingProvidedMtimeIndex(),
+    '015-listing-provided-mtime-index': listingProvidedMtimeIndex(),
   };
   return { getMigrations: async () => migrations };
 }
