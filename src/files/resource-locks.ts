@@ -6,14 +6,16 @@ import { davLocksBelow, deleteDavLock, findDavLock, type DavLock } from '../repo
 import { fileEntryOf, type FileEntry } from './file-entry.js';
 import { visibleEntry } from './file-lookup.js';
 import { covers } from './lock-coverage.js';
+import { locksStopping } from './lock-enforcement.js';
 import { locksCovering, renewLock, takeLock } from './lock-store.js';
 import { sitePathIn, type SessionScope } from './session-scope.js';
 import { writeWholeFile } from './whole-upload.js';
 
-// WebDAV's write locks (RFC 4918 class 2) as one caller's session sees them: who may take, refresh
-// and remove a lock, and which locks stop a write. Locks are advice between WebDAV clients, not a
-// permission: the file operations themselves neither see nor obey them (docs/webdav.md, Locks).
-// They live in the database (lock-store.ts), so they hold on every worker and node.
+// Write locks (WebDAV's RFC 4918 class 2, and the REST API's /locks) as one caller's session sees
+// them: who may take, refresh, list and remove a lock, and which locks stop a WebDAV write given
+// the tokens its If header submits. Every door's writes are also stopped by the file operations
+// themselves (lock-enforcement.ts). Locks live in the database (lock-store.ts), so they hold on
+// every worker and node.
 
 /**
  * The longest a lock lasts without a refresh: an hour. A client that crashed holding a lock blocks
@@ -84,24 +86,11 @@ export class ResourceLocks {
    * holding it; of several shared locks, one is enough. Empty when nothing stops it.
    */
   async blocking(target: WriteTarget, submitted: ReadonlySet<string>): Promise<DavLock[]> {
-    const { db } = this.scope.deps;
-    const now = this.now();
-    const missing = new Map<string, DavLock>();
-    const checks = [...target.paths.map((path) => ({ path, recursive: target.recursive })), ...(target.parents ?? []).map((path) => ({ path, recursive: false }))];
-    for (const { path, recursive } of checks) {
-      const key = sitePathIn(this.scope, path).key;
-      const near = await locksCovering(db, key, now);
-      const below = recursive ? await davLocksBelow(db, key, now) : [];
-      if (near.length === 0 && below.length === 0) continue;
-      const all = [...near, ...below];
-      const resources = new Set([...(near.length > 0 ? [key] : []), ...below.map((lock) => lock.pathKey)]);
-      for (const resource of resources) {
-        const locking = all.filter((lock) => covers(lock, resource));
-        if (locking.some((lock) => submitted.has(lock.token) && holdsLock(this.scope.caller, lock))) continue;
-        for (const lock of locking) missing.set(lock.token, lock);
-      }
-    }
-    return [...missing.values()];
+    const checks = [
+      ...target.paths.map((path) => ({ key: sitePathIn(this.scope, path).key, recursive: target.recursive })),
+      ...(target.parents ?? []).map((path) => ({ key: sitePathIn(this.scope, path).key, recursive: false })),
+    ];
+    return locksStopping(this.scope.deps.db, this.now(), checks, (lock) => submitted.has(lock.token) && holdsLock(this.scope.caller, lock));
   }
 
   /**
@@ -139,6 +128,7 @@ export class ResourceLocks {
       scope: request.scope,
       ownerXml: request.ownerXml,
       userId: this.scope.caller.user?.id ?? null,
+      allowAccessByAnyUser: false,
       timeoutSeconds: grantedSeconds(request.timeoutSeconds),
     });
     if (taken.lock === undefined) return { lock: undefined, conflicts: taken.conflicts, onlyBelow: !taken.conflicts.some((lock) => covers(lock, site.key)) };
