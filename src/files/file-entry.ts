@@ -32,9 +32,11 @@ export interface FileEntry {
   readonly lastModifiedById: number | null;
   /** The caller's capabilities on the entry. */
   readonly capabilities: readonly Capability[];
+  /** An unexpired lock covers it (taken through the REST API or WebDAV): writes by others than its holder are refused. */
+  readonly isLocked: boolean;
 }
 
-export function fileEntryOf(scope: SessionScope, entry: Entry, capabilities: Iterable<Capability>): FileEntry {
+export function fileEntryOf(scope: SessionScope, entry: Entry, capabilities: Iterable<Capability>, isLocked: boolean): FileEntry {
   const path = requestPathIn(scope, entry.path);
   return {
     path,
@@ -52,5 +54,6 @@ export function fileEntryOf(scope: SessionScope, entry: Entry, capabilities: Ite
     createdById: entry.createdById,
     lastModifiedById: entry.lastModifiedById,
     capabilities: [...capabilities],
+    isLocked,
   };
 }

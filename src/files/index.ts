@@ -12,7 +12,9 @@ export { type PropertyChange, type PropertyChangeOutcome } from './dead-properti
 export { type TransferOptions } from './file-moves.js';
 export { type DeadProperty } from '../repositories/dav-properties.js';
 export { type DavLock } from '../repositories/dav-locks.js';
-export { type ResourceLocks, type WriteTarget } from './resource-locks.js';
+export { type ResourceLocks, type RestLockRequest, type WriteTarget } from './resource-locks.js';
+export { type LockEntry } from './lock-entry.js';
+export { type LocksAround } from './lock-store.js';
 export { type FileReader } from './file-reader.js';
 export { type StagedUpload, type StagedUploadOptions } from './staged-upload.js';
 export { type UploadOffer } from './upload-offer.js';

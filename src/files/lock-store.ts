@@ -27,6 +27,28 @@ export async function locksCovering(db: Db, pathKey: string, now: number): Promi
   return locks.filter((lock) => covers(lock, pathKey));
 }
 
+/**
+ * The unexpired locks covering `pathKey` or anything below it, read in one query pair whatever
+ * their number, and a stamp that differs whenever that set does (a lock taken, removed or run out):
+ * what a cached listing of the folder is keyed by, since a lock running out changes no data.
+ */
+export interface LocksAround {
+  readonly locks: readonly DavLock[];
+  readonly stamp: string;
+  /** Whether a lock covers the resource at `key` (the folder or a path below it). */
+  locked(key: string): boolean;
+}
+
+export async function locksAround(db: Db, pathKey: string, now: number): Promise<LocksAround> {
+  const [near, below] = await Promise.all([locksCovering(db, pathKey, now), davLocksBelow(db, pathKey, now)]);
+  const locks = [...near, ...below];
+  return {
+    locks,
+    stamp: locks.map((lock) => lock.token).sort().join(','),
+    locked: (key) => locks.some((lock) => covers(lock, key)),
+  };
+}
+
 /** A lock to take: where, and what it will be besides its token and times. */
 export type NewLock = Pick<DavLock, 'collection' | 'depth' | 'scope' | 'ownerXml' | 'userId' | 'allowAccessByAnyUser' | 'timeoutSeconds'> & { site: SitePath };
 

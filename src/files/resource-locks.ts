@@ -7,7 +7,8 @@ import { fileEntryOf, type FileEntry } from './file-entry.js';
 import { visibleEntry } from './file-lookup.js';
 import { covers } from './lock-coverage.js';
 import { locksStopping } from './lock-enforcement.js';
-import { locksCovering, renewLock, takeLock } from './lock-store.js';
+import { lockEntriesOf, type LockEntry } from './lock-entry.js';
+import { locksAround, locksCovering, renewLock, takeLock } from './lock-store.js';
 import { sitePathIn, type SessionScope } from './session-scope.js';
 import { writeWholeFile } from './whole-upload.js';
 
@@ -39,6 +40,16 @@ export interface LockRequest {
  */
 export type LockOutcome = { lock: DavLock; created: boolean } | { lock: undefined; conflicts: DavLock[]; onlyBelow: boolean };
 
+/** A lock as the REST API asks for one (Files.com's Lock.create). */
+export interface RestLockRequest {
+  exclusive: boolean;
+  /** Depth infinity: it covers everything below a folder too. */
+  recursive: boolean;
+  /** The seconds asked for; undefined is the maximum. */
+  timeoutSeconds: number | undefined;
+  allowAccessByAnyUser: boolean;
+}
+
 export interface WriteTarget {
   /** Paths the write changes (a MOVE: its source and destination). */
   paths: readonly string[];
@@ -68,11 +79,7 @@ export class ResourceLocks {
    * a path is located only when some lock was found.
    */
   async around(path: string): Promise<(path: string) => DavLock[]> {
-    const { db } = this.scope.deps;
-    const now = this.now();
-    const key = sitePathIn(this.scope, path).key;
-    const [near, below] = await Promise.all([locksCovering(db, key, now), davLocksBelow(db, key, now)]);
-    const locks = [...near, ...below];
+    const { locks } = await locksAround(this.scope.deps.db, sitePathIn(this.scope, path).key, this.now());
     if (locks.length === 0) return () => [];
     return (member) => {
       const memberKey = sitePathIn(this.scope, member).key;
@@ -109,7 +116,7 @@ export class ResourceLocks {
     const { entry, access } = found;
     const capabilities = access.capabilities(entry.pathKey, entry.type);
     if (!capabilities.has('write')) throw errors.writePermissionRequired('Locking needs permission to write the resource.');
-    return fileEntryOf(this.scope, entry, capabilities);
+    return fileEntryOf(this.scope, entry, capabilities, (await locksCovering(this.scope.deps.db, entry.pathKey, this.now())).length > 0);
   }
 
   /**
@@ -170,6 +177,48 @@ export class ResourceLocks {
     if (!(await mayRemoveLock(db, this.scope.caller, found))) throw errors.lockRemovalRestricted();
     await deleteDavLock(db, found.token);
     return true;
+  }
+
+  /**
+   * Takes a lock for the REST API (POST /locks/<path>) on an entry the caller may write; an
+   * unmapped path is `not-found` (only WebDAV makes a locked empty file). Conflicts are refused as
+   * WebDAV's are, `processing-failure/resource-locked`.
+   */
+  async create(path: string, request: RestLockRequest): Promise<LockEntry> {
+    const entry = await this.lockable(path);
+    if (entry === undefined) throw errors.fileNotFound();
+    const taken = await takeLock(this.scope.deps.db, this.now(), {
+      site: sitePathIn(this.scope, path),
+      collection: entry.type === 'directory',
+      depth: request.recursive ? 'infinity' : '0',
+      scope: request.exclusive ? 'exclusive' : 'shared',
+      ownerXml: null,
+      userId: this.scope.caller.user?.id ?? null,
+      allowAccessByAnyUser: request.allowAccessByAnyUser,
+      timeoutSeconds: grantedSeconds(request.timeoutSeconds),
+    });
+    if (taken.lock === undefined) throw errors.lockConflict();
+    const [shown] = await lockEntriesOf(this.scope.deps.db, this.scope, [taken.lock]);
+    return shown as LockEntry;
+  }
+
+  /**
+   * The unexpired locks covering a path the caller can see (GET /locks/<path>), and with
+   * `includeChildren` those rooted below it on paths the caller can see too, oldest first.
+   */
+  async list(path: string, options: { includeChildren: boolean }): Promise<LockEntry[]> {
+    const { db } = this.scope.deps;
+    const now = this.now();
+    const { entry, access } = await visibleEntry(this.scope, sitePathIn(this.scope, path));
+    const near = await locksCovering(db, entry.pathKey, now);
+    const below = options.includeChildren && entry.type === 'directory' ? await davLocksBelow(db, entry.pathKey, now) : [];
+    const within = below.length === 0 ? access : await access.throughoutSubtree(entry.pathKey);
+    const seen = [];
+    for (const lock of below) {
+      if (await within.visible(lock.pathKey, lock.collection ? 'directory' : 'file')) seen.push(lock);
+    }
+    const locks = [...near, ...seen].sort((a, b) => a.createdAt - b.createdAt || (a.token < b.token ? -1 : 1));
+    return lockEntriesOf(db, this.scope, locks);
   }
 
   private now(): number {
