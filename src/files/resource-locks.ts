@@ -175,8 +175,8 @@ export class ResourceLocks {
     const found = await findDavLock(db, token, this.now());
     if (found === undefined || !covers(found, site.key)) return false;
     if (!(await mayRemoveLock(db, this.scope.caller, found))) throw errors.lockRemovalRestricted();
-    await deleteDavLock(db, found.token);
-    return true;
+    // Of requests removing the same lock at once, one removes it; the others find it gone.
+    return deleteDavLock(db, found.token);
   }
 
   /**

@@ -90,8 +90,10 @@ export async function renewDavLock(db: Db, token: string, timeoutSeconds: number
   await db.updateTable('dav_locks').set({ timeout_seconds: timeoutSeconds, expires_at: expiresAt }).where('token', '=', token).execute();
 }
 
-export async function deleteDavLock(db: Db, token: string): Promise<void> {
-  await db.deleteFrom('dav_locks').where('token', '=', token).execute();
+/** Removes a lock; false when it was already gone (another request removed it first). */
+export async function deleteDavLock(db: Db, token: string): Promise<boolean> {
+  const result = await db.deleteFrom('dav_locks').where('token', '=', token).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }
 
 /** Removes every lock rooted at `pathKey` or below it (the resource is gone or moved away). */
