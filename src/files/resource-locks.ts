@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { holdsLock, mayRemoveLock } from '../access/index.js';
+import { childrenOutsideReach, holdsLock, mayRemoveLock } from '../access/index.js';
 import { AtriumError } from '../errors/atrium-error.js';
 import { errors } from '../errors/catalogue.js';
 import { davLocksBelow, deleteDavLock, findDavLock, type DavLock } from '../repositories/dav-locks.js';
@@ -213,8 +213,11 @@ export class ResourceLocks {
     const near = await locksCovering(db, entry.pathKey, now);
     const below = options.includeChildren && entry.type === 'directory' ? await davLocksBelow(db, entry.pathKey, now) : [];
     const within = below.length === 0 ? access : await access.throughoutSubtree(entry.pathKey);
+    // Below the root, never what the caller's credential cannot name (a confined key and `_`), as a listing.
+    const unnamed = childrenOutsideReach(this.scope.caller, this.scope.requestWorkspaceId, entry.pathKey).map((name) => `${name.toLowerCase()}/`);
     const seen = [];
     for (const lock of below) {
+      if (unnamed.some((prefix) => `${lock.pathKey}/`.startsWith(prefix))) continue;
       if (await within.visible(lock.pathKey, lock.collection ? 'directory' : 'file')) seen.push(lock);
     }
     const locks = [...near, ...seen].sort((a, b) => a.createdAt - b.createdAt || (a.token < b.token ? -1 : 1));

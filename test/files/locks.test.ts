@@ -2,7 +2,7 @@ import { utils } from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startSftpTestApp, type SftpConnection, type SftpTestApp } from '../sftp/sftp-fixture.js';
 import { testDatabaseTargets } from '../support/databases.js';
-import { createApiKey, createUser, unique } from '../support/factories.js';
+import { createApiKey, createUser, createWorkspace, unique } from '../support/factories.js';
 import { BOOTSTRAP_KEY } from '../support/test-app.js';
 import { DavClient } from '../webdav/dav-client.js';
 
@@ -193,6 +193,19 @@ describe.each(testDatabaseTargets())('locks across doors [$name]', (target) => {
     expect(await failure(call((done) => sftp.rename(`/${path}`, `/${path}-renamed`, done)))).toEqual([STATUS_CODE.FAILURE, true]);
     expect(await contentOf(path)).toBe('original');
     expect((await call<Buffer>((done) => sftp.readFile(`/${path}`, done))).toString()).toBe('original');
+  });
+
+  it('lists locks below the root only where the credential can name them: not a Custom Workspace\'s to a key confined to Workspace 0', async () => {
+    const workspace = await createWorkspace(t.database.db);
+    const inside = `${unique('ws-file')}.txt`;
+    expect((await t.api.call('PUT', `/files/${inside}`, { key: BOOTSTRAP_KEY, workspace, rawBody: 'x', headers: { 'content-type': 'application/octet-stream' } })).status).toBe(201);
+    const taken = await t.api.post(`/locks/${inside}`, {}, { key: BOOTSTRAP_KEY, workspace });
+    expect(taken.status).toBe(201);
+    const tokensBelowRoot = async (key: string) => ((await t.api.get('/locks?include_children=true&per_page=1000', { key })).body as { token: string }[]).map((lock) => lock.token);
+    expect(await tokensBelowRoot(BOOTSTRAP_KEY)).toContain(taken.body.token);
+    const admin = await createUser(t.database.db, { siteAdmin: true });
+    const confined = await createApiKey(t.database.db, { userId: admin.id, workspaceId: 0, permissionSet: 'files_only' });
+    expect(await tokensBelowRoot(confined)).not.toContain(taken.body.token);
   });
 
   it('answers bad input with the documented 4xx', async () => {
