@@ -1,10 +1,9 @@
-import { holdsLock } from '../access/index.js';
+import { holdsLock, selfAndAncestorKeys } from '../access/index.js';
 import { parentKey } from '../authz/index.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
-import { davLocksBelow, type DavLock } from '../repositories/dav-locks.js';
+import { davLocksAt, davLocksBelow, type DavLock } from '../repositories/dav-locks.js';
 import { covers } from './lock-coverage.js';
-import { locksCovering } from './lock-store.js';
 import type { SessionScope } from './session-scope.js';
 
 // Which locks stop a write, for every door. A lock (WebDAV's LOCK or the REST API's POST /locks)
@@ -22,13 +21,15 @@ export interface LockedResourceCheck {
 /**
  * The locks that stop a write to `checks`: every locked resource the write changes needs one of
  * the locks covering it to `pass` (of several shared locks, one is enough). Empty when nothing
- * stops it. Read with at most two indexed queries per check, and only one when nothing is locked
- * below a recursive check's path.
+ * stops it. The locks on the checked paths and their ancestors are read in one indexed query,
+ * and those below a recursive check's path in one more each.
  */
 export async function locksStopping(db: Db, now: number, checks: readonly LockedResourceCheck[], pass: (lock: DavLock) => boolean): Promise<DavLock[]> {
+  if (checks.length === 0) return [];
+  const rooted = await davLocksAt(db, [...new Set(checks.flatMap(({ key }) => selfAndAncestorKeys(key)))], now);
   const missing = new Map<string, DavLock>();
   for (const { key, recursive } of checks) {
-    const near = await locksCovering(db, key, now);
+    const near = rooted.filter((lock) => covers(lock, key));
     const below = recursive ? await davLocksBelow(db, key, now) : [];
     if (near.length === 0 && below.length === 0) continue;
     const all = [...near, ...below];
