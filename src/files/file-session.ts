@@ -44,7 +44,7 @@ export interface SubtreeSearchPage {
  * an AtriumError, which each front door renders in its own protocol.
  */
 export class FileSession {
-  /** WebDAV's write locks as this caller sees them (resource-locks.ts). */
+  /** Write locks, WebDAV's and the REST API's, as this caller sees them (resource-locks.ts). */
   readonly locks: ResourceLocks;
 
   constructor(private readonly scope: SessionScope) {
