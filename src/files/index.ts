@@ -1,7 +1,7 @@
 // Files: folders and file contents, for every front door. A caller works through a FileSession
-// (list, stat, read, write, create folder, move, copy, delete, the upload protocol, WebDAV's
-// dead properties, and the locks every door shares), each operation decided by access/; signed transfer links are
-// answered outside any session. The only entrance to the feature.
+// (list, stat, read, write, create folder, move, copy, delete, the upload protocol, WebDAV's dead
+// properties, and the locks every door shares), each operation decided by access/; signed
+// transfer links are answered outside any session. The only entrance to the feature.
 
 export { type RangeRequest } from './byte-range.js';
 export { type OpenedDownload, type TransferLink } from './downloads.js';
