@@ -97,7 +97,9 @@ export class ResourceLocks {
       ...target.paths.map((path) => ({ key: sitePathIn(this.scope, path).key, recursive: target.recursive })),
       ...(target.parents ?? []).map((path) => ({ key: sitePathIn(this.scope, path).key, recursive: false })),
     ];
-    return locksStopping(this.scope.deps.db, this.now(), checks, (lock) => submitted.has(lock.token) && holdsLock(this.scope.caller, lock));
+    // A lock allowing access by any user stops nobody: no token is asked for it either.
+    const passes = (lock: DavLock) => holdsLock(this.scope.caller, lock) && (lock.allowAccessByAnyUser || submitted.has(lock.token));
+    return locksStopping(this.scope.deps.db, this.now(), checks, passes);
   }
 
   /**

@@ -180,6 +180,7 @@ describe.each(testDatabaseTargets())('locks across doors [$name]', (target) => {
     const open = await lockByRest(path, { allow_access_by_any_user: true }, alice.key);
     expect(open.body.allow_access_by_any_user).toBe(true);
     expect((await upload(path, 'anyone may', bob.key)).status).toBe(201);
+    expect((await bob.dav.put(path, 'over WebDAV too, without its token')).status).toBe(204);
     expect((await t.api.delete(`/locks/${path}?token=${encodeURIComponent(open.body.token)}`, { key: bob.key })).status).toBe(204);
   });
 
