@@ -5,17 +5,19 @@ import { isAdministratorOf } from './authority.js';
 import type { Caller } from './caller.js';
 import { reachesWorkspace } from './site-level.js';
 
-// Who a WebDAV lock belongs to, and who may remove it. A lock is advice between WebDAV clients, not
-// a permission (docs/webdav.md, Locks); these rules say whose advice it is.
+// Who a lock belongs to, and who may remove it, whichever door took it (WebDAV's LOCK or the REST
+// API's POST /locks). A lock stops the writes of everyone but its holder (files/lock-enforcement.ts).
 
 /**
  * Whether the caller is the one who took the lock: the same user, or, for a lock taken with a
  * site-wide key, any site-wide key that reaches the Workspace the lock lies in (one confined to a
- * Custom Workspace holds none of the site's others). Only its holder may write with its token or
- * refresh it; administrators included, who remove it first (mayRemoveLock).
+ * Custom Workspace holds none of the site's others). A lock taken with `allow_access_by_any_user`
+ * is everyone's who reaches its Workspace, as if each had taken it. Only its holder may write
+ * under it or refresh it; administrators included, who remove it first (mayRemoveLock).
  */
 export function holdsLock(caller: Caller, lock: DavLock): boolean {
-  return lock.userId === (caller.user?.id ?? null) && reachesWorkspace(caller, workspaceOfPath(lock.pathKey));
+  const taker = lock.allowAccessByAnyUser || lock.userId === (caller.user?.id ?? null);
+  return taker && reachesWorkspace(caller, workspaceOfPath(lock.pathKey));
 }
 
 /**

@@ -265,6 +265,7 @@ export interface DavLocksTable {
   scope: 'exclusive' | 'shared';
   owner_xml: string | null;
   user_id: number | null;
+  allow_access_by_any_user: DefaultedFlag;
   timeout_seconds: number;
   created_at: number;
   expires_at: number;

@@ -138,8 +138,14 @@ export const errors = {
   transferLinkExpired: () =>
     new AtriumError('not-authenticated/transfer-link-expired', 'This upload or download link has expired; ask the API for a new one.'),
 
-  // WebDAV's dead properties and locks (docs/webdav.md)
+  // WebDAV's dead properties, and the locks of WebDAV and the REST API (docs/webdav.md, docs/files.md)
   storageLimitReached: (message: string) => new AtriumError('processing-failure/storage-limit-reached', message),
+  fileLocked: () =>
+    new AtriumError('processing-failure/file-locked', 'The file is locked by another user (a lock taken through the REST API or WebDAV): only its holder may change it until the lock is removed or times out.'),
+  folderLocked: () =>
+    new AtriumError('processing-failure/folder-locked', 'The folder is locked by another user (a lock taken through the REST API or WebDAV): only its holder may change it or what it holds until the lock is removed or times out.'),
+  lockConflict: () =>
+    new AtriumError('processing-failure/resource-locked', 'Another lock stands in the way: an exclusive lock covers this path (or lies below it), or this lock would be exclusive where another one is.'),
   lockRemovalRestricted: () =>
     new AtriumError('not-authorized/site-admin-or-workspace-admin-permission-required', 'Only the user who took a lock, or an administrator, may remove it.'),
 } as const;

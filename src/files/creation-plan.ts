@@ -5,6 +5,7 @@ import { joinPath, pathKey, workspaceRootPath } from '../lib/paths.js';
 import { ensureDirectory, findEntries, insertDirectory, type Entry } from '../repositories/entries.js';
 import { workspaceExists } from '../repositories/workspaces.js';
 import { PathAccess, type SitePath } from '../access/index.js';
+import { assertNotLocked } from './lock-enforcement.js';
 import type { SessionScope } from './session-scope.js';
 
 /** What creating an entry at a path takes, once the caller is known to be allowed. */
@@ -33,6 +34,8 @@ export interface CreationPlan {
  * - missing parents are created only with `mkdirParents`, each needing `write` on its own parent;
  * - an existing file may be replaced only by a file, and only with `delete` on it (overwrite);
  *   anything else at the path is `processing-failure/destination-exists`.
+ * - a lock the caller does not hold on the path, or on the folder gaining a member, stops it
+ *   (lock-enforcement.ts).
  * Where the caller may see nothing the answer is `not-found`. One leak is unavoidable and accepted:
  * a caller allowed to write in a folder learns that a name it tries to take is already taken.
  *
@@ -63,6 +66,8 @@ export async function planCreation(db: Db, scope: SessionScope, site: SitePath, 
     throw await refusalBelow(access, level.key, options.mkdirParents);
   }
   if (existing !== undefined) await assertMayReplace(access, existing, options, mayCreate(existing.pathKey, options.type));
+  // A lock someone else holds stops the write: on the path itself, or on the folder that would gain a member.
+  await assertNotLocked(db, scope, { keys: [site.key], recursive: false, parentsOf: toCreate.slice(0, 1).map((level) => level.key) });
 
   const pathSegments = site.path.split('/');
   const path = existing?.path ?? joinPath(parents.displayPath, pathSegments[pathSegments.length - 1] as string);

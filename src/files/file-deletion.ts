@@ -3,6 +3,7 @@ import { hasEntriesBelow } from '../repositories/entries.js';
 import { deleteSubtree } from '../repositories/entry-subtrees.js';
 import { holdsOverSubtree, type SitePath } from '../access/index.js';
 import { discardBlobs } from './file-deps.js';
+import { assertNotLocked } from './lock-enforcement.js';
 import { entryDeleted, recordFileEvents } from './file-history.js';
 import { visibleEntry } from './file-lookup.js';
 import { assertChangeablePath, type SessionScope } from './session-scope.js';
@@ -29,6 +30,8 @@ export async function deletePath(scope: SessionScope, site: SitePath, recursive:
   const storageKeys = await db.transaction().execute(async (tx) => {
     // Checked again where it counts: something may have been put in the folder meanwhile.
     if (!recursive && entry.type === 'directory' && (await hasEntriesBelow(tx, entry.pathKey))) throw errors.folderNotEmpty();
+    // A lock someone else holds on it, below it or on its folder stops the deletion (lock-enforcement.ts).
+    await assertNotLocked(tx, scope, { keys: [entry.pathKey], recursive: entry.type === 'directory', parentsOf: [entry.pathKey] });
     const deleted = await deleteSubtree(tx, entry.pathKey);
     // Another request deleted it meanwhile: that one's change and record, and this one is
     // answered as if it had come after it.

@@ -39,6 +39,8 @@ export interface FileEntry {
   readonly lastModifiedById: number | null;
   /** The caller's capabilities on the entry. */
   readonly capabilities: readonly Capability[];
+  /** An unexpired lock covers it (taken through the REST API or WebDAV): writes by others than its holder are refused. */
+  readonly isLocked: boolean;
 }
 
 /** FileEntry.modifiedAt of an entry: the client's own time when it gave one, else the server's. */
@@ -46,7 +48,7 @@ export function modifiedTimeShown(entry: Pick<Entry, 'mtime' | 'providedMtime'>)
   return entry.providedMtime ?? entry.mtime;
 }
 
-export function fileEntryOf(scope: SessionScope, entry: Entry, capabilities: Iterable<Capability>): FileEntry {
+export function fileEntryOf(scope: SessionScope, entry: Entry, capabilities: Iterable<Capability>, isLocked: boolean): FileEntry {
   const path = requestPathIn(scope, entry.path);
   return {
     path,
@@ -65,5 +67,6 @@ export function fileEntryOf(scope: SessionScope, entry: Entry, capabilities: Ite
     createdById: entry.createdById,
     lastModifiedById: entry.lastModifiedById,
     capabilities: [...capabilities],
+    isLocked,
   };
 }

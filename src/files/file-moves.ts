@@ -14,6 +14,7 @@ import { discardBlobs } from './file-deps.js';
 import { entryDeleted, entryTransferred, foldersCreated, recordFileEvents } from './file-history.js';
 import type { HistoryEvent } from '../history/index.js';
 import { visibleEntry } from './file-lookup.js';
+import { assertNotLocked, type LockedWrite } from './lock-enforcement.js';
 import { assertChangeablePath, type SessionScope } from './session-scope.js';
 import { deleteDavLocksAtOrBelow, deleteDavLocksBelow } from '../repositories/dav-locks.js';
 
@@ -40,6 +41,7 @@ export async function moveEntry(scope: SessionScope, source: SitePath, destinati
     const respelled = joinPath(parentPath(entry.path), lastSegment(destination.path));
     if (respelled === entry.path) throw errors.destinationSame();
     await db.transaction().execute(async (tx) => {
+      await assertNotLocked(tx, scope, sourceWrite(entry));
       const moved = await moveSubtree(tx, { from: { path: entry.path, key: entry.pathKey }, to: { path: respelled, key: entry.pathKey, parentKey: entry.parentKey } }, now);
       // A lock stays with the address it was taken on: a move, even to another spelling, leaves it behind.
       await deleteDavLocksAtOrBelow(tx, entry.pathKey);
@@ -55,6 +57,7 @@ export async function moveEntry(scope: SessionScope, source: SitePath, destinati
       // destination.
       await lockEntryAt(tx, entry.pathKey);
       if ((await findEntry(tx, entry.pathKey))?.id !== entry.id) throw errors.fileNotFound();
+      await assertNotLocked(tx, scope, sourceWrite(entry));
       const cleared = options.overwrite === true ? await clearDestination(tx, scope, destination, entry) : undefined;
       const plan = await freeDestination(tx, scope, destination, entry);
       const parents = await createMissingParents(tx, plan, now);
@@ -161,6 +164,7 @@ async function clearDestination(tx: Db, scope: SessionScope, destination: SitePa
   if (!access.can(existing.pathKey, existing.type, 'delete') || !(await holdsOverSubtree(tx, access, existing, 'delete'))) {
     throw errors.fullPermissionRequired('Full permission on the destination (and everything inside it) is needed to replace it.');
   }
+  await assertNotLocked(tx, scope, { keys: [existing.pathKey], recursive: true });
   const deleted = await deleteSubtree(tx, existing.pathKey);
   // What was below the replaced destination is gone, and its locks with it; a lock on the
   // destination itself stays and covers what replaces it (RFC 4918 7.7).
@@ -173,6 +177,11 @@ async function freeDestination(db: Db, scope: SessionScope, destination: SitePat
   const plan = await planCreation(db, scope, destination, { type: source.type, mkdirParents: true });
   if (plan.existing !== undefined) throw errors.destinationExists();
   return plan;
+}
+
+/** What moving an entry away changes, as locks see it: the entry, all below it, and its folder's membership. */
+function sourceWrite(entry: Entry): LockedWrite {
+  return { keys: [entry.pathKey], recursive: true, parentsOf: [entry.pathKey] };
 }
 
 function lastSegment(path: string): string {

@@ -1,5 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { SitePath } from '../access/index.js';
+import type { Capability } from '../authz/index.js';
+import type { Entry } from '../repositories/entries.js';
 import type { ChildPosition } from '../repositories/entry-listing.js';
 import type { RangeRequest } from './byte-range.js';
 import { downloadLinkFor, readableFile, readFile, type OpenedBytes, type ReadOptions, type TransferLink } from './downloads.js';
@@ -15,6 +17,7 @@ import { searchSubtree, type SubtreePosition, type SubtreeSearchRequest } from '
 import { decisionKeyOf, sitePathIn, type SessionScope } from './session-scope.js';
 import { FileReader } from './file-reader.js';
 import { setModifiedTime, setProvidedModifiedTime } from './modified-time.js';
+import { locksAround, locksCovering, type LocksAround } from './lock-store.js';
 import { ResourceLocks } from './resource-locks.js';
 import { StagedUpload, type StagedUploadOptions } from './staged-upload.js';
 import { uploadOffersOf, type UploadOffer } from './upload-offer.js';
@@ -42,7 +45,7 @@ export interface SubtreeSearchPage {
  * an AtriumError, which each front door renders in its own protocol.
  */
 export class FileSession {
-  /** WebDAV's write locks as this caller sees them (resource-locks.ts). */
+  /** Write locks, WebDAV's and the REST API's, as this caller sees them (resource-locks.ts). */
   readonly locks: ResourceLocks;
 
   constructor(private readonly scope: SessionScope) {
@@ -57,29 +60,46 @@ export class FileSession {
     return decisionKeyOf(this.scope);
   }
 
+  /** An entry as answered, with whether a lock covers it (one indexed query). */
+  private async entryOf(entry: Entry, capabilities: Iterable<Capability>): Promise<FileEntry> {
+    const locked = await locksCovering(this.scope.deps.db, entry.pathKey, this.scope.deps.clock.now());
+    return fileEntryOf(this.scope, entry, capabilities, locked.length > 0);
+  }
+
   /** The site path a client's path names in the request Workspace (`bad-request/invalid-path` if none). */
   locate(path: string): SitePath {
     return sitePathIn(this.scope, path);
   }
 
-  /** A folder's entries, a page at a time, folders first, in the page's sort (a visible file lists as itself). */
-  async list(path: string, page: ListingPageRequest): Promise<ListingPage> {
-    const listed = await listFolder(this.scope, this.locate(path), page);
-    return { entries: listed.entries.map(({ entry, capabilities }) => fileEntryOf(this.scope, entry, capabilities)), next: listed.next };
+  /**
+   * The locks on a folder, above it and below it, for listing it (is_locked): read once, and
+   * stamped so that a cached page can be keyed by them (lock-store.ts).
+   */
+  locksAround(path: string): Promise<LocksAround> {
+    return locksAround(this.scope.deps.db, this.locate(path).key, this.scope.deps.clock.now());
+  }
+
+  /**
+   * A folder's entries, a page at a time, folders first, in the page's sort (a visible file lists
+   * as itself); `locks`, from locksAround(path), when the caller has read them already.
+   */
+  async list(path: string, page: ListingPageRequest, locks?: LocksAround): Promise<ListingPage> {
+    const [listed, around] = await Promise.all([listFolder(this.scope, this.locate(path), page), locks ?? this.locksAround(path)]);
+    return { entries: listed.entries.map(({ entry, capabilities }) => fileEntryOf(this.scope, entry, capabilities, around.locked(entry.pathKey))), next: listed.next };
   }
 
   /**
    * The entries at any depth below a folder that meet the match and that listing folder after
    * folder would show the caller, a page at a time (subtree-search.ts).
    */
-  async search(path: string, request: SubtreeSearchRequest): Promise<SubtreeSearchPage> {
-    const found = await searchSubtree(this.scope, this.locate(path), request);
-    return { entries: found.entries.map(({ entry, capabilities }) => fileEntryOf(this.scope, entry, capabilities)), next: found.next };
+  async search(path: string, request: SubtreeSearchRequest, locks?: LocksAround): Promise<SubtreeSearchPage> {
+    const [found, around] = await Promise.all([searchSubtree(this.scope, this.locate(path), request), locks ?? this.locksAround(path)]);
+    return { entries: found.entries.map(({ entry, capabilities }) => fileEntryOf(this.scope, entry, capabilities, around.locked(entry.pathKey))), next: found.next };
   }
 
   async stat(path: string): Promise<FileEntry> {
     const { entry, access } = await visibleEntry(this.scope, this.locate(path));
-    return fileEntryOf(this.scope, entry, access.capabilities(entry.pathKey, entry.type));
+    return this.entryOf(entry, access.capabilities(entry.pathKey, entry.type));
   }
 
   /** stat, with a download link when the entry is a file the caller may read. */
@@ -87,19 +107,19 @@ export class FileSession {
     const { entry, access } = await visibleEntry(this.scope, this.locate(path));
     const capabilities = access.capabilities(entry.pathKey, entry.type);
     const downloadLink = entry.type === 'file' && capabilities.has('read') ? await downloadLinkFor(this.scope, entry) : undefined;
-    return { entry: fileEntryOf(this.scope, entry, capabilities), downloadLink };
+    return { entry: await this.entryOf(entry, capabilities), downloadLink };
   }
 
   /** A signed link to a file's bytes (FileOperations.openDownload), for a file the caller may read. */
   async downloadLink(path: string): Promise<{ entry: FileEntry; link: TransferLink }> {
     const { entry, capabilities } = await readableFile(this.scope, this.locate(path));
-    return { entry: fileEntryOf(this.scope, entry, capabilities), link: await downloadLinkFor(this.scope, entry) };
+    return { entry: await this.entryOf(entry, capabilities), link: await downloadLinkFor(this.scope, entry) };
   }
 
   /** A file's bytes, or the part of them asked for, for a file the caller may read; a download is recorded in History (downloads.ts). */
   async read(path: string, range?: RangeRequest, options: ReadOptions = {}): Promise<{ entry: FileEntry } & OpenedBytes> {
     const { entry, capabilities, stream, range: served } = await readFile(this.scope, this.locate(path), range, options);
-    return { entry: fileEntryOf(this.scope, entry, capabilities), stream, range: served };
+    return { entry: await this.entryOf(entry, capabilities), stream, range: served };
   }
 
   /**
@@ -110,13 +130,13 @@ export class FileSession {
     const { entry, replaced, capabilities } = await writeWholeFile(this.scope, this.locate(path), body, {
       mkdirParents: options.mkdirParents, declaredLength: options.declaredLength, providedMtime: options.providedMtime,
     });
-    return { entry: fileEntryOf(this.scope, entry, capabilities), replaced };
+    return { entry: await this.entryOf(entry, capabilities), replaced };
   }
 
   /** A new folder; `providedMtime` is the modification time its client gives it (ms), if any. */
   async createFolder(path: string, options: { mkdirParents: boolean; providedMtime?: number }): Promise<FileEntry> {
     const { entry, capabilities } = await createFolder(this.scope, this.locate(path), options);
-    return fileEntryOf(this.scope, entry, capabilities);
+    return await this.entryOf(entry, capabilities);
   }
 
   /** Moves an entry; with `overwrite` (WebDAV) what stands at the destination is replaced in the same transaction. */
@@ -190,7 +210,7 @@ export class FileSession {
    */
   async endUpload(path: string, ref: string, options: { providedMtime?: number | undefined } & UploadDeclarations = {}): Promise<FileEntry> {
     const { entry, capabilities } = await endUpload(this.scope, this.locate(path), ref, options);
-    return fileEntryOf(this.scope, entry, capabilities);
+    return await this.entryOf(entry, capabilities);
   }
 
   /** A readable file opened for reads at offsets (SFTP), its download recorded at its first byte (file-reader.ts). */

@@ -1,7 +1,7 @@
 // Files: folders and file contents, for every front door. A caller works through a FileSession
-// (list, stat, read, write, create folder, move, copy, delete, the upload protocol, and WebDAV's
-// dead properties and locks), each operation decided by access/; signed transfer links are
-// answered outside any session. The only entrance to the feature.
+// (list, stat, read, write, create folder, move, copy, delete, the upload protocol, WebDAV's dead
+// properties, and the locks every door shares), each operation decided by access/; signed
+// transfer links are answered outside any session. The only entrance to the feature.
 
 export { type RangeRequest } from './byte-range.js';
 export { type OpenedDownload, type TransferLink } from './downloads.js';
@@ -12,7 +12,9 @@ export { type PropertyChange, type PropertyChangeOutcome } from './dead-properti
 export { type TransferOptions } from './file-moves.js';
 export { type DeadProperty } from '../repositories/dav-properties.js';
 export { type DavLock } from '../repositories/dav-locks.js';
-export { type ResourceLocks, type WriteTarget } from './resource-locks.js';
+export { type ResourceLocks, type RestLockRequest, type WriteTarget } from './resource-locks.js';
+export { type LockEntry } from './lock-entry.js';
+export { type LocksAround } from './lock-store.js';
 export { type FileReader } from './file-reader.js';
 export { type StagedUpload, type StagedUploadOptions } from './staged-upload.js';
 export { type UploadOffer } from './upload-offer.js';

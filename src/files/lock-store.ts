@@ -9,8 +9,8 @@ import {
 import { covers } from './lock-coverage.js';
 import { assertLockCountWithinLimit, assertOwnerWithinLimit } from './lock-limits.js';
 
-// The WebDAV lock store: locks live in the database (dav_locks), so every worker and node sees the
-// same ones. Expired locks are ignored by every read and removed lazily, when a lock is taken.
+// The lock store, one for every door: WebDAV's LOCK and the REST API's POST /locks both take their
+// locks here, in the database (dav_locks), so every worker and node sees the same ones. Expired locks are ignored by every read and removed lazily, when a lock is taken.
 
 /**
  * A new lock token: 128 random bits as a URI, `urn:x-atrium:` and 22 base64url characters. Kept
@@ -27,8 +27,30 @@ export async function locksCovering(db: Db, pathKey: string, now: number): Promi
   return locks.filter((lock) => covers(lock, pathKey));
 }
 
+/**
+ * The unexpired locks covering `pathKey` or anything below it, read in one query pair whatever
+ * their number, and a stamp that differs whenever that set does (a lock taken, removed or run out):
+ * what a cached listing of the folder is keyed by, since a lock running out changes no data.
+ */
+export interface LocksAround {
+  readonly locks: readonly DavLock[];
+  readonly stamp: string;
+  /** Whether a lock covers the resource at `key` (the folder or a path below it). */
+  locked(key: string): boolean;
+}
+
+export async function locksAround(db: Db, pathKey: string, now: number): Promise<LocksAround> {
+  const [near, below] = await Promise.all([locksCovering(db, pathKey, now), davLocksBelow(db, pathKey, now)]);
+  const locks = [...near, ...below];
+  return {
+    locks,
+    stamp: locks.map((lock) => lock.token).sort().join(','),
+    locked: (key) => locks.some((lock) => covers(lock, key)),
+  };
+}
+
 /** A lock to take: where, and what it will be besides its token and times. */
-export type NewLock = Pick<DavLock, 'collection' | 'depth' | 'scope' | 'ownerXml' | 'userId' | 'timeoutSeconds'> & { site: SitePath };
+export type NewLock = Pick<DavLock, 'collection' | 'depth' | 'scope' | 'ownerXml' | 'userId' | 'allowAccessByAnyUser' | 'timeoutSeconds'> & { site: SitePath };
 
 /**
  * Takes a lock, unless an unexpired lock conflicts with it (RFC 4918 6.1, 9.10.6): one that covers
@@ -59,6 +81,7 @@ export async function takeLock(db: Db, now: number, request: NewLock): Promise<{
       scope: request.scope,
       ownerXml: request.ownerXml,
       userId: request.userId,
+      allowAccessByAnyUser: request.allowAccessByAnyUser,
       timeoutSeconds: request.timeoutSeconds,
       createdAt: now,
       expiresAt: now + request.timeoutSeconds * 1000,

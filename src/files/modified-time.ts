@@ -2,6 +2,7 @@ import type { SitePath } from '../access/index.js';
 import { errors } from '../errors/catalogue.js';
 import { setEntryMtime, setEntryProvidedMtime } from '../repositories/entry-times.js';
 import { visibleEntry } from './file-lookup.js';
+import { assertNotLocked } from './lock-enforcement.js';
 import { assertChangeablePath, type SessionScope } from './session-scope.js';
 
 /** Times a client may set: 1970 to 9999, whole milliseconds. */
@@ -41,5 +42,6 @@ async function changeableEntryId(scope: SessionScope, site: SitePath, time: numb
   const { entry, access } = await visibleEntry(scope, site);
   if (!access.capabilities(entry.pathKey, entry.type).has('write')) throw errors.writePermissionRequired();
   assertClientTime(time, parameter);
+  await assertNotLocked(scope.deps.db, scope, { keys: [entry.pathKey], recursive: false });
   return entry.id === 0 ? undefined : entry.id;
 }

@@ -1,19 +1,22 @@
 import { Readable } from 'node:stream';
-import { holdsLock, mayRemoveLock } from '../access/index.js';
+import { childrenOutsideReach, holdsLock, mayRemoveLock } from '../access/index.js';
 import { AtriumError } from '../errors/atrium-error.js';
 import { errors } from '../errors/catalogue.js';
 import { davLocksBelow, deleteDavLock, findDavLock, type DavLock } from '../repositories/dav-locks.js';
 import { fileEntryOf, type FileEntry } from './file-entry.js';
 import { visibleEntry } from './file-lookup.js';
 import { covers } from './lock-coverage.js';
-import { locksCovering, renewLock, takeLock } from './lock-store.js';
+import { locksStopping } from './lock-enforcement.js';
+import { lockEntriesOf, type LockEntry } from './lock-entry.js';
+import { locksAround, locksCovering, renewLock, takeLock } from './lock-store.js';
 import { sitePathIn, type SessionScope } from './session-scope.js';
 import { writeWholeFile } from './whole-upload.js';
 
-// WebDAV's write locks (RFC 4918 class 2) as one caller's session sees them: who may take, refresh
-// and remove a lock, and which locks stop a write. Locks are advice between WebDAV clients, not a
-// permission: the file operations themselves neither see nor obey them (docs/webdav.md, Locks).
-// They live in the database (lock-store.ts), so they hold on every worker and node.
+// Write locks (WebDAV's RFC 4918 class 2, and the REST API's /locks) as one caller's session sees
+// them: who may take, refresh, list and remove a lock, and which locks stop a WebDAV write given
+// the tokens its If header submits. Every door's writes are also stopped by the file operations
+// themselves (lock-enforcement.ts). Locks live in the database (lock-store.ts), so they hold on
+// every worker and node.
 
 /**
  * The longest a lock lasts without a refresh: an hour. A client that crashed holding a lock blocks
@@ -36,6 +39,16 @@ export interface LockRequest {
  * `onlyBelow` when none of them covers the requested path itself, only resources below it.
  */
 export type LockOutcome = { lock: DavLock; created: boolean } | { lock: undefined; conflicts: DavLock[]; onlyBelow: boolean };
+
+/** A lock as the REST API asks for one (Files.com's Lock.create). */
+export interface RestLockRequest {
+  exclusive: boolean;
+  /** Depth infinity: it covers everything below a folder too. */
+  recursive: boolean;
+  /** The seconds asked for; undefined is the maximum. */
+  timeoutSeconds: number | undefined;
+  allowAccessByAnyUser: boolean;
+}
 
 export interface WriteTarget {
   /** Paths the write changes (a MOVE: its source and destination). */
@@ -66,11 +79,7 @@ export class ResourceLocks {
    * a path is located only when some lock was found.
    */
   async around(path: string): Promise<(path: string) => DavLock[]> {
-    const { db } = this.scope.deps;
-    const now = this.now();
-    const key = sitePathIn(this.scope, path).key;
-    const [near, below] = await Promise.all([locksCovering(db, key, now), davLocksBelow(db, key, now)]);
-    const locks = [...near, ...below];
+    const { locks } = await locksAround(this.scope.deps.db, sitePathIn(this.scope, path).key, this.now());
     if (locks.length === 0) return () => [];
     return (member) => {
       const memberKey = sitePathIn(this.scope, member).key;
@@ -84,24 +93,13 @@ export class ResourceLocks {
    * holding it; of several shared locks, one is enough. Empty when nothing stops it.
    */
   async blocking(target: WriteTarget, submitted: ReadonlySet<string>): Promise<DavLock[]> {
-    const { db } = this.scope.deps;
-    const now = this.now();
-    const missing = new Map<string, DavLock>();
-    const checks = [...target.paths.map((path) => ({ path, recursive: target.recursive })), ...(target.parents ?? []).map((path) => ({ path, recursive: false }))];
-    for (const { path, recursive } of checks) {
-      const key = sitePathIn(this.scope, path).key;
-      const near = await locksCovering(db, key, now);
-      const below = recursive ? await davLocksBelow(db, key, now) : [];
-      if (near.length === 0 && below.length === 0) continue;
-      const all = [...near, ...below];
-      const resources = new Set([...(near.length > 0 ? [key] : []), ...below.map((lock) => lock.pathKey)]);
-      for (const resource of resources) {
-        const locking = all.filter((lock) => covers(lock, resource));
-        if (locking.some((lock) => submitted.has(lock.token) && holdsLock(this.scope.caller, lock))) continue;
-        for (const lock of locking) missing.set(lock.token, lock);
-      }
-    }
-    return [...missing.values()];
+    const checks = [
+      ...target.paths.map((path) => ({ key: sitePathIn(this.scope, path).key, recursive: target.recursive })),
+      ...(target.parents ?? []).map((path) => ({ key: sitePathIn(this.scope, path).key, recursive: false })),
+    ];
+    // A lock allowing access by any user stops nobody: no token is asked for it either.
+    const passes = (lock: DavLock) => holdsLock(this.scope.caller, lock) && (lock.allowAccessByAnyUser || submitted.has(lock.token));
+    return locksStopping(this.scope.deps.db, this.now(), checks, passes);
   }
 
   /**
@@ -120,7 +118,7 @@ export class ResourceLocks {
     const { entry, access } = found;
     const capabilities = access.capabilities(entry.pathKey, entry.type);
     if (!capabilities.has('write')) throw errors.writePermissionRequired('Locking needs permission to write the resource.');
-    return fileEntryOf(this.scope, entry, capabilities);
+    return fileEntryOf(this.scope, entry, capabilities, (await locksCovering(this.scope.deps.db, entry.pathKey, this.now())).length > 0);
   }
 
   /**
@@ -139,6 +137,7 @@ export class ResourceLocks {
       scope: request.scope,
       ownerXml: request.ownerXml,
       userId: this.scope.caller.user?.id ?? null,
+      allowAccessByAnyUser: false,
       timeoutSeconds: grantedSeconds(request.timeoutSeconds),
     });
     if (taken.lock === undefined) return { lock: undefined, conflicts: taken.conflicts, onlyBelow: !taken.conflicts.some((lock) => covers(lock, site.key)) };
@@ -178,8 +177,53 @@ export class ResourceLocks {
     const found = await findDavLock(db, token, this.now());
     if (found === undefined || !covers(found, site.key)) return false;
     if (!(await mayRemoveLock(db, this.scope.caller, found))) throw errors.lockRemovalRestricted();
-    await deleteDavLock(db, found.token);
-    return true;
+    // Of requests removing the same lock at once, one removes it; the others find it gone.
+    return deleteDavLock(db, found.token);
+  }
+
+  /**
+   * Takes a lock for the REST API (POST /locks/<path>) on an entry the caller may write; an
+   * unmapped path is `not-found` (only WebDAV makes a locked empty file). Conflicts are refused as
+   * WebDAV's are, `processing-failure/resource-locked`.
+   */
+  async create(path: string, request: RestLockRequest): Promise<LockEntry> {
+    const entry = await this.lockable(path);
+    if (entry === undefined) throw errors.fileNotFound();
+    const taken = await takeLock(this.scope.deps.db, this.now(), {
+      site: sitePathIn(this.scope, path),
+      collection: entry.type === 'directory',
+      depth: request.recursive ? 'infinity' : '0',
+      scope: request.exclusive ? 'exclusive' : 'shared',
+      ownerXml: null,
+      userId: this.scope.caller.user?.id ?? null,
+      allowAccessByAnyUser: request.allowAccessByAnyUser,
+      timeoutSeconds: grantedSeconds(request.timeoutSeconds),
+    });
+    if (taken.lock === undefined) throw errors.lockConflict();
+    const [shown] = await lockEntriesOf(this.scope.deps.db, this.scope, [taken.lock]);
+    return shown as LockEntry;
+  }
+
+  /**
+   * The unexpired locks covering a path the caller can see (GET /locks/<path>), and with
+   * `includeChildren` those rooted below it on paths the caller can see too, oldest first.
+   */
+  async list(path: string, options: { includeChildren: boolean }): Promise<LockEntry[]> {
+    const { db } = this.scope.deps;
+    const now = this.now();
+    const { entry, access } = await visibleEntry(this.scope, sitePathIn(this.scope, path));
+    const near = await locksCovering(db, entry.pathKey, now);
+    const below = options.includeChildren && entry.type === 'directory' ? await davLocksBelow(db, entry.pathKey, now) : [];
+    const within = below.length === 0 ? access : await access.throughoutSubtree(entry.pathKey);
+    // Below the root, never what the caller's credential cannot name (a confined key and `_`), as a listing.
+    const unnamed = childrenOutsideReach(this.scope.caller, this.scope.requestWorkspaceId, entry.pathKey).map((name) => `${name.toLowerCase()}/`);
+    const seen = [];
+    for (const lock of below) {
+      if (unnamed.some((prefix) => `${lock.pathKey}/`.startsWith(prefix))) continue;
+      if (await within.visible(lock.pathKey, lock.collection ? 'directory' : 'file')) seen.push(lock);
+    }
+    const locks = [...near, ...seen].sort((a, b) => a.createdAt - b.createdAt || (a.token < b.token ? -1 : 1));
+    return lockEntriesOf(db, this.scope, locks);
   }
 
   private now(): number {

@@ -3,7 +3,10 @@ import type { Db } from '../db/database.js';
 import { startsWith } from './like-patterns.js';
 import type { DavLocksTable } from '../db/tables.js';
 
-/** A WebDAV lock (RFC 4918 6): on `pathKey`, and with depth infinity on everything below it. */
+/**
+ * A write lock (RFC 4918 6), taken through WebDAV or the REST API (`/locks`): on `pathKey`, and
+ * with depth infinity on everything below it.
+ */
 export interface DavLock {
   token: string;
   /** The lock root: a site path, display spelling, and its key. */
@@ -17,6 +20,8 @@ export interface DavLock {
   ownerXml: string | null;
   /** The user who took it; null for a site-wide key. */
   userId: number | null;
+  /** Any user may use it as its holder would (REST `allow_access_by_any_user`): it stops nobody. */
+  allowAccessByAnyUser: boolean;
   timeoutSeconds: number;
   createdAt: number;
   expiresAt: number;
@@ -34,6 +39,7 @@ function toLock(row: LockRow): DavLock {
     scope: row.scope,
     ownerXml: row.owner_xml,
     userId: row.user_id,
+    allowAccessByAnyUser: Boolean(row.allow_access_by_any_user),
     timeoutSeconds: Number(row.timeout_seconds),
     createdAt: Number(row.created_at),
     expiresAt: Number(row.expires_at),
@@ -50,6 +56,7 @@ export async function insertDavLock(db: Db, lock: DavLock): Promise<void> {
     scope: lock.scope,
     owner_xml: lock.ownerXml,
     user_id: lock.userId,
+    allow_access_by_any_user: lock.allowAccessByAnyUser,
     timeout_seconds: lock.timeoutSeconds,
     created_at: lock.createdAt,
     expires_at: lock.expiresAt,
@@ -83,8 +90,10 @@ export async function renewDavLock(db: Db, token: string, timeoutSeconds: number
   await db.updateTable('dav_locks').set({ timeout_seconds: timeoutSeconds, expires_at: expiresAt }).where('token', '=', token).execute();
 }
 
-export async function deleteDavLock(db: Db, token: string): Promise<void> {
-  await db.deleteFrom('dav_locks').where('token', '=', token).execute();
+/** Removes a lock; false when it was already gone (another request removed it first). */
+export async function deleteDavLock(db: Db, token: string): Promise<boolean> {
+  const result = await db.deleteFrom('dav_locks').where('token', '=', token).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }
 
 /** Removes every lock rooted at `pathKey` or below it (the resource is gone or moved away). */

@@ -126,6 +126,13 @@ export async function findUserById(db: Db, id: number): Promise<User | undefined
   return row === undefined ? undefined : toUser(row);
 }
 
+/** The usernames of these users, by id (ids of users gone are absent). */
+export async function usernamesOf(db: Db, ids: readonly number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('users').select(['id', 'username']).where('id', 'in', [...new Set(ids)]).execute();
+  return new Map(rows.map((row) => [Number(row.id), row.username]));
+}
+
 export async function usernameTaken(db: Db, username: string, exceptUserId?: number): Promise<boolean> {
   let query = db.selectFrom('users').select('id').where('username_key', '=', usernameKey(username));
   if (exceptUserId !== undefined) query = query.where('id', '!=', exceptUserId);

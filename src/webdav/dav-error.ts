@@ -25,6 +25,9 @@ const STATUS_BY_TYPE: Readonly<Record<string, number>> = {
   'bad-request/cannot-download-directory': 405,
   'bad-request/request-body-too-large': 413,
   'bad-request/method-not-allowed': 405,
+  // A lock the caller does not hold, found by the file operations themselves (a lock taken while the request ran).
+  'processing-failure/file-locked': 423,
+  'processing-failure/folder-locked': 423,
   // RFC 4918 11.5: the server cannot store what the request asks to keep (a cap of docs/webdav.md).
   'processing-failure/storage-limit-reached': 507,
 };

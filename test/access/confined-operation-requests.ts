@@ -190,6 +190,13 @@ class Home {
     return { folder, file };
   }
 
+  /** A file under `Shared` with a lock any user of the Workspace may remove, taken with a site-wide key. */
+  async lockedFile(): Promise<{ file: string; token: string }> {
+    const { file } = await this.file();
+    const lock = await asSite(this.site.t, this.workspace, 'POST', `/locks/${encodeURIComponent(file)}`, { allow_access_by_any_user: true });
+    return { file, token: lock.token as string };
+  }
+
   /** A path under `Shared` where nothing stands yet. */
   freePath(): string {
     return `Shared/${unique('new')}`;
@@ -319,6 +326,15 @@ export const requestBuilders: Record<string, RequestBuilder> = {
   'POST /files/{path}': async (site, caller) => ({ method: 'POST', path: `/files/${enc(`${home(site, caller).freePath()}.txt`)}`, body: { action: 'put' } }),
   'PUT /files/{path}': async (site, caller) => ({ method: 'PUT', path: `/files/${enc(`${home(site, caller).freePath()}.txt`)}`, rawBody: 'file words' }),
   'PATCH /files/{path}': async (site, caller) => ({ method: 'PATCH', path: `/files/${enc((await home(site, caller).file()).file)}`, body: { provided_mtime: '2026-01-02T03:04:05Z' } }),
+  'GET /locks': async () => get('/locks?include_children=true'),
+  'POST /locks': async () => ({ method: 'POST', path: '/locks', body: {} }),
+  'DELETE /locks': async () => ({ method: 'DELETE', path: '/locks' }),
+  'GET /locks/{path}': async (site, caller) => get(`/locks/${enc((await home(site, caller).file()).folder)}?include_children=true`),
+  'POST /locks/{path}': async (site, caller) => ({ method: 'POST', path: `/locks/${enc((await home(site, caller).file()).file)}`, body: {} }),
+  'DELETE /locks/{path}': async (site, caller) => {
+    const { file, token } = await home(site, caller).lockedFile();
+    return { method: 'DELETE', path: `/locks/${enc(file)}?token=${encodeURIComponent(token)}` };
+  },
   'GET /file_actions/metadata': async () => get('/file_actions/metadata'),
   'GET /file_actions/metadata/{path}': async (site, caller) => get(`/file_actions/metadata/${enc((await home(site, caller).file()).file)}`),
   'POST /file_actions/move/{path}': async (site, caller) => {

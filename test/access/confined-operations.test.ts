@@ -230,6 +230,14 @@ const TABLE: Record<string, Expectations> = {
   'POST /files/{path}': FILE_ACTION(200),
   'PUT /files/{path}': FILE_ACTION(201),
   'PATCH /files/{path}': FILE_ACTION(200),
+  // Locks (docs/files.md): the bare forms name no path to lock; the root's locks and those below it
+  // never include what the credential cannot name (the reserved folder `_` for a key confined to 0).
+  'GET /locks': everyone(ok(200, (body) => expect(body.filter((lock: { path: string }) => lock.path.startsWith('_'))).toEqual([]))),
+  'POST /locks': everyone(refused('bad-request/request-params-required')),
+  'DELETE /locks': everyone(refused('bad-request/request-params-required')),
+  'GET /locks/{path}': FILE_ACTION(200),
+  'POST /locks/{path}': FILE_ACTION(201),
+  'DELETE /locks/{path}': FILE_ACTION(204),
   'GET /file_actions/metadata': FILE_ACTION(200),
   'GET /file_actions/metadata/{path}': FILE_ACTION(200),
   'POST /file_actions/move/{path}': FILE_ACTION(201),

@@ -45,7 +45,7 @@ describe.each(testDatabaseTargets())('folder listing and visibility [$name]', (t
     expect(folder).toEqual({
       path: 'Shared/Sub1', display_name: 'Sub1', type: 'directory', size: null,
       mtime: expect.stringMatching(/Z$/), provided_mtime: null, created_at: expect.stringMatching(/Z$/), permissions: 'lrwd',
-      crc32: null, md5: null, sha1: null, sha256: null, mime_type: null, created_by_id: null, last_modified_by_id: null,
+      crc32: null, md5: null, sha1: null, sha256: null, mime_type: null, created_by_id: null, last_modified_by_id: null, is_locked: false,
     });
     expect(file).toMatchObject({ path: 'Shared/a.txt', display_name: 'a.txt', type: 'file', size: 1, permissions: 'lrwd' });
     expect(response.headers.get('content-type')).toContain('application/json');

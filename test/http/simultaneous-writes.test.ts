@@ -303,6 +303,28 @@ describe.each(testDatabaseTargets())('simultaneous identical writes [$name]', (t
     },
     // A move is made once, and the source is gone for the others; a copy once, and the
     // destination is taken for the others.
+    'POST /locks': async () => ({ method: 'POST', path: '/locks', options: { ...admin, body: {} }, answers: { 400: AT_ONCE }, refusal: 'bad-request/request-params-required', recorded: {} }),
+    'POST /locks/{path}': async () => {
+      // One exclusive lock is taken; every other conflicts with it. Locks are not History.
+      const path = `${unique('locked')}.txt`;
+      await upload(path, 'contents');
+      return {
+        method: 'POST', path: `/locks/${path}`, options: { ...admin, body: { exclusive: true } },
+        answers: { 201: 1, 422: AT_ONCE - 1 }, refusal: 'processing-failure/resource-locked', recorded: {},
+        after: async () => expect((await t.api.get(`/locks/${path}`, admin)).body).toHaveLength(1),
+      };
+    },
+    'DELETE /locks': async () => ({ method: 'DELETE', path: '/locks?token=x', options: admin, answers: { 400: AT_ONCE }, refusal: 'bad-request/request-params-required', recorded: {} }),
+    'DELETE /locks/{path}': async () => {
+      const path = `${unique('unlocked')}.txt`;
+      await upload(path, 'contents');
+      const { token } = (await post(`/locks/${path}`, {})) as { token: string };
+      return {
+        method: 'DELETE', path: `/locks/${path}?token=${encodeURIComponent(token)}`, options: admin,
+        answers: { 204: 1, 404: AT_ONCE - 1 }, refusal: 'not-found', recorded: {},
+        after: async () => expect((await t.api.get(`/locks/${path}`, admin)).body).toEqual([]),
+      };
+    },
     'POST /file_actions/move/{path}': async () => transferred('move', { 404: AT_ONCE - 1 }, 'not-found/file-not-found', 404),
     'POST /file_actions/copy/{path}': async () => transferred('copy', { 422: AT_ONCE - 1 }, 'processing-failure/destination-exists', 200),
     'POST /file_actions/begin_upload/{path}': async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseTargets } from '../support/databases.js';
-import { createUser, createWorkspace, unique } from '../support/factories.js';
+import { createApiKey, createUser, createWorkspace, unique } from '../support/factories.js';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, BOOTSTRAP_KEY, buildAppOn, startTestApp, type TestApp } from '../support/test-app.js';
 import { DavClient, type DavAnswer } from './dav-client.js';
 
@@ -212,12 +212,15 @@ describe.each(testDatabaseTargets())('webdav locks [$name]', (target) => {
     });
 
     it('lets a lock go with its resource whichever door deletes or moves it, in the same transaction', async () => {
+      // The REST API writes as the lock's holder (an API key of the same user): nobody else may.
+      const admin = await t.database.db.selectFrom('users').select('id').where('username', '=', ADMIN_USERNAME).executeTakeFirstOrThrow();
+      const holderKey = await createApiKey(t.database.db, { userId: admin.id });
       const deleted = await file();
       const deletedToken = tokenOf(await lock(deleted));
-      expect((await t.api.delete(`/files/${deleted}`, { key: BOOTSTRAP_KEY })).status).toBe(204);
+      expect((await t.api.delete(`/files/${deleted}`, { key: holderKey })).status).toBe(204);
       const moved = await file();
       const movedToken = tokenOf(await lock(moved));
-      expect((await t.api.post(`/file_actions/move/${moved}`, { destination: `${moved}-moved` }, { key: BOOTSTRAP_KEY })).status).toBe(201);
+      expect((await t.api.post(`/file_actions/move/${moved}`, { destination: `${moved}-moved` }, { key: holderKey })).status).toBe(201);
       const tokens = (await t.database.db.selectFrom('dav_locks').select('token').execute()).map((row) => row.token);
       expect(tokens).not.toContain(deletedToken);
       expect(tokens).not.toContain(movedToken);

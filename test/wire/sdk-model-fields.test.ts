@@ -25,6 +25,7 @@ const ApiKey = model('ApiKey');
 const PublicKey = model('PublicKey');
 const File = model('File');
 const History = model('History');
+const Lock = model('Lock');
 
 /** The fields docs/sdk-fields.md lists as not offered, by model (`### Model`, then `| \`field\` | why |` rows). */
 function notOffered(): Map<string, Set<string>> {
@@ -94,11 +95,15 @@ describe.each(testDatabaseTargets())('the SDK\'s models, field by field [$name]'
     expect(put.status).toBe(201);
     returned.set('File', attributesOf([await File.find('sdk-a/report.txt'), await File.find('sdk-a'), ...(await model('Folder').listFor('sdk-a'))]));
 
+    const locks = [await Lock.create('sdk-a/report.txt', { exclusive: true, recursive: false, timeout: 600, allow_access_by_any_user: false })];
+    returned.set('Lock', attributesOf([...locks, ...(await Lock.listFor('sdk-a', { include_children: true }))]));
+    await locks[0].delete({ token: locks[0].attributes.token });
+
     returned.set('History', attributesOf(await History.list()));
   });
   afterAll(() => t.close());
 
-  const served = ['User', 'Group', 'GroupUser', 'Permission', 'ApiKey', 'PublicKey', 'File', 'History'];
+  const served = ['User', 'Group', 'GroupUser', 'Permission', 'ApiKey', 'PublicKey', 'File', 'History', 'Lock'];
 
   it.each(served)('%s: every declared field is returned, or listed as not offered in docs/sdk-fields.md', (name) => {
     const declared = declaredAttributes(name).map((a) => a.name.replace(/\?$/, ''));

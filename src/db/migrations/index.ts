@@ -15,6 +15,7 @@ import { userProfileFields } from './012-user-profile-fields.js';
 import { apiKeyDescription } from './013-api-key-description.js';
 import { fileEntryFields } from './014-file-entry-fields.js';
 import { listingProvidedMtimeIndex } from './015-listing-provided-mtime-index.js';
+import { lockAnyUserAccess } from './016-lock-any-user-access.js';
 
 /**
  * Every migration, in order, listed statically (no directory scanning, so the build output and
@@ -38,6 +39,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '013-api-key-description': apiKeyDescription(),
     '014-file-entry-fields': fileEntryFields(dialect),
     '015-listing-provided-mtime-index': listingProvidedMtimeIndex(),
+    '016-lock-any-user-access': lockAnyUserAccess(dialect),
   };
   return { getMigrations: async () => migrations };
 }

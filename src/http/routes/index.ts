@@ -5,6 +5,7 @@ import { filesAndFoldersRoutes } from './files/index.js';
 import { groupUserRoutes } from './group-users.js';
 import { groupRoutes } from './groups.js';
 import { historyRoutes } from './history/index.js';
+import { lockRoutes } from './locks.js';
 import { openApiRoutes } from './openapi.js';
 import { permissionRoutes } from './permissions/index.js';
 import { publicKeyRoutes } from './public-keys.js';
@@ -30,5 +31,6 @@ export function registerApiRoutes(api: ApiInstance, deps: RouteDeps): void {
   groupRoutes(api, deps);
   groupUserRoutes(api, deps);
   filesAndFoldersRoutes(api, deps);
+  lockRoutes(api, deps);
   historyRoutes(api, deps);
 }

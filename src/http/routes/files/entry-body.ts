@@ -23,5 +23,6 @@ export function entryBody(entry: FileEntry) {
     mime_type: entry.mimeType,
     created_by_id: entry.createdById,
     last_modified_by_id: entry.lastModifiedById,
+    is_locked: entry.isLocked,
   };
 }

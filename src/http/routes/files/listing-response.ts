@@ -35,7 +35,8 @@ function positionKey(position: ChildPosition | undefined): (string | number)[] {
  * The body is a function of the data and of who asks, so it is cached until the data changes
  * (db/read-cache.ts): a client polling a folder, or a team listing the same folder, costs a version
  * check and a lookup, not a walk of the grants and a serialisation. Any write anywhere moves the
- * version, so nothing is ever served stale.
+ * version, so nothing is ever served stale. A lock running out changes no data, so the locks on
+ * and around the folder (read for every page, one query pair) are part of the key.
  */
 function renderedPage<P>(
   db: Db,
@@ -59,20 +60,22 @@ function renderedPage<P>(
  * A folder's listing page (`folderKey`: the key of the site path `path` names, which the caller
  * has already located), with its match if it has one.
  */
-export function renderedListing(
+export async function renderedListing(
   db: Db, session: FileSession, path: string, folderKey: string, page: ListingPageRequest, rendering: ListingRendering,
 ): Promise<RenderedListing<ChildPosition>> {
   const { sort, after } = page;
-  const key = [session.decisionKey, 'folder', folderKey, listingMatchKey(page.match ?? EVERY_ENTRY), sort.field, sort.direction, ...positionKey(after), page.limit];
-  return renderedPage(db, key, rendering, () => session.list(path, page));
+  const locks = await session.locksAround(path);
+  const key = [session.decisionKey, 'folder', folderKey, listingMatchKey(page.match ?? EVERY_ENTRY), sort.field, sort.direction, ...positionKey(after), page.limit, locks.stamp];
+  return renderedPage(db, key, rendering, () => session.list(path, page, locks));
 }
 
 /** A page of a search_all search below the folder. */
-export function renderedSearch(
+export async function renderedSearch(
   db: Db, session: FileSession, path: string, folderKey: string, request: SubtreeSearchRequest, rendering: ListingRendering,
 ): Promise<RenderedListing<SubtreePosition>> {
   const at = request.after;
   const position = at === undefined ? ['', ''] : [at.kind, at.folderKey, ...(at.kind === 'in' ? positionKey(at.after) : [])];
-  const key = [session.decisionKey, 'subtree', folderKey, listingMatchKey(request.match), ...position, request.limit];
-  return renderedPage(db, key, rendering, () => session.search(path, request));
+  const locks = await session.locksAround(path);
+  const key = [session.decisionKey, 'subtree', folderKey, listingMatchKey(request.match), ...position, request.limit, locks.stamp];
+  return renderedPage(db, key, rendering, () => session.search(path, request, locks));
 }

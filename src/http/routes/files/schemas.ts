@@ -73,6 +73,7 @@ export const EntryBody = Type.Object({
   mime_type: Type.Union([Type.String(), Type.Null()], { description: 'a file\'s media type by its name\'s extension (`application/octet-stream` when unknown); null for folders' }),
   created_by_id: Type.Union([Type.Integer(), Type.Null()], { description: 'the user who created the entry; null when unknown or not a user (a site-wide API key)' }),
   last_modified_by_id: Type.Union([Type.Integer(), Type.Null()], { description: 'the user who last replaced a file\'s contents (for a folder, its creator)' }),
+  is_locked: Type.Boolean({ description: 'a lock covers it (taken through /locks or WebDAV): only the lock\'s holder may change it' }),
   download_uri: Type.Optional(Type.String({ description: 'signed, short-lived URL of the bytes (files the caller may read)' })),
 });
 
