@@ -13,6 +13,7 @@ export { findVisibleGroup, groupVisibility } from './group-visibility.js';
 export { assertUserHistoryVisible, historyPartsFor } from './history-visibility.js';
 export { apiKeyVisibility, assertMayAddSshKeyFor, keyOwnerWorkspaces, listableKeyOwner, manageableKeyOwner, sshKeyVisibility } from './key-owners.js';
 export { holdsLock, mayRemoveLock } from './lock-authority.js';
+export { assertPasswordChangeAllows, assertUpdateChangesPassword, passwordChangePending, type PasswordChangeReach } from './password-change-gate.js';
 export { membershipWorkspace } from './membership-workspace.js';
 export { PathAccess, permissionLetters } from './path-access.js';
 export { grantsOnPathsFor, selfAndAncestorKeys } from './path-grants.js';

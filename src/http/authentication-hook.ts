@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../lib/time.js';
 import type { Db } from '../db/database.js';
 import { authenticate } from '../identity/index.js';
-import { assertCredentialReaches, assertDoorAdmits, resolveRequestWorkspace } from '../access/index.js';
+import { assertCredentialReaches, assertDoorAdmits, assertPasswordChangeAllows, resolveRequestWorkspace } from '../access/index.js';
 import { readHeader, type BrandHeaders } from './brand-headers.js';
 import { readCredentials } from './credentials.js';
 import { assertCredentialHeadersRead } from './unread-credential-headers.js';
@@ -22,9 +22,17 @@ export function authenticationHook(db: Db, clock: Clock, headers: BrandHeaders) 
     const caller = await authenticate(db, clock, credentials);
     // The account's own settings (an end date, allowed addresses, the REST API flag): access/ decides.
     await assertDoorAdmits(db, caller, 'rest', request.ip, clock.now());
+    // A session whose user must change its password reaches only what serves the change.
+    assertPasswordChangeAllows(caller, config.duringPasswordChange, routeUserId(request.params));
     request.caller = caller;
     assertWorkspaceHeaderSpelling(request.headers, headers);
     request.requestWorkspaceId = await resolveRequestWorkspace(db, caller, readHeader(request.headers, headers.workspace));
     assertCredentialReaches(caller, config.operation ?? 'administration');
   };
+}
+
+/** The user a `/users/:id` route names, as the password-change gate compares it with the caller. */
+function routeUserId(params: unknown): number | undefined {
+  const id = (params as { id?: unknown } | undefined)?.id;
+  return typeof id === 'string' && /^\d{1,15}$/.test(id) ? Number(id) : undefined;
 }
