@@ -20,8 +20,8 @@ export function authenticationHook(db: Db, clock: Clock, headers: BrandHeaders) 
     const credentials = readCredentials(request.headers, headers);
     assertCredentialHeadersRead(request.headers, headers, credentials);
     const caller = await authenticate(db, clock, credentials);
-    // The account's own settings (an end date, allowed addresses, the REST API flag): access/ decides.
-    await assertDoorAdmits(db, caller, 'rest', request.ip, clock.now());
+    // The account's own settings (an end date, allowed addresses, HTTPS, the REST API flag): access/ decides.
+    await assertDoorAdmits(db, caller, 'rest', { ip: request.ip, encrypted: request.protocol === 'https' }, clock.now());
     // A session whose user must change its password reaches only what serves the change.
     assertPasswordChangeAllows(caller, config.duringPasswordChange, routeUserId(request.params));
     request.caller = caller;

@@ -25,11 +25,11 @@ export interface NewSession {
  * its one answer for every failure), then a session. One moment serves both, so the session's
  * `created_at` and the user's `last_login_at` are the time the login was attempted.
  */
-export async function logIn(db: Db, clock: Clock, input: PasswordSignIn): Promise<NewSession> {
+export async function logIn(db: Db, clock: Clock, input: PasswordSignIn & { encrypted: boolean }): Promise<NewSession> {
   const now = clock.now();
   const user = await verifyPasswordSignIn(db, now, input);
   // A user whose own settings close the REST API (or this address) gets no session to use it with.
-  await assertDoorAdmits(db, callerFromPassword(user), 'rest', input.clientIp, now);
+  await assertDoorAdmits(db, callerFromPassword(user), 'rest', { ip: input.clientIp, encrypted: input.encrypted }, now);
   return startSession(db, now, user);
 }
 

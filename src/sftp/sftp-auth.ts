@@ -68,7 +68,8 @@ export class SftpAuthenticator {
     // The account's own settings (an end date, allowed addresses, the SFTP flag): access/ decides.
     // A refusal looks like any other to the client.
     try {
-      await assertDoorAdmits(this.db, outcome.caller, 'sftp', clientIp, this.clock.now());
+      // SSH is always encrypted: ssl_required has nothing to refuse here.
+      await assertDoorAdmits(this.db, outcome.caller, 'sftp', { ip: clientIp, encrypted: true }, this.clock.now());
     } catch {
       return { kind: 'refused' };
     }

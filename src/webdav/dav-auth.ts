@@ -30,8 +30,8 @@ export class DavAuthenticator {
 
   async callerOf(request: FastifyRequest): Promise<Caller> {
     const caller = await this.recognise(request);
-    // The account's own settings (an end date, allowed addresses, the WebDAV flag): access/ decides.
-    await assertDoorAdmits(this.db, caller, 'dav', request.ip, this.clock.now());
+    // The account's own settings (an end date, allowed addresses, HTTPS, the WebDAV flag): access/ decides.
+    await assertDoorAdmits(this.db, caller, 'dav', { ip: request.ip, encrypted: request.protocol === 'https' }, this.clock.now());
     return caller;
   }
 

@@ -138,6 +138,25 @@ describe.each(testDatabaseTargets())('door admission by the user\'s own settings
     expect(await sftp(user.username)).toBe('signed-in');
     expect(await dav(user.username)).toBe(207);
   });
+
+  it('ssl_required always_require refuses plain HTTP at the REST API and WebDAV, not SFTP (always encrypted); the other values refuse nothing', async () => {
+    const { user, key } = await someone();
+    await set(user.id, { ssl_required: 'always_require' });
+    expect(await rest(user.id, key)).toEqual({ status: 403, type: 'not-authorized/insufficient-permission-for-site' });
+    expect(await logIn(user.username)).toEqual({ status: 403, type: 'not-authorized/insufficient-permission-for-site' });
+    expect(await dav(user.username)).toBe(403);
+    expect(await sftp(user.username)).toBe('signed-in');
+    await set(user.id, { ssl_required: 'never_require' });
+    expect(await rest(user.id, key)).toEqual({ status: 200, type: undefined });
+    expect(await dav(user.username)).toBe(207);
+  });
+
+  it('require_password_change holds neither SFTP nor WebDAV sign-ins: only console sessions wait for the change', async () => {
+    const { user } = await someone();
+    await set(user.id, { require_password_change: true });
+    expect(await sftp(user.username)).toBe('signed-in');
+    expect(await dav(user.username)).toBe(207);
+  });
 });
 
 describe.each(testDatabaseTargets())('allowed_ips behind a load balancer [$name]', (target) => {
@@ -158,6 +177,18 @@ describe.each(testDatabaseTargets())('allowed_ips behind a load balancer [$name]
     await t.api.patch(`/users/${user.id}`, { allowed_ips: '203.0.113.0/24' }, { key: BOOTSTRAP_KEY });
     return (await t.api.get(`/users/${user.id}`, { key, headers: { 'X-Forwarded-For': forwardedFor } })).status;
   };
+
+  it('takes ssl_required from a trusted proxy\'s X-Forwarded-Proto: https admits, http refuses; an untrusted one is not believed', async () => {
+    const over = async (t: TestApp, proto: string) => {
+      const user = await createUser(t.database.db);
+      const key = await createApiKey(t.database.db, { userId: user.id });
+      await t.api.patch(`/users/${user.id}`, { ssl_required: 'always_require' }, { key: BOOTSTRAP_KEY });
+      return (await t.api.get(`/users/${user.id}`, { key, headers: { 'X-Forwarded-Proto': proto } })).status;
+    };
+    expect(await over(proxied, 'https')).toBe(200);
+    expect(await over(proxied, 'http')).toBe(403);
+    expect(await over(direct, 'https')).toBe(403);
+  });
 
   it('takes the forwarded address only from a trusted proxy, so a client cannot pick its own', async () => {
     expect(await from(proxied, '203.0.113.9')).toBe(200);
