@@ -151,6 +151,32 @@ describe.each(testDatabaseTargets())('door admission by the user\'s own settings
     expect(await dav(user.username)).toBe(207);
   });
 
+  it('user_root is the SFTP landing folder: `.` and relative paths start there, absolute paths are unchanged; a folder out of sight lands at /', async () => {
+    const user = await createUser(t.database.db, { password: PASSWORD, siteAdmin: true });
+    const made = await t.api.post('/folders/landing/inner/sub', { mkdir_parents: true }, { key: BOOTSTRAP_KEY });
+    expect(made.status).toBe(201);
+    await set(user.id, { user_root: '/landing/inner/' });
+    const c = await t.connect({ username: user.username, password: PASSWORD });
+    try {
+      expect(await call((done) => c.sftp.realpath('.', done))).toBe('/landing/inner');
+      expect(await call((done) => c.sftp.realpath('..', done))).toBe('/landing');
+      expect(await call((done) => c.sftp.realpath('/', done))).toBe('/');
+      const relative = await call<{ filename: string }[]>((done) => c.sftp.readdir('.', done));
+      const absolute = await call<{ filename: string }[]>((done) => c.sftp.readdir('/landing/inner', done));
+      expect(relative.map((e) => e.filename)).toEqual(['sub']);
+      expect(absolute.map((e) => e.filename)).toEqual(['sub']);
+    } finally {
+      c.close();
+    }
+    await set(user.id, { user_root: 'nowhere/at/all' });
+    const lost = await t.connect({ username: user.username, password: PASSWORD });
+    try {
+      expect(await call((done) => lost.sftp.realpath('.', done))).toBe('/');
+    } finally {
+      lost.close();
+    }
+  });
+
   it('require_password_change holds neither SFTP nor WebDAV sign-ins: only console sessions wait for the change', async () => {
     const { user } = await someone();
     await set(user.id, { require_password_change: true });
