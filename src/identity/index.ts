@@ -23,3 +23,4 @@ export { createPublicKey, type CreatedPublicKey, deletePublicKeyAs, findPublicKe
 export { findPublicKeysOfUser, publicKeyMatches, publicKeyOfUserMatching, touchPublicKeyLogin } from './public-key-sign-in.js';
 export { completeKeySignIn, findKeySignIn, type KeySignIn } from './key-sign-in.js';
 export { fingerprintsOf, openSshLine, parseSshPublicKey, type SshPublicKey } from './ssh-public-key.js';
+export { type ActivityKind, noteActivity } from './user-activity.js';

@@ -9,6 +9,7 @@ import { endSession, findSessionCandidates, insertSession } from '../repositorie
 import { recordLastLogin } from '../repositories/user-credentials.js';
 import { findUserById, type User } from '../repositories/users.js';
 import { verifyPasswordSignIn, type PasswordSignIn } from './sign-in.js';
+import { noteActivity } from './user-activity.js';
 
 // Signing in and out have no caller yet (or none any more), so these take the database and the
 // clock, or the moment, rather than a Call.
@@ -29,8 +30,11 @@ export async function logIn(db: Db, clock: Clock, input: PasswordSignIn & { encr
   const now = clock.now();
   const user = await verifyPasswordSignIn(db, now, input);
   // A user whose own settings close the REST API (or this address) gets no session to use it with.
-  await assertDoorAdmits(db, callerFromPassword(user), 'rest', { ip: input.clientIp, encrypted: input.encrypted }, now);
-  return startSession(db, now, user);
+  const caller = callerFromPassword(user);
+  await assertDoorAdmits(db, caller, 'rest', { ip: input.clientIp, encrypted: input.encrypted }, now);
+  const session = await startSession(db, now, user);
+  await noteActivity(db, caller, input.interface === 'web' ? 'web-login' : 'restapi-login', now);
+  return session;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { AuthContext } from 'ssh2';
 import ssh2 from 'ssh2';
 import { assertDoorAdmits, type Caller } from '../access/index.js';
 import type { Db } from '../db/database.js';
-import { authenticate, completeKeySignIn, findKeySignIn, type PasswordDoor } from '../identity/index.js';
+import { authenticate, completeKeySignIn, findKeySignIn, noteActivity, type PasswordDoor } from '../identity/index.js';
 import type { Clock } from '../lib/time.js';
 
 // ssh2 is CommonJS: its values come from the default export under Node's ESM.
@@ -73,6 +73,7 @@ export class SftpAuthenticator {
     } catch {
       return { kind: 'refused' };
     }
+    await noteActivity(this.db, outcome.caller, 'sftp-login', this.clock.now());
     return outcome;
   }
 

@@ -139,6 +139,33 @@ describe.each(testDatabaseTargets())('door admission by the user\'s own settings
     expect(await dav(user.username)).toBe(207);
   });
 
+  it('a group\'s allowed_ips adds to the member\'s own: no list anywhere admits any address, else an address in any list of its own Workspace', async () => {
+    const { user, key } = await someone();
+    const group = await createGroup(t.database.db);
+    await addMember(t.database.db, group, user.id);
+    const listed = await t.api.patch(`/groups/${group}`, { allowed_ips: '10.0.0.0/8, 192.0.2.1' }, { key: BOOTSTRAP_KEY });
+    expect({ status: listed.status, allowed: listed.body.allowed_ips }).toEqual({ status: 200, allowed: '10.0.0.0/8\n192.0.2.1' });
+    expect(await rest(user.id, key)).toEqual({ status: 403, type: 'not-authorized/insufficient-permission-for-site' });
+    expect(await sftp(user.username)).toBe('refused');
+    expect(await dav(user.username)).toBe(403);
+    // The user's own list admits loopback: the lists add up.
+    await set(user.id, { allowed_ips: '127.0.0.0/8\n::1' });
+    expect(await rest(user.id, key)).toEqual({ status: 200, type: undefined });
+    expect(await sftp(user.username)).toBe('signed-in');
+    await set(user.id, { allowed_ips: '' });
+    await t.api.patch(`/groups/${group}`, { allowed_ips: '127.0.0.0/8\n::1' }, { key: BOOTSTRAP_KEY });
+    expect(await rest(user.id, key)).toEqual({ status: 200, type: undefined });
+    const bad = await t.api.patch(`/groups/${group}`, { allowed_ips: 'not an address' }, { key: BOOTSTRAP_KEY });
+    expect({ status: bad.status, type: bad.body.type }).toEqual({ status: 422, type: 'processing-failure/model-save-error' });
+    // A group of another Workspace does not govern a Workspace 0 member.
+    const workspace = await createWorkspace(t.database.db);
+    const elsewhere = await createGroup(t.database.db, { workspaceId: workspace });
+    await addMember(t.database.db, elsewhere, user.id);
+    await t.api.patch(`/groups/${group}`, { allowed_ips: null }, { key: BOOTSTRAP_KEY });
+    expect((await t.api.patch(`/groups/${elsewhere}`, { allowed_ips: '10.0.0.0/8' }, { key: BOOTSTRAP_KEY, workspace })).status).toBe(200);
+    expect(await rest(user.id, key)).toEqual({ status: 200, type: undefined });
+  });
+
   it('ssl_required always_require refuses plain HTTP at the REST API and WebDAV, not SFTP (always encrypted); the other values refuse nothing', async () => {
     const { user, key } = await someone();
     await set(user.id, { ssl_required: 'always_require' });

@@ -14,6 +14,7 @@ import { userSearchKeys } from './011-user-search-keys.js';
 import { userProfileFields } from './012-user-profile-fields.js';
 import { apiKeyDescription } from './013-api-key-description.js';
 import { fileEntryFields } from './014-file-entry-fields.js';
+import { userActivityAndGroupAddresses } from './016-user-activity-and-group-addresses.js';
 
 /**
  * Every migration, in order, listed statically (no directory scanning, so the build output and
@@ -36,6 +37,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '012-user-profile-fields': userProfileFields(dialect),
     '013-api-key-description': apiKeyDescription(),
     '014-file-entry-fields': fileEntryFields(dialect),
+    '016-user-activity-and-group-addresses': userActivityAndGroupAddresses(dialect),
   };
   return { getMigrations: async () => migrations };
 }
