@@ -45,6 +45,8 @@ export interface UsersTable {
   time_zone: string | null;
   language: string | null;
   company: Generated<string>;
+  /** Lower-cased NFC company, for the users' list filters and sorts. */
+  company_key: Generated<string>;
   notes: Generated<string>;
   /** Newline-separated addresses and CIDR ranges; empty is any address. */
   allowed_ips: Generated<string>;

@@ -77,7 +77,9 @@ const PROFILE_COLUMNS = {
 } as const satisfies Record<keyof UserProfile, keyof UsersTable>;
 
 function profileColumns(profile: Partial<UserProfile>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(profile).filter(([, v]) => v !== undefined).map(([k, v]) => [PROFILE_COLUMNS[k as keyof UserProfile], v]));
+  const columns = Object.fromEntries(Object.entries(profile).filter(([, v]) => v !== undefined).map(([k, v]) => [PROFILE_COLUMNS[k as keyof UserProfile], v]));
+  // The company's search key goes with it, as the name's and the email's do.
+  return profile.company === undefined ? columns : { ...columns, company_key: userTextKey(profile.company) };
 }
 
 function toProfile(row: UserRow): UserProfile {
@@ -116,7 +118,7 @@ export function usernameKey(username: string): string {
 }
 
 /** A user's row as a User is made from: the search keys are the database's own. */
-type UserRow = Omit<Selectable<UsersTable>, 'name_key' | 'email_key'>;
+type UserRow = Omit<Selectable<UsersTable>, 'name_key' | 'email_key' | 'company_key'>;
 
 export function toUser(row: UserRow): User {
   return {
