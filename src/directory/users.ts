@@ -158,13 +158,14 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
   // name in another case is a rename, not a clash.
   if (changes.username !== undefined && (await usernameTaken(a.db, changes.username, target.id))) throw usernameTakenError();
   if (input.password !== undefined) await checkNewPassword(a.db, input.password);
-  if (input.password !== undefined && isSelf && target.profile.requirePasswordChange) await checkPasswordDiffers(a.db, target.id, input.password);
   const groupChange = input.groupIds === undefined ? NO_GROUP_CHANGE : await planUserGroups(a, target, input.groupIds);
   if (target.siteAdmin && (changes.siteAdmin === false || changes.disabled === true)) await keepOneSiteAdmin(a.db, target.id);
 
   const needsConfirmation = input.password !== undefined || changes.username !== undefined || changes.siteAdmin !== undefined
     || changes.workspaceAdmin !== undefined || changes.disabled !== undefined;
   if (needsConfirmation) await confirmIdentity('fields');
+  // After the confirmation: whether a text is the current password is for its holder to learn only.
+  if (input.password !== undefined && isSelf && target.profile.requirePasswordChange) await checkPasswordDiffers(a.db, target.id, input.password);
   if (input.password !== undefined) changes.passwordHash = await hashPassword(input.password);
   // Nothing to change (a client sending the user back as it is): no write at all.
   if (Object.keys(changes).length === 0 && groupChange.joining.length === 0 && groupChange.leaving.length === 0) return target;

@@ -40,6 +40,8 @@ describe.each(testDatabaseTargets())('a required password change [$name]', (targ
     expect(answer(await t.api.get('/api_keys', { session }))).toEqual(REQUIRED);
     // An update of its own record must set the password; the handed-over one is no change.
     expect(answer(await t.api.patch(`/users/${user.id}`, { name: 'Someone' }, { session, headers: reauth(HANDED_OVER) }))).toEqual(REQUIRED);
+    // Whether a text is the current password is told only after the password confirms the change.
+    expect(answer(await t.api.patch(`/users/${user.id}`, { password: HANDED_OVER }, { session }))).toEqual({ status: 400, type: 'bad-request/reauthentication-needed-fields' });
     const same = await t.api.patch(`/users/${user.id}`, { password: HANDED_OVER }, { session, headers: reauth(HANDED_OVER) });
     expect({ ...answer(same), errors: same.body.model_errors?.password }).toEqual({
       status: 422, type: 'processing-failure/model-save-error', errors: ['must differ from the current password'],
