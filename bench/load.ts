@@ -6,6 +6,11 @@ export interface RequestSpec {
   path: string;
   headers: Record<string, string>;
   body?: string;
+  /**
+   * Headers each request takes in turn, over `headers` (one credential after another, so that
+   * each request can be another user's); the probe and the warm-up send the first.
+   */
+  rotatingHeaders?: readonly Record<string, string>[];
 }
 
 /** The same for every scenario of a run, baseline included. */
@@ -25,7 +30,12 @@ export interface LoadResult {
 
 /** Drives `request` at the server for `seconds` with autocannon, in this process. */
 export async function runLoad(baseUrl: string, request: RequestSpec, settings: LoadSettings, seconds: number): Promise<LoadResult> {
+  const turns = request.rotatingHeaders ?? [];
+  let turn = 0;
   const result = await autocannon({
+    ...(turns.length === 0 ? {} : {
+      requests: [{ setupRequest: (sent: autocannon.Request) => ({ ...sent, headers: { ...sent.headers, ...turns[turn++ % turns.length] } }) }],
+    }),
     url: `${baseUrl}${request.path}`,
     method: request.method,
     headers: request.headers,

@@ -48,6 +48,7 @@ export function formatReport(report: BenchReport): string {
         first !== undefined && last !== undefined ? `${(last / first).toFixed(2)}×` : ''];
     }));
   };
+  out.push(...activitySection(report));
   // Without the growth section (BENCH_SECTIONS) there is nothing to tabulate.
   if (report.rows.some((r) => r.kind === 'grant-growth' || r.kind === 'folder-growth')) {
     out.push('Growth: CPU µs per request (Atrium process) as the site grows; the ratio is last over first.');
@@ -69,6 +70,31 @@ export function formatReport(report: BenchReport): string {
   out.push(table(['target', 'measured', 'met'], targets(report)));
   for (const note of report.notes) out.push('', `Note: ${note}`);
   return out.join('\n');
+}
+
+/**
+ * Users' activity times (identity/user-activity.ts): the same requests, each another user's, while
+ * each user's first request writes its time, and right after, when none does. The ratio is what
+ * the once-a-minute writes cost while that many users are active at once (per database).
+ */
+function activitySection(report: BenchReport): string[] {
+  const rows = report.rows.filter((r) => r.kind === 'activity');
+  if (rows.length === 0) return [];
+  const databases = [...new Set(rows.map((r) => r.database))];
+  const lines = databases.map((database) => {
+    const writing = rows.find((r) => r.database === database && r.scenario.includes('writes its activity'));
+    const recorded = rows.find((r) => r.database === database && r.scenario.includes('no writes'));
+    const cost = (r: ResultRow | undefined) => r?.measurement?.cpuMicrosPerRequest;
+    const rps = (r: ResultRow | undefined) => r?.measurement?.requestsPerSecond;
+    const ratio = rps(writing) !== undefined && rps(recorded) !== undefined ? (rps(writing) as number) / (rps(recorded) as number) : undefined;
+    return [database, fixed(rps(writing)), fixed(cost(writing)), fixed(rps(recorded)), fixed(cost(recorded)), ratio === undefined ? [writing, recorded].map((r) => (r === undefined ? 'not run' : status(r))).join(' ') : `${ratio.toFixed(2)}×`];
+  });
+  return [
+    `Activity times: ${rows[0]?.scenario.split(' (')[0] ?? ''}, while each user's first request writes its time and right after (nothing to write); the ratio is req/s writing over req/s not.`,
+    '',
+    table(['database', 'writing req/s', 'writing CPU µs/req', 'recorded req/s', 'recorded CPU µs/req', 'ratio'], lines),
+    '',
+  ];
 }
 
 /** The issue's targets against this run's figures. */

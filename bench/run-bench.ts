@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { measure, probe, type Measurement, type Timing } from './measure.js';
 import type { BenchOptions } from './options.js';
-import { bigFolderPage, explainMember, folderListing, foldersProbe, HELLO, login, permissionsOfMember, usersAsMember, type Scenario } from './scenarios.js';
+import { bigFolderPage, explainMember, folderListing, foldersProbe, HELLO, login, permissionsOfMember, usersAsMember, usersByEveryUser, type Scenario } from './scenarios.js';
 import { MEMBER_GRANTS_PAGE } from './seed/grant-plan.js';
 import { finishSeeding, growGrants, seedSite, type SeededSite } from './seed/seed-site.js';
 import { auditBench, type RunScenario } from './audit/audit-bench.js';
@@ -20,7 +20,7 @@ import type { PageTiming } from './console/page-figures.js';
 import { ATRIUM_MAIN, BASELINE_MAIN, startServer, type ServerProcess } from './server-process.js';
 import { postgresStore, sqliteStore, type BenchStore, type StoreName } from './stores.js';
 
-export type RowKind = 'main' | 'floor' | 'grant-growth' | 'folder-growth' | 'access-log' | 'cold' | 'audit' | 'history-growth' | 'webdav' | 'sftp' | 'transfers' | 'workers' | 'console';
+export type RowKind = 'main' | 'activity' | 'floor' | 'grant-growth' | 'folder-growth' | 'access-log' | 'cold' | 'audit' | 'history-growth' | 'webdav' | 'sftp' | 'transfers' | 'workers' | 'console';
 
 export interface ResultRow {
   kind: RowKind;
@@ -290,6 +290,12 @@ async function mainScenarios(atrium: ServerProcess, site: SeededSite, ctx: Store
   for (const scenario of [folderListing(site, 'key'), folderListing(site, 'session'), usersAsMember(site), permissionsOfMember(site), explainMember(site), login(site)]) {
     record(await runIn(atrium, scenario, ctx.options.timing, main, ctx));
   }
+  // Activity recording: the writing load first, with no warm-up and one round (a warm-up or a
+  // second round would record every user and write nothing), then the same load with nothing to
+  // write. The server is warm from the scenarios above.
+  const oneRound = { ...ctx.options.timing, warmupSeconds: 0, repeats: 1 };
+  record(await runIn(atrium, usersByEveryUser(site, 'writing'), oneRound, { ...main, kind: 'activity' }, ctx));
+  record(await runIn(atrium, usersByEveryUser(site, 'recorded'), oneRound, { ...main, kind: 'activity' }, ctx));
   // The folder sizes in turns, like the grant steps (growthSeries), each keeping its lowest cost.
   const best = new Map<number, ResultRow>();
   const once = { ...ctx.options.growthTiming, repeats: 1 };

@@ -84,6 +84,22 @@ export function explainMember(site: SeededSite): Scenario {
   };
 }
 
+/**
+ * The cost of recording users' activity times (identity/user-activity.ts): GET /users with the
+ * seeded users' keys in turn, each request another user's. `writing`: each user's first request
+ * in the minute writes its `last_api_use_at` (on a fresh site, every request until all have had
+ * one); `recorded`: the same requests right after, when every time is under a minute old and
+ * nothing is written. Their ratio is the writes' cost when that many users are active at once.
+ */
+export function usersByEveryUser(site: SeededSite, phase: 'writing' | 'recorded'): Scenario {
+  const [first] = site.activityKeys;
+  return {
+    name: `Activity: GET /users, ${site.activityKeys.length.toLocaleString('en')} users' keys in turn (${phase === 'writing' ? 'each user\'s first request writes its activity' : 'all recorded this minute: no writes'})`,
+    request: { method: 'GET', path: `${API}/users`, headers: key(first ?? site.member.key), rotatingHeaders: site.activityKeys.map(key) },
+    check: expectStatus(200, (body) => (Array.isArray(body) ? undefined : `listed ${JSON.stringify(body).slice(0, 200)}`)),
+  };
+}
+
 export function login(site: SeededSite): Scenario {
   return {
     name: 'POST /sessions',

@@ -13,6 +13,11 @@ export interface SeededSite {
   siteKey: string;
   member: { id: number; username: string; key: string; session: string };
   workspaceAdmin: { id: number; username: string; key: string };
+  /**
+   * A key for each ordinary user of every Workspace (all but the first two of each), for the
+   * activity scenarios: each request another user, so each user's first one writes its activity.
+   */
+  activityKeys: string[];
   /** Grants in the site now. */
   grants: number;
   fixedGrantCount: number;
@@ -39,14 +44,22 @@ export async function seedSite(writer: BulkWriter, shape: SiteShape, folderSizes
   const siteKey = newApiKeySecret();
   const memberKey = newApiKeySecret();
   const adminKey = newApiKeySecret();
-  const key = (name: string, userId: number | null, workspaceId: number, secret: string): Row => {
+  const key = (name: string, userId: number | null, workspaceId: number, secret: string, lastUseAt: number | null = null): Row => {
     const { lookup, hash } = hashSecret(secret);
-    return [name, userId, 'full', workspaceId, lookup, hash, now, null, null];
+    return [name, userId, 'full', workspaceId, lookup, hash, now, null, lastUseAt];
   };
+  // The activity keys' own last use is set ahead, so their once-a-minute touch never falls due in
+  // the run and the activity scenarios measure the users' activity writes alone.
+  const aheadOfTheRun = now + 365 * 24 * 3_600_000;
+  const activityUsers = Array.from({ length: shape.workspaces }, (_, w) => Array.from({ length: Math.max(0, shape.usersPerWorkspace - 2) }, (_unused, j) => ({
+    workspaceId: w + 1, userId: plan.userId(w + 1, j + 2),
+  }))).flat();
+  const activityKeys = activityUsers.map(() => newApiKeySecret());
   await writer.insert('api_keys', ['name', 'user_id', 'permission_set', 'workspace_id', 'lookup', 'secret_hash', 'created_at', 'expires_at', 'last_use_at'], [
     key('bench site-wide key', null, 0, siteKey),
     key('bench member key', memberId, 1, memberKey),
     key('bench Workspace Administrator key', adminId, 1, adminKey),
+    ...activityUsers.map((u, i) => key('bench activity key', u.userId, u.workspaceId, activityKeys[i] as string, aheadOfTheRun)),
   ]);
   const session = newSessionId();
   const { lookup, hash } = hashSecret(session);
@@ -57,6 +70,7 @@ export async function seedSite(writer: BulkWriter, shape: SiteShape, folderSizes
     siteKey,
     member: { id: memberId, username: username(1, plan.member.index), key: memberKey, session },
     workspaceAdmin: { id: adminId, username: username(1, plan.workspaceAdmin.index), key: adminKey },
+    activityKeys,
     grants: fixed.length,
     fixedGrantCount: fixed.length,
   };

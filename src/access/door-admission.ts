@@ -1,12 +1,23 @@
 import { BlockList, isIP } from 'node:net';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
-import { anyGroupAllows } from '../repositories/groups.js';
+import { anyGroupAllows, groupAddressListsOf } from '../repositories/groups.js';
 import type { User } from '../repositories/users.js';
 import type { Caller } from './caller.js';
 
 /** The doors a user's own settings can close: the REST API (and everything built on it), SFTP, WebDAV. */
 export type Door = 'rest' | 'sftp' | 'dav';
+
+/** Where a credential is being used from, as the door saw the connection. */
+export interface DoorConnection {
+  /** The client's address (`request.ip`: X-Forwarded-For only from a trusted proxy). */
+  ip: string;
+  /**
+   * Whether the client's connection is encrypted: HTTPS (Fastify's `request.protocol`, which takes
+   * a trusted proxy's X-Forwarded-Proto), and always for SSH.
+   */
+  encrypted: boolean;
+}
 
 const DOOR_FLAG = { rest: 'restapi_permission', sftp: 'sftp_permission', dav: 'dav_permission' } as const;
 const OWN_FLAG = { rest: 'restapiPermission', sftp: 'sftpPermission', dav: 'davPermission' } as const;
@@ -27,22 +38,30 @@ export function accountActive(user: User, now: number): boolean {
  * credential (session, API key, password, public key):
  * - an account past its `authenticate_until` is refused as a disabled one is (the credential is
  *   not valid any more);
- * - a client address outside the account's `allowed_ips` is refused (`request.ip` as the server
- *   sees it, X-Forwarded-For only from a trusted proxy);
+ * - a client address outside the account's `allowed_ips` and the `allowed_ips` of its groups is
+ *   refused (`request.ip` as the server sees it, X-Forwarded-For only from a trusted proxy). The
+ *   lists add up, as Files.com's do ("the IP matches the Partner, User or Site list"): an address
+ *   in any of them is admitted, and only when none has a list is every address. As for the flags,
+ *   only groups of the user's own Workspace count;
+ * - an account with `ssl_required: always_require` is refused over a connection that is not
+ *   encrypted (plain HTTP to the server, or a trusted proxy saying the client used http). The
+ *   other values leave it to the server's own TLS setting, as Files.com's site setting does;
  * - a door whose protocol flag is false is refused, unless a group of the user's own Workspace it
  *   belongs to has that flag true (a group's flag only ever allows, as Files.com documents it; a
  *   group of another Workspace's administrators may not open a door for a user they do not
  *   administer).
  * A site-wide key has no user and no such settings.
  */
-export async function assertDoorAdmits(db: Db, caller: Caller, door: Door, clientIp: string, now: number): Promise<void> {
+export async function assertDoorAdmits(db: Db, caller: Caller, door: Door, from: DoorConnection, now: number): Promise<void> {
   const user = caller.user;
   if (user === null) return;
   if (!accountActive(user, now)) {
     const kind = caller.credential.kind;
     throw kind === 'session' ? errors.invalidSession() : kind === 'api_key' ? errors.invalidCredentials() : errors.invalidUsernameOrPassword();
   }
-  if (!addressAllowed(user.profile.allowedIps, clientIp)) throw errors.addressNotAllowed();
+  const lists = [user.profile.allowedIps, ...(await groupAddressListsOf(db, user))].filter((list) => list !== '');
+  if (lists.length > 0 && !lists.some((list) => addressAllowed(list, from.ip))) throw errors.addressNotAllowed();
+  if (user.profile.sslRequired === 'always_require' && !from.encrypted) throw errors.sslRequired();
   if (!user.profile[OWN_FLAG[door]] && !(await anyGroupAllows(db, user, DOOR_FLAG[door]))) throw errors.protocolNotPermitted(DOOR_NAME[door]);
 }
 

@@ -45,6 +45,8 @@ export interface UsersTable {
   time_zone: string | null;
   language: string | null;
   company: Generated<string>;
+  /** Lower-cased NFC company, for the users' list filters and sorts. */
+  company_key: Generated<string>;
   notes: Generated<string>;
   /** Newline-separated addresses and CIDR ranges; empty is any address. */
   allowed_ips: Generated<string>;
@@ -57,6 +59,14 @@ export interface UsersTable {
   dav_permission: DefaultedFlag;
   ftp_permission: DefaultedFlag;
   restapi_permission: DefaultedFlag;
+  /** Activity times (epoch ms), null until it first happens; each written at most once a minute. */
+  first_login_at: number | null;
+  last_active_at: number | null;
+  last_api_use_at: number | null;
+  last_web_login_at: number | null;
+  last_restapi_login_at: number | null;
+  last_sftp_login_at: number | null;
+  last_dav_login_at: number | null;
 }
 
 export interface GroupsTable {
@@ -75,6 +85,8 @@ export interface GroupsTable {
   dav_permission: DefaultedFlag;
   ftp_permission: DefaultedFlag;
   restapi_permission: DefaultedFlag;
+  /** Newline-separated addresses and CIDR ranges its members may come from; empty adds none. */
+  allowed_ips: Generated<string>;
 }
 
 export interface GroupUsersTable {

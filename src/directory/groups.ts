@@ -10,7 +10,7 @@ import { deleteMembership, type GroupMember, membersOfGroups, setMembershipAdmin
 import { groupEvent } from './directory-history.js';
 import { checkMayJoin, joinGroup } from './group-member-rules.js';
 import { lockedGroup } from './locked-rows.js';
-import { checkExternalId, checkNotes, checkText } from './user-fields.js';
+import { checkAllowedIps, checkExternalId, checkNotes, checkText } from './user-fields.js';
 
 export interface GroupWithMembers {
   group: Group;
@@ -166,7 +166,11 @@ function snakeCase(field: string): string {
 }
 
 function checkGroupProfile(profile: Partial<GroupProfile>): Partial<GroupProfile> {
-  return profile.notes === undefined ? profile : { ...profile, notes: checkNotes('notes', profile.notes) };
+  return {
+    ...profile,
+    ...(profile.notes === undefined ? {} : { notes: checkNotes('notes', profile.notes) }),
+    ...(profile.allowedIps === undefined ? {} : { allowedIps: checkAllowedIps(profile.allowedIps) }),
+  };
 }
 
 function desiredMembers(userIds: readonly number[], adminIds: readonly number[]): Map<number, boolean> {

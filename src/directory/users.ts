@@ -1,10 +1,10 @@
-import { assertMaySetSiteAdmin, isAdministratorOf, membershipWorkspace, type Call } from '../access/index.js';
+import { assertMaySetSiteAdmin, assertUpdateChangesPassword, isAdministratorOf, membershipWorkspace, type Call } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { takeTurn } from '../db/serialise.js';
 import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors/catalogue.js';
 import { recordHistory } from '../history/index.js';
-import { checkNewPassword, hashPassword, type ConfirmIdentity } from '../identity/index.js';
+import { checkNewPassword, checkPasswordDiffers, hashPassword, type ConfirmIdentity } from '../identity/index.js';
 import { refusingDuplicates, refusingBrokenReferences } from '../repositories/constraint-errors.js';
 import { findGroupById } from '../repositories/groups.js';
 import { insertMembership } from '../repositories/memberships.js';
@@ -108,6 +108,7 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
   const isAdmin = await isAdministratorOf(a.db, a.caller, target.workspaceId);
   const isSelf = a.caller.user?.id === target.id;
   if (!isAdmin && !isSelf) throw errors.workspaceAdminRequired();
+  assertUpdateChangesPassword(a.caller, target.id, input.password !== undefined);
 
   const changes: UserChanges = {};
   const privileged: string[] = [];
@@ -148,6 +149,11 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
   if (!isAdmin && privileged.length > 0) {
     throw errors.insufficientPermissionForParams(`Only an administrator may change ${privileged.join(', ')}.`);
   }
+  // The change a required password change waited for: the user set a password of its own. A
+  // password an administrator sets for someone else leaves the flag as it is (or as sent with it).
+  if (isSelf && input.password !== undefined && changes.profile?.requirePasswordChange === undefined && target.profile.requirePasswordChange) {
+    changes.profile = { ...changes.profile, requirePasswordChange: false };
+  }
   // As creation answers (contract 7: unique site-wide, without regard to case); the user's own
   // name in another case is a rename, not a clash.
   if (changes.username !== undefined && (await usernameTaken(a.db, changes.username, target.id))) throw usernameTakenError();
@@ -158,6 +164,8 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
   const needsConfirmation = input.password !== undefined || changes.username !== undefined || changes.siteAdmin !== undefined
     || changes.workspaceAdmin !== undefined || changes.disabled !== undefined;
   if (needsConfirmation) await confirmIdentity('fields');
+  // After the confirmation: whether a text is the current password is for its holder to learn only.
+  if (input.password !== undefined && isSelf && target.profile.requirePasswordChange) await checkPasswordDiffers(a.db, target.id, input.password);
   if (input.password !== undefined) changes.passwordHash = await hashPassword(input.password);
   // Nothing to change (a client sending the user back as it is): no write at all.
   if (Object.keys(changes).length === 0 && groupChange.joining.length === 0 && groupChange.leaving.length === 0) return target;

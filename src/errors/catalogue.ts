@@ -51,7 +51,12 @@ export const errors = {
   protocolNotPermitted: (door: string) =>
     new AtriumError('not-authorized/insufficient-permission-for-site', `This user may not use ${door}: an administrator has turned it off for the account.`),
   addressNotAllowed: () =>
-    new AtriumError('not-authorized/insufficient-permission-for-site', 'This user may not connect from this address: it is not in the account\'s allowed IPs.'),
+    new AtriumError('not-authorized/insufficient-permission-for-site', 'This user may not connect from this address: it is not in the allowed IPs of the account or of its groups.'),
+  sslRequired: () =>
+    new AtriumError('not-authorized/insufficient-permission-for-site', 'This user must connect over HTTPS: the account requires an encrypted connection (ssl_required).'),
+  /** A session whose user must change its password first (access/password-change-gate.ts). */
+  passwordChangeRequired: () =>
+    new AtriumError('not-authorized/password-change-required', 'This user must change its password before doing anything else: set a new one with PATCH /users/<own id> {password}.'),
 
   notFound: (message = 'Not found.') => new AtriumError('not-found', message),
   workspaceNotFound: () => new AtriumError('not-found/workspace-not-found', 'Workspace not found.'),

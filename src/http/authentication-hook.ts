@@ -1,9 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../lib/time.js';
 import type { Db } from '../db/database.js';
-import { authenticate } from '../identity/index.js';
-import { assertCredentialReaches, assertDoorAdmits, resolveRequestWorkspace } from '../access/index.js';
+import { authenticate, noteActivity } from '../identity/index.js';
+import { assertCredentialReaches, assertDoorAdmits, assertPasswordChangeAllows, resolveRequestWorkspace } from '../access/index.js';
 import { readHeader, type BrandHeaders } from './brand-headers.js';
+import { isConsoleRequest } from './console/session-cookie.js';
 import { readCredentials } from './credentials.js';
 import { assertCredentialHeadersRead } from './unread-credential-headers.js';
 import { assertWorkspaceHeaderSpelling } from './workspace-header-spelling.js';
@@ -20,11 +21,21 @@ export function authenticationHook(db: Db, clock: Clock, headers: BrandHeaders) 
     const credentials = readCredentials(request.headers, headers);
     assertCredentialHeadersRead(request.headers, headers, credentials);
     const caller = await authenticate(db, clock, credentials);
-    // The account's own settings (an end date, allowed addresses, the REST API flag): access/ decides.
-    await assertDoorAdmits(db, caller, 'rest', request.ip, clock.now());
+    // The account's own settings (an end date, allowed addresses, HTTPS, the REST API flag): access/ decides.
+    await assertDoorAdmits(db, caller, 'rest', { ip: request.ip, encrypted: request.protocol === 'https' }, clock.now());
+    // A session whose user must change its password reaches only what serves the change.
+    assertPasswordChangeAllows(caller, config.duringPasswordChange, routeUserId(request.params));
     request.caller = caller;
+    // The user's activity times: a write at most once a minute per user, not one per request.
+    await noteActivity(db, caller, isConsoleRequest(request.headers) ? 'web-use' : 'api-use', clock.now());
     assertWorkspaceHeaderSpelling(request.headers, headers);
     request.requestWorkspaceId = await resolveRequestWorkspace(db, caller, readHeader(request.headers, headers.workspace));
     assertCredentialReaches(caller, config.operation ?? 'administration');
   };
+}
+
+/** The user a `/users/:id` route names, as the password-change gate compares it with the caller. */
+function routeUserId(params: unknown): number | undefined {
+  const id = (params as { id?: unknown } | undefined)?.id;
+  return typeof id === 'string' && /^\d{1,15}$/.test(id) ? Number(id) : undefined;
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
-import type { Caller, OperationKind } from '../access/index.js';
+import type { Caller, OperationKind, PasswordChangeReach } from '../access/index.js';
 
 export type ApiInstance = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -21,6 +21,11 @@ declare module 'fastify' {
      * console's assets are one route per file, named after each build's content hashes.
      */
     metricsRoute?: string;
+    /**
+     * What the route offers a session whose user must change its password first
+     * (access/password-change-gate.ts); routes without it are refused to such a session.
+     */
+    duringPasswordChange?: PasswordChangeReach;
   }
   interface FastifyRequest {
     /** Set by the authentication hook on every non-public API route. */

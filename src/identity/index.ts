@@ -7,7 +7,7 @@ export { createKey, findCallingKey, findKey, type KeyChanges, listKeys, revokeKe
 export { authenticate, type PresentedCredentials } from './authenticate.js';
 export { bootstrapFirstStart, type BootstrapResult } from './bootstrap.js';
 export { clientAddressKey } from './client-address.js';
-export { checkNewPassword } from './password-policy.js';
+export { checkNewPassword, checkPasswordDiffers } from './password-policy.js';
 export { DUMMY_PASSWORD_HASH, hashPassword } from './passwords.js';
 export { type ConfirmIdentity, identityConfirmation, requireReauthentication } from './reauthentication.js';
 export { hashSecret, newApiKeySecret, newSessionId } from './secrets.js';
@@ -23,3 +23,4 @@ export { createPublicKey, type CreatedPublicKey, deletePublicKeyAs, findPublicKe
 export { findPublicKeysOfUser, publicKeyMatches, publicKeyOfUserMatching, touchPublicKeyLogin } from './public-key-sign-in.js';
 export { completeKeySignIn, findKeySignIn, type KeySignIn } from './key-sign-in.js';
 export { fingerprintsOf, openSshLine, parseSshPublicKey, type SshPublicKey } from './ssh-public-key.js';
+export { type ActivityKind, noteActivity } from './user-activity.js';

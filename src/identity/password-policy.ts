@@ -1,5 +1,7 @@
 import type { Db } from '../db/database.js';
 import { AtriumError } from '../errors/atrium-error.js';
+import { passwordHashOfUser } from '../repositories/user-credentials.js';
+import { verifyPassword } from './passwords.js';
 import { readSiteSettings } from './site-settings.js';
 
 // argon2 reads the whole password; a bound keeps a hostile body from costing more than a login.
@@ -18,6 +20,17 @@ export async function checkNewPassword(db: Db, password: string): Promise<void> 
     throw passwordError(`is too short (minimum is ${minimum} characters)`, `Password is too short: the site setting password_min_length asks for at least ${minimum} characters.`);
   }
   if (length > MAX_PASSWORD_LENGTH) throw passwordError(`is too long (maximum is ${MAX_PASSWORD_LENGTH} characters)`, `Password is too long (maximum is ${MAX_PASSWORD_LENGTH} characters).`);
+}
+
+/**
+ * The change a required password change asks for must be a change: the password an administrator
+ * handed over is not kept by sending it again.
+ */
+export async function checkPasswordDiffers(db: Db, userId: number, password: string): Promise<void> {
+  const hash = await passwordHashOfUser(db, userId);
+  if (hash !== null && (await verifyPassword(hash, password))) {
+    throw passwordError('must differ from the current password', 'The new password must differ from the current one: a password change is required.');
+  }
 }
 
 function passwordError(fieldMessage: string, message: string): AtriumError {

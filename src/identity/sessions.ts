@@ -9,6 +9,7 @@ import { endSession, findSessionCandidates, insertSession } from '../repositorie
 import { recordLastLogin } from '../repositories/user-credentials.js';
 import { findUserById, type User } from '../repositories/users.js';
 import { verifyPasswordSignIn, type PasswordSignIn } from './sign-in.js';
+import { noteActivity } from './user-activity.js';
 
 // Signing in and out have no caller yet (or none any more), so these take the database and the
 // clock, or the moment, rather than a Call.
@@ -25,12 +26,15 @@ export interface NewSession {
  * its one answer for every failure), then a session. One moment serves both, so the session's
  * `created_at` and the user's `last_login_at` are the time the login was attempted.
  */
-export async function logIn(db: Db, clock: Clock, input: PasswordSignIn): Promise<NewSession> {
+export async function logIn(db: Db, clock: Clock, input: PasswordSignIn & { encrypted: boolean }): Promise<NewSession> {
   const now = clock.now();
   const user = await verifyPasswordSignIn(db, now, input);
   // A user whose own settings close the REST API (or this address) gets no session to use it with.
-  await assertDoorAdmits(db, callerFromPassword(user), 'rest', input.clientIp, now);
-  return startSession(db, now, user);
+  const caller = callerFromPassword(user);
+  await assertDoorAdmits(db, caller, 'rest', { ip: input.clientIp, encrypted: input.encrypted }, now);
+  const session = await startSession(db, now, user);
+  await noteActivity(db, caller, input.interface === 'web' ? 'web-login' : 'restapi-login', now);
+  return session;
 }
 
 /**

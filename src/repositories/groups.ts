@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
+import { cachedRead } from '../db/read-cache.js';
 import { startsWith } from './like-patterns.js';
 import { equalsText } from '../db/text-equality.js';
 import { asSortedPage, type IdPageRequest, type SortedPageRequest } from '../lib/sorted-page.js';
@@ -25,12 +26,15 @@ export interface GroupProfile {
   davPermission: boolean;
   ftpPermission: boolean;
   restapiPermission: boolean;
+  /** Canonical newline-separated addresses and CIDR ranges its members may come from; empty adds none. */
+  allowedIps: string;
 }
 
-export const DEFAULT_GROUP_PROFILE: GroupProfile = Object.freeze({ notes: '', sftpPermission: false, davPermission: false, ftpPermission: false, restapiPermission: false });
+export const DEFAULT_GROUP_PROFILE: GroupProfile = Object.freeze({ notes: '', sftpPermission: false, davPermission: false, ftpPermission: false, restapiPermission: false, allowedIps: '' });
 
 const GROUP_PROFILE_COLUMNS = {
   notes: 'notes', sftpPermission: 'sftp_permission', davPermission: 'dav_permission', ftpPermission: 'ftp_permission', restapiPermission: 'restapi_permission',
+  allowedIps: 'allowed_ips',
 } as const;
 
 function groupProfileColumns(profile: Partial<GroupProfile>): Record<string, unknown> {
@@ -40,7 +44,7 @@ function groupProfileColumns(profile: Partial<GroupProfile>): Record<string, unk
 interface GroupRow {
   id: number; workspace_id: number; name: string; created_at: number; external_id?: string | null; updated_at?: number | null;
   notes?: string | null; sftp_permission?: boolean | number | null; dav_permission?: boolean | number | null;
-  ftp_permission?: boolean | number | null; restapi_permission?: boolean | number | null;
+  ftp_permission?: boolean | number | null; restapi_permission?: boolean | number | null; allowed_ips?: string | null;
 }
 
 function toGroup(row: GroupRow): Group {
@@ -52,6 +56,7 @@ function toGroup(row: GroupRow): Group {
       davPermission: Boolean(row.dav_permission),
       ftpPermission: Boolean(row.ftp_permission),
       restapiPermission: Boolean(row.restapi_permission),
+      allowedIps: row.allowed_ips ?? '',
     },
   };
 }
@@ -169,6 +174,25 @@ export async function anyGroupAllows(db: Db, user: { id: number; workspaceId: nu
     .where(`g.${flag}`, '=', true)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/**
+ * The address lists of the groups of the user's own Workspace that it is a member of, those that
+ * have one (a group of another Workspace does not govern the user, as for the protocol flags).
+ * Read on every request of the user through the read cache: it changes only with a write.
+ */
+export function groupAddressListsOf(db: Db, user: { id: number; workspaceId: number }): Promise<readonly string[]> {
+  return cachedRead(db, 'group-address-lists', `${user.id}:${user.workspaceId}`, async () => {
+    const rows = await db
+      .selectFrom('group_users as gu')
+      .innerJoin('groups as g', 'g.id', 'gu.group_id')
+      .select('g.allowed_ips')
+      .where('gu.user_id', '=', user.id)
+      .where('g.workspace_id', '=', user.workspaceId)
+      .where('g.allowed_ips', '!=', '')
+      .execute();
+    return Object.freeze(rows.map((row) => row.allowed_ips));
+  });
 }
 
 export async function renameGroup(db: Db, id: number, name: string, now: number): Promise<void> {

@@ -10,7 +10,7 @@ import { type TimeRange, withinTimeRange } from './time-range.js';
 import { toUser, type User, userTextKey, usernameKey } from './users.js';
 
 /** The fields a list of users can be sorted by. */
-export type UserSortField = 'id' | 'username' | 'name' | 'email' | 'site_admin' | 'disabled' | 'last_login_at' | 'workspace_id';
+export type UserSortField = 'id' | 'username' | 'name' | 'email' | 'site_admin' | 'disabled' | 'last_login_at' | 'workspace_id' | 'company' | 'authenticate_until' | 'ssl_required';
 
 export interface UserFilter {
   username?: string;
@@ -30,7 +30,17 @@ export interface UserFilter {
   lastLoginAt?: TimeRange;
   /** Part of the username, the name or the email, without regard to case. */
   search?: string;
+  /** Equal, or starting with, without regard to case. */
+  company?: string;
+  companyPrefix?: string;
+  /** One of Files.com's values, as stored. */
+  sslRequired?: string;
+  /** Users whose end date is within the range (no end date: outside every range). */
+  authenticateUntil?: TimeRange;
 }
+
+/** Where a user without an end date sorts by `authenticate_until`: after every date (the largest a Date holds). */
+const NEVER_ENDS = 8_640_000_000_000_000;
 
 /** What a user sorts by in each order; never null, so that both databases order alike. */
 const SORTED_BY: Readonly<Record<UserSortField, () => RawBuilder<unknown>>> = {
@@ -43,6 +53,9 @@ const SORTED_BY: Readonly<Record<UserSortField, () => RawBuilder<unknown>>> = {
   // Never signed in sorts before any sign-in.
   last_login_at: () => sql`coalesce(last_login_at, -1)`,
   workspace_id: () => sql.ref('workspace_id'),
+  company: () => sql.ref('company_key'),
+  authenticate_until: () => sql`coalesce(authenticate_until, ${sql.lit(NEVER_ENDS)})`,
+  ssl_required: () => sql.ref('ssl_required'),
 };
 
 /** The value `user` has in the order by `field`, as a cursor keeps it. */
@@ -56,6 +69,9 @@ export function userSortValue(user: User, field: UserSortField): string | number
     case 'disabled': return user.disabled ? 1 : 0;
     case 'last_login_at': return user.lastLoginAt ?? -1;
     case 'workspace_id': return user.workspaceId;
+    case 'company': return userTextKey(user.profile.company);
+    case 'authenticate_until': return user.profile.authenticateUntil ?? NEVER_ENDS;
+    case 'ssl_required': return user.profile.sslRequired;
   }
 }
 
@@ -107,6 +123,10 @@ async function loadUsersPage(
   if (filter.namePrefix !== undefined) query = query.where(startsWith('name_key', userTextKey(filter.namePrefix)));
   if (filter.emailPrefix !== undefined) query = query.where(startsWith('email_key', userTextKey(filter.emailPrefix)));
   if (filter.lastLoginAt !== undefined) query = query.where(withinTimeRange('last_login_at', filter.lastLoginAt));
+  if (filter.company !== undefined) query = query.where(equalsText('company_key', userTextKey(filter.company)));
+  if (filter.companyPrefix !== undefined) query = query.where(startsWith('company_key', userTextKey(filter.companyPrefix)));
+  if (filter.sslRequired !== undefined) query = query.where(equalsText('ssl_required', filter.sslRequired));
+  if (filter.authenticateUntil !== undefined) query = query.where(withinTimeRange('authenticate_until', filter.authenticateUntil));
   if (filter.search !== undefined) {
     const text = userTextKey(filter.search);
     query = query.where((eb) => eb.or([containsText('username_key', text), containsText('name_key', text), containsText('email_key', text)]));

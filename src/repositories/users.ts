@@ -21,6 +21,23 @@ export interface User {
   nameParts: NameParts;
   /** The Files.com profile and access fields (docs/workspaces-users-groups.md). */
   profile: UserProfile;
+  /** When the user was last active, by door (identity/user-activity.ts). */
+  activity: UserActivity;
+}
+
+/** Activity times, epoch milliseconds, null until it first happens; each kept to a minute. */
+export interface UserActivity {
+  firstLoginAt: number | null;
+  /** Any of the others, the latest. */
+  lastActiveAt: number | null;
+  /** A REST API request with any credential of the user. */
+  lastApiUseAt: number | null;
+  /** A sign-in at the web console. */
+  lastWebLoginAt: number | null;
+  /** A sign-in with POST /sessions from anything but the console. */
+  lastRestapiLoginAt: number | null;
+  lastSftpLoginAt: number | null;
+  lastDavLoginAt: number | null;
 }
 
 /** Files.com's `ssl_required` values. */
@@ -60,7 +77,9 @@ const PROFILE_COLUMNS = {
 } as const satisfies Record<keyof UserProfile, keyof UsersTable>;
 
 function profileColumns(profile: Partial<UserProfile>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(profile).filter(([, v]) => v !== undefined).map(([k, v]) => [PROFILE_COLUMNS[k as keyof UserProfile], v]));
+  const columns = Object.fromEntries(Object.entries(profile).filter(([, v]) => v !== undefined).map(([k, v]) => [PROFILE_COLUMNS[k as keyof UserProfile], v]));
+  // The company's search key goes with it, as the name's and the email's do.
+  return profile.company === undefined ? columns : { ...columns, company_key: userTextKey(profile.company) };
 }
 
 function toProfile(row: UserRow): UserProfile {
@@ -99,7 +118,7 @@ export function usernameKey(username: string): string {
 }
 
 /** A user's row as a User is made from: the search keys are the database's own. */
-type UserRow = Omit<Selectable<UsersTable>, 'name_key' | 'email_key'>;
+type UserRow = Omit<Selectable<UsersTable>, 'name_key' | 'email_key' | 'company_key'>;
 
 export function toUser(row: UserRow): User {
   return {
@@ -118,6 +137,15 @@ export function toUser(row: UserRow): User {
     updatedAt: row.updated_at ?? row.created_at,
     nameParts: { givenName: row.given_name ?? null, familyName: row.family_name ?? null },
     profile: toProfile(row),
+    activity: {
+      firstLoginAt: row.first_login_at ?? null,
+      lastActiveAt: row.last_active_at ?? null,
+      lastApiUseAt: row.last_api_use_at ?? null,
+      lastWebLoginAt: row.last_web_login_at ?? null,
+      lastRestapiLoginAt: row.last_restapi_login_at ?? null,
+      lastSftpLoginAt: row.last_sftp_login_at ?? null,
+      lastDavLoginAt: row.last_dav_login_at ?? null,
+    },
   };
 }
 
@@ -246,6 +274,9 @@ export const JOINED_USER_COLUMNS = [
   'u.user_root as u_user_root', 'u.authenticate_until as u_authenticate_until', 'u.require_password_change as u_require_password_change',
   'u.ssl_required as u_ssl_required', 'u.sftp_permission as u_sftp_permission', 'u.dav_permission as u_dav_permission',
   'u.ftp_permission as u_ftp_permission', 'u.restapi_permission as u_restapi_permission',
+  'u.first_login_at as u_first_login_at', 'u.last_active_at as u_last_active_at', 'u.last_api_use_at as u_last_api_use_at',
+  'u.last_web_login_at as u_last_web_login_at', 'u.last_restapi_login_at as u_last_restapi_login_at',
+  'u.last_sftp_login_at as u_last_sftp_login_at', 'u.last_dav_login_at as u_last_dav_login_at',
 ] as const;
 
 type PrefixedUser = { [K in keyof UserRow as K extends 'id' ? never : `u_${K}`]: UserRow[K] | null };
@@ -282,5 +313,12 @@ export function unprefixUser(id: number, row: PrefixedUser): UserRow {
     dav_permission: row.u_dav_permission as number,
     ftp_permission: row.u_ftp_permission as number,
     restapi_permission: row.u_restapi_permission as number,
+    first_login_at: row.u_first_login_at,
+    last_active_at: row.u_last_active_at,
+    last_api_use_at: row.u_last_api_use_at,
+    last_web_login_at: row.u_last_web_login_at,
+    last_restapi_login_at: row.u_last_restapi_login_at,
+    last_sftp_login_at: row.u_last_sftp_login_at,
+    last_dav_login_at: row.u_last_dav_login_at,
   };
 }

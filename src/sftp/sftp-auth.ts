@@ -2,7 +2,7 @@ import type { AuthContext } from 'ssh2';
 import ssh2 from 'ssh2';
 import { assertDoorAdmits, type Caller } from '../access/index.js';
 import type { Db } from '../db/database.js';
-import { authenticate, completeKeySignIn, findKeySignIn, type PasswordDoor } from '../identity/index.js';
+import { authenticate, completeKeySignIn, findKeySignIn, noteActivity, type PasswordDoor } from '../identity/index.js';
 import type { Clock } from '../lib/time.js';
 
 // ssh2 is CommonJS: its values come from the default export under Node's ESM.
@@ -68,10 +68,12 @@ export class SftpAuthenticator {
     // The account's own settings (an end date, allowed addresses, the SFTP flag): access/ decides.
     // A refusal looks like any other to the client.
     try {
-      await assertDoorAdmits(this.db, outcome.caller, 'sftp', clientIp, this.clock.now());
+      // SSH is always encrypted: ssl_required has nothing to refuse here.
+      await assertDoorAdmits(this.db, outcome.caller, 'sftp', { ip: clientIp, encrypted: true }, this.clock.now());
     } catch {
       return { kind: 'refused' };
     }
+    await noteActivity(this.db, outcome.caller, 'sftp-login', this.clock.now());
     return outcome;
   }
 

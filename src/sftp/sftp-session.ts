@@ -40,6 +40,9 @@ export class SftpSession {
   private pending = 0;
   private ended = false;
   private files!: FileSession;
+  /** The working folder relative paths start from: the landing folder (sftp-paths.ts). */
+  private landing = '/';
+  private opening: Promise<void> | undefined;
 
   /**
    * Listens at once: a client may send its first requests before the file session is open (OpenSSH
@@ -56,9 +59,11 @@ export class SftpSession {
     private readonly socket: Socket,
     private readonly now: () => number,
     private readonly arrived: <T>(next: () => T) => T,
+    /** The user's `user_root` (its landing folder), '' for none. */
+    private readonly userRoot = '',
   ) {
     sftp.on('REALPATH', (id: number, path: string) => this.run(id, async () => {
-      const normalized = normalizeSftpPath(path);
+      const normalized = normalizeSftpPath(path, this.landing);
       sftp.name(id, [{ filename: normalized, longname: normalized, attrs: {} as Attributes }]);
     }));
     sftp.on('STAT', (id: number, path: string) => this.stat(id, path));
@@ -77,7 +82,7 @@ export class SftpSession {
     sftp.on('RMDIR', (id: number, path: string) => this.remove(id, path, 'directory'));
     sftp.on('REMOVE', (id: number, path: string) => this.remove(id, path, 'file'));
     sftp.on('RENAME', (id: number, from: string, to: string) => this.run(id, async () => {
-      await this.files.move(sessionPathOf(from), sessionPathOf(to));
+      await this.files.move(this.sessionPathOf(from), this.sessionPathOf(to));
       this.ok(id);
     }, () => [this.fileOf(from), this.fileOf(to)]));
     // The size (a truncate) and the modification time (sync tools compare it) are kept; other
@@ -100,7 +105,7 @@ export class SftpSession {
       this.ok(id);
     }));
     sftp.on('EXTENDED', (id: number, name: string, data: Buffer | undefined) => this.run(id, async () => {
-      const answered = await handleExtension(this.sftp, this.files, id, name, data);
+      const answered = await handleExtension(this.sftp, this.files, id, name, data, this.landing);
       if (!answered) this.fail(id, UNSUPPORTED);
     }, () => pathsOfExtension(name, data).map((path) => this.fileOf(path))));
     sftp.on('SYMLINK', (id: number) => this.fail(id, UNSUPPORTED));
@@ -315,7 +320,7 @@ export class SftpSession {
 
   /** The site path key FileOrder knows a path's file by. */
   private fileOf(path: string): string {
-    return this.files.locate(sessionPathOf(path)).key;
+    return this.files.locate(this.sessionPathOf(path)).key;
   }
 
   private answerHandle(id: number, open: Open): boolean {
@@ -343,7 +348,7 @@ export class SftpSession {
   /** A request on one path, in order with the other requests on its file. */
   private async onPath(id: number, path: string, work: (sessionPath: string, file: string) => Promise<void>): Promise<void> {
     let file = '';
-    await this.run(id, () => work(sessionPathOf(path), file), () => {
+    await this.run(id, () => work(this.sessionPathOf(path), file), () => {
       file = this.fileOf(path);
       return [file];
     });
@@ -362,13 +367,30 @@ export class SftpSession {
     try {
       // Requests that arrive before the file session is open wait here together and go on in
       // the order they came, so FileOrder sees them in the client's order.
-      this.files ??= await this.filesOpening;
+      await (this.opening ??= this.openFiles());
       await this.order.run(concerning(), () => this.arrived(work));
     } catch (error) {
       this.fail(id, isStatus(error) ? error : statusOf(error));
     } finally {
       this.pending -= 1;
     }
+  }
+
+  private sessionPathOf(path: string): string {
+    return sessionPathOf(path, this.landing);
+  }
+
+  /**
+   * The file session, and the landing folder: the user's `user_root` when it is a folder the user
+   * sees, else `/` (a landing folder that is gone, or out of reach, must not strand the client).
+   */
+  private async openFiles(): Promise<void> {
+    const files = await this.filesOpening;
+    if (this.userRoot !== '') {
+      const root = await this.arrived(() => files.stat(this.userRoot)).catch(() => undefined);
+      if (root?.type === 'directory') this.landing = `/${this.userRoot}`;
+    }
+    this.files = files;
   }
 
   /**

@@ -3,7 +3,7 @@ import { assertDoorAdmits, type Caller } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { AtriumError } from '../errors/atrium-error.js';
 import { errors } from '../errors/catalogue.js';
-import { authenticate, type PasswordDoor } from '../identity/index.js';
+import { authenticate, noteActivity, type PasswordDoor } from '../identity/index.js';
 import type { Clock } from '../lib/time.js';
 
 /** Generated API keys (identity/secrets.ts): `atr_` and 43 base64url characters. */
@@ -30,8 +30,11 @@ export class DavAuthenticator {
 
   async callerOf(request: FastifyRequest): Promise<Caller> {
     const caller = await this.recognise(request);
-    // The account's own settings (an end date, allowed addresses, the WebDAV flag): access/ decides.
-    await assertDoorAdmits(this.db, caller, 'dav', request.ip, this.clock.now());
+    // The account's own settings (an end date, allowed addresses, HTTPS, the WebDAV flag): access/ decides.
+    const now = this.clock.now();
+    await assertDoorAdmits(this.db, caller, 'dav', { ip: request.ip, encrypted: request.protocol === 'https' }, now);
+    // WebDAV clients sign in with every request: recorded at most once a minute per user.
+    await noteActivity(this.db, caller, 'dav-login', now);
     return caller;
   }
 

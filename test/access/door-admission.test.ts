@@ -138,6 +138,78 @@ describe.each(testDatabaseTargets())('door admission by the user\'s own settings
     expect(await sftp(user.username)).toBe('signed-in');
     expect(await dav(user.username)).toBe(207);
   });
+
+  it('a group\'s allowed_ips adds to the member\'s own: no list anywhere admits any address, else an address in any list of its own Workspace', async () => {
+    const { user, key } = await someone();
+    const group = await createGroup(t.database.db);
+    await addMember(t.database.db, group, user.id);
+    const listed = await t.api.patch(`/groups/${group}`, { allowed_ips: '10.0.0.0/8, 192.0.2.1' }, { key: BOOTSTRAP_KEY });
+    expect({ status: listed.status, allowed: listed.body.allowed_ips }).toEqual({ status: 200, allowed: '10.0.0.0/8\n192.0.2.1' });
+    expect(await rest(user.id, key)).toEqual({ status: 403, type: 'not-authorized/insufficient-permission-for-site' });
+    expect(await sftp(user.username)).toBe('refused');
+    expect(await dav(user.username)).toBe(403);
+    // The user's own list admits loopback: the lists add up.
+    await set(user.id, { allowed_ips: '127.0.0.0/8\n::1' });
+    expect(await rest(user.id, key)).toEqual({ status: 200, type: undefined });
+    expect(await sftp(user.username)).toBe('signed-in');
+    await set(user.id, { allowed_ips: '' });
+    await t.api.patch(`/groups/${group}`, { allowed_ips: '127.0.0.0/8\n::1' }, { key: BOOTSTRAP_KEY });
+    expect(await rest(user.id, key)).toEqual({ status: 200, type: undefined });
+    const bad = await t.api.patch(`/groups/${group}`, { allowed_ips: 'not an address' }, { key: BOOTSTRAP_KEY });
+    expect({ status: bad.status, type: bad.body.type }).toEqual({ status: 422, type: 'processing-failure/model-save-error' });
+    // A group of another Workspace does not govern a Workspace 0 member.
+    const workspace = await createWorkspace(t.database.db);
+    const elsewhere = await createGroup(t.database.db, { workspaceId: workspace });
+    await addMember(t.database.db, elsewhere, user.id);
+    await t.api.patch(`/groups/${group}`, { allowed_ips: null }, { key: BOOTSTRAP_KEY });
+    expect((await t.api.patch(`/groups/${elsewhere}`, { allowed_ips: '10.0.0.0/8' }, { key: BOOTSTRAP_KEY, workspace })).status).toBe(200);
+    expect(await rest(user.id, key)).toEqual({ status: 200, type: undefined });
+  });
+
+  it('ssl_required always_require refuses plain HTTP at the REST API and WebDAV, not SFTP (always encrypted); the other values refuse nothing', async () => {
+    const { user, key } = await someone();
+    await set(user.id, { ssl_required: 'always_require' });
+    expect(await rest(user.id, key)).toEqual({ status: 403, type: 'not-authorized/insufficient-permission-for-site' });
+    expect(await logIn(user.username)).toEqual({ status: 403, type: 'not-authorized/insufficient-permission-for-site' });
+    expect(await dav(user.username)).toBe(403);
+    expect(await sftp(user.username)).toBe('signed-in');
+    await set(user.id, { ssl_required: 'never_require' });
+    expect(await rest(user.id, key)).toEqual({ status: 200, type: undefined });
+    expect(await dav(user.username)).toBe(207);
+  });
+
+  it('user_root is the SFTP landing folder: `.` and relative paths start there, absolute paths are unchanged; a folder out of sight lands at /', async () => {
+    const user = await createUser(t.database.db, { password: PASSWORD, siteAdmin: true });
+    const made = await t.api.post('/folders/landing/inner/sub', { mkdir_parents: true }, { key: BOOTSTRAP_KEY });
+    expect(made.status).toBe(201);
+    await set(user.id, { user_root: '/landing/inner/' });
+    const c = await t.connect({ username: user.username, password: PASSWORD });
+    try {
+      expect(await call((done) => c.sftp.realpath('.', done))).toBe('/landing/inner');
+      expect(await call((done) => c.sftp.realpath('..', done))).toBe('/landing');
+      expect(await call((done) => c.sftp.realpath('/', done))).toBe('/');
+      const relative = await call<{ filename: string }[]>((done) => c.sftp.readdir('.', done));
+      const absolute = await call<{ filename: string }[]>((done) => c.sftp.readdir('/landing/inner', done));
+      expect(relative.map((e) => e.filename)).toEqual(['sub']);
+      expect(absolute.map((e) => e.filename)).toEqual(['sub']);
+    } finally {
+      c.close();
+    }
+    await set(user.id, { user_root: 'nowhere/at/all' });
+    const lost = await t.connect({ username: user.username, password: PASSWORD });
+    try {
+      expect(await call((done) => lost.sftp.realpath('.', done))).toBe('/');
+    } finally {
+      lost.close();
+    }
+  });
+
+  it('require_password_change holds neither SFTP nor WebDAV sign-ins: only console sessions wait for the change', async () => {
+    const { user } = await someone();
+    await set(user.id, { require_password_change: true });
+    expect(await sftp(user.username)).toBe('signed-in');
+    expect(await dav(user.username)).toBe(207);
+  });
 });
 
 describe.each(testDatabaseTargets())('allowed_ips behind a load balancer [$name]', (target) => {
@@ -158,6 +230,18 @@ describe.each(testDatabaseTargets())('allowed_ips behind a load balancer [$name]
     await t.api.patch(`/users/${user.id}`, { allowed_ips: '203.0.113.0/24' }, { key: BOOTSTRAP_KEY });
     return (await t.api.get(`/users/${user.id}`, { key, headers: { 'X-Forwarded-For': forwardedFor } })).status;
   };
+
+  it('takes ssl_required from a trusted proxy\'s X-Forwarded-Proto: https admits, http refuses; an untrusted one is not believed', async () => {
+    const over = async (t: TestApp, proto: string) => {
+      const user = await createUser(t.database.db);
+      const key = await createApiKey(t.database.db, { userId: user.id });
+      await t.api.patch(`/users/${user.id}`, { ssl_required: 'always_require' }, { key: BOOTSTRAP_KEY });
+      return (await t.api.get(`/users/${user.id}`, { key, headers: { 'X-Forwarded-Proto': proto } })).status;
+    };
+    expect(await over(proxied, 'https')).toBe(200);
+    expect(await over(proxied, 'http')).toBe(403);
+    expect(await over(direct, 'https')).toBe(403);
+  });
 
   it('takes the forwarded address only from a trusted proxy, so a client cannot pick its own', async () => {
     expect(await from(proxied, '203.0.113.9')).toBe(200);

@@ -30,6 +30,7 @@ describe.each(testDatabaseTargets())('groups and memberships [$name]', (target) 
       dav_permission: false,
       ftp_permission: false,
       restapi_permission: false,
+      allowed_ips: '',
     });
     const memberships = await t.api.get(`/group_users?group_id=${response.body.id}`, { key: s.admin1.key });
     expect(memberships.body).toEqual(expect.arrayContaining([

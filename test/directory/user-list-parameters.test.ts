@@ -102,6 +102,27 @@ describe.each(testDatabaseTargets())('GET /users list parameters [$name]', (targ
     }
   });
 
+  it('filters and sorts by company (without regard to case), ssl_required and authenticate_until (no end date last)', async () => {
+    const set = (username: string, fields: Record<string, unknown>) => t.api.patch(`/users/${idOf.get(username)}`, fields, { key: BOOTSTRAP_KEY });
+    await set('ann-lee', { company: 'Acme Rockets', ssl_required: 'always_require', authenticate_until: '2030-01-01T00:00:00Z' });
+    await set('bob_ross', { company: 'acme', authenticate_until: '2029-06-01T00:00:00Z' });
+    await set('cleo', { company: 'Zeta', ssl_required: 'never_require' });
+    expect(usernames((await get('filter[company]=ACME')).body)).toEqual(['bob_ross']);
+    expect(usernames((await get('filter_prefix[company]=acme')).body)).toEqual(['ann-lee', 'bob_ross']);
+    expect(usernames((await get('filter[ssl_required]=always_require')).body)).toEqual(['ann-lee']);
+    expect(usernames((await get('filter[ssl_required]=no_such_value')).body)).toEqual([]);
+    expect(usernames((await get('filter_lt[authenticate_until]=2029-12-31T00:00:00Z')).body)).toEqual(['bob_ross']);
+    expect(usernames((await get('filter_gteq[authenticate_until]=2029-01-01T00:00:00Z')).body)).toEqual(['ann-lee', 'bob_ross']);
+    expect(usernames((await get('filter[authenticate_until]=2030-01-01T00:00:00Z')).body)).toEqual(['ann-lee']);
+    // No company sorts first (empty), no end date last; two a page follows the same order.
+    const byCompany = ['dan%', 'eve', 'bob_ross', 'ann-lee', 'cleo'];
+    expect(usernames((await get('sort_by[company]=asc')).body)).toEqual(byCompany);
+    expect(usernames(await allPages(get, 'sort_by[company]=desc&per_page=2'))).toEqual([...byCompany].reverse());
+    expect(usernames(await allPages(get, 'sort_by[authenticate_until]=asc&per_page=2'))).toEqual(['bob_ross', 'ann-lee', 'cleo', 'dan%', 'eve']);
+    expect(usernames((await get('sort_by[ssl_required]=desc')).body)).toEqual(['eve', 'dan%', 'bob_ross', 'cleo', 'ann-lee']);
+    for (const username of ['ann-lee', 'bob_ross', 'cleo']) await set(username, { company: '', ssl_required: 'use_system_setting', authenticate_until: null });
+  });
+
   it('refuses a cursor made in another order, either way', async () => {
     const sorted = await get('sort_by[name]=asc&per_page=1');
     const sortedCursor = encodeURIComponent(sorted.headers.get('x-service-cursor') as string);
@@ -120,12 +141,12 @@ describe.each(testDatabaseTargets())('GET /users list parameters [$name]', (targ
 
   it('refuses what it cannot filter or sort on, naming it, instead of answering everyone', async () => {
     const cases: [string, string, RegExp][] = [
-      ['filter[company]=Acme', 'bad-request/invalid-filter-field', /filter\[company\].*does not filter or sort on it yet/],
+      ['filter[password_validity_days]=30', 'bad-request/invalid-filter-field', /filter\[password_validity_days\].*no password expiry/],
       ['filter[favourite_colour]=blue', 'bad-request/invalid-filter-field', /filter\[favourite_colour\]/],
-      ['filter_prefix[company]=Ac', 'bad-request/invalid-filter-field', /filter_prefix\[company\]/],
+      ['filter_gt[company]=Ac', 'bad-request/invalid-filter-field', /filter_gt\[company\]/],
       ['filter_gt[username]=a', 'bad-request/invalid-filter-field', /filter_gt\[username\]/],
-      ['filter_lt[authenticate_until]=2026-01-01T00:00:00Z', 'bad-request/invalid-filter-field', /authenticate_until/],
-      ['sort_by[company]=asc', 'bad-request/invalid-sort-field', /company.*does not filter or sort on it yet/],
+      ['filter_lt[authenticate_until]=soon', 'bad-request/request-params-invalid', /authenticate_until/],
+      ['sort_by[password_validity_days]=asc', 'bad-request/invalid-sort-field', /no password expiry/],
       ['sort_by[last_desktop_login_at]=asc', 'bad-request/invalid-sort-field', /desktop/],
       ['sort_by[name]=up', 'bad-request/request-params-invalid', /sort_by\[name\]/],
       ['sort_by[name]=asc&sort_by[email]=asc', 'bad-request/multiple-sort-params-not-allowed', /one field/],

@@ -48,6 +48,8 @@ describe('bench harness smoke run [sqlite]', () => {
       'floor: the listing\'s answer behind an API-key check, bare Fastify',
       'WebDAV PROPFIND Depth 1 <100-entry folder>',
     ]));
+    // Activity recording, writing and then not, with the ratio in the report.
+    expect(report.rows.filter((row) => row.kind === 'activity' && row.measurement !== undefined)).toHaveLength(2);
     // The WebDAV section's uploads and downloads, through each door.
     expect(report.rows.filter((row) => row.kind === 'webdav' && row.transfer !== undefined).map((row) => row.scenario.split(' (')[0])).toEqual(['REST PUT /files/<path>', 'WebDAV PUT', 'REST GET /files/<path>?action=stream', 'WebDAV GET']);
     // The SFTP section: OpenSSH's sftp against Atrium (and against OpenSSH's sshd, where installed),
@@ -95,5 +97,6 @@ describe('bench harness smoke run [sqlite]', () => {
       if (row.kind !== 'cold' && !row.scenario.includes('during the parallel uploads')) expect(row.measurement?.cpuMicrosPerRequest).toBeGreaterThan(0);
     }
     expect(formatReport(report)).toContain('| target | measured | met |');
+    expect(formatReport(report)).toContain('Activity times: ');
   }, 120_000);
 });

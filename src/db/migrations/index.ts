@@ -16,6 +16,7 @@ import { apiKeyDescription } from './013-api-key-description.js';
 import { fileEntryFields } from './014-file-entry-fields.js';
 import { listingProvidedMtimeIndex } from './015-listing-provided-mtime-index.js';
 import { lockAnyUserAccess } from './016-lock-any-user-access.js';
+import { userActivityAndGroupAddresses } from './017-user-activity-and-group-addresses.js';
 
 /**
  * Every migration, in order, listed statically (no directory scanning, so the build output and
@@ -40,6 +41,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '014-file-entry-fields': fileEntryFields(dialect),
     '015-listing-provided-mtime-index': listingProvidedMtimeIndex(),
     '016-lock-any-user-access': lockAnyUserAccess(dialect),
+    '017-user-activity-and-group-addresses': userActivityAndGroupAddresses(dialect),
   };
   return { getMigrations: async () => migrations };
 }

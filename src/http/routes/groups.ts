@@ -26,6 +26,7 @@ const GroupBody = Type.Object({
   dav_permission: Type.Boolean(),
   ftp_permission: Type.Boolean(),
   restapi_permission: Type.Boolean(),
+  allowed_ips: Type.String({ description: 'newline-separated addresses and CIDR ranges its members may come from, besides their own; empty adds none' }),
 });
 
 function groupBody({ group, members }: GroupWithMembers) {
@@ -41,14 +42,16 @@ function groupBody({ group, members }: GroupWithMembers) {
     dav_permission: group.profile.davPermission,
     ftp_permission: group.profile.ftpPermission,
     restapi_permission: group.profile.restapiPermission,
+    allowed_ips: group.profile.allowedIps,
   };
 }
 
-/** A group's notes and protocol flags as a request sends them; fields not sent stay absent. */
-function groupProfileInput(body: { notes?: string | null; sftp_permission?: boolean; dav_permission?: boolean; ftp_permission?: boolean; restapi_permission?: boolean }) {
+/** A group's notes, protocol flags and addresses as a request sends them; fields not sent stay absent. */
+function groupProfileInput(body: { notes?: string | null; sftp_permission?: boolean; dav_permission?: boolean; ftp_permission?: boolean; restapi_permission?: boolean; allowed_ips?: string | null }) {
   return definedOnly({
     notes: body.notes === null ? '' : body.notes,
     sftpPermission: body.sftp_permission, davPermission: body.dav_permission, ftpPermission: body.ftp_permission, restapiPermission: body.restapi_permission,
+    allowedIps: body.allowed_ips === null ? '' : body.allowed_ips,
   });
 }
 
@@ -60,6 +63,7 @@ const GroupFields = {
   dav_permission: Type.Optional(Type.Boolean()),
   ftp_permission: Type.Optional(Type.Boolean()),
   restapi_permission: Type.Optional(Type.Boolean()),
+  allowed_ips: Type.Optional(Type.Union([Type.String({ maxLength: 16_384 }), Type.Null()])),
 };
 
 export function groupRoutes(app: ApiInstance, deps: RouteDeps): void {

@@ -34,7 +34,7 @@ export function sessionRoutes(app: ApiInstance, deps: RouteDeps): void {
       response: { 201: SessionBody, ...errorResponses },
     },
   }, async (request, reply) => {
-    const session = await logIn(deps.db, deps.clock, { username: request.body.username, password: request.body.password, clientIp: request.ip, interface: originOf(request).interface });
+    const session = await logIn(deps.db, deps.clock, { username: request.body.username, password: request.body.password, clientIp: request.ip, interface: originOf(request).interface, encrypted: request.protocol === 'https' });
     // The console gets its session as an HttpOnly cookie, and no id its scripts could leak.
     const inCookie = isConsoleRequest(request.headers);
     if (inCookie) reply.header('set-cookie', sessionCookie(session.id, request.protocol === 'https'));

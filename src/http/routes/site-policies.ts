@@ -17,6 +17,8 @@ const PoliciesBody = Type.Object({
  */
 export function sitePolicyRoutes(app: ApiInstance, deps: RouteDeps): void {
   app.get('/site/policies', {
+    // A password form shows the site's rules, also to a user who must change its password first.
+    config: { duringPasswordChange: 'always' },
     schema: { summary: 'Show the site rules that apply to every user', querystring: Type.Object({}), response: { 200: PoliciesBody, ...errorResponses } },
   }, async (request) => readSitePolicies(callOf(request, deps)));
 }

@@ -1,15 +1,8 @@
 import type { UserFilter } from '../../directory/index.js';
 import { type ListParameterSpec, type ListParameters, timeRangeOf } from '../list-parameters.js';
 
-/**
- * Fields the SDK documents for the users' filters and sorts that Atrium does not filter or sort
- * on: kept on the user (shown and set) but not searchable yet, or not kept at all.
- */
-const NOT_SEARCHABLE_YET = 'Atrium keeps it but does not filter or sort on it yet';
+/** Fields the SDK documents for the users' filters and sorts that Atrium does not keep. */
 const NOT_OFFERED: Readonly<Record<string, string>> = {
-  company: NOT_SEARCHABLE_YET,
-  authenticate_until: NOT_SEARCHABLE_YET,
-  ssl_required: NOT_SEARCHABLE_YET,
   password_validity_days: 'Atrium has no password expiry',
   last_desktop_login_at: 'Atrium has no desktop app',
 };
@@ -22,10 +15,13 @@ const NOT_OFFERED: Readonly<Record<string, string>> = {
  */
 export const USER_LIST_PARAMETERS: ListParameterSpec = {
   listing: 'users',
-  sortable: ['username', 'name', 'email', 'site_admin', 'disabled', 'last_login_at', 'workspace_id', 'site_id'],
-  equals: { username: 'text', name: 'text', email: 'text', site_admin: 'boolean', not_site_admin: 'boolean', disabled: 'boolean', last_login_at: 'time', workspace_id: 'workspace' },
-  prefix: ['username', 'name', 'email'],
-  ranges: { last_login_at: 'time' },
+  sortable: ['username', 'name', 'email', 'site_admin', 'disabled', 'last_login_at', 'workspace_id', 'site_id', 'company', 'authenticate_until', 'ssl_required'],
+  equals: {
+    username: 'text', name: 'text', email: 'text', site_admin: 'boolean', not_site_admin: 'boolean', disabled: 'boolean', last_login_at: 'time', workspace_id: 'workspace',
+    company: 'text', ssl_required: 'text', authenticate_until: 'time',
+  },
+  prefix: ['username', 'name', 'email', 'company'],
+  ranges: { last_login_at: 'time', authenticate_until: 'time' },
   notOffered: NOT_OFFERED,
 };
 
@@ -50,6 +46,11 @@ export function userFilterOf(parameters: ListParameters, search: string | undefi
   if (prefix.email !== undefined) filter.emailPrefix = prefix.email;
   const lastLoginAt = timeRangeOf(parameters, 'last_login_at');
   if (lastLoginAt !== undefined) filter.lastLoginAt = lastLoginAt;
+  if (equals.company !== undefined) filter.company = equals.company as string;
+  if (prefix.company !== undefined) filter.companyPrefix = prefix.company;
+  if (equals.ssl_required !== undefined) filter.sslRequired = equals.ssl_required as string;
+  const authenticateUntil = timeRangeOf(parameters, 'authenticate_until');
+  if (authenticateUntil !== undefined) filter.authenticateUntil = authenticateUntil;
   if (search !== undefined && search !== '') filter.search = search;
   if (ids !== undefined) filter.ids = filter.ids?.length === 0 ? [] : ids;
   return filter;

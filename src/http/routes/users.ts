@@ -79,6 +79,7 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
   });
 
   app.get('/users/:id', {
+    config: { duringPasswordChange: 'own-user' },
     schema: { summary: 'Show a user', params: IdParams, response: { 200: UserBody, ...errorResponses } },
   }, async (request) => {
     const a = callOf(request, deps);
@@ -88,6 +89,7 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
   app.route({
     method: UPDATE_METHODS,
     url: '/users/:id',
+    config: { duringPasswordChange: 'own-user' },
     schema: {
       ...asksForReauthentication,
       summary: 'Update a user (administrators; the user itself for password, name and email)',

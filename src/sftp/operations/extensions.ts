@@ -25,7 +25,7 @@ const PLENTY_BLOCKS = 2n ** 40n;
  * - limits@openssh.com: this server's limits, which OpenSSH's client then uses to size its reads
  *   and writes (larger writes than its default 32 KiB: fewer requests for the same bytes).
  */
-export async function handleExtension(sftp: SFTPWrapper, files: FileSession, id: number, name: string, data: Buffer | undefined): Promise<boolean> {
+export async function handleExtension(sftp: SFTPWrapper, files: FileSession, id: number, name: string, data: Buffer | undefined, workingFolder: string): Promise<boolean> {
   switch (name) {
     case 'posix-rename@openssh.com': {
       const paths = readStrings(data, 2);
@@ -33,7 +33,7 @@ export async function handleExtension(sftp: SFTPWrapper, files: FileSession, id:
         sftp.status(id, STATUS_CODE.BAD_MESSAGE, 'Malformed request.');
         return true;
       }
-      const [from, to] = [sessionPathOf(paths[0] as string), sessionPathOf(paths[1] as string)];
+      const [from, to] = [sessionPathOf(paths[0] as string, workingFolder), sessionPathOf(paths[1] as string, workingFolder)];
       const source = await files.stat(from);
       const target = await files.stat(to).catch(() => undefined);
       if (target?.type === 'directory' || (target !== undefined && source.type === 'directory')) {
@@ -50,7 +50,7 @@ export async function handleExtension(sftp: SFTPWrapper, files: FileSession, id:
         sftp.status(id, STATUS_CODE.BAD_MESSAGE, 'Malformed request.');
         return true;
       }
-      await files.stat(sessionPathOf(path[0] as string));
+      await files.stat(sessionPathOf(path[0] as string, workingFolder));
       sendExtendedReply(sftp, id, statvfsBody());
       return true;
     }

@@ -1,4 +1,4 @@
-import { api } from './client';
+import { api, headerBrand } from './client';
 
 export interface ApiKey {
   id: number;
@@ -23,6 +23,11 @@ export async function getSitePolicies(): Promise<SitePolicies> {
 
 export async function changePassword(userId: number, password: string): Promise<void> {
   await api('PATCH', `/users/${userId}`, { body: { password } });
+}
+
+/** The change a required password change asks for: the current password confirms it, sent with it. */
+export async function replacePassword(userId: number, current: string, password: string): Promise<void> {
+  await api('PATCH', `/users/${userId}`, { body: { password }, headers: { [`X-${headerBrand()}-Reauthentication`]: `password:${current}` }, homeContext: true });
 }
 
 /** The keys of a user (`0` is the caller). */

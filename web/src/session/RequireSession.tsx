@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
+import { RequiredPasswordChange } from './RequiredPasswordChange';
 import { useSession } from './session';
 
 /** Sends a person who is not signed in to sign in, remembering where they were going. */
@@ -10,6 +11,8 @@ export function RequireSession({ children }: { children: ReactNode }) {
     const next = location.pathname + location.search;
     return <Navigate to={`/sign-in?next=${encodeURIComponent(next)}`} replace />;
   }
+  // An administrator asked for a new password: nothing else is offered (the server refuses it anyway).
+  if (profile.passwordChangeRequired === true) return <RequiredPasswordChange />;
   return children;
 }
 

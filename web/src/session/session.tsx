@@ -12,6 +12,8 @@ export interface Profile {
   siteAdmin: boolean;
   workspaceAdmin: boolean;
   groupAdmin: boolean;
+  /** An administrator asked for a new password: the console offers nothing else until it is set. */
+  passwordChangeRequired: boolean;
 }
 
 interface SessionValue {
@@ -23,6 +25,8 @@ interface SessionValue {
   setWorkspaceId(id: number): void;
   signIn(username: string, password: string): Promise<void>;
   signOut(): Promise<void>;
+  /** The required password change was made: the console opens. */
+  passwordChanged(): void;
 }
 
 const PROFILE_KEY = 'atrium.profile';
@@ -49,7 +53,7 @@ function endedNotice(): string {
 
 /** The profile of a user, asked in their own Workspace. */
 async function profileOf(userId: number): Promise<Profile> {
-  const self = (await api<{ username: string; workspace_id: number; site_admin: boolean; workspace_admin: boolean; admin_group_ids: number[] }>(
+  const self = (await api<{ username: string; workspace_id: number; site_admin: boolean; workspace_admin: boolean; admin_group_ids: number[]; require_password_change: boolean }>(
     'GET', `/users/${userId}`, { signingIn: true },
   )).data;
   return {
@@ -59,6 +63,7 @@ async function profileOf(userId: number): Promise<Profile> {
     siteAdmin: self.site_admin,
     workspaceAdmin: self.workspace_admin,
     groupAdmin: self.admin_group_ids.length > 0,
+    passwordChangeRequired: self.require_password_change,
   };
 }
 
@@ -164,9 +169,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     }
   }, [forget]);
 
+  const passwordChanged = useCallback(() => {
+    if (profile !== undefined) remember({ ...profile, passwordChangeRequired: false });
+  }, [profile, remember]);
+
   const value = useMemo(
-    () => ({ profile, notice, workspaceId: workspaceId ?? profile?.workspaceId, setWorkspaceId, signIn, signOut }),
-    [profile, notice, workspaceId, setWorkspaceId, signIn, signOut],
+    () => ({ profile, notice, workspaceId: workspaceId ?? profile?.workspaceId, setWorkspaceId, signIn, signOut, passwordChanged }),
+    [profile, notice, workspaceId, setWorkspaceId, signIn, signOut, passwordChanged],
   );
   if (checking) return <Center mih="100vh"><Loader size="sm" aria-label="Loading" /></Center>;
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
