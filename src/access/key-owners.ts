@@ -3,6 +3,7 @@ import type { KeyVisibility } from '../repositories/api-keys.js';
 import type { PublicKeyVisibility } from '../repositories/public-keys.js';
 import { findUserById, type User } from '../repositories/users.js';
 import { isAdministratorOf } from './authority.js';
+import { assertMayActAs } from './door-delegation.js';
 import type { Call } from './call.js';
 import type { Caller } from './caller.js';
 import { actsAtSiteLevel, isConfined } from './site-level.js';
@@ -15,12 +16,14 @@ import { actsAtSiteLevel, isConfined } from './site-level.js';
  * - a Site Administrator's credential confined to N: N's users; a Workspace 0 user is beyond its
  *   home (`not-authorized/site-admin-required`), since a key of that user would act outside it;
  * - an administrator of Custom Workspace N, working in N: N's users.
- * Anything else is answered as an unknown id, so no probe learns which users exist.
+ * Anything else is answered as an unknown id, so no probe learns which users exist. A key signs in
+ * as its user, so the user must use no protocol closed to the caller (door-delegation.ts).
  */
 export async function manageableKeyOwner(a: Call, userId: number): Promise<User> {
   const { user, reach } = await keyOwnerReach(a, userId);
   if (reach === 'site-level') throw errors.siteAdminRequired();
   if (reach === 'hidden') throw errors.userNotFound();
+  await assertMayActAs(a.db, a.caller, user, 'create a key');
   return user;
 }
 

@@ -30,7 +30,7 @@ export async function addGroupMember(a: Call, input: { groupId: number; userId: 
   if (authority === 'group-admin' && input.admin) {
     throw errors.insufficientPermissionForParams('A Group Admin may add members but not make them Group Admins.');
   }
-  await checkMayJoin(a, group, input.userId);
+  await checkMayJoin(a, group, input.userId, authority);
   const id = await inTransaction(a.db, async (tx) => {
     // Decided on the members as they are now, with the group locked: of two requests adding the
     // same member at once, the second finds the first's membership.
@@ -108,7 +108,7 @@ export async function changeGroupMembers(a: Call, groupId: number, change: { add
     // members at once happen one after another, each on what the one before it left.
     const current = await lockedGroup(tx, group.id);
     const { leaving, joining } = plan(await membersOfGroups(tx, [group.id]));
-    for (const userId of joining) await checkMayJoin({ ...a, db: tx }, current, userId);
+    for (const userId of joining) await checkMayJoin({ ...a, db: tx }, current, userId, authority);
     if (leaving.length === 0 && joining.length === 0) return;
     for (const member of leaving) await deleteMembership(tx, member.membershipId, a.now);
     for (const userId of joining) await joinGroup(tx, { groupId: group.id, userId, admin: false, now: a.now });

@@ -1,4 +1,4 @@
-import { findVisibleGroup, groupVisibility, isAdministratorOf, membershipWorkspace, type Call } from '../access/index.js';
+import { assertOpensOnlyOwnDoors, findVisibleGroup, groupVisibility, isAdministratorOf, membershipWorkspace, type Call } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { inTransaction } from '../db/transaction.js';
 import { refusingDuplicates } from '../repositories/constraint-errors.js';
@@ -64,8 +64,9 @@ export async function createGroup(a: Call, input: GroupInput & { name: string })
   const members = desiredMembers(input.userIds ?? [], input.adminIds ?? []);
   const externalId = checkExternalId(input.externalId);
   const profile = checkGroupProfile(input.profile ?? {});
+  await assertOpensOnlyOwnDoors(a.db, a.caller, profile);
   const draft: Group = { id: 0, workspaceId, name, createdAt: a.now, externalId, updatedAt: a.now, profile: { ...DEFAULT_GROUP_PROFILE, ...profile } };
-  for (const userId of members.keys()) await checkMayJoin(a, draft, userId);
+  for (const userId of members.keys()) await checkMayJoin(a, draft, userId, 'administrator');
   // Another request creating the same name at the same moment: the unique key decides.
   const group = await refusingDuplicates(() => inTransaction(a.db, async (tx) => {
     const created = await insertGroup(tx, { workspaceId, name, now: a.now, externalId, profile });
@@ -97,7 +98,9 @@ export async function updateGroup(a: Call, id: number, input: GroupInput): Promi
     // record are made against them, not against what a request just before this one changed.
     const before = await lockedGroup(tx, group.id);
     const plan = planGroupChange(before, await membersOfGroups(tx, [group.id]), wanted);
-    for (const { userId } of plan.added) await checkMayJoin({ ...a, db: tx }, before, userId);
+    await assertOpensOnlyOwnDoors(tx, a.caller, plan.profile);
+    const after = { ...before, profile: { ...before.profile, ...plan.profile } };
+    for (const { userId } of plan.added) await checkMayJoin({ ...a, db: tx }, after, userId, 'administrator');
     if (plan.name !== undefined) await renameGroup(tx, group.id, plan.name, a.now);
     if (plan.externalId !== undefined) await setGroupExternalId(tx, group.id, plan.externalId, a.now);
     await updateGroupProfile(tx, group.id, plan.profile, a.now);

@@ -1,4 +1,4 @@
-import { findVisibleGroup, isAdministratorOf, type Call } from '../access/index.js';
+import { assertJoiningOpensOnlyOwnDoors, findVisibleGroup, isAdministratorOf, type Call } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
 import type { HistoryEvent } from '../history/index.js';
@@ -46,6 +46,7 @@ export async function planUserGroups(a: Call, user: User, groupIds: readonly num
       throw errors.insufficientPermissionForParams("Only an administrator of a group's Workspace may change group_ids.");
     }
   }
+  for (const group of joining) await assertJoiningOpensOnlyOwnDoors(a.db, a.caller, group, user);
   return { joining, leaving };
 }
 

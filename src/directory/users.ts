@@ -1,4 +1,4 @@
-import { assertMaySetSiteAdmin, assertUpdateChangesPassword, isAdministratorOf, membershipWorkspace, type Call } from '../access/index.js';
+import { assertJoiningOpensOnlyOwnDoors, assertMayActAs, assertMaySetSiteAdmin, assertOpensOnlyOwnDoors, assertUpdateChangesPassword, isAdministratorOf, membershipWorkspace, newUserDoorDefaults, type Call } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { takeTurn } from '../db/serialise.js';
 import { inTransaction } from '../db/transaction.js';
@@ -8,7 +8,7 @@ import { checkNewPassword, checkPasswordDiffers, hashPassword, type ConfirmIdent
 import { refusingDuplicates, refusingBrokenReferences } from '../repositories/constraint-errors.js';
 import { findGroupById } from '../repositories/groups.js';
 import { insertMembership } from '../repositories/memberships.js';
-import { countOtherActiveSiteAdmins, deleteUserRow, insertUser, type NameParts, NO_NAME_PARTS, updateUser, type User, type UserChanges, type UserProfile, usernameTaken } from '../repositories/users.js';
+import { countOtherActiveSiteAdmins, DEFAULT_USER_PROFILE, deleteUserRow, insertUser, type NameParts, NO_NAME_PARTS, updateUser, type User, type UserChanges, type UserProfile, usernameTaken } from '../repositories/users.js';
 import { endSessionsOfUser } from '../repositories/sessions.js';
 import { userCreated, userDeleted, userUpdated } from './directory-history.js';
 import { lockedUser } from './locked-rows.js';
@@ -46,12 +46,16 @@ export async function createUser(a: Call, input: NewUserInput): Promise<User> {
   const username = checkUsername(input.username);
   if (await usernameTaken(a.db, username)) throw usernameTakenError();
   if (input.password !== undefined) await checkNewPassword(a.db, input.password);
-  const profile = checkUserProfile(input.profile ?? {});
+  const sent = checkUserProfile(input.profile ?? {});
+  // Delegation is monotone: no door the creator may not use, whether asked for or by default.
+  await assertOpensOnlyOwnDoors(a.db, a.caller, sent);
+  const profile = { ...(await newUserDoorDefaults(a.db, a.caller)), ...sent };
   const groupIds = [...new Set(input.groupIds ?? [])];
   for (const groupId of groupIds) {
     const group = await findGroupById(a.db, groupId);
     // A new user can only join its own Workspace's groups through this field.
     if (group === undefined || group.workspaceId !== workspaceId) throw errors.groupNotFound();
+    await assertJoiningOpensOnlyOwnDoors(a.db, a.caller, group, { id: null, workspaceId, profile: { ...DEFAULT_USER_PROFILE, ...profile } });
   }
   const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
   // Another request creating the same name (in any case) at the same moment: the unique key decides.
@@ -149,6 +153,7 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
   if (!isAdmin && privileged.length > 0) {
     throw errors.insufficientPermissionForParams(`Only an administrator may change ${privileged.join(', ')}.`);
   }
+  await assertOpensOnlyOwnDoors(a.db, a.caller, profile);
   // The change a required password change waited for: the user set a password of its own. A
   // password an administrator sets for someone else leaves the flag as it is (or as sent with it).
   if (isSelf && input.password !== undefined && changes.profile?.requirePasswordChange === undefined && target.profile.requirePasswordChange) {
@@ -157,7 +162,11 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
   // As creation answers (contract 7: unique site-wide, without regard to case); the user's own
   // name in another case is a rename, not a clash.
   if (changes.username !== undefined && (await usernameTaken(a.db, changes.username, target.id))) throw usernameTakenError();
-  if (input.password !== undefined) await checkNewPassword(a.db, input.password);
+  if (input.password !== undefined) {
+    // Another user's password signs the caller in as that user, at every door it may use.
+    await assertMayActAs(a.db, a.caller, target, 'set the password');
+    await checkNewPassword(a.db, input.password);
+  }
   const groupChange = input.groupIds === undefined ? NO_GROUP_CHANGE : await planUserGroups(a, target, input.groupIds);
   if (target.siteAdmin && (changes.siteAdmin === false || changes.disabled === true)) await keepOneSiteAdmin(a.db, target.id);
 

@@ -164,7 +164,7 @@ export async function updateGroupProfile(db: Db, id: number, profile: Partial<Gr
  * Custom Workspace's group, whose administrators do not administer that user and so may not open a
  * door the user's own administrators closed.
  */
-export async function anyGroupAllows(db: Db, user: { id: number; workspaceId: number }, flag: 'sftp_permission' | 'dav_permission' | 'restapi_permission'): Promise<boolean> {
+export async function anyGroupAllows(db: Db, user: { id: number; workspaceId: number }, flag: 'sftp_permission' | 'dav_permission' | 'restapi_permission' | 'ftp_permission'): Promise<boolean> {
   const row = await db
     .selectFrom('group_users as gu')
     .innerJoin('groups as g', 'g.id', 'gu.group_id')

@@ -16,15 +16,35 @@ const REQUESTS = ['REALPATH', 'STAT', 'LSTAT', 'FSTAT', 'OPENDIR', 'READDIR', 'O
   'REMOVE', 'RENAME', 'SETSTAT', 'FSETSTAT', 'EXTENDED', 'SYMLINK', 'READLINK'] as const;
 
 /**
+ * Where the idle count waits: the process's timers, or a test's that it moves by hand, so the
+ * timeout is tested without waiting for it.
+ */
+export interface IdleTimers {
+  start(run: () => void, ms: number): unknown;
+  cancel(timer: unknown): void;
+}
+
+/** The process's timers, which never keep it alive by themselves. */
+export const systemIdleTimers: IdleTimers = {
+  start: (run, ms) => setTimeout(run, ms).unref(),
+  cancel: (timer) => clearTimeout(timer as NodeJS.Timeout),
+};
+
+/**
  * Closes a signed-in connection after `timeoutMs` without a request. Started at sign-in (a client
  * that never opens the SFTP subsystem is idle from then on); each request of its SFTP sessions
  * starts the count again.
  */
 export class IdleTimeout {
-  private timer: NodeJS.Timeout | undefined;
+  private timer: unknown;
   private stopped = false;
 
-  constructor(private readonly timeoutMs: number, private readonly close: () => void, private readonly cut: () => void) {
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly close: () => void,
+    private readonly cut: () => void,
+    private readonly timers: IdleTimers = systemIdleTimers,
+  ) {
     this.touch();
   }
 
@@ -35,17 +55,16 @@ export class IdleTimeout {
 
   touch(): void {
     if (this.stopped) return;
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
+    if (this.timer !== undefined) this.timers.cancel(this.timer);
+    this.timer = this.timers.start(() => {
       this.close();
-      setTimeout(this.cut, CLOSE_GRACE_MS).unref();
+      this.timers.start(this.cut, CLOSE_GRACE_MS);
     }, this.timeoutMs);
-    this.timer.unref();
   }
 
   /** The connection ended: nothing more to watch. */
   stop(): void {
     this.stopped = true;
-    clearTimeout(this.timer);
+    if (this.timer !== undefined) this.timers.cancel(this.timer);
   }
 }

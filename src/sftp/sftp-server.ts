@@ -9,7 +9,7 @@ import { requestArrived } from '../db/read-cache.js';
 import { activity } from '../lib/activity.js';
 import type { Clock } from '../lib/time.js';
 import { SFTP_ALGORITHMS } from './algorithms.js';
-import { IdleTimeout, SFTP_IDLE_TIMEOUT_MS } from './idle-timeout.js';
+import { IdleTimeout, type IdleTimers, SFTP_IDLE_TIMEOUT_MS } from './idle-timeout.js';
 import { MAX_CHANNELS_PER_CONNECTION } from './limits.js';
 import type { HostKeys } from './host-keys.js';
 import { registeredPublicKeys, SftpAuthenticator, SIGN_IN_METHODS, type PublicKeyLookup } from './sftp-auth.js';
@@ -33,6 +33,8 @@ export interface SftpServerOptions {
   limits?: Partial<SignInLimitSettings>;
   /** A signed-in connection without a request for this long is closed; SFTP_IDLE_TIMEOUT_MS unless a test says otherwise. */
   idleTimeoutMs?: number;
+  /** Where the idle timeout waits: the process's timers unless a test moves its own. */
+  idleTimers?: IdleTimers;
   /** Reports a connection's failure (logged by main.ts); the server carries on. */
   onError?: (error: Error) => void;
 }
@@ -128,7 +130,7 @@ export async function startSftpServer(options: SftpServerOptions, listen: { host
       ready = true;
       activity.emit('sftp-session-started');
       admission.signedIn();
-      const idle = new IdleTimeout(options.idleTimeoutMs ?? SFTP_IDLE_TIMEOUT_MS, () => client.end(), () => socket.destroy());
+      const idle = new IdleTimeout(options.idleTimeoutMs ?? SFTP_IDLE_TIMEOUT_MS, () => client.end(), () => socket.destroy(), options.idleTimers);
       socket.once('close', () => idle.stop());
       let openChannels = 0;
       client.on('session', (accept, reject) => {

@@ -4,17 +4,25 @@
 import type { Capability, EntryType, Grant, Subject } from '../../src/authz/types.js';
 import { referenceDecide } from '../authz/reference-model.js';
 
+/** The protocols a user's and a group's flags open (`<protocol>_permission`). */
+export const PROTOCOLS = ['sftp', 'dav', 'restapi', 'ftp'] as const;
+export type Protocol = (typeof PROTOCOLS)[number];
+
 export interface SiteUser {
   id: number;
   workspaceId: number;
   siteAdmin: boolean;
   workspaceAdmin: boolean;
   disabled: boolean;
+  /** The protocols the user's own flags leave open. */
+  doors: readonly Protocol[];
 }
 
 export interface SiteGroup {
   id: number;
   workspaceId: number;
+  /** The protocols the group's flags open for its members. */
+  doors: readonly Protocol[];
 }
 
 export interface SiteMembership {
@@ -39,7 +47,8 @@ export interface Place {
 
 /**
  * One thing a user can hold, as a string: `site` (Site Administrator), `wa:<N>` (Workspace
- * Administrator of N), `ga:<G>` (Group Admin of G), `cap:<path>:<capability>`.
+ * Administrator of N), `ga:<G>` (Group Admin of G), `cap:<path>:<capability>`, `door:<protocol>`
+ * (may use that protocol: its own flag is on, or a flag of a group of its own Workspace it belongs to).
  */
 export type Holding = string;
 
@@ -51,13 +60,24 @@ export function groupAdministration(groupId: number): Holding {
   return `ga:${groupId}`;
 }
 
+export function doorHolding(protocol: Protocol): Holding {
+  return `door:${protocol}`;
+}
+
 /** Everything `userId` holds on `places` in `state`, optionally as if it were also a member of `extraGroupId`. */
 export function holdingsOf(state: SiteState, places: readonly Place[], customWorkspaces: readonly number[], userId: number, extraGroupId?: number): Set<Holding> {
   const held = new Set<Holding>();
   const user = state.users.find((candidate) => candidate.id === userId);
-  if (user === undefined || user.disabled) return held;
+  if (user === undefined) return held;
   const groupIds = new Set(state.memberships.filter((m) => m.userId === userId).map((m) => m.groupId));
   if (extraGroupId !== undefined) groupIds.add(extraGroupId);
+  // The doors are the account's settings, held whether or not it is disabled now: enabling an
+  // account gives it back its own doors, it opens none. Only a group of its own Workspace opens one.
+  const groupsOfItsWorkspace = state.groups.filter((group) => groupIds.has(group.id) && group.workspaceId === user.workspaceId);
+  for (const protocol of PROTOCOLS) {
+    if (user.doors.includes(protocol) || groupsOfItsWorkspace.some((group) => group.doors.includes(protocol))) held.add(doorHolding(protocol));
+  }
+  if (user.disabled) return held;
   const subject: Subject = { userId, workspaceId: user.workspaceId, siteAdmin: user.siteAdmin, workspaceAdmin: user.workspaceAdmin, groupIds };
   if (user.siteAdmin) held.add('site');
   for (const workspaceId of customWorkspaces) {
@@ -81,12 +101,13 @@ export function capabilityAt(place: Place, capability: Capability): Holding {
 /**
  * What the caller may hand on: what it holds, and the authority its roles give over what it does
  * not hold itself (a Site Administrator everything; an administrator of a Workspace the Group
- * Admin role of that Workspace's groups).
+ * Admin role of that Workspace's groups). `groups` are the site's groups, those the action
+ * created included.
  */
-export function mayHandOn(state: SiteState, callerHoldings: ReadonlySet<Holding>, holding: Holding): boolean {
+export function mayHandOn(groups: readonly SiteGroup[], callerHoldings: ReadonlySet<Holding>, holding: Holding): boolean {
   if (callerHoldings.has('site') || callerHoldings.has(holding)) return true;
   if (holding.startsWith('ga:')) {
-    const group = state.groups.find((candidate) => groupAdministration(candidate.id) === holding);
+    const group = groups.find((candidate) => groupAdministration(candidate.id) === holding);
     return group !== undefined && group.workspaceId !== 0 && callerHoldings.has(workspaceAdministration(group.workspaceId));
   }
   return false;

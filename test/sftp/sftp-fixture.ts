@@ -1,5 +1,6 @@
 import { Client, type ConnectConfig, type SFTPWrapper } from 'ssh2';
 import { loadHostKeys } from '../../src/sftp/host-keys.js';
+import type { IdleTimers } from '../../src/sftp/idle-timeout.js';
 import type { PublicKeyLookup } from '../../src/sftp/sftp-auth.js';
 import { startSftpServer, type SftpServer } from '../../src/sftp/sftp-server.js';
 import type { SignInLimitSettings } from '../../src/sftp/sign-in-limits.js';
@@ -19,11 +20,11 @@ export interface SftpConnection {
   close(): void;
 }
 
-export async function startSftpTestApp(target: TestDatabaseTarget, options: { limits?: Partial<SignInLimitSettings>; publicKeys?: PublicKeyLookup; idleTimeoutMs?: number } = {}): Promise<SftpTestApp> {
+export async function startSftpTestApp(target: TestDatabaseTarget, options: { limits?: Partial<SignInLimitSettings>; publicKeys?: PublicKeyLookup; idleTimeoutMs?: number; idleTimers?: IdleTimers } = {}): Promise<SftpTestApp> {
   const t = await startTestApp(target);
   const hostKeys = await loadHostKeys({ dataDir: t.dataDir, files: undefined });
   const sftpServer = await startSftpServer(
-    { db: t.database.db, clock: t.clock, files: t.core.files, passwords: t.core.passwords, hostKeys, limits: options.limits, publicKeys: options.publicKeys, idleTimeoutMs: options.idleTimeoutMs },
+    { db: t.database.db, clock: t.clock, files: t.core.files, passwords: t.core.passwords, hostKeys, limits: options.limits, publicKeys: options.publicKeys, idleTimeoutMs: options.idleTimeoutMs, idleTimers: options.idleTimers },
     { host: '127.0.0.1', port: 0 },
   );
   return {
