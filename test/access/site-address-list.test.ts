@@ -143,5 +143,18 @@ describe.each(testDatabaseTargets())('the site\'s address list [$name]', (target
     expect((await t.api.patch(`/users/${siteAdmin.id}`, { allowed_ips: '10.0.0.0/8\n127.0.0.1' }, { key: adminKey })).status).toBe(200);
     const { user } = await someone();
     expect((await t.api.patch(`/users/${user.id}`, { allowed_ips: '10.0.0.0/8' }, { key: adminKey })).status).toBe(200);
+    // Sending the site's list back unchanged sets nothing: an administrator its own list admits,
+    // outside the site's, still saves the other settings (the console writes back all it read).
+    expect((await setSite(OFFICE)).status).toBe(200);
+    try {
+      const read = await t.api.get('/site', { key: adminKey });
+      expect({ status: read.status, allowed_ips: read.body.allowed_ips }).toEqual({ status: 200, allowed_ips: OFFICE });
+      const writtenBack = await t.api.patch('/site', { ...read.body, name: 'Renamed from home' }, { key: adminKey });
+      expect({ status: writtenBack.status, name: writtenBack.body.name }).toEqual({ status: 200, name: 'Renamed from home' });
+      const changed = await t.api.patch('/site', { allowed_ips: `${OFFICE}\n198.51.100.0/24` }, { key: adminKey });
+      expect({ status: changed.status, type: changed.body.type }).toEqual({ status: 422, type: 'processing-failure/model-save-error' });
+    } finally {
+      await t.api.patch('/site', { allowed_ips: '', name: 'Atrium' }, admin);
+    }
   });
 });
