@@ -2,6 +2,7 @@ import { BlockList, isIP } from 'node:net';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
 import { anyGroupAllows, groupAddressListsOf } from '../repositories/groups.js';
+import { readStoredSettings } from '../repositories/site-settings.js';
 import type { User } from '../repositories/users.js';
 import type { Caller } from './caller.js';
 
@@ -38,11 +39,7 @@ export function accountActive(user: User, now: number): boolean {
  * credential (session, API key, password, public key):
  * - an account past its `authenticate_until` is refused as a disabled one is (the credential is
  *   not valid any more);
- * - a client address outside the account's `allowed_ips` and the `allowed_ips` of its groups is
- *   refused (`request.ip` as the server sees it, X-Forwarded-For only from a trusted proxy). The
- *   lists add up, as Files.com's do ("the IP matches the Partner, User or Site list"): an address
- *   in any of them is admitted, and only when none has a list is every address. As for the flags,
- *   only groups of the user's own Workspace count;
+ * - a client address outside every address list that applies is refused (assertAddressAdmits);
  * - an account with `ssl_required: always_require` is refused over a connection that is not
  *   encrypted (plain HTTP to the server, or a trusted proxy saying the client used http). The
  *   other values leave it to the server's own TLS setting, as Files.com's site setting does;
@@ -50,19 +47,51 @@ export function accountActive(user: User, now: number): boolean {
  *   belongs to has that flag true (a group's flag only ever allows, as Files.com documents it; a
  *   group of another Workspace's administrators may not open a door for a user they do not
  *   administer).
- * A site-wide key has no user and no such settings.
+ * A site-wide key has no user and no such settings: only the site's address list applies to it.
  */
 export async function assertDoorAdmits(db: Db, caller: Caller, door: Door, from: DoorConnection, now: number): Promise<void> {
   const user = caller.user;
-  if (user === null) return;
-  if (!accountActive(user, now)) {
+  if (user !== null && !accountActive(user, now)) {
     const kind = caller.credential.kind;
     throw kind === 'session' ? errors.invalidSession() : kind === 'api_key' ? errors.invalidCredentials() : errors.invalidUsernameOrPassword();
   }
-  const lists = [user.profile.allowedIps, ...(await groupAddressListsOf(db, user))].filter((list) => list !== '');
-  if (lists.length > 0 && !lists.some((list) => addressAllowed(list, from.ip))) throw errors.addressNotAllowed();
+  await assertAddressAdmits(db, user, from.ip);
+  if (user === null) return;
   if (user.profile.sslRequired === 'always_require' && !from.encrypted) throw errors.sslRequired();
   if (!user.profile[OWN_FLAG[door]] && !(await anyGroupAllows(db, user, DOOR_FLAG[door]))) throw errors.protocolNotPermitted(DOOR_NAME[door]);
+}
+
+/**
+ * The address lists (`allowed_ips`): the site's applies to everyone (a site-wide key too), the
+ * user's own and those of its groups to the user. They add up, as Files.com's do ("the IP matches
+ * the Partner, User or Site list"): an address in any list that applies is admitted, and only
+ * when none applies is every address. As for the protocol flags, only groups of the user's own
+ * Workspace count. `clientIp` is `request.ip` as the server sees it (X-Forwarded-For only from a
+ * trusted proxy, ATRIUM_TRUST_PROXY). The site's list is read from the cached site settings and a
+ * user's own list comes with the user, so a request without groups' lists costs no query.
+ */
+export async function assertAddressAdmits(db: Db, user: User | null, clientIp: string): Promise<void> {
+  const own = user === null ? [] : [user.profile.allowedIps, ...(await groupAddressListsOf(db, user))];
+  const lists = [await siteAddressList(db), ...own].filter((list) => list !== '');
+  if (lists.length > 0 && !lists.some((list) => addressAllowed(list, clientIp))) throw errors.addressNotAllowed();
+}
+
+/**
+ * Refuses an address list the caller sets for what governs its own requests (the site's list, or
+ * its own user's) when the list leaves out the address the request comes from: saving it would
+ * lock the caller out on its next request. Literal on purpose: another list that admits the
+ * caller today (a group's, its own) may be changed tomorrow by someone else. `clientIp` null is
+ * the command line, which no list governs.
+ */
+export function assertListKeepsCaller(list: string, clientIp: string | null): void {
+  if (clientIp === null || list === '' || addressAllowed(list, clientIp)) return;
+  throw errors.modelSaveError({ allowed_ips: [`does not include ${clientIp}, the address this request comes from: saving it would lock you out`] });
+}
+
+/** The site setting `allowed_ips` (identity/site-settings.ts stores it); empty when unset. */
+async function siteAddressList(db: Db): Promise<string> {
+  const stored = (await readStoredSettings(db)).get('allowed_ips');
+  return typeof stored === 'string' ? stored : '';
 }
 
 /** Whether `clientIp` is one of the newline-separated addresses and CIDR ranges; an empty list allows any address. */

@@ -6,7 +6,7 @@ export { isAdministratorOf, subjectOf, subjectOfCaller } from './authority.js';
 export { type Call } from './call.js';
 export { type Caller, callerFromApiKey, callerFromPassword, callerFromSession } from './caller.js';
 export { assertCredentialReaches, credentialReaches, type OperationKind } from './credential-gate.js';
-export { accountActive, addressAllowed, assertDoorAdmits, type Door, type DoorConnection } from './door-admission.js';
+export { accountActive, addressAllowed, assertAddressAdmits, assertDoorAdmits, assertListKeepsCaller, type Door, type DoorConnection } from './door-admission.js';
 export { assertJoiningOpensOnlyOwnDoors, assertMayActAs, assertOpensOnlyOwnDoors, newUserDoorDefaults } from './door-delegation.js';
 export { assertMayManageGrantsOn, type GrantExtent, mayNameGrantee } from './grant-authority.js';
 export { canSeeGrant, granteeSetOf, listVisibility, mayListGroup, mayListUser, mayListUserGrants, overseesPath, permissionReachIn, permissionReachOf, reachOverPath } from './grant-reach.js';

@@ -6,6 +6,7 @@ import { addGrantCommands } from './commands/grants.js';
 import { addHistoryCommands } from './commands/history.js';
 import { addKeyCommands } from './commands/keys.js';
 import { addMigrateCommand } from './commands/migrate.js';
+import { addSiteCommands } from './commands/site.js';
 import { addUserCommands } from './commands/users.js';
 import type { CliIo, CliOutput } from './cli-io.js';
 import { addSettingOptions } from './settings-options.js';
@@ -35,6 +36,7 @@ export function buildProgram(io: CliIo): Command {
   addConfigCommands(program, io);
   addBackupCommands(program, io);
   addHistoryCommands(program, io);
+  addSiteCommands(program, io);
   return program;
 }
 

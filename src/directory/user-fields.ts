@@ -1,5 +1,5 @@
-import { isIP } from 'node:net';
 import { errors } from '../errors/catalogue.js';
+import { readAddressList } from '../lib/address-list.js';
 import { parseIsoTimeInput } from '../lib/iso-time-input.js';
 import { type NameParts, SSL_REQUIRED_VALUES, type SslRequired, type UserProfile } from '../repositories/users.js';
 
@@ -42,7 +42,6 @@ export function checkNameParts(parts: NameParts): NameParts {
 }
 
 const MAX_NOTES_LENGTH = 4096;
-const MAX_ALLOWED_IPS = 100;
 const MAX_PATH_LENGTH = 4096;
 // Notes may run over lines; every other control character is refused.
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
@@ -81,26 +80,13 @@ export function checkLanguage(raw: string | null): string | null {
 }
 
 /**
- * The addresses a user may come from: one IPv4 or IPv6 address or CIDR range a line (commas are
- * taken as line breaks too), kept one a line as sent; empty is any address.
+ * The addresses a user (or a group's members) may come from, read as lib/address-list.ts reads
+ * every such list; kept one a line; empty is any address.
  */
 export function checkAllowedIps(raw: string | null): string {
-  const entries = (raw ?? '').split(/[\r\n,]+/).map((line) => line.trim()).filter((line) => line !== '');
-  if (entries.length > MAX_ALLOWED_IPS) throw errors.modelSaveError({ allowed_ips: [`has too many entries (maximum is ${MAX_ALLOWED_IPS})`] });
-  for (const entry of entries) {
-    if (!isAddressOrRange(entry)) throw errors.modelSaveError({ allowed_ips: [`"${entry.slice(0, 64)}" is not an IP address or CIDR range`] });
-  }
-  return entries.join('\n');
-}
-
-function isAddressOrRange(entry: string): boolean {
-  const [address, prefix, ...rest] = entry.split('/');
-  if (address === undefined || rest.length > 0) return false;
-  const family = isIP(address);
-  if (family === 0) return false;
-  if (prefix === undefined) return true;
-  if (!/^\d{1,3}$/.test(prefix)) return false;
-  return Number(prefix) <= (family === 4 ? 32 : 128);
+  const reading = readAddressList(raw);
+  if ('problem' in reading) throw errors.modelSaveError({ allowed_ips: [reading.problem] });
+  return reading.list;
 }
 
 /** A folder path (`user_root`): no `.` or `..` segment, no control characters; slashes at the ends dropped. */

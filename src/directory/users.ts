@@ -1,4 +1,4 @@
-import { assertJoiningOpensOnlyOwnDoors, assertMayActAs, assertMaySetSiteAdmin, assertOpensOnlyOwnDoors, assertUpdateChangesPassword, isAdministratorOf, membershipWorkspace, newUserDoorDefaults, type Call } from '../access/index.js';
+import { assertJoiningOpensOnlyOwnDoors, assertListKeepsCaller, assertMayActAs, assertMaySetSiteAdmin, assertOpensOnlyOwnDoors, assertUpdateChangesPassword, isAdministratorOf, membershipWorkspace, newUserDoorDefaults, type Call } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { takeTurn } from '../db/serialise.js';
 import { inTransaction } from '../db/transaction.js';
@@ -154,6 +154,8 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
     throw errors.insufficientPermissionForParams(`Only an administrator may change ${privileged.join(', ')}.`);
   }
   await assertOpensOnlyOwnDoors(a.db, a.caller, profile);
+  // An administrator restricting its own account may not leave out where it is now.
+  if (isSelf && profile.allowedIps !== undefined) assertListKeepsCaller(profile.allowedIps, a.origin.ip);
   // The change a required password change waited for: the user set a password of its own. A
   // password an administrator sets for someone else leaves the flag as it is (or as sent with it).
   if (isSelf && input.password !== undefined && changes.profile?.requirePasswordChange === undefined && target.profile.requirePasswordChange) {

@@ -51,7 +51,7 @@ export const errors = {
   protocolNotPermitted: (door: string) =>
     new AtriumError('not-authorized/insufficient-permission-for-site', `This user may not use ${door}: an administrator has turned it off for the account.`),
   addressNotAllowed: () =>
-    new AtriumError('not-authorized/insufficient-permission-for-site', 'This user may not connect from this address: it is not in the allowed IPs of the account or of its groups.'),
+    new AtriumError('not-authorized/ip-address-not-allowed', 'Connections from this address are not allowed: it is in none of the allowed IPs of the site, the account or its groups.'),
   sslRequired: () =>
     new AtriumError('not-authorized/insufficient-permission-for-site', 'This user must connect over HTTPS: the account requires an encrypted connection (ssl_required).'),
   /** A session whose user must change its password first (access/password-change-gate.ts). */

@@ -25,7 +25,7 @@ export const LOGIN_ACTIONS: readonly HistoryAction[] = ['login', 'failedlogin', 
 export const FILE_ACTIONS: readonly HistoryAction[] = ['create', 'read', 'update', 'destroy', 'move', 'copy'];
 
 /** Files.com's failure types that Atrium produces (its list has more, for features Atrium has not). */
-export const FAILURE_TYPES = ['none', 'password_mismatch', 'username_not_found', 'locked_out', 'disabled', 'rate_limited'] as const;
+export const FAILURE_TYPES = ['none', 'password_mismatch', 'username_not_found', 'locked_out', 'disabled', 'rate_limited', 'ip_mismatch'] as const;
 export type FailureType = (typeof FAILURE_TYPES)[number];
 
 export { type Interface as HistoryInterface } from '../lib/origin.js';

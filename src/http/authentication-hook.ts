@@ -1,10 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../lib/time.js';
 import type { Db } from '../db/database.js';
-import { authenticate, noteActivity } from '../identity/index.js';
-import { assertCredentialReaches, assertDoorAdmits, assertPasswordChangeAllows, resolveRequestWorkspace } from '../access/index.js';
+import { admitAtDoor, authenticate, noteActivity } from '../identity/index.js';
+import { assertCredentialReaches, assertPasswordChangeAllows, resolveRequestWorkspace } from '../access/index.js';
 import { readHeader, type BrandHeaders } from './brand-headers.js';
 import { isConsoleRequest } from './console/session-cookie.js';
+import { originOf } from './origin.js';
 import { readCredentials } from './credentials.js';
 import { assertCredentialHeadersRead } from './unread-credential-headers.js';
 import { assertWorkspaceHeaderSpelling } from './workspace-header-spelling.js';
@@ -22,7 +23,7 @@ export function authenticationHook(db: Db, clock: Clock, headers: BrandHeaders) 
     assertCredentialHeadersRead(request.headers, headers, credentials);
     const caller = await authenticate(db, clock, credentials);
     // The account's own settings (an end date, allowed addresses, HTTPS, the REST API flag): access/ decides.
-    await assertDoorAdmits(db, caller, 'rest', { ip: request.ip, encrypted: request.protocol === 'https' }, clock.now());
+    await admitAtDoor(db, caller, 'rest', { ip: request.ip, encrypted: request.protocol === 'https', interface: originOf(request).interface }, clock.now());
     // A session whose user must change its password reaches only what serves the change.
     assertPasswordChangeAllows(caller, config.duringPasswordChange, routeUserId(request.params));
     request.caller = caller;

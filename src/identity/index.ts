@@ -24,3 +24,4 @@ export { findPublicKeysOfUser, publicKeyMatches, publicKeyOfUserMatching, touchP
 export { completeKeySignIn, findKeySignIn, type KeySignIn } from './key-sign-in.js';
 export { fingerprintsOf, openSshLine, parseSshPublicKey, type SshPublicKey } from './ssh-public-key.js';
 export { type ActivityKind, noteActivity } from './user-activity.js';
+export { admitAtDoor } from './door-admission-history.js';

@@ -1,4 +1,4 @@
-import { assertDoorAdmits, callerFromPassword } from '../access/index.js';
+import { callerFromPassword } from '../access/index.js';
 import { hashesEqual, hashSecret, newSessionId } from './secrets.js';
 import type { Db } from '../db/database.js';
 import { inTransaction } from '../db/transaction.js';
@@ -8,6 +8,7 @@ import type { Clock } from '../lib/time.js';
 import { endSession, findSessionCandidates, insertSession } from '../repositories/sessions.js';
 import { recordLastLogin } from '../repositories/user-credentials.js';
 import { findUserById, type User } from '../repositories/users.js';
+import { admitAtDoor } from './door-admission-history.js';
 import { verifyPasswordSignIn, type PasswordSignIn } from './sign-in.js';
 import { noteActivity } from './user-activity.js';
 
@@ -31,7 +32,7 @@ export async function logIn(db: Db, clock: Clock, input: PasswordSignIn & { encr
   const user = await verifyPasswordSignIn(db, now, input);
   // A user whose own settings close the REST API (or this address) gets no session to use it with.
   const caller = callerFromPassword(user);
-  await assertDoorAdmits(db, caller, 'rest', { ip: input.clientIp, encrypted: input.encrypted }, now);
+  await admitAtDoor(db, caller, 'rest', { ip: input.clientIp, encrypted: input.encrypted, interface: input.interface }, now);
   const session = await startSession(db, now, user);
   await noteActivity(db, caller, input.interface === 'web' ? 'web-login' : 'restapi-login', now);
   return session;

@@ -1,5 +1,6 @@
-import { assertActsAtSiteLevel, type Call } from '../access/index.js';
+import { assertActsAtSiteLevel, assertListKeepsCaller, type Call } from '../access/index.js';
 import { errors } from '../errors/catalogue.js';
+import { readAddressList } from '../lib/address-list.js';
 import { findWorkspace } from '../repositories/workspaces.js';
 import type { ConfirmIdentity } from './reauthentication.js';
 import { inMinutes, type SettingChanges } from './site-setting-hours.js';
@@ -38,15 +39,30 @@ export async function readSitePolicies(a: Call): Promise<Pick<SiteSettings, 'use
 export async function changeSiteSettings(a: Call, changes: SettingChanges, confirmIdentity: ConfirmIdentity): Promise<SiteView> {
   assertActsAtSiteLevel(a.caller);
   if (changes.name !== undefined) checkSiteName(changes.name);
-  const minutes = inMinutes(changes);
+  const checked = inMinutes(changes);
+  if (changes.allowed_ips !== undefined) checked.allowed_ips = await checkSiteAddressList(a, changes.allowed_ips);
   // Changing how the site authenticates is sensitive: a session must confirm its password.
   await confirmIdentity('action');
-  return siteView(a, await updateSiteSettings(a, minutes));
+  return siteView(a, await updateSiteSettings(a, checked));
 }
 
 async function siteView(a: Call, settings: SiteSettings): Promise<SiteView> {
   const defaultWorkspace = await findWorkspace(a.db, 0);
   return { id: SITE_ID, createdAt: defaultWorkspace?.createdAt ?? 0, settings };
+}
+
+/**
+ * The site's `allowed_ips`: each line an address or CIDR range (bad-request naming the field, as
+ * for the site's other parameters), and never a new list that leaves out the address of the
+ * request setting it (access/door-admission.ts: it applies to everyone, the caller too). The list
+ * as it is, sent back unchanged (a client writes back every setting it read), sets nothing and is
+ * not asked again: an administrator admitted by its own list may still change other settings.
+ */
+async function checkSiteAddressList(a: Call, raw: string | null): Promise<string> {
+  const reading = readAddressList(raw);
+  if ('problem' in reading) throw errors.paramsInvalid({ allowed_ips: [reading.problem] });
+  if (reading.list !== (await readSiteSettings(a.db)).allowed_ips) assertListKeepsCaller(reading.list, a.origin.ip);
+  return reading.list;
 }
 
 /** A site name: 1 to 255 characters, not only spaces, no control characters. */

@@ -13,8 +13,11 @@ export const HOUR_SPELLINGS = {
 
 export type HourSpelling = keyof typeof HOUR_SPELLINGS;
 export type HourSettings = { [K in HourSpelling]: number | null };
-/** A write in either spelling; null in the hour spelling is the same as leaving it out. */
-export type SettingChanges = Partial<SiteSettings> & { [K in HourSpelling]?: number | null | undefined };
+/**
+ * A write in either spelling; null in the hour spelling is the same as leaving it out. A null
+ * `allowed_ips` is no list, as for users and groups.
+ */
+export type SettingChanges = Partial<Omit<SiteSettings, 'allowed_ips'>> & { allowed_ips?: string | null } & { [K in HourSpelling]?: number | null | undefined };
 
 /**
  * The hour spellings of the stored minutes: whole hours, or null when the minutes are not a whole
@@ -35,7 +38,7 @@ export function hourSpellingsOf(settings: SiteSettings): HourSettings {
  * told, and storing either would surprise the writer of the other.
  */
 export function inMinutes(changes: SettingChanges): Partial<SiteSettings> {
-  const { user_lockout_within: _within, user_lockout_lock_period: _period, ...minutes } = changes;
+  const { user_lockout_within: _within, user_lockout_lock_period: _period, allowed_ips: _list, ...minutes } = changes;
   const result: Partial<SiteSettings> = minutes;
   for (const [hourName, minuteName] of Object.entries(HOUR_SPELLINGS) as [HourSpelling, (typeof HOUR_SPELLINGS)[HourSpelling]][]) {
     const hours = changes[hourName];

@@ -19,6 +19,11 @@ export interface SiteSettings {
   users_can_create_api_keys: boolean;
   password_min_length: number;
   history_retention_days: number;
+  /**
+   * The addresses anyone may connect from, one address or CIDR range a line; empty restricts
+   * nothing. Added to the users' and groups' own lists (access/door-admission.ts).
+   */
+  allowed_ips: string;
 }
 
 export const DEFAULT_SITE_SETTINGS: Readonly<SiteSettings> = {
@@ -33,6 +38,7 @@ export const DEFAULT_SITE_SETTINGS: Readonly<SiteSettings> = {
   users_can_create_api_keys: true,
   password_min_length: 12,
   history_retention_days: 365,
+  allowed_ips: '',
 };
 
 type NumericSetting = { [K in keyof SiteSettings]: SiteSettings[K] extends number ? K : never }[keyof SiteSettings];

@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import secureJsonParse from 'secure-json-parse';
 import { assertCredentialReaches, resolveRequestWorkspace, type Call } from '../access/index.js';
 import type { Db } from '../db/database.js';
-import { authenticate } from '../identity/index.js';
+import { admitAtDoor, authenticate } from '../identity/index.js';
 import type { Clock } from '../lib/time.js';
 import { scimErrorOf, scimErrors } from './scim-error.js';
 import { discoveryRoutes } from './discovery.js';
@@ -64,6 +64,8 @@ export async function registerScim(app: FastifyInstance, deps: ScimDeps): Promis
       if (request.routeOptions.config.public === true) return;
       const presented = credentialsOf(request.headers, deps.headers);
       const caller = await authenticate(deps.db, deps.clock, presented);
+      // The address lists govern provisioning keys too (the site's, and the key's user's).
+      await admitAtDoor(deps.db, caller, 'scim', { ip: request.ip, encrypted: request.protocol === 'https', interface: 'scim' }, deps.clock.now());
       request.caller = caller;
       request.requestWorkspaceId = await resolveRequestWorkspace(deps.db, caller, headerValue(request.headers, deps.headers.workspace));
       assertCredentialReaches(caller, 'administration');

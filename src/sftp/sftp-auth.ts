@@ -1,8 +1,8 @@
 import type { AuthContext } from 'ssh2';
 import ssh2 from 'ssh2';
-import { assertDoorAdmits, type Caller } from '../access/index.js';
+import type { Caller } from '../access/index.js';
 import type { Db } from '../db/database.js';
-import { authenticate, completeKeySignIn, findKeySignIn, noteActivity, type PasswordDoor } from '../identity/index.js';
+import { admitAtDoor, authenticate, completeKeySignIn, findKeySignIn, noteActivity, type PasswordDoor } from '../identity/index.js';
 import type { Clock } from '../lib/time.js';
 
 // ssh2 is CommonJS: its values come from the default export under Node's ESM.
@@ -69,7 +69,7 @@ export class SftpAuthenticator {
     // A refusal looks like any other to the client.
     try {
       // SSH is always encrypted: ssl_required has nothing to refuse here.
-      await assertDoorAdmits(this.db, outcome.caller, 'sftp', { ip: clientIp, encrypted: true }, this.clock.now());
+      await admitAtDoor(this.db, outcome.caller, 'sftp', { ip: clientIp, encrypted: true, interface: 'sftp' }, this.clock.now());
     } catch {
       return { kind: 'refused' };
     }

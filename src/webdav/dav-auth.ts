@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
-import { assertDoorAdmits, type Caller } from '../access/index.js';
+import type { Caller } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { AtriumError } from '../errors/atrium-error.js';
 import { errors } from '../errors/catalogue.js';
-import { authenticate, noteActivity, type PasswordDoor } from '../identity/index.js';
+import { admitAtDoor, authenticate, noteActivity, type PasswordDoor } from '../identity/index.js';
 import type { Clock } from '../lib/time.js';
 
 /** Generated API keys (identity/secrets.ts): `atr_` and 43 base64url characters. */
@@ -32,7 +32,7 @@ export class DavAuthenticator {
     const caller = await this.recognise(request);
     // The account's own settings (an end date, allowed addresses, HTTPS, the WebDAV flag): access/ decides.
     const now = this.clock.now();
-    await assertDoorAdmits(this.db, caller, 'dav', { ip: request.ip, encrypted: request.protocol === 'https' }, now);
+    await admitAtDoor(this.db, caller, 'dav', { ip: request.ip, encrypted: request.protocol === 'https', interface: 'dav' }, now);
     // WebDAV clients sign in with every request: recorded at most once a minute per user.
     await noteActivity(this.db, caller, 'dav-login', now);
     return caller;

@@ -127,8 +127,8 @@ describe.each(testDatabaseTargets())('door admission by the user\'s own settings
   it('allowed_ips refuses every door from an address outside the list, and allows from one in it', async () => {
     const { user, key } = await someone();
     await set(user.id, { allowed_ips: '10.0.0.0/8\n192.0.2.1' });
-    expect(await rest(user.id, key)).toEqual({ status: 403, type: 'not-authorized/insufficient-permission-for-site' });
-    expect(await logIn(user.username)).toEqual({ status: 403, type: 'not-authorized/insufficient-permission-for-site' });
+    expect(await rest(user.id, key)).toEqual({ status: 403, type: 'not-authorized/ip-address-not-allowed' });
+    expect(await logIn(user.username)).toEqual({ status: 403, type: 'not-authorized/ip-address-not-allowed' });
     expect(await sftp(user.username)).toBe('refused');
     expect(await dav(user.username)).toBe(403);
     // The tests connect over loopback, as IPv4 or IPv6.
@@ -145,7 +145,7 @@ describe.each(testDatabaseTargets())('door admission by the user\'s own settings
     await addMember(t.database.db, group, user.id);
     const listed = await t.api.patch(`/groups/${group}`, { allowed_ips: '10.0.0.0/8, 192.0.2.1' }, { key: BOOTSTRAP_KEY });
     expect({ status: listed.status, allowed: listed.body.allowed_ips }).toEqual({ status: 200, allowed: '10.0.0.0/8\n192.0.2.1' });
-    expect(await rest(user.id, key)).toEqual({ status: 403, type: 'not-authorized/insufficient-permission-for-site' });
+    expect(await rest(user.id, key)).toEqual({ status: 403, type: 'not-authorized/ip-address-not-allowed' });
     expect(await sftp(user.username)).toBe('refused');
     expect(await dav(user.username)).toBe(403);
     // The user's own list admits loopback: the lists add up.

@@ -17,6 +17,7 @@ const DEFAULTS = {
   users_can_create_api_keys: true,
   password_min_length: 12,
   history_retention_days: 365,
+  allowed_ips: '',
 };
 /** The site as shown: its identity, the settings and Files.com's hour spellings of two of them. */
 const shown = (settings: Record<string, unknown>) => ({
@@ -134,6 +135,9 @@ describe.each(testDatabaseTargets())('site settings [$name]', (target) => {
       { user_lockout_lock_period: 169 },
       { user_lockout_within: 2, user_lockout_within_minutes: 90 },
       { user_lockout_lock_period: 1, user_lockout_lock_period_minutes: 30 },
+      { allowed_ips: 'not an address' },
+      { allowed_ips: '127.0.0.1\n10.0.0.0/33' },
+      { allowed_ips: 7 },
     ]) {
       const response = await t.api.patch('/site', body, { key: BOOTSTRAP_KEY });
       expect(response.status, JSON.stringify(body)).toBe(400);

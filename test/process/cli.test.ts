@@ -179,6 +179,19 @@ describe.each([sqliteTarget(), postgresTarget()])('the administration CLI on $na
     expect((await logIn('dave', PASSWORD)).status).toBe(201);
   });
 
+  it.skipIf(target.skip)('sets, shows and clears the site\'s address list: the way back in when it no longer holds the administrator', async () => {
+    // The command line is on the host, where no list applies: it may set one that leaves out everyone here.
+    expect(await atriumOk(env, ['site', 'allowed-ips', '192.0.2.0/24, 2001:db8::/32'])).toBe('192.0.2.0/24\n2001:db8::/32\n');
+    const refused = await api('GET', '/site', { key: KEY });
+    expect({ status: refused.status, type: refused.body.type }).toEqual({ status: 403, type: 'not-authorized/ip-address-not-allowed' });
+    expect(await atriumOk(env, ['site', 'allowed-ips'])).toBe('192.0.2.0/24\n2001:db8::/32\n');
+    const bad = await atrium(env, ['site', 'allowed-ips', 'somewhere']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('allowed_ips "somewhere" is not an IP address or CIDR range');
+    expect(await atriumOk(env, ['site', 'allowed-ips', '--clear'])).toBe('no site address list: any address may connect\n');
+    expect((await api('GET', '/site', { key: KEY })).body.allowed_ips).toBe('');
+  });
+
   it.skipIf(target.skip)('keeps the last active Site Administrator, as the REST API does', async () => {
     await atriumOk(env, ['user', 'create', 'root', '--site-admin', '--password-stdin'], `${PASSWORD}\n`);
     expect(await userNamed('root')).toMatchObject({ site_admin: true });

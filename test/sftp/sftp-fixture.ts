@@ -20,8 +20,8 @@ export interface SftpConnection {
   close(): void;
 }
 
-export async function startSftpTestApp(target: TestDatabaseTarget, options: { limits?: Partial<SignInLimitSettings>; publicKeys?: PublicKeyLookup; idleTimeoutMs?: number; idleTimers?: IdleTimers } = {}): Promise<SftpTestApp> {
-  const t = await startTestApp(target);
+export async function startSftpTestApp(target: TestDatabaseTarget, options: { limits?: Partial<SignInLimitSettings>; publicKeys?: PublicKeyLookup; idleTimeoutMs?: number; idleTimers?: IdleTimers; trustProxy?: string[] } = {}): Promise<SftpTestApp> {
+  const t = await startTestApp(target, { trustProxy: options.trustProxy });
   const hostKeys = await loadHostKeys({ dataDir: t.dataDir, files: undefined });
   const sftpServer = await startSftpServer(
     { db: t.database.db, clock: t.clock, files: t.core.files, passwords: t.core.passwords, hostKeys, limits: options.limits, publicKeys: options.publicKeys, idleTimeoutMs: options.idleTimeoutMs, idleTimers: options.idleTimers },

@@ -30,6 +30,7 @@ const SettingFields = {
   users_can_create_api_keys: Type.Boolean({ description: 'Users who are not administrators may create their own API keys' }),
   password_min_length: integerSetting('password_min_length', 'Minimum length of a new password, in characters'),
   history_retention_days: integerSetting('history_retention_days', 'History records older than this many days are removed (docs/history.md)'),
+  allowed_ips: Type.String({ maxLength: 16_384, description: 'Newline-separated addresses and CIDR ranges anyone may connect from, besides the users\' and groups\' own lists; empty restricts nothing' }),
 };
 
 // What GET /site shows besides the settings: the site's identity and facts of the running server,
@@ -47,7 +48,8 @@ const SiteView = Type.Object({
 });
 // Every field optional: a partial update, the same for PUT and PATCH (contract 1.1). id and
 // created_at are not settings: sent back by a client that writes everything it read, they are ignored.
-const SiteChanges = Type.Partial(Type.Object(SettingFields));
+// allowed_ips null is no list, as for users and groups.
+const SiteChanges = Type.Partial(Type.Object({ ...SettingFields, allowed_ips: Type.Union([SettingFields.allowed_ips, Type.Null()]) }));
 
 function siteBody(site: SiteView) {
   return { id: site.id, created_at: isoTime(site.createdAt), ...site.settings, ...hourSpellingsOf(site.settings) };

@@ -39,6 +39,8 @@ export interface SiteSettings {
   password_min_length: number;
   users_can_create_api_keys: boolean;
   history_retention_days: number;
+  /** Addresses and CIDR ranges anyone may connect from, one a line; empty allows any. */
+  allowed_ips: string;
 }
 
 export async function readSite(): Promise<SiteSettings> {

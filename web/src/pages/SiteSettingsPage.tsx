@@ -1,4 +1,4 @@
-import { Alert, Button, Center, Loader, NumberInput, Stack, Switch, Title } from '@mantine/core';
+import { Alert, Button, Center, Loader, NumberInput, Stack, Switch, Textarea, Title } from '@mantine/core';
 import { useEffect, useState, type FormEvent } from 'react';
 import { changeSite, readSite, type SiteSettings } from '../api/site';
 
@@ -54,6 +54,8 @@ export function SiteSettingsPage() {
           <NumberInput key={field.name} label={field.label} min={field.min} max={field.max} allowDecimal={false} allowNegative={false}
             value={settings[field.name]} onChange={(value) => set({ [field.name]: typeof value === 'number' ? value : Number(value) })} />
         ))}
+        <Textarea label="Allowed IP addresses" description="One address or CIDR range a line, for everyone; users and groups may add their own. Empty allows any address. It must include the address you are connecting from."
+          autosize minRows={2} maxRows={10} value={settings.allowed_ips} onChange={(e) => set({ allowed_ips: e.currentTarget.value })} />
         <Button type="submit" loading={busy} w="fit-content">Save</Button>
       </Stack>
     </form>
