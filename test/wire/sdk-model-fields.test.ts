@@ -25,8 +25,12 @@ const ApiKey = model('ApiKey');
 const PublicKey = model('PublicKey');
 const File = model('File');
 const History = model('History');
+const Site = model('Site');
 
-/** The fields docs/sdk-fields.md lists as not offered, by model (`### Model`, then `| \`field\` | why |` rows). */
+/**
+ * The fields docs/sdk-fields.md lists as not offered, by model (`### Model`, then rows whose first
+ * cell names one field or several sharing a reason: `| \`a\`, \`b\` | why |`).
+ */
 function notOffered(): Map<string, Set<string>> {
   const text = fs.readFileSync(new URL('../../docs/sdk-fields.md', import.meta.url), 'utf8');
   const byModel = new Map<string, Set<string>>();
@@ -34,19 +38,34 @@ function notOffered(): Map<string, Set<string>> {
   for (const line of text.split('\n')) {
     const heading = /^### (\w+)/.exec(line);
     if (heading !== null) byModel.set(heading[1] as string, (current = new Set()));
-    const row = /^\| `([a-z0-9_?]+)` \|/.exec(line);
-    if (row !== null && current !== undefined) current.add(row[1] as string);
+    const row = /^\| ((?:`[a-z0-9_?]+`(?:, )?)+) \|/.exec(line);
+    if (row !== null && current !== undefined) for (const [, field] of (row[1] as string).matchAll(/`([a-z0-9_?]+)`/g)) current.add(field as string);
   }
   return byModel;
 }
 
 const attributesOf = (objects: { attributes: Record<string, unknown> }[]) => new Set(objects.flatMap((o) => Object.keys(o.attributes)));
 
+/** Whether a returned value has the type the SDK's model document declares (null stands for "not set"). */
+function hasDeclaredType(type: string, value: unknown): boolean {
+  if (value === null) return true;
+  switch (type) {
+    case 'boolean': return typeof value === 'boolean';
+    case 'int64': return Number.isInteger(value);
+    case 'double': return typeof value === 'number';
+    case 'string': case 'email': return typeof value === 'string';
+    // Dates as Files.com writes them: seconds, no fraction, UTC.
+    case 'date-time': return typeof value === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(value);
+    default: return true;
+  }
+}
+
 describe.each(testDatabaseTargets())('the SDK\'s models, field by field [$name]', (target) => {
   let t: TestApp;
   /** What Atrium returned to the SDK for each model, over creating, finding and listing. */
   const returned = new Map<string, Set<string>>();
   let userId: number;
+  let siteValues: Record<string, unknown>;
 
   beforeAll(async () => {
     t = await startTestApp(target, { brands: ['Service', 'Files'] });
@@ -95,10 +114,16 @@ describe.each(testDatabaseTargets())('the SDK\'s models, field by field [$name]'
     returned.set('File', attributesOf([await File.find('sdk-a/report.txt'), await File.find('sdk-a'), ...(await model('Folder').listFor('sdk-a'))]));
 
     returned.set('History', attributesOf(await History.list()));
+
+    const sites = [await Site.get(), await Site.update({ name: 'SDK site', session_expiry: 2 })];
+    expect(sites[1].attributes).toMatchObject({ name: 'SDK site', session_expiry: 2, session_expiry_minutes: 120 });
+    returned.set('Site', attributesOf(sites));
+    siteValues = sites[0].attributes;
+    await Site.update({ name: 'Atrium', session_expiry_minutes: 360 });
   });
   afterAll(() => t.close());
 
-  const served = ['User', 'Group', 'GroupUser', 'Permission', 'ApiKey', 'PublicKey', 'File', 'History'];
+  const served = ['User', 'Group', 'GroupUser', 'Permission', 'ApiKey', 'PublicKey', 'File', 'History', 'Site'];
 
   it.each(served)('%s: every declared field is returned, or listed as not offered in docs/sdk-fields.md', (name) => {
     const declared = declaredAttributes(name).map((a) => a.name.replace(/\?$/, ''));
@@ -108,6 +133,12 @@ describe.each(testDatabaseTargets())('the SDK\'s models, field by field [$name]'
     const missing = declared.filter((field) => !got.has(field) && !got.has(`${field}?`) && !listed.has(field));
     const listedYetReturned = [...listed].filter((field) => got.has(field));
     expect({ missing, listedYetReturned }).toEqual({ missing: [], listedYetReturned: [] });
+  });
+
+  it('Site: every field returned has the type and date format the SDK declares', () => {
+    const wrong = declaredAttributes('Site').filter((a) => a.name in siteValues && !hasDeclaredType(a.type, siteValues[a.name]));
+    expect(wrong).toEqual([]);
+    expect(Object.keys(siteValues).length).toBeGreaterThan(15);
   });
 
   const LISTS: Record<string, string> = { User: '/users', Group: '/groups', Permission: '/permissions', ApiKey: `/api_keys`, PublicKey: '/public_keys', History: '/history' };
