@@ -64,8 +64,13 @@ describe.each(testDatabaseTargets())('the SDK\'s models, field by field [$name]'
   let t: TestApp;
   /** What Atrium returned to the SDK for each model, over creating, finding and listing. */
   const returned = new Map<string, Set<string>>();
+  /** The objects themselves, by model, for their values' types. */
+  const objects = new Map<string, Record<string, unknown>[]>();
+  const keep = (name: string, got: { attributes: Record<string, unknown> }[]) => {
+    returned.set(name, attributesOf(got));
+    objects.set(name, got.map((o) => o.attributes));
+  };
   let userId: number;
-  let siteValues: Record<string, unknown>;
 
   beforeAll(async () => {
     t = await startTestApp(target, { brands: ['Service', 'Files'] });
@@ -78,15 +83,15 @@ describe.each(testDatabaseTargets())('the SDK\'s models, field by field [$name]'
       await User.create({ username: unique('sdk-bob'), name: 'Bob', email: 'bob@example.com' }),
     ];
     userId = users[0].attributes.id as number;
-    returned.set('User', attributesOf([...users, await User.find(userId), ...(await User.list())]));
+    keep('User', [...users, await User.find(userId), ...(await User.list())]);
     const signIn = await t.api.post('/sessions', { username: users[0].attributes.username, password: 'a long enough password' });
     expect(signIn.status).toBe(201);
 
     const groups = [await Group.create({ name: unique('sdk-a') }), await Group.create({ name: unique('sdk-b') })];
-    returned.set('Group', attributesOf([...groups, await Group.find(groups[0].attributes.id), ...(await Group.list())]));
+    keep('Group', [...groups, await Group.find(groups[0].attributes.id), ...(await Group.list())]);
 
     const membership = await GroupUser.create({ group_id: groups[0].attributes.id, user_id: userId });
-    returned.set('GroupUser', attributesOf([membership, ...(await GroupUser.list({ group_id: groups[0].attributes.id }))]));
+    keep('GroupUser', [membership, ...(await GroupUser.list({ group_id: groups[0].attributes.id }))]);
 
     await t.api.post('/folders/sdk-a', {}, { key: BOOTSTRAP_KEY });
     await t.api.post('/folders/sdk-b', {}, { key: BOOTSTRAP_KEY });
@@ -94,31 +99,30 @@ describe.each(testDatabaseTargets())('the SDK\'s models, field by field [$name]'
       await Permission.create({ path: 'sdk-a', user_id: userId, permission: 'full' }),
       await Permission.create({ path: 'sdk-b', group_id: groups[1].attributes.id, permission: 'readonly' }),
     ];
-    returned.set('Permission', attributesOf([...grants, ...(await Permission.list())]));
+    keep('Permission', [...grants, ...(await Permission.list())]);
 
     const keys = [
       await ApiKey.create({ name: 'sdk one', user_id: userId, expires_at: '2099-01-01T00:00:00Z' }),
       await ApiKey.create({ name: 'sdk two', user_id: userId }),
     ];
-    returned.set('ApiKey', attributesOf([...keys, await ApiKey.find(keys[0].attributes.id), ...(await ApiKey.list({ user_id: userId }))]));
+    keep('ApiKey', [...keys, await ApiKey.find(keys[0].attributes.id), ...(await ApiKey.list({ user_id: userId }))]);
 
     const sshKeys = [];
     for (const title of ['laptop', 'desktop']) {
       sshKeys.push(await PublicKey.create({ title, user_id: userId, public_key: generateOpenSshKeyPairSync('ed25519').public.trim() }));
       t.clock.advance(86_400_000);
     }
-    returned.set('PublicKey', attributesOf([...sshKeys, await PublicKey.find(sshKeys[0].attributes.id), ...(await PublicKey.list({ user_id: userId }))]));
+    keep('PublicKey', [...sshKeys, await PublicKey.find(sshKeys[0].attributes.id), ...(await PublicKey.list({ user_id: userId }))]);
 
     const put = await fetch(`${t.baseUrl}/api/rest/v1/files/sdk-a/report.txt`, { method: 'PUT', headers: { 'X-FilesAPI-Key': BOOTSTRAP_KEY }, body: 'hello' });
     expect(put.status).toBe(201);
-    returned.set('File', attributesOf([await File.find('sdk-a/report.txt'), await File.find('sdk-a'), ...(await model('Folder').listFor('sdk-a'))]));
+    keep('File', [await File.find('sdk-a/report.txt'), await File.find('sdk-a'), ...(await model('Folder').listFor('sdk-a'))]);
 
-    returned.set('History', attributesOf(await History.list()));
+    keep('History', await History.list());
 
     const sites = [await Site.get(), await Site.update({ name: 'SDK site', session_expiry: 2 })];
     expect(sites[1].attributes).toMatchObject({ name: 'SDK site', session_expiry: 2, session_expiry_minutes: 120 });
-    returned.set('Site', attributesOf(sites));
-    siteValues = sites[0].attributes;
+    keep('Site', sites);
     await Site.update({ name: 'Atrium', session_expiry_minutes: 360 });
   });
   afterAll(() => t.close());
@@ -135,10 +139,12 @@ describe.each(testDatabaseTargets())('the SDK\'s models, field by field [$name]'
     expect({ missing, listedYetReturned }).toEqual({ missing: [], listedYetReturned: [] });
   });
 
-  it('Site: every field returned has the type and date format the SDK declares', () => {
-    const wrong = declaredAttributes('Site').filter((a) => a.name in siteValues && !hasDeclaredType(a.type, siteValues[a.name]));
-    expect(wrong).toEqual([]);
-    expect(Object.keys(siteValues).length).toBeGreaterThan(15);
+  it.each(served)('%s: every field returned has the type and date format the SDK declares', (name) => {
+    const declared = declaredAttributes(name);
+    const wrong = (objects.get(name) ?? []).flatMap((values) => declared
+      .filter((a) => a.name in values && !hasDeclaredType(a.type, values[a.name]))
+      .map((a) => `${a.name} (${a.type}): ${JSON.stringify(values[a.name])}`));
+    expect([...new Set(wrong)]).toEqual([]);
   });
 
   const LISTS: Record<string, string> = { User: '/users', Group: '/groups', Permission: '/permissions', ApiKey: `/api_keys`, PublicKey: '/public_keys', History: '/history' };
