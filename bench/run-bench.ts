@@ -8,6 +8,7 @@ import { auditBench, type RunScenario } from './audit/audit-bench.js';
 import type { RecordingCost } from './audit/recording-cost.js';
 import { undoOnInterrupt } from './cleanup.js';
 import type { Transfer } from './transfer.js';
+import type { DigestCost } from './transfers/digest-cost.js';
 import { webdavBench } from './webdav/webdav-bench.js';
 import { sftpBench } from './sftp/sftp-bench.js';
 import { transfersBench } from './transfers/transfers-bench.js';
@@ -41,6 +42,8 @@ export interface ResultRow {
   recordingCost?: RecordingCost;
   /** One large upload or download (the WebDAV, SFTP and transfers sections). */
   transfer?: Transfer;
+  /** The extra digests' cost on an upload's bytes against sha256 alone (the transfers section). */
+  digestCost?: DigestCost;
   /** A page's timing in Chromium over the rounds (the console section). */
   pageTiming?: PageTiming;
   /** What the page's timing should stay under (the console section). */
@@ -341,6 +344,7 @@ function describe(row: ResultRow): string {
   if (row.kind === 'transfers' && row.measurement !== undefined) return `${where}: ${row.scenario}: p50 ${row.measurement.p50Ms.toFixed(1)} ms, p99 ${row.measurement.p99Ms.toFixed(1)} ms`;
   if (row.transfer !== undefined) return `${where}: ${row.scenario}: ${row.transfer.mibPerSecond.toFixed(0)} MiB/s, ${row.transfer.cpuMsPerMib.toFixed(2)} ms CPU/MiB`;
   if (row.pageTiming !== undefined) return `${where}: ${row.scenario}: median ${row.pageTiming.medianMs.toFixed(0)} ms, worst ${row.pageTiming.worstMs.toFixed(0)} ms`;
+  if (row.digestCost !== undefined) return `${where}: ${row.scenario}: ${row.digestCost.ratio.toFixed(2)}× (${row.digestCost.allMsPerMib.toFixed(2)} / ${row.digestCost.sha256MsPerMib.toFixed(2)} ms/MiB)`;
   if (row.recordingCost !== undefined) return `${where}: ${row.scenario}: ${row.recordingCost.appMicros.toFixed(1)} µs CPU, ${row.recordingCost.databaseMicros.toFixed(1)} µs database CPU`;
   const m = row.measurement as Measurement;
   return `${where}: ${row.scenario}: ${m.requestsPerSecond.toFixed(0)} req/s, ${m.cpuMicrosPerRequest.toFixed(0)} µs CPU/req`;

@@ -12,6 +12,7 @@ import { patternSha256, sendPattern, timed, type Transfer } from '../transfer.js
 import type { AnyRequest } from '../webdav/http-loop.js';
 import { ddRead, ddWrite, evictTree, type DiskFigure } from './disk-baseline.js';
 import { curlDownload, type DownloadRequest } from './curl-download.js';
+import { digestCost } from './digest-cost.js';
 import { latencyLoop, type LatencyLoop } from './listing-loop.js';
 import { partUpload } from './part-upload.js';
 
@@ -44,6 +45,7 @@ export const TRANSFER_ROWS = {
   floorDrop: 'floor: bare node:http, PUT read and dropped (loopback alone)',
   floorWrite: 'floor: bare node:http, PUT written to a file and flushed',
   floorRead: 'floor: bare node:http, GET of that file, cold',
+  digests: 'digests of an upload: md5, crc32 and sha1 beside sha256, against sha256 alone (hashing thread)',
 } as const;
 
 /** The rows of the single transfers, in the report's order. */
@@ -62,7 +64,8 @@ const RANGE_BYTES = 32 * 2 ** 20;
  * then a file goes up through the part protocol and through one PUT, and down through the signed
  * URL whole and in Range requests, each checked by its SHA-256, with the server's resident memory
  * sampled throughout; then several part-protocol uploads at once while one client lists a folder,
- * its latency against the same loop with nothing else running.
+ * its latency against the same loop with nothing else running. Between the two, what the extra
+ * digests every upload computes cost against sha256 alone (digest-cost.ts).
  */
 export async function transfersBench(ctx: TransfersBenchContext, record: (row: ResultRow) => void, progress: (line: string) => void): Promise<void> {
   const { database } = ctx;
@@ -81,6 +84,7 @@ export async function transfersBench(ctx: TransfersBenchContext, record: (row: R
     bare = await startServer(BARE_MAIN, { FLOOR_DIR: floorDir }, '/health');
     const admin = { 'X-ServiceAPI-Key': site.workspaceAdmin.key };
     for (const row of await singleTransfers({ server, bare, floorDir }, admin, dataDir, ctx, progress)) record({ ...base, ...row });
+    record({ ...base, scenario: TRANSFER_ROWS.digests, digestCost: await digestCost(ctx.transferBytes, ctx.transferRounds) });
     await bare.stop();
     bare = undefined;
     fs.rmSync(floorDir, { recursive: true, force: true });

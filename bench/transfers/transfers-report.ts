@@ -36,11 +36,28 @@ export function transfersSection(report: BenchReport): string[] {
   const rows = report.rows.filter((r) => r.kind === 'transfers');
   if (rows.length === 0) return [];
   const out = ['Transfers through the REST API next to `dd` on the disk holding the data directory, same run, one at a time, best of the rounds (the RSS is the largest seen in any round, sampled every 100 ms); then part-protocol uploads at once while one client lists a 20-entry folder:', ''];
-  out.push(table(['database', 'scenario', 'MB/s', 'of dd', 'seconds', 'Atrium CPU ms/MiB', 'max RSS MB', 'listings', 'p50 ms', 'p99 ms', ''], rows.map((r) => {
+  out.push(table(['database', 'scenario', 'MB/s', 'of dd', 'seconds', 'Atrium CPU ms/MiB', 'max RSS MB', 'listings', 'p50 ms', 'p99 ms', ''], rows.filter((r) => r.digestCost === undefined).map((r) => {
     const t = r.transfer;
     const m = r.measurement;
     return [r.database, r.scenario, fixed(mbPerSecond(r)), share(rows, r), fixed(t?.seconds, 2), fixed(t?.cpuMsPerMib, 2), fixed(mb(t?.maxRssBytes)),
       fixed(m?.requests), fixed(m?.p50Ms, 1), fixed(m?.p99Ms, 1), problem(r)];
+  })));
+  out.push('');
+  out.push(...digestLines(rows));
+  return out;
+}
+
+/** The extra digests' cost, with what it is per MiB of the one-PUT upload's CPU in the same run. */
+function digestLines(rows: ResultRow[]): string[] {
+  const measured = rows.filter((r) => r.digestCost !== undefined);
+  if (measured.length === 0) return [];
+  const out = ['Digests of an upload on the hashing thread (md5, crc32 and sha1 beside sha256, which every upload computes) against sha256 alone, same run, fastest round; the extra time per MiB set against the one-PUT upload\'s Atrium CPU per MiB:', ''];
+  out.push(table(['database', 'MiB hashed', 'sha256 alone ms/MiB', 'all four ms/MiB', 'ratio', 'extra ms/MiB', 'of the upload\'s CPU'], measured.map((r) => {
+    const cost = r.digestCost as NonNullable<ResultRow['digestCost']>;
+    const extra = cost.allMsPerMib - cost.sha256MsPerMib;
+    const upload = rows.find((u) => u.database === r.database && u.scenario === TRANSFER_ROWS.putUpload)?.transfer?.cpuMsPerMib;
+    return [r.database, fixed(cost.bytes / 2 ** 20), fixed(cost.sha256MsPerMib, 2), fixed(cost.allMsPerMib, 2), `${fixed(cost.ratio, 2)}×`, fixed(extra, 2),
+      upload === undefined || upload <= 0 ? '' : `${fixed((extra / upload) * 100)}%`];
   })));
   out.push('');
   return out;
@@ -69,6 +86,10 @@ export function transfersTargets(report: BenchReport): string[][] {
     }
     const rss = rows.flatMap((r) => (r.transfer?.maxRssBytes === undefined || r.scenario.startsWith('floor') ? [] : [r.transfer.maxRssBytes / 1e6]));
     if (rss.length > 0) out.push([`server RSS during every transfer on ${database}: < ${RSS_LIMIT_MB} MB`, `${fixed(Math.max(...rss))} MB at most`, Math.max(...rss) < RSS_LIMIT_MB ? 'yes' : 'no']);
+    const digests = rows.find((r) => r.digestCost !== undefined)?.digestCost;
+    if (digests !== undefined) {
+      out.push([`md5, crc32 and sha1 beside sha256 on ${database}, against sha256 alone (reported)`, `${fixed(digests.ratio, 2)}× (${fixed(digests.allMsPerMib, 2)} / ${fixed(digests.sha256MsPerMib, 2)} ms/MiB)`, '']);
+    }
     const idle = find(TRANSFER_ROWS.listingIdle)?.measurement;
     const loaded = find(TRANSFER_ROWS.listingLoaded)?.measurement;
     if (idle !== undefined && loaded !== undefined) {

@@ -4,17 +4,12 @@ import { pipeline } from 'node:stream/promises';
 import { BlobTooLargeError, type WrittenBlob } from './blob-storage.js';
 import { passedThrough } from './garbage-pacer.js';
 import { BLOCK_BYTES, giveBack, takeBlock } from './hashing/shared-blocks.js';
-import { InlineDigests, type DigestChoice } from './hashing/content-digests.js';
+import { INLINE_HASH_BYTES, InlineDigests, type DigestChoice } from './hashing/content-digests.js';
 import { digestJob, type DigestJob } from './hashing/digest-thread.js';
 import { writeAll } from './write-all.js';
 
 /** Blocks written and hashed at once while the next one fills; past that the source waits. */
 const BLOCKS_IN_FLIGHT = 3;
-/**
- * A blob this small is hashed on the event loop (under 0.1 ms): a round trip to the hashing
- * thread would cost more than it saves, and small files (a WebDAV tree, a config) are most files.
- */
-const INLINE_HASH_BYTES = 128 * 1024;
 
 /**
  * Writes a blob's bytes to its open temporary file while counting and hashing them, and fails as

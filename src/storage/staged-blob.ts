@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { BlobTooLargeError, type WrittenBlob } from './blob-storage.js';
-import { InlineDigests, type ContentDigests } from './hashing/content-digests.js';
+import { INLINE_HASH_BYTES, InlineDigests, type ContentDigests } from './hashing/content-digests.js';
+import { digestJob, type DigestJob } from './hashing/digest-thread.js';
+import { BLOCK_BYTES, giveBack, takeBlock } from './hashing/shared-blocks.js';
 import { writeAll } from './write-all.js';
 
 /**
@@ -40,20 +42,27 @@ export interface StagingPlace {
   publish(tmpPath: string, key: string): Promise<void>;
 }
 
-/** Bytes that follow one another are gathered up to this much before one write to disk. */
-const GATHER_BYTES = 1024 * 1024;
+/**
+ * Bytes that follow one another are gathered up to this much before one write to disk: one block
+ * of memory shared with the hashing thread, which hashes them while they are written.
+ */
+const GATHER_BYTES = BLOCK_BYTES;
 
 /**
  * The local-disk staged blob. While bytes arrive in order from the start, which is what clients
- * do, they are hashed on the way; only an out-of-order file is read back once at `finish` for
- * its digests. Consecutive writes (an SFTP client sends 32 KiB at a time) are gathered and
- * written together, so a gigabyte is a thousand writes, not thirty thousand. Memory stays flat
- * whatever the size: at most GATHER_BYTES wait in memory.
+ * do, they are hashed on the way, on the hashing thread (digest-thread.ts) as REST uploads are,
+ * so the event loop answers other requests meanwhile; only an out-of-order file is read back
+ * once at `finish` for its digests (on the hashing thread too), and a small file written in order
+ * is hashed on the event loop, where it costs less than the round trip. Consecutive writes (an
+ * SFTP client sends 32 KiB at a time) are gathered and written together, so a gigabyte is a
+ * thousand writes, not thirty thousand. Memory stays flat whatever the size: at most
+ * GATHER_BYTES wait in memory.
  */
 export class LocalStagedBlob implements StagedBlob {
   private handle: FileHandle | undefined;
   private readonly tmpPath: string;
-  private hash = new InlineDigests();
+  /** The hashing thread's job for the bytes in order from 0, begun with the first block hashed. */
+  private hash: DigestJob | undefined;
   /** Bytes hashed so far, all of them in order from 0; -1 once a write broke the order. */
   private hashedUpTo = 0;
   /** Consecutive bytes not yet on disk, from `gatheredAt`. */
@@ -77,7 +86,9 @@ export class LocalStagedBlob implements StagedBlob {
     const end = position + bytes.length;
     if (!Number.isSafeInteger(position) || position < 0 || end > this.maxBytes) throw new BlobTooLargeError(this.maxBytes);
     this.open();
-    if (this.gatheredBytes > 0 && position !== this.gatheredAt + this.gatheredBytes) await this.flush();
+    const follows = position === this.gatheredAt + this.gatheredBytes;
+    // Not following on, or not fitting the block beside what is gathered: what is gathered goes first.
+    if (this.gatheredBytes > 0 && (!follows || this.gatheredBytes + bytes.length > GATHER_BYTES)) await this.flush();
     if (this.gatheredBytes === 0) this.gatheredAt = position;
     this.gathered.push(bytes);
     this.gatheredBytes += bytes.length;
@@ -85,7 +96,10 @@ export class LocalStagedBlob implements StagedBlob {
     if (this.gatheredBytes >= GATHER_BYTES) await this.flush();
   }
 
-  /** Writes the gathered bytes to disk, hashing them when they continue the hashed part. */
+  /**
+   * Writes the gathered bytes to disk; when they continue the hashed part, from memory shared with
+   * the hashing thread, which hashes them meanwhile.
+   */
   private async flush(): Promise<void> {
     if (this.gatheredBytes === 0) return;
     const pieces = this.gathered;
@@ -93,15 +107,27 @@ export class LocalStagedBlob implements StagedBlob {
     const length = this.gatheredBytes;
     this.gathered = [];
     this.gatheredBytes = 0;
-    const buffer = pieces.length === 1 ? (pieces[0] as Uint8Array) : Buffer.concat(pieces, length);
-    await writeAll(this.open(), buffer, position);
-    if (this.hashedUpTo === position) {
-      this.hash.update(buffer);
-      this.hashedUpTo = position + length;
-    } else {
+    if (this.hashedUpTo !== position) {
       // A rewrite of hashed bytes, or a gap: the bytes are read back once at the end instead.
-      this.hashedUpTo = -1;
+      this.stopHashing();
+      await writeAll(this.open(), pieces.length === 1 ? (pieces[0] as Uint8Array) : Buffer.concat(pieces, length), position);
+      return;
     }
+    const shared = inSharedMemory(pieces, length);
+    this.hash ??= digestJob('all');
+    // Both finish before the memory is reused, even when one of them fails.
+    const [written, hashed] = await Promise.allSettled([writeAll(this.open(), shared.bytes, position), this.hash.update(shared.bytes)]);
+    shared.release();
+    if (written.status === 'rejected') throw written.reason;
+    if (hashed.status === 'rejected') throw hashed.reason;
+    this.hashedUpTo = position + length;
+  }
+
+  /** The in-order hashing is over: the digests will come from reading the file back. */
+  private stopHashing(): void {
+    this.hash?.discard();
+    this.hash = undefined;
+    this.hashedUpTo = -1;
   }
 
   async fill(from: string): Promise<void> {
@@ -112,7 +138,7 @@ export class LocalStagedBlob implements StagedBlob {
     this.handle = await fs.open(this.tmpPath, 'r+');
     this.size = (await this.handle.stat()).size;
     if (this.size > this.maxBytes) throw new BlobTooLargeError(this.maxBytes);
-    this.hashedUpTo = -1;
+    this.stopHashing();
   }
 
   async truncate(size: number): Promise<void> {
@@ -121,7 +147,7 @@ export class LocalStagedBlob implements StagedBlob {
     await this.open().truncate(size);
     this.size = size;
     // Hashed bytes cut away (or turned to zeros by a later extension) are no longer the file's.
-    if (this.hashedUpTo > size) this.hashedUpTo = -1;
+    if (this.hashedUpTo > size) this.stopHashing();
   }
 
   async read(position: number, length: number): Promise<Buffer> {
@@ -138,9 +164,8 @@ export class LocalStagedBlob implements StagedBlob {
   }
 
   async finish(key: string): Promise<WrittenBlob> {
-    await this.flush();
+    const digests = await this.finalDigests();
     const handle = this.open();
-    const digests = this.hashedUpTo === this.size ? this.hash.digest() : await digestOf(handle, this.size);
     await handle.close();
     this.handle = undefined;
     try {
@@ -152,7 +177,25 @@ export class LocalStagedBlob implements StagedBlob {
     return { size: this.size, ...digests };
   }
 
+  /** The digests of the whole staged file, once its last gathered bytes are written. */
+  private async finalDigests(): Promise<ContentDigests> {
+    if (this.hash === undefined && this.hashedUpTo === 0 && this.gatheredAt === 0 && this.gatheredBytes === this.size && this.size <= INLINE_HASH_BYTES) {
+      // A small file written in order, still all in memory: hashed here, cheaper than the round trip.
+      const bytes = Buffer.concat(this.gathered, this.gatheredBytes);
+      this.gathered = [];
+      this.gatheredBytes = 0;
+      await writeAll(this.open(), bytes, 0);
+      return new InlineDigests().update(bytes).digest();
+    }
+    await this.flush();
+    if (this.hashedUpTo === this.size && this.hash !== undefined) return this.hash.digest();
+    this.stopHashing();
+    return digestOf(this.open(), this.size);
+  }
+
   async discard(): Promise<void> {
+    this.hash?.discard();
+    this.hash = undefined;
     this.gathered = [];
     this.gatheredBytes = 0;
     const handle = this.handle;
@@ -167,14 +210,54 @@ export class LocalStagedBlob implements StagedBlob {
   }
 }
 
-async function digestOf(handle: FileHandle, size: number): Promise<ContentDigests> {
-  const hash = new InlineDigests();
-  const buffer = Buffer.allocUnsafe(1024 * 1024);
-  for (let position = 0; position < size;) {
-    const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, size - position), position);
-    if (bytesRead === 0) break;
-    hash.update(buffer.subarray(0, bytesRead));
-    position += bytesRead;
+/**
+ * The pieces copied into one piece of memory shared with the hashing thread: a reused block
+ * (shared-blocks.ts) when they fit, which is always but for a single write larger than a block.
+ */
+function inSharedMemory(pieces: Uint8Array[], length: number): { bytes: Buffer; release(): void } {
+  const reused = length <= BLOCK_BYTES;
+  const memory = reused ? takeBlock() : Buffer.from(new SharedArrayBuffer(length));
+  let at = 0;
+  for (const piece of pieces) {
+    memory.set(piece, at);
+    at += piece.length;
   }
-  return hash.digest();
+  return { bytes: memory.subarray(0, length), release: () => { if (reused) giveBack(memory); } };
+}
+
+/** The digests of a file read back (one written out of order): on the hashing thread unless small. */
+async function digestOf(handle: FileHandle, size: number): Promise<ContentDigests> {
+  if (size <= INLINE_HASH_BYTES) {
+    const bytes = Buffer.alloc(size);
+    await readFully(handle, bytes, 0);
+    return new InlineDigests().update(bytes).digest();
+  }
+  const job = digestJob('all');
+  const block = takeBlock();
+  try {
+    for (let position = 0; position < size;) {
+      const length = Math.min(block.length, size - position);
+      const view = block.subarray(0, length);
+      await readFully(handle, view, position);
+      await job.update(view);
+      position += length;
+    }
+    return await job.digest();
+  } catch (error) {
+    job.discard();
+    throw error;
+  } finally {
+    giveBack(block);
+  }
+}
+
+/** Fills `into` from the file at `position`; a file shorter than that reads as zeros past its end. */
+async function readFully(handle: FileHandle, into: Buffer, position: number): Promise<void> {
+  let got = 0;
+  while (got < into.length) {
+    const { bytesRead } = await handle.read(into, got, into.length - got, position + got);
+    if (bytesRead === 0) break;
+    got += bytesRead;
+  }
+  into.fill(0, got);
 }

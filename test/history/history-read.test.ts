@@ -91,6 +91,14 @@ describe.each(testDatabaseTargets())('history lists and exports [$name]', (targe
       const refused = await t.api.get(`/history?${query}`, admin);
       expect([refused.status, refused.body.type], query).toEqual([400, type]);
     }
+    // Refused by the same list-parameter reading as every listing, naming the parameter (and, for a
+    // time range, how History narrows times instead).
+    const range = await t.api.get('/history?filter_gt[created_at]=2026-01-01T00:00:00Z', admin);
+    expect(range.body.error).toMatch(/^filter_gt\[created_at\] is not a filter of the History records \(narrow times with start_at and end_at\)/);
+    expect((await t.api.get('/history?filter[colour]=red', admin)).body.error).toContain('filter[colour]');
+    expect((await t.api.get('/history?sort_by[path]=asc', admin)).body.error).toContain('"path"');
+    const noUser = await t.api.get('/history?filter[user_id]=0', admin);
+    expect([noUser.status, noUser.body.type]).toEqual([400, 'bad-request/request-params-invalid']);
   });
 
   it('lists sign-ins, one user, one folder and one file', async () => {

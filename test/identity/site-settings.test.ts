@@ -19,10 +19,16 @@ const DEFAULTS = {
   history_retention_days: 365,
   allowed_ips: '',
 };
-/** The site as shown: its identity, the settings and Files.com's hour spellings of two of them. */
+/** What the site answers about the server itself, whatever the settings (this app runs no SFTP). */
+const FACTS = {
+  sftp_enabled: false, dav_enabled: true, always_mkdir_parents: true, use_provided_modified_at: true, users_can_create_ssh_keys: true,
+  calculate_file_checksums_sha256: true, calculate_file_checksums_md5: true, calculate_file_checksums_crc32: true, calculate_file_checksums_sha1: true,
+};
+/** The site as shown: its identity, the settings, Files.com's hour spellings of three of them and the facts. */
 const shown = (settings: Record<string, unknown>) => ({
-  id: 1, created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/), ...settings,
+  id: 1, created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/), ...settings, ...FACTS,
   user_lockout_within: (settings.user_lockout_within_minutes as number) / 60, user_lockout_lock_period: (settings.user_lockout_lock_period_minutes as number) / 60,
+  session_expiry: (settings.session_expiry_minutes as number) / 60,
 });
 const SHOWN = shown(DEFAULTS);
 
@@ -138,6 +144,10 @@ describe.each(testDatabaseTargets())('site settings [$name]', (target) => {
       { allowed_ips: 'not an address' },
       { allowed_ips: '127.0.0.1\n10.0.0.0/33' },
       { allowed_ips: 7 },
+      { session_expiry: 0 },
+      { session_expiry: 0.01 },
+      { session_expiry: 'one' },
+      { session_expiry: 2, session_expiry_minutes: 90 },
     ]) {
       const response = await t.api.patch('/site', body, { key: BOOTSTRAP_KEY });
       expect(response.status, JSON.stringify(body)).toBe(400);
@@ -175,7 +185,7 @@ describe.each(testDatabaseTargets())('site settings [$name]', (target) => {
     }
   });
 
-  it('reads and writes the lockout window and period in hours too, one value stored in minutes', async () => {
+  it('reads and writes the lockout window and period and the session expiry in hours too, one value stored in minutes', async () => {
     try {
       const inHours = await t.api.patch('/site', { user_lockout_within: 3, user_lockout_lock_period: 2 }, { key: BOOTSTRAP_KEY });
       expect(inHours.status).toBe(200);
@@ -193,6 +203,13 @@ describe.each(testDatabaseTargets())('site settings [$name]', (target) => {
       const writtenBack = await t.api.patch('/site', current, { key: BOOTSTRAP_KEY });
       expect(writtenBack.status).toBe(200);
       expect(writtenBack.body).toEqual(current);
+      // session_expiry is decimal hours: any whole number of minutes, both ways.
+      const halfHour = await t.api.patch('/site', { session_expiry: 0.5 }, { key: BOOTSTRAP_KEY });
+      expect(halfHour.body).toMatchObject({ session_expiry: 0.5, session_expiry_minutes: 30 });
+      const fifty = await t.api.patch('/site', { session_expiry_minutes: 50 }, { key: BOOTSTRAP_KEY });
+      expect(fifty.body).toMatchObject({ session_expiry: 50 / 60, session_expiry_minutes: 50 });
+      const fiftyBack = await t.api.patch('/site', { session_expiry: fifty.body.session_expiry }, { key: BOOTSTRAP_KEY });
+      expect(fiftyBack.body).toMatchObject({ session_expiry_minutes: 50 });
       // Different values in the two spellings: refused, naming both, nothing stored.
       const conflict = await t.api.patch('/site', { user_lockout_lock_period: 3, user_lockout_lock_period_minutes: 120 }, { key: BOOTSTRAP_KEY });
       expect([conflict.status, conflict.body.type]).toEqual([400, 'bad-request/request-params-invalid']);

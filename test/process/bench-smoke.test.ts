@@ -68,6 +68,8 @@ describe('bench harness smoke run [sqlite]', () => {
       'download: signed URL, whole', 'download: signed URL, in Range requests', '2 parallel part-protocol uploads',
     ]);
     for (const row of transfers.filter((r) => r.transfer !== undefined && !r.scenario.startsWith('dd'))) expect(row.transfer?.maxRssBytes).toBeGreaterThan(0);
+    // The extra digests against sha256 alone, measured in the same run.
+    expect(transfers.find((row) => row.digestCost !== undefined)?.digestCost?.ratio).toBeGreaterThan(0);
     expect(transfers.filter((row) => row.measurement !== undefined).map((row) => row.scenario.split(' (')[0])).toEqual([
       'GET /folders/<path>', 'GET /folders/<path>',
     ]);

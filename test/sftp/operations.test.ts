@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { utils, type SFTPWrapper } from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grantAsSite } from '../grants/grants-support.js';
@@ -70,6 +71,21 @@ describe.each(testDatabaseTargets())('SFTP operations [$name]', (target) => {
     await close(handle);
     expect(await read('/pipelined.bin')).toBe('hello world');
     expect((await rest('pipelined.bin')).body).toMatchObject({ size: 11 });
+  });
+
+  it('keeps every digest of a large file uploaded in order and of one written backwards (both hashed on the hashing thread)', async () => {
+    // Past one shared block (a MiB) and far past what is hashed on the event loop (128 KiB).
+    const data = randomBytes(1024 * 1024 + 4321);
+    await call((done) => sftp.writeFile('/digests-in-order.bin', data, done));
+    const handle = await open('/digests-backwards.bin', OPEN_MODE.WRITE | OPEN_MODE.CREAT | OPEN_MODE.TRUNC);
+    const chunk = 32768;
+    const offsets = Array.from({ length: Math.ceil(data.length / chunk) }, (_, i) => i * chunk).reverse();
+    // Sent together, so they arrive pipelined, last part first.
+    await Promise.all(offsets.map((offset) => call((done) => sftp.write(handle, data, offset, Math.min(chunk, data.length - offset), offset, done))));
+    await close(handle);
+    for (const path of ['digests-in-order.bin', 'digests-backwards.bin']) {
+      expect((await rest(path)).body, path).toMatchObject({ size: data.length, ...digestsOf(data) });
+    }
   });
 
   it('resumes an upload by appending to the file as it is (reput), and reads from any offset', async () => {

@@ -26,8 +26,12 @@ const PublicKey = model('PublicKey');
 const File = model('File');
 const History = model('History');
 const Lock = model('Lock');
+const Site = model('Site');
 
-/** The fields docs/sdk-fields.md lists as not offered, by model (`### Model`, then `| \`field\` | why |` rows). */
+/**
+ * The fields docs/sdk-fields.md lists as not offered, by model (`### Model`, then rows whose first
+ * cell names one field or several sharing a reason: `| \`a\`, \`b\` | why |`).
+ */
 function notOffered(): Map<string, Set<string>> {
   const text = fs.readFileSync(new URL('../../docs/sdk-fields.md', import.meta.url), 'utf8');
   const byModel = new Map<string, Set<string>>();
@@ -35,18 +39,38 @@ function notOffered(): Map<string, Set<string>> {
   for (const line of text.split('\n')) {
     const heading = /^### (\w+)/.exec(line);
     if (heading !== null) byModel.set(heading[1] as string, (current = new Set()));
-    const row = /^\| `([a-z0-9_?]+)` \|/.exec(line);
-    if (row !== null && current !== undefined) current.add(row[1] as string);
+    const row = /^\| ((?:`[a-z0-9_?]+`(?:, )?)+) \|/.exec(line);
+    if (row !== null && current !== undefined) for (const [, field] of (row[1] as string).matchAll(/`([a-z0-9_?]+)`/g)) current.add(field as string);
   }
   return byModel;
 }
 
 const attributesOf = (objects: { attributes: Record<string, unknown> }[]) => new Set(objects.flatMap((o) => Object.keys(o.attributes)));
 
+/** Whether a returned value has the type the SDK's model document declares (null stands for "not set"). */
+function hasDeclaredType(type: string, value: unknown): boolean {
+  if (value === null) return true;
+  switch (type) {
+    case 'boolean': return typeof value === 'boolean';
+    case 'int64': return Number.isInteger(value);
+    case 'double': return typeof value === 'number';
+    case 'string': case 'email': return typeof value === 'string';
+    // Dates as Files.com writes them: seconds, no fraction, UTC.
+    case 'date-time': return typeof value === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(value);
+    default: return true;
+  }
+}
+
 describe.each(testDatabaseTargets())('the SDK\'s models, field by field [$name]', (target) => {
   let t: TestApp;
   /** What Atrium returned to the SDK for each model, over creating, finding and listing. */
   const returned = new Map<string, Set<string>>();
+  /** The objects themselves, by model, for their values' types. */
+  const objects = new Map<string, Record<string, unknown>[]>();
+  const keep = (name: string, got: { attributes: Record<string, unknown> }[]) => {
+    returned.set(name, attributesOf(got));
+    objects.set(name, got.map((o) => o.attributes));
+  };
   let userId: number;
 
   beforeAll(async () => {
@@ -60,15 +84,15 @@ describe.each(testDatabaseTargets())('the SDK\'s models, field by field [$name]'
       await User.create({ username: unique('sdk-bob'), name: 'Bob', email: 'bob@example.com' }),
     ];
     userId = users[0].attributes.id as number;
-    returned.set('User', attributesOf([...users, await User.find(userId), ...(await User.list())]));
+    keep('User', [...users, await User.find(userId), ...(await User.list())]);
     const signIn = await t.api.post('/sessions', { username: users[0].attributes.username, password: 'a long enough password' });
     expect(signIn.status).toBe(201);
 
     const groups = [await Group.create({ name: unique('sdk-a') }), await Group.create({ name: unique('sdk-b') })];
-    returned.set('Group', attributesOf([...groups, await Group.find(groups[0].attributes.id), ...(await Group.list())]));
+    keep('Group', [...groups, await Group.find(groups[0].attributes.id), ...(await Group.list())]);
 
     const membership = await GroupUser.create({ group_id: groups[0].attributes.id, user_id: userId });
-    returned.set('GroupUser', attributesOf([membership, ...(await GroupUser.list({ group_id: groups[0].attributes.id }))]));
+    keep('GroupUser', [membership, ...(await GroupUser.list({ group_id: groups[0].attributes.id }))]);
 
     await t.api.post('/folders/sdk-a', {}, { key: BOOTSTRAP_KEY });
     await t.api.post('/folders/sdk-b', {}, { key: BOOTSTRAP_KEY });
@@ -76,34 +100,39 @@ describe.each(testDatabaseTargets())('the SDK\'s models, field by field [$name]'
       await Permission.create({ path: 'sdk-a', user_id: userId, permission: 'full' }),
       await Permission.create({ path: 'sdk-b', group_id: groups[1].attributes.id, permission: 'readonly' }),
     ];
-    returned.set('Permission', attributesOf([...grants, ...(await Permission.list())]));
+    keep('Permission', [...grants, ...(await Permission.list())]);
 
     const keys = [
       await ApiKey.create({ name: 'sdk one', user_id: userId, expires_at: '2099-01-01T00:00:00Z' }),
       await ApiKey.create({ name: 'sdk two', user_id: userId }),
     ];
-    returned.set('ApiKey', attributesOf([...keys, await ApiKey.find(keys[0].attributes.id), ...(await ApiKey.list({ user_id: userId }))]));
+    keep('ApiKey', [...keys, await ApiKey.find(keys[0].attributes.id), ...(await ApiKey.list({ user_id: userId }))]);
 
     const sshKeys = [];
     for (const title of ['laptop', 'desktop']) {
       sshKeys.push(await PublicKey.create({ title, user_id: userId, public_key: generateOpenSshKeyPairSync('ed25519').public.trim() }));
       t.clock.advance(86_400_000);
     }
-    returned.set('PublicKey', attributesOf([...sshKeys, await PublicKey.find(sshKeys[0].attributes.id), ...(await PublicKey.list({ user_id: userId }))]));
+    keep('PublicKey', [...sshKeys, await PublicKey.find(sshKeys[0].attributes.id), ...(await PublicKey.list({ user_id: userId }))]);
 
     const put = await fetch(`${t.baseUrl}/api/rest/v1/files/sdk-a/report.txt`, { method: 'PUT', headers: { 'X-FilesAPI-Key': BOOTSTRAP_KEY }, body: 'hello' });
     expect(put.status).toBe(201);
-    returned.set('File', attributesOf([await File.find('sdk-a/report.txt'), await File.find('sdk-a'), ...(await model('Folder').listFor('sdk-a'))]));
+    keep('File', [await File.find('sdk-a/report.txt'), await File.find('sdk-a'), ...(await model('Folder').listFor('sdk-a'))]);
 
     const locks = [await Lock.create('sdk-a/report.txt', { exclusive: true, recursive: false, timeout: 600, allow_access_by_any_user: false })];
-    returned.set('Lock', attributesOf([...locks, ...(await Lock.listFor('sdk-a', { include_children: true }))]));
+    keep('Lock', [...locks, ...(await Lock.listFor('sdk-a', { include_children: true }))]);
     await locks[0].delete({ token: locks[0].attributes.token });
 
-    returned.set('History', attributesOf(await History.list()));
+    keep('History', await History.list());
+
+    const sites = [await Site.get(), await Site.update({ name: 'SDK site', session_expiry: 2 })];
+    expect(sites[1].attributes).toMatchObject({ name: 'SDK site', session_expiry: 2, session_expiry_minutes: 120 });
+    keep('Site', sites);
+    await Site.update({ name: 'Atrium', session_expiry_minutes: 360 });
   });
   afterAll(() => t.close());
 
-  const served = ['User', 'Group', 'GroupUser', 'Permission', 'ApiKey', 'PublicKey', 'File', 'History', 'Lock'];
+  const served = ['User', 'Group', 'GroupUser', 'Permission', 'ApiKey', 'PublicKey', 'File', 'History', 'Lock', 'Site'];
 
   it.each(served)('%s: every declared field is returned, or listed as not offered in docs/sdk-fields.md', (name) => {
     const declared = declaredAttributes(name).map((a) => a.name.replace(/\?$/, ''));
@@ -113,6 +142,14 @@ describe.each(testDatabaseTargets())('the SDK\'s models, field by field [$name]'
     const missing = declared.filter((field) => !got.has(field) && !got.has(`${field}?`) && !listed.has(field));
     const listedYetReturned = [...listed].filter((field) => got.has(field));
     expect({ missing, listedYetReturned }).toEqual({ missing: [], listedYetReturned: [] });
+  });
+
+  it.each(served)('%s: every field returned has the type and date format the SDK declares', (name) => {
+    const declared = declaredAttributes(name);
+    const wrong = (objects.get(name) ?? []).flatMap((values) => declared
+      .filter((a) => a.name in values && !hasDeclaredType(a.type, values[a.name]))
+      .map((a) => `${a.name} (${a.type}): ${JSON.stringify(values[a.name])}`));
+    expect([...new Set(wrong)]).toEqual([]);
   });
 
   const LISTS: Record<string, string> = { User: '/users', Group: '/groups', Permission: '/permissions', ApiKey: `/api_keys`, PublicKey: '/public_keys', History: '/history' };

@@ -7,6 +7,7 @@ import type { RouteDeps } from '../route-deps.js';
 import { errorResponses } from '../schemas.js';
 import { asksForReauthentication } from '../openapi/route-markers.js';
 import { UPDATE_METHODS } from '../update-methods.js';
+import { SiteFacts, siteFacts } from './site-facts.js';
 
 const integerSetting = (name: keyof typeof SETTING_RANGES, description: string) => Type.Integer({ ...SETTING_RANGES[name], description });
 
@@ -19,6 +20,11 @@ const hourSetting = (minutes: keyof typeof SETTING_RANGES, description: string) 
 const SettingFields = {
   name: Type.String({ minLength: 1, maxLength: 255, description: 'The site\'s name' }),
   session_expiry_minutes: integerSetting('session_expiry_minutes', 'A session idle this long ends'),
+  session_expiry: Type.Number({
+    minimum: SETTING_RANGES.session_expiry_minutes.minimum / 60,
+    maximum: SETTING_RANGES.session_expiry_minutes.maximum / 60,
+    description: 'A session idle this long ends, in hours, a decimal number (Files.com\'s spelling of `session_expiry_minutes`); a write must come to whole minutes',
+  }),
   session_max_lifetime_minutes: integerSetting('session_max_lifetime_minutes', 'A session ends this long after login, active or not'),
   user_lockout: Type.Boolean({ description: 'Lock a username out after repeated failed logins' }),
   user_lockout_tries: integerSetting('user_lockout_tries', 'Failed logins that lock a username out'),
@@ -42,6 +48,7 @@ const SiteBody = Type.Object({
 });
 const SiteView = Type.Object({
   ...SiteBody.properties,
+  ...SiteFacts.properties,
   sftp_host_key_fingerprints: Type.Optional(Type.Array(Type.String(), {
     description: 'When SFTP is on: each host key as `<type> SHA256:<base64>`, what clients show on first connection (docs/sftp.md)',
   })),
@@ -57,21 +64,23 @@ function siteBody(site: SiteView) {
 
 /** GET and PATCH/PUT /site: the site settings of contract 8, for Site Administrators only. */
 export function siteRoutes(app: ApiInstance, deps: RouteDeps): void {
+  // GET and the answer to a change show the same: the SDK's Site.update returns a Site.
+  const shown = (site: SiteView) => {
+    const fingerprints = deps.sftpHostKeyFingerprints;
+    const body = { ...siteBody(site), ...siteFacts(fingerprints !== undefined) };
+    return fingerprints === undefined ? body : { ...body, sftp_host_key_fingerprints: [...fingerprints] };
+  };
   app.get('/site', {
     schema: { summary: 'Show the site and its settings', querystring: Type.Object({}), response: { 200: SiteView, ...errorResponses } },
-  }, async (request) => {
-    const body = siteBody(await readSiteSettingsAs(callOf(request, deps)));
-    const fingerprints = deps.sftpHostKeyFingerprints;
-    return fingerprints === undefined ? body : { ...body, sftp_host_key_fingerprints: [...fingerprints] };
-  });
+  }, async (request) => shown(await readSiteSettingsAs(callOf(request, deps))));
 
   app.route({
     method: UPDATE_METHODS,
     url: '/site',
-    schema: { ...asksForReauthentication, summary: 'Rename the site or change its settings (partial update)', body: SiteChanges, response: { 200: SiteBody, ...errorResponses } },
+    schema: { ...asksForReauthentication, summary: 'Rename the site or change its settings (partial update)', body: SiteChanges, response: { 200: SiteView, ...errorResponses } },
     handler: async (request) => {
       const a = callOf(request, deps);
-      return siteBody(await changeSiteSettings(a, request.body, confirmIdentity(request, deps, a)));
+      return shown(await changeSiteSettings(a, request.body, confirmIdentity(request, deps, a)));
     },
   });
 }

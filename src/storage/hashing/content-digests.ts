@@ -23,6 +23,12 @@ export function crc32Hex(value: number): string {
 }
 
 /**
+ * A blob this small is hashed on the event loop (under 0.1 ms): a round trip to the hashing
+ * thread would cost more than it saves, and small files (a WebDAV tree, a config) are most files.
+ */
+export const INLINE_HASH_BYTES = 128 * 1024;
+
+/**
  * The digests computed on the event loop, for what is too small to be worth a round trip to the
  * hashing thread (digest-thread.ts, which computes the very same in its own code).
  */

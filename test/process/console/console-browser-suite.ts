@@ -629,15 +629,17 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Site settings' }).click();
     await page.getByLabel('Shortest password allowed').fill('14');
+    // A minutes setting with a spelling in hours beside it (session_expiry): only the new value is sent.
+    await page.getByLabel('Sign out after this many idle minutes').fill('90');
     await page.getByRole('button', { name: 'Save' }).click();
     const confirm = page.getByRole('dialog', { name: 'Confirm it is you' });
     await confirm.getByRole('textbox', { name: 'Your password' }).fill(ADMIN.password);
     await confirm.getByRole('button', { name: 'Confirm' }).click();
     await page.getByText('The settings were saved.').waitFor();
     await confirm.waitFor({ state: 'hidden' });
-    expect((await site.admin('GET', '/site')).password_min_length).toBe(14);
+    expect(await site.admin('GET', '/site')).toMatchObject({ password_min_length: 14, session_expiry_minutes: 90, session_expiry: 1.5 });
     await accessible(page, 'site settings, saved');
-    await site.admin('PATCH', '/site', { password_min_length: 12 });
+    await site.admin('PATCH', '/site', { password_min_length: 12, session_expiry_minutes: 360 });
     expect(problems).toEqual([]);
     await page.close();
   });

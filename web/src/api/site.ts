@@ -47,6 +47,19 @@ export async function readSite(): Promise<SiteSettings> {
   return (await api<SiteSettings>('GET', '/site', { homeContext: true })).data;
 }
 
+/** Every setting this page edits: a key for each field of SiteSettings, checked by the compiler. */
+const SETTING_NAMES: Record<keyof SiteSettings, true> = {
+  session_expiry_minutes: true, session_max_lifetime_minutes: true, user_lockout: true, user_lockout_tries: true,
+  user_lockout_within_minutes: true, user_lockout_lock_period_minutes: true, login_attempts_per_ip_per_hour: true,
+  password_min_length: true, users_can_create_api_keys: true, history_retention_days: true, allowed_ips: true,
+};
+
+/**
+ * Sends only the settings themselves. What GET /site answers also holds Files.com's spellings in
+ * hours (`session_expiry`, `user_lockout_within`, ...); sent back unchanged beside a changed
+ * `_minutes` value, they would contradict it and the server would refuse both.
+ */
 export async function changeSite(changes: Partial<SiteSettings>): Promise<SiteSettings> {
-  return (await api<SiteSettings>('PATCH', '/site', { homeContext: true, body: changes })).data;
+  const body = Object.fromEntries(Object.entries(changes).filter(([name]) => Object.hasOwn(SETTING_NAMES, name)));
+  return (await api<SiteSettings>('PATCH', '/site', { homeContext: true, body })).data;
 }

@@ -1,21 +1,28 @@
 import { Type, type Static } from 'typebox';
 import { errors } from '../../../errors/catalogue.js';
 import { HISTORY_ACTIONS, HISTORY_INTERFACES, FAILURE_TYPES, type HistoryAction, type HistoryQuery } from '../../../history/index.js';
+import { listParameterQuery, type ListParameters } from '../../list-parameters.js';
 import { paginationQuery } from '../../pagination.js';
+import { HISTORY_LIST_PARAMETERS } from './history-list-parameters.js';
 import { RecordId } from '../../schemas.js';
 
 const MAX_TEXT = 5000;
 const text = (description: string) => Type.Optional(Type.String({ maxLength: MAX_TEXT, description }));
 
-/** The query every History list takes: Files.com's parameters, and Atrium's added filters. */
+/**
+ * The query every History list takes: Files.com's parameters, and Atrium's added filters. The
+ * list parameters come from HISTORY_LIST_PARAMETERS like every listing's; `filter` and
+ * `filter_prefix` are declared here again, more precisely (the actions, doors and failure types
+ * as choices, paths as long as a path may be), for the same fields.
+ */
 export const HistoryListQuery = Type.Object({
   ...paginationQuery,
   start_at: text('only records at or after this date-time (ISO 8601)'),
   end_at: text('only records before this date-time (ISO 8601)'),
   display: text('accepted for compatibility; records always carry their display text'),
-  sort_by: Type.Optional(Type.Record(Type.String(), Type.String(), { description: '`sort_by[created_at]=asc|desc`; newest first by default' })),
+  ...listParameterQuery(HISTORY_LIST_PARAMETERS),
   filter: Type.Optional(Type.Object({
-    user_id: Type.Optional(RecordId()),
+    user_id: Type.Optional(RecordId({ minimum: 1 })),
     path: text('the path or destination is exactly this path'),
     folder: text('the path or destination is this folder or lies below it'),
     action: Type.Optional(Type.Union(HISTORY_ACTIONS.map((value) => Type.Literal(value)), { description: 'Atrium addition: one action' })),
@@ -25,24 +32,12 @@ export const HistoryListQuery = Type.Object({
     ip: text('Atrium addition: records from this client address'),
   })),
   filter_prefix: Type.Optional(Type.Object({ path: text('the path starts with these characters') })),
-  // The SDKs' other list parameters, which History has no field for: refused by name below.
-  filter_gt: Type.Optional(Type.Record(Type.String(), Type.String())),
-  filter_gteq: Type.Optional(Type.Record(Type.String(), Type.String())),
-  filter_lt: Type.Optional(Type.Record(Type.String(), Type.String())),
-  filter_lteq: Type.Optional(Type.Record(Type.String(), Type.String())),
 });
 export type HistoryListQuery = Static<typeof HistoryListQuery>;
 
 /** The sort of a History list: by when it happened (the chain's order), newest first unless asked. */
-export function historyDescending(sortBy: Record<string, string> | undefined): boolean {
-  const given = Object.entries(sortBy ?? {});
-  if (given.length === 0) return true;
-  if (given.length > 1) throw errors.multipleSortParamsNotAllowed();
-  const [field, direction] = given[0] as [string, string];
-  if (field !== 'created_at') throw errors.invalidSortField(`History is sorted by created_at only, not "${field.slice(0, 100)}".`);
-  const lowered = direction.toLowerCase();
-  if (lowered !== 'asc' && lowered !== 'desc') throw errors.paramsInvalid({ sort_by: ['the direction of created_at must be asc or desc'] });
-  return lowered === 'desc';
+export function historyDescending(parameters: ListParameters): boolean {
+  return parameters.sort?.direction !== 'asc';
 }
 
 /** A date-time parameter in epoch milliseconds, or a `request-params-invalid` answer. */
@@ -54,28 +49,9 @@ export function dateTimeParam(name: string, value: string | undefined): number |
   return time;
 }
 
-const FILTERS = ['user_id', 'path', 'folder', 'action', 'interface', 'failure_type', 'username', 'ip'];
-
-/**
- * A filter field History does not have is refused by name rather than dropped: an ignored filter
- * would answer every record as if it matched. Times are narrowed with start_at and end_at.
- */
-function refuseUnknownFilters(query: HistoryListQuery): void {
-  const given: [string, Record<string, unknown> | undefined, readonly string[]][] = [
-    ['filter', query.filter, FILTERS], ['filter_prefix', query.filter_prefix, ['path']],
-    ['filter_gt', query.filter_gt, []], ['filter_gteq', query.filter_gteq, []], ['filter_lt', query.filter_lt, []], ['filter_lteq', query.filter_lteq, []],
-  ];
-  for (const [parameter, fields, known] of given) {
-    const unknown = Object.keys(fields ?? {}).find((field) => !known.includes(field));
-    if (unknown === undefined) continue;
-    const choice = known.length === 0 ? 'History takes start_at and end_at for times' : `use one of ${known.join(', ')}`;
-    throw errors.invalidFilterField(`${parameter}[${unknown.slice(0, 100)}] is not a filter of History: ${choice}.`);
-  }
-}
-
-export function historyQueryOf(query: HistoryListQuery): HistoryQuery {
-  refuseUnknownFilters(query);
-  const f = query.filter ?? {};
+/** The History query the parameters ask for; `parameters` were read by readListParameters, which refused any field History does not have. */
+export function historyQueryOf(query: HistoryListQuery, parameters: ListParameters): HistoryQuery {
+  const f = parameters.equals as Partial<Record<keyof typeof HISTORY_LIST_PARAMETERS.equals, string> & { user_id: number }>;
   const startAt = dateTimeParam('start_at', query.start_at);
   const endAt = dateTimeParam('end_at', query.end_at);
   return {
@@ -87,7 +63,7 @@ export function historyQueryOf(query: HistoryListQuery): HistoryQuery {
     ...(f.ip === undefined ? {} : { ip: f.ip }),
     ...(f.path === undefined ? {} : { path: f.path }),
     ...(f.folder === undefined ? {} : { folder: f.folder }),
-    ...(query.filter_prefix?.path === undefined ? {} : { pathPrefix: query.filter_prefix.path }),
+    ...(parameters.prefix.path === undefined ? {} : { pathPrefix: parameters.prefix.path }),
     ...(startAt === undefined ? {} : { startAt }),
     ...(endAt === undefined ? {} : { endAt }),
   };

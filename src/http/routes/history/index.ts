@@ -1,12 +1,14 @@
 import { Type } from 'typebox';
 import { listHistory, type HistoryListing } from '../../../history/index.js';
 import { callOf } from '../../call.js';
+import { readListParameters } from '../../list-parameters.js';
 import type { ApiInstance } from '../../fastify-types.js';
 import { readPage, sendPage } from '../../pagination.js';
 import type { RouteDeps } from '../../route-deps.js';
 import { errorResponses, RecordId } from '../../schemas.js';
 import { capturedPath } from '../files/request-path.js';
 import { HistoryBody, historyBody } from './history-body.js';
+import { HISTORY_LIST_PARAMETERS } from './history-list-parameters.js';
 import { HistoryListQuery, historyDescending, historyQueryOf } from './history-query.js';
 import { historyExportRoutes } from './exports.js';
 
@@ -19,12 +21,13 @@ export function historyRoutes(app: ApiInstance, deps: RouteDeps): void {
     app.get(url, {
       schema: { summary, params, querystring: HistoryListQuery, response: { 200: Type.Array(HistoryBody), ...errorResponses } },
     }, async (request, reply) => {
-      const descending = historyDescending(request.query.sort_by);
+      const parameters = readListParameters(HISTORY_LIST_PARAMETERS, request.query);
+      const descending = historyDescending(parameters);
       // The cursor names the order it was made in: a cursor of one order cannot page the other.
       const listingName = descending ? 'history' : 'history-ascending';
       const page = readPage<number>(listingName, request.query, 'number');
       const call = callOf(request, deps);
-      const rows = await listHistory(call, listingOf(request as never), historyQueryOf(request.query), {
+      const rows = await listHistory(call, listingOf(request as never), historyQueryOf(request.query, parameters), {
         descending, limit: page.limit + 1, ...(page.after === undefined ? {} : { after: page.after }),
       });
       return sendPage(reply, deps.headers, listingName, rows, page.limit, (row) => row.id).map((row) => historyBody(call.requestWorkspaceId, row));
