@@ -1,18 +1,31 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The files that run longest, each started first so that it is not the last one still running
- * while the other worker sits idle: the console in Chromium (about a minute per database), the
- * bench's smoke run, and the database-outage and delegation-property files. Vitest orders by the
- * durations of the previous run when it has them; a fresh clone (CI) has none, and then it would
- * go by file size, which knows nothing of a browser or of a server started per test.
+ * The files that run longest (25 s or more in a whole run), each started first so that it is not
+ * the last one still running while the other workers sit idle: the console in Chromium (about a
+ * minute and a half per database), the bench's smoke run, the properties checked against their
+ * reference models, and the files that start a server per test. Vitest orders by the durations of
+ * the previous run when it has them; a fresh clone (CI) has none, and then it would go by file
+ * size, which knows nothing of a browser or of a server started per test: the two differential
+ * properties then started in the last minute of the run and ended it 30 s after everything else.
  */
 const LONGEST = [
   'test/process/console/console-browser-sqlite.test.ts',
   'test/process/console/console-browser-postgres.test.ts',
-  'test/process/bench-smoke.test.ts',
   'test/grants/delegation-invariant.property.test.ts',
+  'test/process/bench-smoke.test.ts',
+  'test/access/confined-operations.test.ts',
+  'test/webdav/differential.property.test.ts',
+  'test/http/unique-constraints.test.ts',
+  'test/process/console/ssh-keys-browser.test.ts',
+  'test/http/simultaneous-writes.test.ts',
+  'test/process/console/history-browser.test.ts',
+  'test/sftp/differential.property.test.ts',
+  'test/process/sftp-lftp.test.ts',
+  'test/process/backup-doc.test.ts',
   'test/process/database-outage.test.ts',
+  'test/process/sftp-sshfs.test.ts',
+  'test/process/metrics.test.ts',
 ];
 
 /** In-process files queued after each process file (there are about three of them to one). */
