@@ -206,6 +206,19 @@ describe.each(testDatabaseTargets())('partners [$name]', (target) => {
     expect(targetsOf(recorded)).toMatchObject({ id: partner.id, root_folder: 'gone' });
   });
 
+  it('keeps a Workspace that has Partners from being deleted, naming them', async () => {
+    const ws = (await t.api.post('/workspaces', { name: unique('with-partner') }, { key: BOOTSTRAP_KEY })).body.id as number;
+    const partner = (await create({ name: unique('Stays'), root_folder: 'stays' }, BOOTSTRAP_KEY)).body;
+    const fromElsewhere = await t.api.patch(`/partners/${partner.id}`, {}, { key: BOOTSTRAP_KEY, workspace: ws });
+    expect(fromElsewhere.status).toBe(404);
+    const inWs = (await t.api.post('/partners', { name: unique('InWs'), root_folder: 'r' }, { key: BOOTSTRAP_KEY, workspace: ws })).body;
+    expect((await t.api.delete(`/files/r?recursive=true`, { key: BOOTSTRAP_KEY, workspace: ws })).status).toBe(204);
+    const refused = await t.api.delete(`/workspaces/${ws}`, { key: BOOTSTRAP_KEY });
+    expect([refused.status, refused.body.model_errors]).toEqual([422, { id: ['the Workspace is not empty: 1 partners'] }]);
+    expect((await t.api.delete(`/partners/${inWs.id}`, { key: BOOTSTRAP_KEY, workspace: ws })).status).toBe(204);
+    expect((await t.api.delete(`/workspaces/${ws}`, { key: BOOTSTRAP_KEY })).status).toBe(204);
+  });
+
   it('returns every Partner field the SDKs declare, or lists it as not offered in docs/sdk-fields.md', async () => {
     const created = (await create({ name: unique('Wire'), root_folder: 'wire' })).body;
     const returned = new Set([
