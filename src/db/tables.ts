@@ -67,6 +67,10 @@ export interface UsersTable {
   last_restapi_login_at: number | null;
   last_sftp_login_at: number | null;
   last_dav_login_at: number | null;
+  /** The Partner the user belongs to (docs/partners.md); null for none. */
+  partner_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** One of its Partner's Partner Admins. */
+  partner_admin: DefaultedFlag;
 }
 
 export interface GroupsTable {

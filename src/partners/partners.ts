@@ -12,14 +12,18 @@ import {
   deletePartnerRow, findPartnerById, insertPartner, listPartnersInScope, type Partner, type PartnerFilter, partnerNameTaken, type PartnerSettings,
   type PartnerSortField, updatePartnerRow,
 } from '../repositories/partners.js';
+import { usersOfPartners } from '../repositories/users.js';
+import { deletePartnerUsers } from '../directory/index.js';
 import { checkPartnerName, checkPartnerSettings } from './partner-fields.js';
 import { partnerCreated, partnerDeleted, partnerUpdated } from './partner-history.js';
 import { ensurePartnerRoot, partnerRootSite, shownRootFolder } from './partner-root.js';
 
-/** A Partner as one caller is shown it: the notes only to those who may read them. */
+/** A Partner as one caller is shown it: the notes only to those who may read them, and its users. */
 export interface PartnerView {
   partner: Partner;
   notesShown: boolean;
+  userIds: number[];
+  partnerAdminIds: number[];
 }
 
 export interface PartnerInput {
@@ -97,14 +101,18 @@ export async function updatePartner(a: Call, id: number, input: PartnerInput): P
   return getPartnerUnchecked(a, partner.id);
 }
 
-/** DELETE /partners/<id>: the Partner goes; its root folder and the files in it stay. */
+/**
+ * DELETE /partners/<id>: the Partner goes with its users (their keys, sessions and SSH keys go
+ * with them, as with any user deleted), each recorded; its root folder and the files in it stay.
+ */
 export async function deletePartner(a: Call, id: number): Promise<void> {
   const partner = await findVisiblePartner(a.db, a.caller, a.requestWorkspaceId, id);
   await assertMayManagePartnersOf(a.db, a.caller, partner.workspaceId);
   await inTransaction(a.db, async (tx) => {
     const current = await lockedPartner(tx, partner.id);
+    const userEvents = await deletePartnerUsers(tx, current.id);
     await deletePartnerRow(tx, current.id);
-    await recordHistory(tx, a, [partnerDeleted(current)]);
+    await recordHistory(tx, a, [partnerDeleted(current), ...userEvents]);
   });
 }
 
@@ -142,12 +150,19 @@ async function getPartnerUnchecked(a: Call, id: number): Promise<PartnerView> {
   return (await viewsOf(a, [partner]))[0] as PartnerView;
 }
 
-/** Each Partner with whether the caller reads its notes, asked once per Workspace. */
+/** Each Partner with whether the caller reads its notes (asked once per Workspace) and its users. */
 async function viewsOf(a: Call, partners: readonly Partner[]): Promise<PartnerView[]> {
   const byWorkspace = new Map<number, boolean>();
   for (const partner of partners) {
     if (!byWorkspace.has(partner.workspaceId)) byWorkspace.set(partner.workspaceId, await mayReadPartnerNotes(a.db, a.caller, partner));
   }
-  return partners.map((partner) => ({ partner, notesShown: byWorkspace.get(partner.workspaceId) ?? false }));
+  const members = await usersOfPartners(a.db, partners.map((partner) => partner.id));
+  return partners.map((partner) => {
+    const own = members.filter((member) => member.partnerId === partner.id);
+    return {
+      partner, notesShown: byWorkspace.get(partner.workspaceId) ?? false,
+      userIds: own.map((member) => member.id), partnerAdminIds: own.filter((member) => member.partnerAdmin).map((member) => member.id),
+    };
+  });
 }
 

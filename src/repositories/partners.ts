@@ -140,3 +140,10 @@ export async function updatePartnerRow(db: Db, id: number, change: { name?: stri
 export async function deletePartnerRow(db: Db, id: number): Promise<void> {
   await db.deleteFrom('partners').where('id', '=', id).execute();
 }
+
+/** The names of these Partners, by id (ids of Partners gone are absent). */
+export async function partnerNamesByIds(db: Db, ids: readonly number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('partners').select(['id', 'name']).where('id', 'in', [...new Set(ids)]).execute();
+  return new Map(rows.map((row) => [row.id, row.name]));
+}

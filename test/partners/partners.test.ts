@@ -219,6 +219,83 @@ describe.each(testDatabaseTargets())('partners [$name]', (target) => {
     expect((await t.api.delete(`/workspaces/${ws}`, { key: BOOTSTRAP_KEY })).status).toBe(204);
   });
 
+  describe('Partner users', () => {
+    it('creates a Partner user in its Partner\'s Workspace, shows its Partner, lists it by partner_id and among the Partner\'s users', async () => {
+      const partner = (await create({ name: unique('Staffed'), root_folder: 'staffed' })).body;
+      const made = await t.api.post('/users', { username: unique('pu'), partner_id: partner.id, partner_admin: true }, { key: s.admin1.key });
+      expect(made.status).toBe(201);
+      expect(made.body).toMatchObject({ workspace_id: s.ws1, partner_id: partner.id, partner_admin: true, partner_name: partner.name, site_admin: false, workspace_admin: false, group_ids: '' });
+      const plain = await t.api.post('/users', { username: unique('pu'), partner_id: partner.id }, { key: s.admin1.key });
+      expect(plain.body).toMatchObject({ partner_id: partner.id, partner_admin: false });
+      expect((await t.api.get(`/users/${s.member1.user.id}`, { key: s.admin1.key })).body).toMatchObject({ partner_id: null, partner_admin: false, partner_name: null });
+      const listed = await t.api.get(`/users?filter[partner_id]=${partner.id}`, { key: s.admin1.key });
+      expect(listed.body.map((u: { id: number }) => u.id)).toEqual([made.body.id, plain.body.id]);
+      expect((await t.api.get(`/partners/${partner.id}`, { key: s.admin1.key })).body).toMatchObject({ user_ids: [made.body.id, plain.body.id], partner_admin_ids: [made.body.id] });
+      // A Site Administrator in context 0 makes one in the Partner's Workspace without naming it.
+      const bySite = await t.api.post('/users', { username: unique('pu'), partner_id: partner.id }, { key: BOOTSTRAP_KEY });
+      expect([bySite.status, bySite.body.workspace_id]).toEqual([201, s.ws1]);
+      expect(targetsOf((await records('user_create')).at(-1))).toMatchObject({ id: bySite.body.id, partner_id: partner.id, partner_admin: false });
+      // Sent back unchanged, as SDKs save every attribute, it is no change; partner_admin is an administrator's to change.
+      const same = await t.api.patch(`/users/${made.body.id}`, { partner_id: partner.id, partner_admin: true, partner_name: partner.name, name: 'Pat' }, { key: s.admin1.key });
+      expect([same.status, same.body.name]).toEqual([200, 'Pat']);
+      const demoted = await t.api.patch(`/users/${made.body.id}`, { partner_admin: false }, { key: s.admin1.key });
+      expect([demoted.status, demoted.body.partner_admin]).toEqual([200, false]);
+    });
+
+    it('keeps a Partner user out of groups, administration and grants of its own, naming what stands in the way', async () => {
+      const partner = (await create({ name: unique('Strict'), root_folder: 'strict' })).body;
+      const other = (await t.api.post('/partners', { name: unique('Far'), root_folder: 'far' }, { key: s.delegate.key, workspace: s.ws2 })).body;
+      const group = await createGroup(t.database.db, { workspaceId: s.ws1 });
+      const refusedCreations: [Record<string, unknown>, string, number, string][] = [
+        [{ partner_id: partner.id, workspace_admin: true }, 'workspace_admin', 422, 'processing-failure/model-save-error'],
+        [{ partner_id: partner.id, group_ids: `${group}` }, 'group_ids', 422, 'processing-failure/model-save-error'],
+        [{ partner_admin: true }, 'partner_admin', 422, 'processing-failure/model-save-error'],
+        [{ partner_id: other.id }, 'Partner not found', 404, 'not-found'],
+        [{ partner_id: partner.id, workspace_id: s.ws2 }, 'workspace_id', 422, 'processing-failure/model-save-error'],
+      ];
+      for (const [fields, named, status, type] of refusedCreations) {
+        const key = fields.workspace_id === undefined ? s.admin1.key : BOOTSTRAP_KEY;
+        const response = await t.api.post('/users', { username: unique('x'), ...fields }, { key });
+        expect({ fields, status: response.status, type: response.body.type, named: JSON.stringify(response.body).includes(named) }).toEqual({ fields, status, type, named: true });
+      }
+      const user = (await t.api.post('/users', { username: unique('pu'), partner_id: partner.id }, { key: s.admin1.key })).body;
+      const refusedChanges: [Record<string, unknown>, string][] = [
+        [{ workspace_admin: true }, 'workspace_admin'], [{ group_ids: `${group}` }, 'group_ids'], [{ partner_id: other.id }, 'partner_id'], [{ partner_id: null }, 'partner_id'],
+      ];
+      for (const [fields, named] of refusedChanges) {
+        const response = await t.api.patch(`/users/${user.id}`, fields, { key: s.admin1.key });
+        expect({ fields, status: response.status, errors: Object.keys(response.body.model_errors ?? {}) }).toEqual({ fields, status: 422, errors: [named] });
+      }
+      const joined = await t.api.post('/group_users', { group_id: group, user_id: user.id }, { key: s.admin1.key });
+      expect([joined.status, Object.keys(joined.body.model_errors ?? {})]).toEqual([422, ['user_id']]);
+      const inGroup = await t.api.patch(`/groups/${group}`, { user_ids: `${user.id}` }, { key: s.admin1.key });
+      expect(inGroup.status).toBe(422);
+      await t.api.post('/folders/strict-grant', {}, { key: s.admin1.key });
+      const grant = await t.api.post('/permissions', { path: 'strict-grant', user_id: user.id, permission: 'full' }, { key: s.admin1.key });
+      expect([grant.status, Object.keys(grant.body.model_errors ?? {})]).toEqual([422, ['user_id']]);
+      const notPartner = await t.api.patch(`/users/${s.member1.user.id}`, { partner_admin: true }, { key: s.admin1.key });
+      expect([notPartner.status, Object.keys(notPartner.body.model_errors ?? {})]).toEqual([422, ['partner_admin']]);
+      const stillPlain = (await t.database.db.selectFrom('users').select(['workspace_admin', 'partner_id']).where('id', '=', user.id).executeTakeFirstOrThrow());
+      expect([Boolean(stillPlain.workspace_admin), stillPlain.partner_id]).toEqual([false, partner.id]);
+      expect(await t.database.db.selectFrom('group_users').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
+    });
+
+    it('deletes a Partner with its users and their keys, recording each, keeping its files', async () => {
+      const partner = (await create({ name: unique('Closing'), root_folder: 'closing' })).body;
+      const user = (await t.api.post('/users', { username: unique('pu'), partner_id: partner.id, password: 'a long enough password 3' }, { key: s.admin1.key })).body;
+      const key = await t.api.post('/api_keys', { name: 'k', user_id: user.id }, { key: s.admin1.key });
+      expect(key.status).toBe(201);
+      expect((await t.api.get('/users', { key: key.body.key })).status).toBe(200);
+      expect((await t.api.delete(`/partners/${partner.id}`, { key: s.admin1.key })).status).toBe(204);
+      expect((await t.api.get(`/users/${user.id}`, { key: s.admin1.key })).status).toBe(404);
+      expect((await t.api.get('/users', { key: key.body.key })).status).toBe(401);
+      expect(await t.database.db.selectFrom('api_keys').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
+      const destroyed = (await records('user_destroy')).at(-1);
+      expect([destroyed?.workspace_id, targetsOf(destroyed).id]).toEqual([s.ws1, user.id]);
+      expect(await entry(`_/Workspaces/${s.ws1}/closing`)).toBeDefined();
+    });
+  });
+
   it('returns every Partner field the SDKs declare, or lists it as not offered in docs/sdk-fields.md', async () => {
     const created = (await create({ name: unique('Wire'), root_folder: 'wire' })).body;
     const returned = new Set([

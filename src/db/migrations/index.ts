@@ -18,6 +18,7 @@ import { listingProvidedMtimeIndex } from './015-listing-provided-mtime-index.js
 import { lockAnyUserAccess } from './016-lock-any-user-access.js';
 import { userActivityAndGroupAddresses } from './017-user-activity-and-group-addresses.js';
 import { partners } from './019-partners.js';
+import { partnerUsers } from './020-partner-users.js';
 
 /**
  * Every migration, in order, listed statically (no directory scanning, so the build output and
@@ -44,6 +45,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '016-lock-any-user-access': lockAnyUserAccess(dialect),
     '017-user-activity-and-group-addresses': userActivityAndGroupAddresses(dialect),
     '019-partners': partners(dialect),
+    '020-partner-users': partnerUsers(dialect),
   };
   return { getMigrations: async () => migrations };
 }

@@ -33,7 +33,7 @@ const PartnerBody = Type.Object({
   partnership_role: Type.Null({ description: 'read-only: Files.com\'s relationship between sites; an Atrium site has none' }),
 });
 
-function partnerBody({ partner, notesShown }: PartnerView) {
+function partnerBody({ partner, notesShown, userIds, partnerAdminIds }: PartnerView) {
   const s = partner.settings;
   return {
     id: partner.id,
@@ -50,9 +50,8 @@ function partnerBody({ partner, notesShown }: PartnerView) {
     cc_emails_to_responsible_party: s.ccEmailsToResponsibleParty,
     responsible_user_id: s.responsibleUserId,
     responsible_group_id: s.responsibleGroupId,
-    // Partner users arrive with a later change: until then a Partner has none.
-    partner_admin_ids: [],
-    user_ids: [],
+    partner_admin_ids: partnerAdminIds,
+    user_ids: userIds,
     partnership_role: null,
   };
 }
