@@ -10,8 +10,9 @@ import { lockedUser } from './locked-rows.js';
 // no site or Workspace administration; its only authority will be its Partner's grants (and, for
 // a Partner Admin, its Partner's flags). A user's Partner is set when it is created.
 
-const NO_ADMINISTRATION = 'a Partner user holds no site or Workspace administration';
-const NO_GROUPS = 'a Partner user cannot be added to a group';
+const NO_ADMINISTRATION = 'is not for a Partner user: it holds no site or Workspace administration';
+const NO_GROUPS = 'may not be given to a Partner user: it belongs to no group';
+const IN_NO_GROUP = 'is a Partner user, who belongs to no group';
 
 export interface PartnerMembershipInput {
   partnerId?: number | null;
@@ -65,7 +66,7 @@ export function checkPartnerUserChange(target: User, input: PartnerMembershipInp
 
 /** A Partner user joins no group, by any way a group gains members. */
 export function assertMayJoinAGroup(user: User): void {
-  if (user.partnerId !== null) throw errors.modelSaveError({ user_id: [NO_GROUPS] });
+  if (user.partnerId !== null) throw errors.modelSaveError({ user_id: [IN_NO_GROUP] });
 }
 
 /**
