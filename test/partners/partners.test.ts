@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryRow } from '../../src/repositories/history.js';
 import { testDatabaseTargets } from '../support/databases.js';
@@ -24,12 +25,18 @@ function partnerFieldsNotOffered(): Set<string> {
   return new Set([...section.matchAll(/^\| `([a-z0-9_]+)` \|/gm)].map((match) => match[1] as string));
 }
 
+const require = createRequire(import.meta.url);
+const Files = require('files.com/lib/Files.js');
+const { LogLevel } = require('files.com/lib/Logger.js');
+const SdkUser = require('files.com/lib/models/User.js').default;
+
 /** /partners through the REST API: every endpoint, every refusal, and what History records. */
 describe.each(testDatabaseTargets())('partners [$name]', (target) => {
   let t: TestApp;
   let s: SiteFixture;
   beforeAll(async () => {
-    t = await startTestApp(target);
+    // The Files brand too, for the npm SDK's headers.
+    t = await startTestApp(target, { brands: ['Service', 'Files'] });
     s = await buildSite(t);
   });
   afterAll(() => t.close());
@@ -240,6 +247,21 @@ describe.each(testDatabaseTargets())('partners [$name]', (target) => {
       expect([same.status, same.body.name]).toEqual([200, 'Pat']);
       const demoted = await t.api.patch(`/users/${made.body.id}`, { partner_admin: false }, { key: s.admin1.key });
       expect([demoted.status, demoted.body.partner_admin]).toEqual([200, false]);
+    });
+
+    it('lets the npm SDK load and save a Partner user unchanged, its Partner fields sent back as they are', async () => {
+      const partner = (await create({ name: unique('Sdk'), root_folder: 'sdk' })).body;
+      const made = (await t.api.post('/users', { username: unique('pu'), partner_id: partner.id, partner_admin: true }, { key: s.admin1.key })).body;
+      Files.setBaseUrl(t.baseUrl);
+      Files.setApiKey(s.admin1.key);
+      Files.setLogLevel(LogLevel.NONE);
+      const user = await SdkUser.find(made.id);
+      expect(user.attributes).toMatchObject({ partner_id: partner.id, partner_admin: true, partner_name: partner.name });
+      user.attributes.name = 'Saved by the SDK';
+      await user.save();
+      expect((await t.api.get(`/users/${made.id}`, { key: s.admin1.key })).body).toMatchObject({
+        name: 'Saved by the SDK', partner_id: partner.id, partner_admin: true, partner_name: partner.name, workspace_id: s.ws1, group_ids: '',
+      });
     });
 
     it('keeps a Partner user out of groups, administration and grants of its own, naming what stands in the way', async () => {
