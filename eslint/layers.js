@@ -4,7 +4,7 @@
 // relative path, so a pattern per folder depth says exactly where an import lands.
 
 /** Features: each is entered only through its index.ts. */
-export const FEATURES = ['access', 'history', 'identity', 'directory', 'grants', 'files', 'access-review'];
+export const FEATURES = ['access', 'history', 'identity', 'directory', 'grants', 'files', 'access-review', 'partners'];
 
 /** Front doors: they translate a protocol and call features; nothing below may import them. */
 export const FRONT_DOORS = ['http', 'cli', 'scim', 'webdav', 'sftp'];
@@ -26,6 +26,8 @@ export const MAY_IMPORT = {
   grants: ['access', 'history', 'authz', 'db', 'lib', 'errors', 'repositories'],
   // Access review runs the changes of grants and directory under review, so it sits above both.
   'access-review': ['access', 'history', 'grants', 'directory', 'identity', 'authz', 'db', 'lib', 'errors', 'repositories'],
+  // Partners keep their fields by the directory's rules (notes, addresses) and name its users and groups.
+  partners: ['access', 'history', 'directory', 'authz', 'db', 'lib', 'errors', 'repositories'],
   files: ['access', 'history', 'authz', 'config', 'db', 'lib', 'errors', 'repositories', 'storage'],
   http: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],
   cli: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],

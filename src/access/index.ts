@@ -16,6 +16,7 @@ export { apiKeyVisibility, assertMayAddSshKeyFor, keyOwnerWorkspaces, listableKe
 export { holdsLock, mayRemoveLock } from './lock-authority.js';
 export { assertPasswordChangeAllows, assertUpdateChangesPassword, passwordChangePending, type PasswordChangeReach } from './password-change-gate.js';
 export { membershipWorkspace } from './membership-workspace.js';
+export { assertMayManagePartnersOf, findVisiblePartner, mayReadPartnerNotes, partnerVisibility } from './partner-authority.js';
 export { PathAccess, permissionLetters } from './path-access.js';
 export { grantsOnPathsFor, selfAndAncestorKeys } from './path-grants.js';
 export {

@@ -67,6 +67,10 @@ export interface UsersTable {
   last_restapi_login_at: number | null;
   last_sftp_login_at: number | null;
   last_dav_login_at: number | null;
+  /** The Partner the user belongs to (docs/partners.md); null for none. */
+  partner_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** One of its Partner's Partner Admins. */
+  partner_admin: DefaultedFlag;
 }
 
 export interface GroupsTable {
@@ -87,6 +91,31 @@ export interface GroupsTable {
   restapi_permission: DefaultedFlag;
   /** Newline-separated addresses and CIDR ranges its members may come from; empty adds none. */
   allowed_ips: Generated<string>;
+}
+
+/** A Partner (docs/partners.md): an outside organisation of one Workspace. */
+export interface PartnersTable {
+  id: Id;
+  workspace_id: number;
+  name: string;
+  /** Lower-cased NFC name: unique within the Workspace. */
+  name_key: string;
+  /** A folder path inside the Partner's Workspace, relative to its root. */
+  root_folder: string;
+  notes: Generated<string>;
+  /** Comma-separated tags: lowercase letters, digits and hyphens. */
+  tags: Generated<string>;
+  /** Newline-separated addresses and CIDR ranges; empty restricts nothing. */
+  allowed_ips: Generated<string>;
+  allow_bypassing_2fa_policies: DefaultedFlag;
+  allow_credential_changes: DefaultedFlag;
+  allow_providing_gpg_keys: DefaultedFlag;
+  allow_user_creation: DefaultedFlag;
+  cc_emails_to_responsible_party: DefaultedFlag;
+  responsible_user_id: number | null;
+  responsible_group_id: number | null;
+  created_at: number;
+  updated_at: number;
 }
 
 export interface GroupUsersTable {
@@ -313,6 +342,7 @@ export interface Tables {
   users: UsersTable;
   groups: GroupsTable;
   group_users: GroupUsersTable;
+  partners: PartnersTable;
   api_keys: ApiKeysTable;
   sessions: SessionsTable;
   permissions: PermissionsTable;

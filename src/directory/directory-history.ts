@@ -33,6 +33,8 @@ function userFields(user: User): Record<string, unknown> {
     dav_permission: user.profile.davPermission,
     ftp_permission: user.profile.ftpPermission,
     restapi_permission: user.profile.restapiPermission,
+    partner_id: user.partnerId,
+    partner_admin: user.partnerAdmin,
   };
 }
 

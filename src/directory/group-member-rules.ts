@@ -5,6 +5,7 @@ import { refusingBrokenReferences } from '../repositories/constraint-errors.js';
 import { type Group } from '../repositories/groups.js';
 import { insertMembership } from '../repositories/memberships.js';
 import { findUserById } from '../repositories/users.js';
+import { assertMayJoinAGroup } from './partner-user-rules.js';
 
 /**
  * Whether `userId` may join `group` at the hands of the caller (contract 7): members belong to the
@@ -25,6 +26,7 @@ export async function checkMayJoin(a: Call, group: Group, userId: number, as: 'a
     case 'site-level': throw errors.siteAdminRequired();
     case 'other-workspace': throw errors.modelSaveError({ user_id: ["must belong to the group's Workspace or to Workspace 0"] });
   }
+  assertMayJoinAGroup(user);
   if (as === 'administrator') await assertJoiningOpensOnlyOwnDoors(a.db, a.caller, group, user);
 }
 

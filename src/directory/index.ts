@@ -10,6 +10,8 @@ export { addGroupMember, changeGroupMembers, listGroupMemberships, removeGroupMe
 export { createGroup, deleteGroup, getGroup, type GroupWithMembers, listGroups, updateGroup, visibleGroupNames } from './groups.js';
 export { getUser, listUsers, userGroupIds, usersWithVisibleNotes } from './user-reads.js';
 export { createUser, deleteUser, updateUserFields } from './users.js';
-export { type UserProfileInput } from './user-fields.js';
+export { userPartnerNames } from './user-partners.js';
+export { deletePartnerUsers } from './partner-user-rules.js';
+export { checkAllowedIps, checkNotes, checkText, type UserProfileInput } from './user-fields.js';
 export { resendWelcomeEmail, unlockUser, userLockouts } from './user-sign-in-help.js';
 export { createWorkspace, deleteEmptyWorkspace, getVisibleWorkspace, listVisibleWorkspaces, renameVisibleWorkspace } from './workspaces.js';

@@ -1,4 +1,4 @@
-import { assertJoiningOpensOnlyOwnDoors, assertListKeepsCaller, assertMayActAs, assertMaySetSiteAdmin, assertOpensOnlyOwnDoors, assertUpdateChangesPassword, isAdministratorOf, membershipWorkspace, newUserDoorDefaults, type Call } from '../access/index.js';
+import { assertJoiningOpensOnlyOwnDoors, assertListKeepsCaller, assertMayActAs, assertMaySetSiteAdmin, assertOpensOnlyOwnDoors, assertUpdateChangesPassword, isAdministratorOf, newUserDoorDefaults, type Call } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { takeTurn } from '../db/serialise.js';
 import { inTransaction } from '../db/transaction.js';
@@ -15,6 +15,7 @@ import { lockedUser } from './locked-rows.js';
 import { checkExternalId, checkNameParts, checkText, checkUserProfile, checkUsername, PRIVILEGED_PROFILE_FIELDS, type UserProfileInput } from './user-fields.js';
 import { applyUserGroups, lockGroupsOfUserChange, NO_GROUP_CHANGE, planUserGroups } from './user-groups.js';
 import { getUser } from './user-reads.js';
+import { checkPartnerUserChange, newUserPartnership } from './partner-user-rules.js';
 
 export interface NewUserInput {
   username: string;
@@ -33,12 +34,15 @@ export interface NewUserInput {
   disabled?: boolean;
   /** Files.com's profile and access fields; left out, the defaults (every protocol allowed, nothing else set). */
   profile?: UserProfileInput;
+  /** The Partner the user belongs to (partner-user-rules.ts), and whether it is a Partner Admin of it. */
+  partnerId?: number | null;
+  partnerAdmin?: boolean;
 }
 
 /** POST /users: an administrator of the context creates a user in it (contract 7). */
 export async function createUser(a: Call, input: NewUserInput): Promise<User> {
   if (!(await isAdministratorOf(a.db, a.caller, a.requestWorkspaceId))) throw errors.workspaceAdminRequired();
-  const workspaceId = await membershipWorkspace(a.db, a.caller, a.requestWorkspaceId, input.workspaceId);
+  const { workspaceId, partnerId, partnerAdmin } = await newUserPartnership(a, input);
   if (input.siteAdmin === true) assertMaySetSiteAdmin(a.caller, workspaceId, true);
   if (input.workspaceAdmin === true && workspaceId === 0) {
     throw errors.modelSaveError({ workspace_admin: ['is only for users of a Custom Workspace'] });
@@ -72,6 +76,8 @@ export async function createUser(a: Call, input: NewUserInput): Promise<User> {
       nameParts: checkNameParts(input.nameParts ?? NO_NAME_PARTS),
       disabled: input.disabled ?? false,
       profile,
+      partnerId,
+      partnerAdmin,
       now: a.now,
     });
     for (const groupId of groupIds) {
@@ -100,6 +106,9 @@ export interface UserUpdateInput {
   groupIds?: readonly number[];
   /** Files.com's profile and access fields; those that govern access (and the notes) only an administrator sets. */
   profile?: UserProfileInput;
+  /** Sent back unchanged by clients that save every attribute; a Partner is set only on creation. */
+  partnerId?: number | null;
+  partnerAdmin?: boolean;
 }
 
 /**
@@ -132,6 +141,11 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
     if (target.workspaceId === 0) throw errors.modelSaveError({ workspace_admin: ['is only for users of a Custom Workspace'] });
     changes.workspaceAdmin = input.workspaceAdmin;
     privileged.push('workspace_admin');
+  }
+  const partnerAdmin = checkPartnerUserChange(target, input);
+  if (partnerAdmin !== undefined) {
+    changes.partnerAdmin = partnerAdmin;
+    privileged.push('partner_admin');
   }
   if (input.disabled !== undefined && input.disabled !== target.disabled) {
     changes.disabled = input.disabled;

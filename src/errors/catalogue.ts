@@ -64,6 +64,8 @@ export const errors = {
   // Workspaces, users and groups
   userNotFound: () => new AtriumError('not-found/user-not-found', 'User not found.'),
   groupNotFound: () => new AtriumError('not-found/group-not-found', 'Group not found.'),
+  // Files.com's SDKs define no type for a missing Partner: plain `not-found`, named in the message.
+  partnerNotFound: () => new AtriumError('not-found', 'Partner not found.'),
   membershipNotFound: () => new AtriumError('not-found/group-user-not-found', 'Group membership not found.'),
   modelSaveError: (modelErrors: ModelErrors) =>
     new AtriumError('processing-failure/model-save-error', describe('The change cannot be saved', modelErrors), { modelErrors }),

@@ -102,6 +102,8 @@ export async function resolveGrantee(db: Db, input: GranteeInput, workspaceId: n
       const user = input.kind === 'user_id' ? await findUserById(db, input.id) : await findGranteeUserByUsername(db, input.name);
       if (user === undefined) throw errors.userNotFound();
       check(input.kind, user.workspaceId, errors.userNotFound);
+      // A Partner user's access is its Partner's grants, nothing of its own (docs/partners.md).
+      if (user.partnerId !== null) throw errors.modelSaveError({ [input.kind]: ["is a Partner user: it holds its Partner's grants only, none of its own"] });
       return { kind: 'user', userId: user.id };
     }
     case 'group_id':

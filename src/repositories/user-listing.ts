@@ -15,6 +15,8 @@ export type UserSortField = 'id' | 'username' | 'name' | 'email' | 'site_admin' 
 export interface UserFilter {
   username?: string;
   workspaceId?: number;
+  /** Users of this Partner. */
+  partnerId?: number;
   ids?: readonly number[];
   externalId?: string;
   /** Equal without regard to case. */
@@ -113,6 +115,7 @@ async function loadUsersPage(
   if (!visibility.everyone) query = query.where('id', 'in', visibility.alsoIds);
   if (filter.username !== undefined) query = query.where(equalsText('username_key', usernameKey(filter.username)));
   if (filter.workspaceId !== undefined) query = query.where('workspace_id', '=', filter.workspaceId);
+  if (filter.partnerId !== undefined) query = query.where('partner_id', '=', filter.partnerId);
   if (filter.ids !== undefined) query = query.where('id', 'in', filter.ids);
   if (filter.externalId !== undefined) query = query.where(equalsText('external_id', filter.externalId));
   if (filter.name !== undefined) query = query.where(equalsText('name_key', userTextKey(filter.name)));

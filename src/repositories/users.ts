@@ -23,6 +23,9 @@ export interface User {
   profile: UserProfile;
   /** When the user was last active, by door (identity/user-activity.ts). */
   activity: UserActivity;
+  /** The Partner the user belongs to (docs/partners.md), null for none; a Partner Admin of it when `partnerAdmin`. */
+  partnerId: number | null;
+  partnerAdmin: boolean;
 }
 
 /** Activity times, epoch milliseconds, null until it first happens; each kept to a minute. */
@@ -146,6 +149,8 @@ export function toUser(row: UserRow): User {
       lastSftpLoginAt: row.last_sftp_login_at ?? null,
       lastDavLoginAt: row.last_dav_login_at ?? null,
     },
+    partnerId: row.partner_id ?? null,
+    partnerAdmin: Boolean(row.partner_admin),
   };
 }
 
@@ -196,6 +201,9 @@ export interface NewUser {
   nameParts?: NameParts;
   disabled?: boolean;
   profile?: Partial<UserProfile>;
+  /** The Partner it belongs to, if any, and whether it is a Partner Admin of it. */
+  partnerId?: number | null;
+  partnerAdmin?: boolean;
   now: number;
 }
 
@@ -219,6 +227,8 @@ export async function insertUser(db: Db, user: NewUser): Promise<User> {
       external_id: user.externalId ?? null,
       given_name: user.nameParts?.givenName ?? null,
       family_name: user.nameParts?.familyName ?? null,
+      partner_id: user.partnerId ?? null,
+      partner_admin: user.partnerAdmin ?? false,
       ...profileColumns(user.profile ?? {}),
     })
     .returningAll()
@@ -237,6 +247,7 @@ export interface UserChanges {
   externalId?: string | null;
   nameParts?: NameParts;
   profile?: Partial<UserProfile>;
+  partnerAdmin?: boolean;
 }
 
 export async function updateUser(db: Db, id: number, changes: UserChanges, now: number): Promise<User> {
@@ -250,6 +261,7 @@ export async function updateUser(db: Db, id: number, changes: UserChanges, now: 
     ...(changes.disabled === undefined ? {} : { disabled: changes.disabled }),
     ...(changes.externalId === undefined ? {} : { external_id: changes.externalId }),
     ...(changes.nameParts === undefined ? {} : { given_name: changes.nameParts.givenName, family_name: changes.nameParts.familyName }),
+    ...(changes.partnerAdmin === undefined ? {} : { partner_admin: changes.partnerAdmin }),
     ...profileColumns(changes.profile ?? {}),
   };
   // Nothing to change is an UPDATE without SET, which SQL cannot say: the row is answered as it is.
@@ -277,6 +289,7 @@ export const JOINED_USER_COLUMNS = [
   'u.first_login_at as u_first_login_at', 'u.last_active_at as u_last_active_at', 'u.last_api_use_at as u_last_api_use_at',
   'u.last_web_login_at as u_last_web_login_at', 'u.last_restapi_login_at as u_last_restapi_login_at',
   'u.last_sftp_login_at as u_last_sftp_login_at', 'u.last_dav_login_at as u_last_dav_login_at',
+  'u.partner_id as u_partner_id', 'u.partner_admin as u_partner_admin',
 ] as const;
 
 type PrefixedUser = { [K in keyof UserRow as K extends 'id' ? never : `u_${K}`]: UserRow[K] | null };
@@ -320,5 +333,14 @@ export function unprefixUser(id: number, row: PrefixedUser): UserRow {
     last_restapi_login_at: row.u_last_restapi_login_at,
     last_sftp_login_at: row.u_last_sftp_login_at,
     last_dav_login_at: row.u_last_dav_login_at,
+    partner_id: row.u_partner_id,
+    partner_admin: row.u_partner_admin as number,
   };
+}
+
+/** The users of these Partners, with their Partner Admin flags, by id. */
+export async function usersOfPartners(db: Db, partnerIds: readonly number[]): Promise<{ id: number; partnerId: number; partnerAdmin: boolean }[]> {
+  if (partnerIds.length === 0) return [];
+  const rows = await db.selectFrom('users').select(['id', 'partner_id', 'partner_admin']).where('partner_id', 'in', [...new Set(partnerIds)]).orderBy('id').execute();
+  return rows.map((row) => ({ id: row.id, partnerId: row.partner_id as number, partnerAdmin: Boolean(row.partner_admin) }));
 }

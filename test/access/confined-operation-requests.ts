@@ -101,6 +101,7 @@ async function markedThings(t: TestApp, workspace: number, marker: string): Prom
   await asSite(t, workspace, 'POST', '/permissions', { path: folder, user_id: user.id, permission: 'readonly' });
   await asSite(t, workspace, 'POST', '/api_keys', { name: unique(`${marker}key`), user_id: user.id });
   await asSite(t, workspace, 'POST', '/public_keys', { title: unique(`${marker}ssh`), user_id: user.id, generate_keypair: true, generate_algorithm: 'ed25519' });
+  await asSite(t, workspace, 'POST', '/partners', { name: unique(`${marker}partner`), root_folder: unique(`${marker}partner-root`) });
 }
 
 /** A request by the site-wide bootstrap key in `workspace`, which must succeed; its body. */
@@ -156,6 +157,11 @@ class Home {
 
   group(): Promise<number> {
     return createGroup(this.db, { workspaceId: this.workspace });
+  }
+
+  /** A Partner of the home Workspace, with its root folder. */
+  async partner(): Promise<number> {
+    return (await asSite(this.site.t, this.workspace, 'POST', '/partners', { name: unique('partner'), root_folder: `Shared/${unique('partner-root')}` })).id as number;
   }
 
   async membership(): Promise<{ id: number; groupId: number; userId: number }> {
@@ -294,6 +300,13 @@ export const requestBuilders: Record<string, RequestBuilder> = {
   'DELETE /users/{id}': async (site, caller) => ({ method: 'DELETE', path: `/users/${(await home(site, caller).user()).id}` }),
   'POST /users/{id}/unlock': async (site, caller) => ({ method: 'POST', path: `/users/${(await home(site, caller).user()).id}/unlock`, body: {} }),
   'POST /users/{id}/resend_welcome_email': async (site, caller) => ({ method: 'POST', path: `/users/${(await home(site, caller).user()).id}/resend_welcome_email`, body: {} }),
+
+  'GET /partners': async () => get('/partners'),
+  'POST /partners': async () => ({ method: 'POST', path: '/partners', body: { name: unique('new-partner'), root_folder: `Shared/${unique('partner-root')}` } }),
+  'GET /partners/{id}': async (site, caller) => get(`/partners/${await home(site, caller).partner()}`),
+  'PUT /partners/{id}': async (site, caller) => ({ method: 'PUT', path: `/partners/${await home(site, caller).partner()}`, body: { name: unique('renamed') } }),
+  'PATCH /partners/{id}': async (site, caller) => ({ method: 'PATCH', path: `/partners/${await home(site, caller).partner()}`, body: { name: unique('renamed') } }),
+  'DELETE /partners/{id}': async (site, caller) => ({ method: 'DELETE', path: `/partners/${await home(site, caller).partner()}` }),
 
   'GET /groups': async () => get('/groups'),
   'POST /groups': async () => ({ method: 'POST', path: '/groups', body: { name: unique('new-group') } }),

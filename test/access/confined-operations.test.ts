@@ -200,6 +200,14 @@ const TABLE: Record<string, Expectations> = {
   'POST /users/{id}/unlock': administration(ok(204), NOT_FOUND.user),
   'POST /users/{id}/resend_welcome_email': administration(refused('processing-failure/mail-server-not-configured'), NOT_FOUND.user),
 
+  // A plain user sees no Partner (Partner users will see their own).
+  'GET /partners': administration(ok(200, inHome('workspace_id')), ok(200, (body) => expect(body).toEqual([]))),
+  'POST /partners': administration(ok(201, (body, caller) => expect(body.workspace_id).toBe(caller.home)), FORBIDDEN.administratorRequired),
+  'GET /partners/{id}': administration(ok(200), NOT_FOUND.other),
+  'PUT /partners/{id}': administration(ok(200), NOT_FOUND.other),
+  'PATCH /partners/{id}': administration(ok(200), NOT_FOUND.other),
+  'DELETE /partners/{id}': administration(ok(204), NOT_FOUND.other),
+
   'GET /groups': administration(ok(200, inHome('workspace_id')), ok(200, inHome('workspace_id'))),
   'POST /groups': administration(ok(201, (body, caller) => expect(body.workspace_id).toBe(caller.home)), FORBIDDEN.administratorRequired),
   'GET /groups/{id}': administration(ok(200), NOT_FOUND.group),

@@ -36,7 +36,7 @@ interface RestRow {
 function restRows(ids: { user: number; group: number }): RestRow[] {
   const grant = { path: 'id-probe', permission: 'full' };
   return [
-    ...['GET', 'PUT', 'PATCH', 'DELETE'].flatMap((method) => ['api_keys', 'public_keys', 'workspaces', 'users', 'groups'].map((resource) => ({ parameter: `${method} /${resource}/{id} path id` }))),
+    ...['GET', 'PUT', 'PATCH', 'DELETE'].flatMap((method) => ['api_keys', 'public_keys', 'workspaces', 'users', 'groups', 'partners'].map((resource) => ({ parameter: `${method} /${resource}/{id} path id` }))),
     ...['PUT', 'PATCH', 'DELETE'].map((method) => ({ parameter: `${method} /group_users/{id} path id` })),
     { parameter: 'DELETE /permissions/{id} path id' },
     { parameter: 'POST /users/{id}/unlock path id' },
@@ -64,6 +64,14 @@ function restRows(ids: { user: number; group: number }): RestRow[] {
     { parameter: 'POST /users body workspace_id', base: { username: 'id-probe' } },
     { parameter: 'POST /users body group_ids', list: true, base: { username: 'id-probe' } },
     ...['PUT', 'PATCH'].map((method) => ({ parameter: `${method} /users/{id} body group_ids`, list: true as const })),
+    { parameter: 'GET /users query filter.partner_id' },
+    { parameter: 'POST /users body partner_id', base: { username: 'id-probe' } },
+    ...['PUT', 'PATCH'].map((method) => ({ parameter: `${method} /users/{id} body partner_id` })),
+    { parameter: 'GET /partners query filter.workspace_id' },
+    ...['workspace_id', 'responsible_user_id', 'responsible_group_id'].flatMap((name) => [
+      { parameter: `POST /partners body ${name}`, base: { name: 'id-probe', root_folder: 'id-probe' } },
+      ...['PUT', 'PATCH'].map((method) => ({ parameter: `${method} /partners/{id} body ${name}` })),
+    ]),
     { parameter: 'GET /groups query ids', list: true },
     { parameter: 'GET /groups query filter.workspace_id' },
     { parameter: 'POST /groups body workspace_id', base: { name: 'id-probe' } },

@@ -62,6 +62,7 @@ describe.each(testDatabaseTargets())('simultaneous identical writes [$name]', (t
   const sshKey = () => generateOpenSshKeyPairSync('ed25519', { comment: 'me@laptop' }).public.trim();
   const keyIdOf = async (userId: number) => ((await t.api.get(`/api_keys?user_id=${userId}`, admin)).body as { id: number }[])[0]!.id;
   const newGroup = async (fields: Record<string, unknown> = {}) => (await post('/groups', { name: unique('group'), ...fields })) as { id: number };
+  const newPartner = async () => (await post('/partners', { name: unique('partner'), root_folder: unique('partner-root') })) as { id: number };
   const membershipOf = async (groupId: number, userId: number) => {
     await post('/group_users', { group_id: groupId, user_id: userId });
     return ((await t.api.get(`/group_users?group_id=${groupId}`, admin)).body as { id: number; user_id: number }[]).find((m) => m.user_id === userId)!.id;
@@ -226,6 +227,19 @@ describe.each(testDatabaseTargets())('simultaneous identical writes [$name]', (t
     'PUT /groups/{id}': async () => groupChanged('PUT'),
     'PATCH /groups/{id}': async () => groupChanged('PATCH'),
     'DELETE /groups/{id}': async () => deleted(`/groups/${(await newGroup()).id}`, 'not-found/group-not-found', 'group_destroy'),
+
+    'POST /partners': async () => {
+      const name = unique('partner');
+      return {
+        method: 'POST', path: '/partners', options: { ...admin, body: { name, root_folder: unique('partner-root') } },
+        // One Partner, and its root folder made once.
+        answers: { 201: 1, 422: AT_ONCE - 1 }, refusal: 'processing-failure/model-save-error', recorded: { partner_create: 1, create: 1 },
+        after: async () => expect((await t.api.get('/partners?per_page=1000', admin)).body.filter((p: { name: string }) => p.name === name)).toHaveLength(1),
+      };
+    },
+    'PUT /partners/{id}': async () => partnerRenamed('PUT'),
+    'PATCH /partners/{id}': async () => partnerRenamed('PATCH'),
+    'DELETE /partners/{id}': async () => deleted(`/partners/${(await newPartner()).id}`, 'not-found', 'partner_destroy'),
 
     'POST /group_users': async () => {
       const group = await newGroup();
@@ -418,6 +432,12 @@ describe.each(testDatabaseTargets())('simultaneous identical writes [$name]', (t
       expect((await t.api.get(`/groups/${group.id}`, admin)).body).toMatchObject({ name, user_ids: String(member.id) });
       expect((await t.api.get(`/group_users?group_id=${group.id}`, admin)).body).toHaveLength(1);
     });
+  }
+
+  async function partnerRenamed(method: string): Promise<Burst> {
+    const partner = await newPartner();
+    const name = unique('renamed');
+    return renamed(method, `/partners/${partner.id}`, { name }, 'partner_update', async () => expect((await t.api.get(`/partners/${partner.id}`, admin)).body.name).toBe(name));
   }
 
   async function membershipChanged(method: string): Promise<Burst> {

@@ -17,6 +17,8 @@ import { fileEntryFields } from './014-file-entry-fields.js';
 import { listingProvidedMtimeIndex } from './015-listing-provided-mtime-index.js';
 import { lockAnyUserAccess } from './016-lock-any-user-access.js';
 import { userActivityAndGroupAddresses } from './017-user-activity-and-group-addresses.js';
+import { partners } from './018-partners.js';
+import { partnerUsers } from './019-partner-users.js';
 
 /**
  * Every migration, in order, listed statically (no directory scanning, so the build output and
@@ -42,6 +44,8 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '015-listing-provided-mtime-index': listingProvidedMtimeIndex(),
     '016-lock-any-user-access': lockAnyUserAccess(dialect),
     '017-user-activity-and-group-addresses': userActivityAndGroupAddresses(dialect),
+    '018-partners': partners(dialect),
+    '019-partner-users': partnerUsers(dialect),
   };
   return { getMigrations: async () => migrations };
 }

@@ -7,6 +7,7 @@ import { groupRoutes } from './groups.js';
 import { historyRoutes } from './history/index.js';
 import { lockRoutes } from './locks.js';
 import { openApiRoutes } from './openapi.js';
+import { partnerRoutes } from './partners.js';
 import { permissionRoutes } from './permissions/index.js';
 import { publicKeyRoutes } from './public-keys.js';
 import { sessionRoutes } from './sessions.js';
@@ -30,6 +31,7 @@ export function registerApiRoutes(api: ApiInstance, deps: RouteDeps): void {
   userRoutes(api, deps);
   groupRoutes(api, deps);
   groupUserRoutes(api, deps);
+  partnerRoutes(api, deps);
   filesAndFoldersRoutes(api, deps);
   lockRoutes(api, deps);
   historyRoutes(api, deps);

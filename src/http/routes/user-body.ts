@@ -38,6 +38,9 @@ export const UserBody = Type.Object({
   ftp_permission: Type.Boolean(),
   restapi_permission: Type.Boolean(),
   lockout_expires: Type.Union([Type.String(), Type.Null()], { description: 'when the user\'s sign-in lockout ends; null when it is not locked out' }),
+  partner_id: Type.Union([Type.Integer(), Type.Null()], { description: 'the Partner the user belongs to; set when the user is created' }),
+  partner_admin: Type.Boolean({ description: 'a Partner Admin of its Partner' }),
+  partner_name: Type.Union([Type.String(), Type.Null()], { description: 'read-only: the name of its Partner' }),
 });
 
 /** The profile fields as a request sends them (POST and PATCH /users). */
@@ -77,7 +80,7 @@ export function userProfileInput(body: ProfileBody): UserProfileInput {
  * `notes` only when `showNotes` (the caller administers the user's Workspace); `lockoutEnd` when
  * its sign-in lockout ends, if it is locked out.
  */
-export function userBody(user: User, groups: UserGroupIds | undefined, showNotes: boolean, lockoutEnd: number | undefined) {
+export function userBody(user: User, groups: UserGroupIds | undefined, showNotes: boolean, lockoutEnd: number | undefined, partnerName: string | undefined) {
   const p = user.profile;
   return {
     id: user.id,
@@ -114,5 +117,8 @@ export function userBody(user: User, groups: UserGroupIds | undefined, showNotes
     ftp_permission: p.ftpPermission,
     restapi_permission: p.restapiPermission,
     lockout_expires: isoTime(lockoutEnd ?? null),
+    partner_id: user.partnerId,
+    partner_admin: user.partnerAdmin,
+    partner_name: partnerName ?? null,
   };
 }

@@ -18,7 +18,7 @@ export const USER_LIST_PARAMETERS: ListParameterSpec = {
   sortable: ['username', 'name', 'email', 'site_admin', 'disabled', 'last_login_at', 'workspace_id', 'site_id', 'company', 'authenticate_until', 'ssl_required'],
   equals: {
     username: 'text', name: 'text', email: 'text', site_admin: 'boolean', not_site_admin: 'boolean', disabled: 'boolean', last_login_at: 'time', workspace_id: 'workspace',
-    company: 'text', ssl_required: 'text', authenticate_until: 'time',
+    company: 'text', ssl_required: 'text', authenticate_until: 'time', partner_id: 'id',
   },
   prefix: ['username', 'name', 'email', 'company'],
   ranges: { last_login_at: 'time', authenticate_until: 'time' },
@@ -33,6 +33,7 @@ export function userFilterOf(parameters: ListParameters, search: string | undefi
   if (equals.name !== undefined) filter.name = equals.name as string;
   if (equals.email !== undefined) filter.email = equals.email as string;
   if (equals.workspace_id !== undefined) filter.workspaceId = equals.workspace_id as number;
+  if (equals.partner_id !== undefined) filter.partnerId = equals.partner_id as number;
   if (equals.disabled !== undefined) filter.disabled = equals.disabled as boolean;
   if (equals.site_admin !== undefined) filter.siteAdmin = equals.site_admin as boolean;
   // not_site_admin=true is site_admin=false; the two at odds match nobody.

@@ -1,5 +1,5 @@
 import type { Call } from '../../access/index.js';
-import { listUsers, type UserFilter, type UserSortField, userGroupIds, userLockouts, usersWithVisibleNotes, userSortValue } from '../../directory/index.js';
+import { listUsers, type UserFilter, type UserSortField, userGroupIds, userLockouts, userPartnerNames, usersWithVisibleNotes, userSortValue } from '../../directory/index.js';
 import type { SortedPageRequest } from '../../lib/sorted-page.js';
 import { renderedBody, type RenderedBody } from '../rendered-body.js';
 import { sortedPageOf } from '../sorted-cursor.js';
@@ -20,6 +20,7 @@ export function renderedUsersPage(a: Call, filter: UserFilter, page: SortedPageR
     const groups = await userGroupIds(a, listed.rows.map((u) => u.id));
     const withNotes = await usersWithVisibleNotes(a, listed.rows);
     const lockouts = await userLockouts(a, listed.rows);
-    return { json: serialize(listed.rows.map((u) => userBody(u, groups.get(u.id), withNotes.has(u.id), lockouts.get(u.id)))), cursor: listed.cursor };
+    const partnerNames = await userPartnerNames(a, listed.rows);
+    return { json: serialize(listed.rows.map((u) => userBody(u, groups.get(u.id), withNotes.has(u.id), lockouts.get(u.id), partnerNames.get(u.id)))), cursor: listed.cursor };
   });
 }

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Call } from '../../access/index.js';
-import { createUser, deleteUser, getUser, resendWelcomeEmail, unlockUser, updateUserFields, userGroupIds, userLockouts, usersWithVisibleNotes, type User, type UserSortField } from '../../directory/index.js';
+import { createUser, deleteUser, getUser, resendWelcomeEmail, unlockUser, updateUserFields, userGroupIds, userLockouts, userPartnerNames, usersWithVisibleNotes, type User, type UserSortField } from '../../directory/index.js';
 import { reviewChange, userChangeScope } from '../../access-review/index.js';
 import { definedOnly } from '../../lib/defined-only.js';
 import { callOf, confirmIdentity } from '../call.js';
@@ -25,6 +25,9 @@ const UserFields = {
   email: Type.Optional(Type.String({ maxLength: 1024 })),
   site_admin: Type.Optional(Type.Boolean()),
   workspace_admin: Type.Optional(Type.Boolean()),
+  // The Partner the user belongs to: set on creation; sent back unchanged it is no change (docs/partners.md).
+  partner_id: Type.Optional(Type.Union([RecordId({ minimum: 1 }), Type.Null()])),
+  partner_admin: Type.Optional(Type.Boolean()),
   ...UserProfileFields,
 };
 
@@ -72,7 +75,10 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
     const a = callOf(request, deps);
     const user = await createUser(a, {
       username: body.username,
-      ...definedOnly({ password: body.password, name: body.name, email: body.email, workspaceId: body.workspace_id, siteAdmin: body.site_admin, workspaceAdmin: body.workspace_admin, groupIds }),
+      ...definedOnly({
+        password: body.password, name: body.name, email: body.email, workspaceId: body.workspace_id, siteAdmin: body.site_admin, workspaceAdmin: body.workspace_admin, groupIds,
+        partnerId: body.partner_id, partnerAdmin: body.partner_admin,
+      }),
       profile: userProfileInput(body),
     });
     return reply.code(201).send(await withGroups(a, user));
@@ -111,7 +117,7 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
       const fields = definedOnly({
         username: body.username, password: body.password, name: body.name, email: body.email,
         siteAdmin: body.site_admin, workspaceAdmin: body.workspace_admin, disabled: body.disabled,
-        groupIds: parseIdList('group_ids', body.group_ids),
+        groupIds: parseIdList('group_ids', body.group_ids), partnerId: body.partner_id, partnerAdmin: body.partner_admin,
         profile: userProfileInput(body),
       });
       // A dry run changes nothing, so it asks no password; the real change asks as always.
@@ -166,5 +172,6 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
 async function withGroups(a: Call, user: User) {
   const groups = await userGroupIds(a, [user.id]);
   const lockouts = await userLockouts(a, [user]);
-  return userBody(user, groups.get(user.id), (await usersWithVisibleNotes(a, [user])).has(user.id), lockouts.get(user.id));
+  const partnerNames = await userPartnerNames(a, [user]);
+  return userBody(user, groups.get(user.id), (await usersWithVisibleNotes(a, [user])).has(user.id), lockouts.get(user.id), partnerNames.get(user.id));
 }

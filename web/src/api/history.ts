@@ -8,7 +8,8 @@ export type HistoryAction =
   | 'user_create' | 'user_update' | 'user_destroy' | 'group_create' | 'group_update' | 'group_destroy'
   | 'permission_create' | 'permission_destroy' | 'api_key_create' | 'api_key_update' | 'api_key_destroy'
   | 'workspace_create' | 'workspace_update' | 'workspace_destroy' | 'site_update'
-  | 'public_key_create' | 'public_key_update' | 'public_key_destroy';
+  | 'public_key_create' | 'public_key_update' | 'public_key_destroy'
+  | 'partner_create' | 'partner_update' | 'partner_destroy';
 
 export type HistoryInterface = 'web' | 'restapi' | 'scim' | 'dav' | 'sftp' | 'cli';
 

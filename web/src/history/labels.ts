@@ -31,6 +31,9 @@ const ACTION_LABELS: Readonly<Record<HistoryAction, string>> = {
   workspace_update: 'Changed Workspace',
   workspace_destroy: 'Deleted Workspace',
   site_update: 'Changed site settings',
+  partner_create: 'Created Partner',
+  partner_update: 'Changed Partner',
+  partner_destroy: 'Deleted Partner',
 };
 
 /** Why a sign-in or a password confirmation failed, in a few words. */
@@ -59,6 +62,7 @@ export const ACTION_GROUPS: readonly { group: string; items: { value: string; la
   { group: 'Sign-ins', items: [{ value: ALL_SIGN_INS, label: 'Any sign-in or sign-out' }, ...options(['login', 'failedlogin', 'logout', 'failedreauth'])] },
   { group: 'Files', items: [{ value: 'create', label: 'Uploaded or created folder' }, ...options(['read', 'update', 'destroy', 'move', 'copy'])] },
   { group: 'Users & groups', items: options(['user_create', 'user_update', 'user_destroy', 'group_create', 'group_update', 'group_destroy']) },
+  { group: 'Partners', items: options(['partner_create', 'partner_update', 'partner_destroy']) },
   { group: 'Permissions', items: options(['permission_create', 'permission_destroy']) },
   { group: 'Keys', items: options(['api_key_create', 'api_key_update', 'api_key_destroy', 'public_key_create', 'public_key_update', 'public_key_destroy']) },
   { group: 'Workspaces & site', items: options(['workspace_create', 'workspace_update', 'workspace_destroy', 'site_update']) },
