@@ -17,6 +17,8 @@ export default defineConfig({
     // a database per file keeps them apart (see test/support/databases.ts).
     pool: 'forks',
     testTimeout: 30_000,
+    // ATRIUM_TEST_CPU_REPORT=<file> writes each file's processor time there (test/support/cpu-per-file.ts).
+    setupFiles: ['test/support/cpu-per-file.ts'],
     hookTimeout: 60_000,
     sequence: { sequencer: LongestFirst },
     projects: [
