@@ -244,6 +244,12 @@ describe.each(testDatabaseTargets())('the SDK\'s write parameters, honoured or r
       expect(Object.keys(answer.body.model_errors).sort()).toEqual([...refusedOf(m)].sort());
     }
     expect((await t.api.get('/site', admin)).body.session_expiry_minutes).not.toBe(61);
+    // The Site's facts (what this server does, always) are read back as they are, and never changed.
+    const site = (await t.api.get('/site', admin)).body;
+    expect((await t.api.patch('/site', site, admin)).status).toBe(200);
+    const fact = await t.api.patch('/site', { dav_enabled: false, calculate_file_checksums_md5: true }, admin);
+    expect(fact.status).toBe(400);
+    expect(fact.body.model_errors).toEqual({ dav_enabled: ['is fixed on Atrium and cannot be changed'] });
   });
 
   it('Group membership update: the membership\'s own group_id and user_id are accepted, others refused', async () => {
