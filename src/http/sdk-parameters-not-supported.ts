@@ -26,9 +26,6 @@ export const SDK_PARAMETERS_NOT_SUPPORTED: Readonly<Record<string, readonly stri
   ],
   // A key limited to a folder: Atrium's keys reach what their user reaches.
   'POST /api_keys': ['path'],
-  'POST /permissions': [
-    'site_id',
-  ],
   'PATCH /site': [
     'subdomain', 'domain', 'domain_hsts_header', 'domain_letsencrypt_chain', 'email', 'reply_to_email',
     'allow_bundle_names', 'bundle_expiration', 'welcome_email_enabled', 'ask_about_overwrites',

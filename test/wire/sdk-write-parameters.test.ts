@@ -232,7 +232,6 @@ describe.each(testDatabaseTargets())('the SDK\'s write parameters, honoured or r
   it('the other write methods refuse each parameter Atrium does not support, each named', async () => {
     const refusedBody = (m: WriteMethod) => Object.fromEntries(refusedOf(m).map((name) => [name, 'x']));
     const answers = {
-      'POST /permissions': await t.api.post('/permissions', { path: 'anywhere', user_id: userId, permission: 'full', ...refusedBody(METHODS[6]!) }, admin),
       'PATCH /site': await t.api.patch('/site', { session_expiry_minutes: 61, ...refusedBody(METHODS[15]!) }, admin),
       'POST /api_keys': await t.api.post('/api_keys', { name: 'not made', user_id: userId, ...refusedBody(METHODS[7]!) }, admin),
       'POST /sessions': await t.api.post('/sessions', { username: 'nobody', password: 'nothing', ...refusedBody(METHODS[17]!) }),
@@ -244,6 +243,11 @@ describe.each(testDatabaseTargets())('the SDK\'s write parameters, honoured or r
       expect(Object.keys(answer.body.model_errors).sort()).toEqual([...refusedOf(m)].sort());
     }
     expect((await t.api.get('/site', admin)).body.session_expiry_minutes).not.toBe(61);
+    // The one site's id is accepted on a grant; another site's (Files.com's child sites) refused.
+    expect((await t.api.post('/permissions', { path: 'anywhere', user_id: userId, permission: 'full', site_id: 1 }, admin)).status).toBe(201);
+    const childSite = await t.api.post('/permissions', { path: 'elsewhere', user_id: userId, permission: 'full', site_id: 2 }, admin);
+    expect(childSite.status).toBe(400);
+    expect(Object.keys(childSite.body.model_errors)).toEqual(['site_id']);
     // The Site's facts (what this server does, always) are read back as they are, and never changed.
     const site = (await t.api.get('/site', admin)).body;
     expect((await t.api.patch('/site', site, admin)).status).toBe(200);
