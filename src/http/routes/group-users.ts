@@ -63,8 +63,8 @@ export function groupUserRoutes(app: ApiInstance, deps: RouteDeps): void {
       params: IdParams,
       body: Type.Object({
         admin: Type.Optional(Type.Boolean()),
-        group_id: Type.Optional(Type.Integer({ description: 'the membership\'s own group (the SDK sends it); another one is refused' })),
-        user_id: Type.Optional(Type.Integer({ description: 'the membership\'s own user (the SDK sends it); another one is refused' })),
+        group_id: Type.Optional(RecordId({ minimum: 1, description: 'the membership\'s own group (the SDK sends it); another one is refused' })),
+        user_id: Type.Optional(RecordId({ minimum: 1, description: 'the membership\'s own user (the SDK sends it); another one is refused' })),
       }),
       response: { 200: GroupUserBody, ...errorResponses },
     },
