@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SDK_PARAMETERS_NOT_SUPPORTED } from '../../src/http/sdk-parameters-not-supported.js';
+import { generateOpenSshKeyPairSync } from '../../src/lib/openssh-key-pair.js';
 import { testDatabaseTargets } from '../support/databases.js';
 import { unique } from '../support/factories.js';
 import { BOOTSTRAP_KEY, startTestApp, type TestApp } from '../support/test-app.js';
@@ -275,6 +276,95 @@ describe.each(testDatabaseTargets())('the SDK\'s write parameters, honoured or r
     expect(widened.status).toBe(400);
     expect(Object.keys(widened.body.model_errors)).toEqual(['permission_set']);
     expect((await t.api.get(`/api_keys/${key.id}`, admin)).body.permission_set).toBe('files_only');
+  });
+
+  /**
+   * The other served methods: each request sends some of the method's honoured parameters, with
+   * values other than the defaults, and checks what was stored; together they cover every
+   * documented parameter the route takes (checked below), except those of begin_upload and the
+   * SSH key generation, whose effects the file and key suites check.
+   */
+  const covered = new Map<string, Set<string>>();
+  const covers = (m: WriteMethod, body: Record<string, unknown>) => {
+    const set = covered.get(tableKey(m)) ?? new Set<string>();
+    for (const name of Object.keys(body)) set.add(name);
+    covered.set(tableKey(m), set);
+    return body;
+  };
+  const method = (model: string, heading: string) => METHODS.find((m) => m.model === model && m.heading.startsWith(heading))!;
+
+  it('the other write methods: each honoured parameter changes what is stored', async () => {
+    const otherGroup = (await t.api.post('/groups', { name: unique('params-other') }, admin)).body;
+    const groupName = (await t.api.get(`/groups/${otherGroup.id}`, admin)).body.name;
+    const username = (await t.api.get(`/users/${userId}`, admin)).body.username;
+
+    const joined = await t.api.post('/group_users', covers(method('GroupUser', 'Create'), { group_id: otherGroup.id, user_id: userId, admin: true }), admin);
+    expect(joined.body).toMatchObject({ group_id: otherGroup.id, user_id: userId, admin: true });
+
+    const grant = method('Permission', 'Create');
+    await t.api.post('/folders/granted', {}, admin);
+    const byIds = await t.api.post('/permissions', covers(grant, { path: 'granted', user_id: userId, permission: 'readonly', recursive: false, site_id: 1 }), admin);
+    expect(byIds.body).toMatchObject({ path: 'granted', user_id: userId, permission: 'readonly', recursive: false });
+    expect((await t.api.post('/permissions', covers(grant, { path: 'granted', username, permission: 'list' }), admin)).body.user_id).toBe(userId);
+    expect((await t.api.post('/permissions', covers(grant, { path: 'granted', group_id: otherGroup.id, permission: 'list' }), admin)).body.group_id).toBe(otherGroup.id);
+    expect((await t.api.post('/permissions', covers(grant, { path: 'granted', group_name: groupName, permission: 'full' }), admin)).body).toMatchObject({ group_id: otherGroup.id, permission: 'full' });
+
+    const keyBody = { name: 'every parameter', user_id: userId, description: 'all of them', expires_at: '2099-01-01T00:00:00Z', permission_set: 'files_only' };
+    const key = await t.api.post('/api_keys', covers(method('ApiKey', 'Create'), keyBody), admin);
+    expect(key.body).toMatchObject({ ...keyBody, key: expect.any(String) });
+    const keyChange = { name: 'changed', description: 'changed too', expires_at: '2098-01-01T00:00:00Z', permission_set: 'files_only' };
+    expect((await t.api.patch(`/api_keys/${key.body.id}`, covers(method('ApiKey', 'Update API'), keyChange), admin)).body).toMatchObject(keyChange);
+    // A files_only key may not manage itself: a full one renames itself. Its user is one no
+    // group's address list (set above) confines.
+    const keyOwner = (await t.api.post('/users', { username: unique('key-owner') }, admin)).body.id;
+    const fullKey = (await t.api.post('/api_keys', { name: 'full', user_id: keyOwner }, admin)).body.key;
+    const ownChange = { name: 'its own', expires_at: '2097-01-01T00:00:00Z', permission_set: 'full' };
+    expect((await t.api.patch('/api_key', covers(method('ApiKey', 'Update current'), ownChange), { key: fullKey })).body).toMatchObject(ownChange);
+
+    const sshKey = await t.api.post('/public_keys', covers(method('PublicKey', 'Create'), { user_id: userId, title: 'first', generate_keypair: true, generate_algorithm: 'ecdsa', generate_length: 384 }), admin);
+    expect(sshKey.status).toBe(201);
+    expect(sshKey.body).toMatchObject({ user_id: userId, title: 'first', generated_public_key: expect.stringMatching(/^ecdsa-sha2-nistp384 /) });
+    const given = generateOpenSshKeyPairSync('ed25519').public.trim();
+    const uploaded = await t.api.post('/public_keys', covers(method('PublicKey', 'Create'), { user_id: userId, title: 'second', public_key: given }), admin);
+    expect(uploaded.body).toMatchObject({ title: 'second', fingerprint_sha256: expect.any(String) });
+    expect((await t.api.get(`/public_keys/${uploaded.body.id}`, admin)).body.title).toBe('second');
+    expect((await t.api.patch(`/public_keys/${sshKey.body.id}`, covers(method('PublicKey', 'Update'), { title: 'renamed' }), admin)).body.title).toBe('renamed');
+
+    const folder = await t.api.post('/folders/deep/new', covers(method('Folder', 'Create'), { mkdir_parents: true, provided_mtime: '2001-02-03T04:05:06Z' }), admin);
+    expect(folder.body).toMatchObject({ path: 'deep/new', provided_mtime: '2001-02-03T04:05:06Z' });
+    expect((await t.api.post('/folders/nowhere/new', { mkdir_parents: false }, admin)).status).toBe(422);
+    const metadata = await t.api.patch('/files/deep/new', covers(method('File', 'Update'), { provided_mtime: '2002-02-03T04:05:06Z', custom_metadata: {}, priority_color: '' }), admin);
+    expect(metadata.body.provided_mtime).toBe('2002-02-03T04:05:06Z');
+    // Atrium keeps no colours or metadata: empty ones are what it has, any other is refused.
+    expect(Object.keys((await t.api.patch('/files/deep/new', { priority_color: 'red', custom_metadata: { a: 'b' } }, admin)).body.model_errors ?? {})).toContain('priority_color');
+
+    const lock = await t.api.post('/locks/deep/new', covers(method('Lock', 'Create'), { exclusive: false, recursive: true, timeout: 1234, allow_access_by_any_user: true }), admin);
+    expect(lock.body).toMatchObject({ exclusive: false, recursive: true, timeout: 1234, allow_access_by_any_user: true });
+
+    const site = (await t.api.get('/site', admin)).body;
+    const siteChange = covers(method('Site', 'Update'), {
+      name: 'Renamed site', session_expiry_minutes: 90, user_lockout: false, user_lockout_tries: 7, user_lockout_within_minutes: 120, user_lockout_lock_period_minutes: 180,
+      password_min_length: 14, users_can_create_api_keys: false, allowed_ips: '10.0.0.0/8\n127.0.0.0/8\n::1/128', ...Object.fromEntries(['sftp_enabled', 'dav_enabled', 'always_mkdir_parents', 'use_provided_modified_at', 'users_can_create_ssh_keys', 'calculate_file_checksums_crc32', 'calculate_file_checksums_md5', 'calculate_file_checksums_sha1', 'calculate_file_checksums_sha256'].map((fact) => [fact, site[fact]])),
+    });
+    const changedSite = await t.api.patch('/site', siteChange, admin);
+    expect(changedSite.status).toBe(200);
+    expect(changedSite.body).toMatchObject(siteChange);
+    // The hour spellings are the same settings in hours.
+    const inHours = covers(method('Site', 'Update'), { session_expiry: 3, user_lockout_within: 4, user_lockout_lock_period: 5 });
+    expect((await t.api.patch('/site', inHours, admin)).body).toMatchObject({ session_expiry_minutes: 180, user_lockout_within_minutes: 240, user_lockout_lock_period_minutes: 300 });
+    await t.api.patch('/site', { allowed_ips: '', user_lockout: true }, admin);
+
+    const password = 'a password for the session test';
+    const signer = (await t.api.post('/users', { username: unique('signer'), password }, admin)).body;
+    expect((await t.api.post('/sessions', covers(method('Session', 'Create'), { username: signer.username, password }))).status).toBe(201);
+    expect((await t.api.post('/sessions', { username: signer.username, password: 'not it at all' })).status).toBe(401);
+
+    const unchecked = new Set(['POST /file_actions/begin_upload/*']);
+    const generation = ['generate_private_key_password'];
+    for (const m of METHODS.filter((w) => !['User', 'Group'].includes(w.model) && w.heading !== 'Update Group User' && !unchecked.has(tableKey(w)))) {
+      const missing = honouredOf(m).filter((name) => !covered.get(tableKey(m))?.has(name) && !(m.model === 'PublicKey' && generation.includes(name)));
+      expect({ [tableKey(m)]: missing }).toEqual({ [tableKey(m)]: [] });
+    }
   });
 
   it('the SDK\'s save() after a find sends every attribute back, and works (User, Group, GroupUser, ApiKey)', async () => {
