@@ -281,8 +281,8 @@ describe.each(testDatabaseTargets())('the SDK\'s write parameters, honoured or r
   /**
    * The other served methods: each request sends some of the method's honoured parameters, with
    * values other than the defaults, and checks what was stored; together they cover every
-   * documented parameter the route takes (checked below), except those of begin_upload and the
-   * SSH key generation, whose effects the file and key suites check.
+   * documented parameter the route takes (checked at the end), but the password of a generated SSH
+   * key, which the public-key suite checks.
    */
   const covered = new Map<string, Set<string>>();
   const covers = (m: WriteMethod, body: Record<string, unknown>) => {
@@ -359,9 +359,21 @@ describe.each(testDatabaseTargets())('the SDK\'s write parameters, honoured or r
     expect((await t.api.post('/sessions', covers(method('Session', 'Create'), { username: signer.username, password }))).status).toBe(201);
     expect((await t.api.post('/sessions', { username: signer.username, password: 'not it at all' })).status).toBe(401);
 
-    const unchecked = new Set(['POST /file_actions/begin_upload/*']);
+    // begin_upload: parts and part shape the offer, mkdir_parents and size are obeyed, restart and
+    // with_rename are taken at their only honest values (0, false) and refused otherwise.
+    const upload = method('File', 'Begin');
+    const begun = await t.api.post('/file_actions/begin_upload/deep/up.bin', covers(upload, { parts: 3, mkdir_parents: true, size: 10, restart: 0, with_rename: false }), admin);
+    expect(begun.body.map((p: { part_number: number }) => p.part_number)).toEqual([1, 2, 3]);
+    const later = await t.api.post('/file_actions/begin_upload/deep/up.bin', covers(upload, { ref: begun.body[0].ref, part: 2 }), admin);
+    expect(later.body[0]).toMatchObject({ ref: begun.body[0].ref, part_number: 2 });
+    expect((await t.api.post('/file_actions/begin_upload/absent/up.bin', { mkdir_parents: false }, admin)).status).toBeGreaterThanOrEqual(400);
+    expect((await t.api.post('/file_actions/begin_upload/deep/huge.bin', { size: 10 ** 15 }, admin)).status).toBeGreaterThanOrEqual(400);
+    const neither = await t.api.post('/file_actions/begin_upload/deep/up.bin', { restart: 5, with_rename: true }, admin);
+    expect(neither.status).toBe(400);
+    expect(Object.keys(neither.body.model_errors)).toEqual(expect.arrayContaining([expect.stringMatching(/^(restart|with_rename)$/)]));
+
     const generation = ['generate_private_key_password'];
-    for (const m of METHODS.filter((w) => !['User', 'Group'].includes(w.model) && w.heading !== 'Update Group User' && !unchecked.has(tableKey(w)))) {
+    for (const m of METHODS.filter((w) => !['User', 'Group'].includes(w.model) && w.heading !== 'Update Group User')) {
       const missing = honouredOf(m).filter((name) => !covered.get(tableKey(m))?.has(name) && !(m.model === 'PublicKey' && generation.includes(name)));
       expect({ [tableKey(m)]: missing }).toEqual({ [tableKey(m)]: [] });
     }
