@@ -5,7 +5,7 @@ import { SDK_PARAMETERS_NOT_SUPPORTED } from './sdk-parameters-not-supported.js'
 /**
  * Every write route with SDK parameters Atrium does not honour gets one check, before its body
  * schema would drop unknown properties: a body naming any of them is refused, all of them named,
- * so a client never believes a setting was stored that was not (issue 31's rule). Properties that
+ * so a client never believes a setting was stored that was not. Properties that
  * are no SDK parameter at all (the read-only attributes `save()` sends back, a newer SDK's
  * attributes) are still dropped by the schema, so round-tripping a found object keeps working.
  */
@@ -13,7 +13,7 @@ export function refuseUnsupportedParameters(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
-      const refused = SDK_PARAMETERS_NOT_SUPPORTED[`${method === 'PUT' ? 'PATCH' : method} ${route.routePath ?? route.url}`];
+      const refused = SDK_PARAMETERS_NOT_SUPPORTED[`${method === 'PUT' ? 'PATCH' : method} ${route.routePath}`];
       if (refused === undefined) continue;
       route.preValidation = [...hooksOf(route.preValidation), refusing(new Set(refused))];
       return;
