@@ -44,10 +44,19 @@ export async function addGroupMember(a: Call, input: { groupId: number; userId: 
   return (await findMembership(a.db, id)) as GroupMember;
 }
 
-/** PUT/PATCH /group_users/<id>: only administrators of the Workspace change the admin flag. */
-export async function updateGroupMember(a: Call, id: number, input: { admin?: boolean }): Promise<GroupMember> {
+/**
+ * PUT/PATCH /group_users/<id>: only administrators of the Workspace change the admin flag. The
+ * SDK always sends the membership's `group_id` and `user_id` too: the same ones are accepted, other
+ * ones refused, since a membership is never moved to another group or user (remove and add).
+ */
+export async function updateGroupMember(a: Call, id: number, input: { admin?: boolean; groupId?: number; userId?: number }): Promise<GroupMember> {
   const { membership, group } = await findVisibleMembership(a, id);
   if ((await authorityOver(a, group)) !== 'administrator') throw errors.workspaceAdminRequired();
+  const moved = {
+    ...(input.groupId !== undefined && input.groupId !== membership.groupId ? { group_id: ['cannot be changed: remove the membership and add another'] } : {}),
+    ...(input.userId !== undefined && input.userId !== membership.userId ? { user_id: ['cannot be changed: remove the membership and add another'] } : {}),
+  };
+  if (Object.keys(moved).length > 0) throw errors.paramsInvalid(moved);
   const admin = input.admin;
   if (admin !== undefined && admin !== membership.admin) {
     await inTransaction(a.db, async (tx) => {

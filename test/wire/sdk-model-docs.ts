@@ -43,3 +43,17 @@ export function listParameterFields(model: string): Partial<Record<ListParameter
   }
   return fields;
 }
+
+/**
+ * The parameters the model's document lists for one method, by its section heading's start
+ * (`Create User`, `Update Group`): the bullet list under that section's "### Parameters".
+ */
+export function methodParameters(model: string, heading: string): string[] {
+  const text = modelText(model);
+  const start = text.indexOf(`\n## ${heading}`);
+  if (start < 0) throw new Error(`${model}.md has no section "${heading}"`);
+  const end = text.indexOf('\n---', start);
+  const section = text.slice(start, end < 0 ? undefined : end);
+  const list = section.slice(section.indexOf('### Parameters'));
+  return [...list.matchAll(/^\* `([a-z0-9_[\]]+)` \(/gm)].map((m) => m[1] as string);
+}

@@ -51,6 +51,7 @@ const KeyChangesBody = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
   description: Type.Optional(DescriptionField),
   expires_at: Type.Optional(NullableTime),
+  permission_set: Type.Optional(Type.String({ maxLength: 64, description: 'the key\'s own (the SDK\'s save() sends it back); another one is refused' })),
 });
 
 const NoContent = { 204: Type.Null({ description: 'No content' }) };
@@ -81,8 +82,8 @@ function descriptiveLabel(key: ApiKey): string {
   return `${whose} ${JSON.stringify(key.name)}${owner} (key ID #${key.id})`;
 }
 
-function keyChanges(body: { name?: string; description?: string; expires_at?: string | null }): KeyChanges {
-  return definedOnly({ name: body.name, description: body.description, expiresAt: body.expires_at });
+function keyChanges(body: { name?: string; description?: string; expires_at?: string | null; permission_set?: string }): KeyChanges {
+  return definedOnly({ name: body.name, description: body.description, expiresAt: body.expires_at, permissionSet: body.permission_set });
 }
 
 /**

@@ -61,10 +61,17 @@ export function groupUserRoutes(app: ApiInstance, deps: RouteDeps): void {
     schema: {
       summary: 'Make a member a Group Admin or not (administrators)',
       params: IdParams,
-      body: Type.Object({ admin: Type.Optional(Type.Boolean()) }),
+      body: Type.Object({
+        admin: Type.Optional(Type.Boolean()),
+        group_id: Type.Optional(RecordId({ minimum: 1, description: 'the membership\'s own group (the SDK sends it); another one is refused' })),
+        user_id: Type.Optional(RecordId({ minimum: 1, description: 'the membership\'s own user (the SDK sends it); another one is refused' })),
+      }),
       response: { 200: GroupUserBody, ...errorResponses },
     },
-    handler: async (request) => groupUserBody(await updateGroupMember(callOf(request, deps), request.params.id, definedOnly({ admin: request.body.admin }))),
+    handler: async (request) => {
+      const { admin, group_id: groupId, user_id: userId } = request.body;
+      return groupUserBody(await updateGroupMember(callOf(request, deps), request.params.id, definedOnly({ admin, groupId, userId })));
+    },
   });
 
   app.delete('/group_users/:id', {

@@ -1,4 +1,5 @@
 import type { ApiInstance } from '../fastify-types.js';
+import { refuseUnsupportedParameters } from '../refuse-unsupported-parameters.js';
 import type { RouteDeps } from '../route-deps.js';
 import { apiKeyRoutes } from './api-keys.js';
 import { filesAndFoldersRoutes } from './files/index.js';
@@ -19,6 +20,8 @@ import { workspaceRoutes } from './workspaces.js';
 
 /** Every route under the API root, one module per resource. */
 export function registerApiRoutes(api: ApiInstance, deps: RouteDeps): void {
+  // Before any route, so that it sees each one as it is added.
+  refuseUnsupportedParameters(api);
   openApiRoutes(api);
   sessionRoutes(api, deps);
   apiKeyRoutes(api, deps);

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { changeSiteSettings, hourSpellingsOf, readSiteSettingsAs, SETTING_RANGES, type SiteView } from '../../identity/index.js';
+import { errors } from '../../errors/catalogue.js';
 import { isoTime } from '../../lib/time.js';
 import { callOf, confirmIdentity } from '../call.js';
 import type { ApiInstance } from '../fastify-types.js';
@@ -56,7 +57,8 @@ const SiteView = Type.Object({
 // Every field optional: a partial update, the same for PUT and PATCH (contract 1.1). id and
 // created_at are not settings: sent back by a client that writes everything it read, they are ignored.
 // allowed_ips null is no list, as for users and groups.
-const SiteChanges = Type.Partial(Type.Object({ ...SettingFields, allowed_ips: Type.Union([SettingFields.allowed_ips, Type.Null()]) }));
+// The facts too, so that a Site read and written back is accepted; changing one is refused (factsChanged).
+const SiteChanges = Type.Partial(Type.Object({ ...SettingFields, allowed_ips: Type.Union([SettingFields.allowed_ips, Type.Null()]), ...SiteFacts.properties }));
 
 function siteBody(site: SiteView) {
   return { id: site.id, created_at: isoTime(site.createdAt), ...site.settings, ...hourSpellingsOf(site.settings) };
@@ -80,7 +82,11 @@ export function siteRoutes(app: ApiInstance, deps: RouteDeps): void {
     schema: { ...asksForReauthentication, summary: 'Rename the site or change its settings (partial update)', body: SiteChanges, response: { 200: SiteView, ...errorResponses } },
     handler: async (request) => {
       const a = callOf(request, deps);
-      return shown(await changeSiteSettings(a, request.body, confirmIdentity(request, deps, a)));
+      const facts = siteFacts(deps.sftpHostKeyFingerprints !== undefined);
+      const changed = Object.keys(facts).filter((name) => name in request.body && request.body[name as keyof typeof facts] !== facts[name as keyof typeof facts]);
+      if (changed.length > 0) throw errors.paramsInvalid(Object.fromEntries(changed.map((name) => [name, ['is fixed on Atrium and cannot be changed']])));
+      const settings = Object.fromEntries(Object.entries(request.body).filter(([name]) => !(name in facts)));
+      return shown(await changeSiteSettings(a, settings, confirmIdentity(request, deps, a)));
     },
   });
 }

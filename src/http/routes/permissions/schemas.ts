@@ -5,6 +5,7 @@ import { paginationQuery } from '../../pagination.js';
 import { PERMISSION_LIST_PARAMETERS } from './permission-list-parameters.js';
 import { DryRunQuery } from '../../dry-run.js';
 import { RecordId } from '../../schemas.js';
+import { SITE_ID } from '../../../identity/index.js';
 
 const MAX_PATH_INPUT = 8192;
 
@@ -29,6 +30,8 @@ export const CreatePermissionBody = Type.Object({
   ),
   permission: LevelSchema,
   recursive: Type.Optional(Type.Boolean({ default: true })),
+  // Files.com's child sites have no counterpart: the one site is accepted, another refused.
+  site_id: Type.Optional(Type.Literal(SITE_ID, { description: 'the site\'s own id (GET /site); there are no child sites' })),
   workspace_id: Type.Optional(RecordId()),
   ...DryRunQuery,
 });
