@@ -1,5 +1,6 @@
 import type { Kysely, Migration } from 'kysely';
 import type { DialectName } from '../dialect.js';
+import { addTrigger } from './009-data-version.js';
 import { columnTypes } from './column-types.js';
 
 /**
@@ -33,6 +34,8 @@ export function partners(dialect: DialectName): Migration {
         .addUniqueConstraint('partners_workspace_name', ['workspace_id', 'name_key'])
         .execute();
       await db.schema.createIndex('partners_workspace').on('partners').columns(['workspace_id', 'id']).execute();
+      // Its writes move PostgreSQL's data version, so that no read cache keeps a changed Partner.
+      if (dialect === 'postgres') await addTrigger(db, 'partners');
     },
     async down(db: Kysely<unknown>) {
       await db.schema.dropTable('partners').execute();
