@@ -3,3 +3,4 @@
 
 export { type PartnerFilter, type PartnerSettings, type PartnerSortField, partnerSortValue } from '../repositories/partners.js';
 export { createPartner, deletePartner, getPartner, listPartners, type PartnerInput, type PartnerView, updatePartner } from './partners.js';
+export { partnerRecord } from './partner-record.js';

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { createPartner, deletePartner, getPartner, listPartners, type PartnerSettings, type PartnerSortField, partnerSortValue, type PartnerView, updatePartner } from '../../partners/index.js';
+import { createPartner, deletePartner, getPartner, listPartners, partnerRecord, type PartnerSettings, type PartnerSortField, partnerSortValue, type PartnerView, updatePartner } from '../../partners/index.js';
 import { definedOnly } from '../../lib/defined-only.js';
 import { callOf } from '../call.js';
 import type { ApiInstance } from '../fastify-types.js';
@@ -34,22 +34,10 @@ const PartnerBody = Type.Object({
 });
 
 function partnerBody({ partner, notesShown, userIds, partnerAdminIds }: PartnerView) {
-  const s = partner.settings;
   return {
     id: partner.id,
-    name: partner.name,
-    root_folder: partner.rootFolder,
-    workspace_id: partner.workspaceId,
-    ...(notesShown ? { notes: s.notes } : {}),
-    tags: s.tags,
-    allowed_ips: s.allowedIps,
-    allow_bypassing_2fa_policies: s.allowBypassing2faPolicies,
-    allow_credential_changes: s.allowCredentialChanges,
-    allow_providing_gpg_keys: s.allowProvidingGpgKeys,
-    allow_user_creation: s.allowUserCreation,
-    cc_emails_to_responsible_party: s.ccEmailsToResponsibleParty,
-    responsible_user_id: s.responsibleUserId,
-    responsible_group_id: s.responsibleGroupId,
+    ...partnerRecord(partner),
+    ...(notesShown ? { notes: partner.settings.notes } : {}),
     partner_admin_ids: partnerAdminIds,
     user_ids: userIds,
     partnership_role: null,
