@@ -950,6 +950,28 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     await page.close();
   });
 
+  it.runIf(database === 'sqlite')('asks for a new password when an administrator requires one, and opens the files once it is changed', async () => {
+    await site.admin('POST', '/users', { username: 'robin', password: 'robin has a long password', require_password_change: true });
+    await site.admin('POST', '/permissions', { path: 'Team', username: 'robin', permission: 'readonly' });
+    const page = await browser.context.newPage();
+    await page.goto(`${site.baseUrl}/files`);
+    await signInAs(page, { username: 'robin', password: 'robin has a long password' });
+    const screen = page.getByRole('form', { name: 'Choose a new password' });
+    await screen.waitFor();
+    await accessible(page, 'required password change');
+    await screen.getByLabel('Current password').fill('not the password');
+    await screen.locator('input[name="new-password"]').fill('robin has a newer password');
+    await screen.getByLabel('New password again').fill('robin has a newer password');
+    await screen.getByRole('button', { name: 'Change password' }).click();
+    await expect.poll(() => screen.getByRole('alert').textContent()).toBe('The current password is not right. Nothing was changed.');
+    await screen.getByLabel('Current password').fill('robin has a long password');
+    await screen.getByRole('button', { name: 'Change password' }).click();
+    await page.getByRole('table').getByRole('link', { name: 'Team' }).waitFor();
+    const robin = (await site.admin('GET', '/users?filter[username]=robin'))[0];
+    expect(robin.require_password_change).toBe(false);
+    await page.close();
+  });
+
   it.runIf(database === 'sqlite')('shows the lockout message while the account is locked', async () => {
     await site.admin('PATCH', '/site', { user_lockout: true, user_lockout_tries: 2 });
     await site.admin('POST', '/users', { username: 'lee', password: 'lee has a long password' });

@@ -1,6 +1,7 @@
 import { Alert, Button, Center, Group, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
-import { useEffect, useState, type FormEvent } from 'react';
-import { getSitePolicies, replacePassword } from '../api/account';
+import { useState, type FormEvent } from 'react';
+import { NewPasswordFields, useNewPassword } from '../account/NewPasswordFields';
+import { replacePassword } from '../api/account';
 import { ApiError } from '../api/client';
 import { useSession } from './session';
 
@@ -12,16 +13,9 @@ import { useSession } from './session';
 export function RequiredPasswordChange() {
   const { profile, signOut, passwordChanged } = useSession();
   const [current, setCurrent] = useState('');
-  const [password, setPassword] = useState('');
-  const [again, setAgain] = useState('');
+  const newPassword = useNewPassword();
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
-  const [minimum, setMinimum] = useState<number | undefined>();
-  useEffect(() => {
-    getSitePolicies().then((policies) => setMinimum(policies.password_min_length), () => undefined);
-  }, []);
-  const mismatch = again !== '' && again !== password;
-  const tooShort = minimum !== undefined && password !== '' && [...password].length < minimum;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -29,7 +23,7 @@ export function RequiredPasswordChange() {
     setBusy(true);
     setError(undefined);
     try {
-      await replacePassword(profile.userId, current, password);
+      await replacePassword(profile.userId, current, newPassword.password);
       passwordChanged();
     } catch (caught) {
       setError(caught instanceof ApiError && caught.type === 'not-authorized/reauthentication-failed'
@@ -50,13 +44,10 @@ export function RequiredPasswordChange() {
             {error !== undefined && <Alert color="red" role="alert">{error}</Alert>}
             <PasswordInput label="Current password" name="current-password" autoComplete="current-password" required value={current}
               onChange={(e) => setCurrent(e.currentTarget.value)} autoFocus />
-            <PasswordInput label="New password" name="new-password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)}
-              description={minimum === undefined ? undefined : `At least ${minimum} characters.`} error={tooShort ? `Use at least ${minimum} characters.` : undefined} />
-            <PasswordInput label="New password again" name="new-password-again" autoComplete="new-password" required value={again}
-              onChange={(e) => setAgain(e.currentTarget.value)} error={mismatch ? 'The two passwords differ.' : undefined} />
+            <NewPasswordFields state={newPassword} />
             <Group justify="space-between">
               <Button variant="default" onClick={() => void signOut()}>Sign out</Button>
-              <Button type="submit" loading={busy} disabled={current === '' || password === '' || again !== password || tooShort}>Change password</Button>
+              <Button type="submit" loading={busy} disabled={current === '' || !newPassword.ready}>Change password</Button>
             </Group>
           </Stack>
         </form>
