@@ -1,26 +1,18 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/db/database.js';
+import { describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { testDatabaseTargets } from '../support/databases.js';
-import { migrateTo } from './migrate-to.js';
+import { freshDatabase, migrateTo } from './migrate-to.js';
 
 /**
  * Entries stored before migration 014 keep what they had and answer null for what was not kept
  * then (the other digests, the client's time, the authors): nothing is guessed or read back.
  */
 describe.each(testDatabaseTargets())('migration 014, file entry fields [$name]', (target) => {
-  let database: Database;
-  let drop: () => Promise<void>;
-  beforeAll(async () => {
-    ({ database, drop } = await target.open());
-  });
-  afterAll(async () => {
-    await database.close();
-    await drop();
-  });
+  const fresh = freshDatabase(target);
 
   it('leaves the new fields of the entries already there null', async () => {
+    const database = fresh();
     await migrateTo(database, '013-api-key-description');
     await sql`insert into entries (path, path_key, parent_key, type, size, storage_key, sha256, created_at, mtime)
       values ('old.txt', 'old.txt', '', 'file', 3, 'k', 'abc', 1, 2)`.execute(database.db);
