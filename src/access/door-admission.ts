@@ -2,6 +2,7 @@ import { BlockList, isIP } from 'node:net';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
 import { anyGroupAllows, groupAddressListsOf } from '../repositories/groups.js';
+import { partnerAddressList } from '../repositories/partners.js';
 import { readStoredSettings } from '../repositories/site-settings.js';
 import type { User } from '../repositories/users.js';
 import type { Caller } from './caller.js';
@@ -63,15 +64,19 @@ export async function assertDoorAdmits(db: Db, caller: Caller, door: Door, from:
 
 /**
  * The address lists (`allowed_ips`): the site's applies to everyone (a site-wide key too), the
- * user's own and those of its groups to the user. They add up, as Files.com's do ("the IP matches
- * the Partner, User or Site list"): an address in any list that applies is admitted, and only
- * when none applies is every address. As for the protocol flags, only groups of the user's own
- * Workspace count. `clientIp` is `request.ip` as the server sees it (X-Forwarded-For only from a
- * trusted proxy, ATRIUM_TRUST_PROXY). The site's list is read from the cached site settings and a
- * user's own list comes with the user, so a request without groups' lists costs no query.
+ * user's own, those of its groups and its Partner's to the user. They add up, as Files.com's do
+ * ("the IP matches the Partner, User or Site list"): an address in any list that applies is
+ * admitted, and only when none applies is every address. As for the protocol flags, only groups
+ * of the user's own Workspace count. `clientIp` is `request.ip` as the server sees it
+ * (X-Forwarded-For only from a trusted proxy, ATRIUM_TRUST_PROXY). The site's list is read from
+ * the cached site settings and a user's own list comes with the user, so a request without
+ * groups' lists costs no query; a Partner user (who is in no group) costs one, its Partner's list.
  */
 export async function assertAddressAdmits(db: Db, user: User | null, clientIp: string): Promise<void> {
-  const own = user === null ? [] : [user.profile.allowedIps, ...(await groupAddressListsOf(db, user))];
+  const own = user === null ? [] : [
+    user.profile.allowedIps,
+    ...(user.partnerId === null ? await groupAddressListsOf(db, user) : [await partnerAddressList(db, user.partnerId)]),
+  ];
   const lists = [await siteAddressList(db), ...own].filter((list) => list !== '');
   if (lists.length > 0 && !lists.some((list) => addressAllowed(list, clientIp))) throw errors.addressNotAllowed();
 }

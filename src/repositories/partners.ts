@@ -80,6 +80,12 @@ export async function findPartnerById(db: Db, id: number): Promise<Partner | und
   return row === undefined ? undefined : toPartner(row);
 }
 
+/** A Partner's `allowed_ips` (one entry a line; empty when it has none, or no longer exists). */
+export async function partnerAddressList(db: Db, id: number): Promise<string> {
+  const row = await db.selectFrom('partners').select('allowed_ips').where('id', '=', id).executeTakeFirst();
+  return row?.allowed_ips ?? '';
+}
+
 /** The fields a list of Partners can be sorted by (Files.com's: `workspace_id` and `id`). */
 export type PartnerSortField = 'id' | 'workspace_id';
 

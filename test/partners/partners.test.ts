@@ -302,6 +302,26 @@ describe.each(testDatabaseTargets())('partners [$name]', (target) => {
       expect(await t.database.db.selectFrom('group_users').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
     });
 
+    it('admits a Partner user only from an address of its Partner\'s list, or of its own', async () => {
+      // The test app sees every request from 127.0.0.1.
+      const partner = (await create({ name: unique('Fenced'), root_folder: 'fenced', allowed_ips: '10.0.0.0/8' })).body;
+      const user = (await t.api.post('/users', { username: unique('pu'), partner_id: partner.id, password: 'a long enough password 4' }, { key: s.admin1.key })).body;
+      const key = (await t.api.post('/api_keys', { name: 'k', user_id: user.id }, { key: s.admin1.key })).body.key as string;
+      const signIn = () => t.api.post('/sessions', { username: user.username, password: 'a long enough password 4' });
+      for (const refused of [await t.api.get('/users', { key }), await signIn()]) {
+        expect([refused.status, refused.body.type]).toEqual([403, 'not-authorized/ip-address-not-allowed']);
+      }
+      // Its own list adds to the Partner's, as every list does.
+      expect((await t.api.patch(`/users/${user.id}`, { allowed_ips: '127.0.0.1' }, { key: s.admin1.key })).status).toBe(200);
+      expect((await t.api.get('/users', { key })).status).toBe(200);
+      expect((await t.api.patch(`/users/${user.id}`, { allowed_ips: '' }, { key: s.admin1.key })).status).toBe(200);
+      expect((await t.api.get('/users', { key })).status).toBe(403);
+      expect((await t.api.patch(`/partners/${partner.id}`, { allowed_ips: '10.0.0.0/8\n127.0.0.0/8' }, { key: s.admin1.key })).status).toBe(200);
+      expect((await signIn()).status).toBe(201);
+      // Other users of the Workspace are not bound by the Partner's list.
+      expect((await t.api.get('/users', { key: s.member1.key })).status).toBe(200);
+    });
+
     it('deletes a Partner with its users and their keys, recording each, keeping its files', async () => {
       const partner = (await create({ name: unique('Closing'), root_folder: 'closing' })).body;
       const user = (await t.api.post('/users', { username: unique('pu'), partner_id: partner.id, password: 'a long enough password 3' }, { key: s.admin1.key })).body;
