@@ -1,3 +1,13 @@
+/** A user's parameters the SDK documents for both create and update that Atrium does not take. */
+const USER_PARAMETERS_NOT_TAKEN = [
+  'avatar_file', 'avatar_delete', 'change_password', 'change_password_confirmation', 'grant_permission',
+  'group_id', 'imported_password_hash', 'password_confirmation', 'announcements_read', 'attachments_permission',
+  'authentication_method', 'billing_permission', 'bypass_user_lifecycle_rules', 'bypass_site_allowed_ips',
+  'header_text', 'notification_daily_send_time', 'office_integration_enabled', 'password_validity_days',
+  'readonly_site_admin', 'receive_admin_alerts', 'require_login_by', 'self_managed', 'skip_welcome_screen',
+  'sso_strategy_id', 'subscribe_to_newsletter', 'require_2fa', 'user_home',
+] as const;
+
 /**
  * The parameters the pinned Files.com SDK (files.com 1.2.314) documents for a write method that
  * Atrium does not honour, by route (`METHOD path`; PUT shares PATCH's list). They are refused with
@@ -8,22 +18,9 @@
  * are not here and stay ignored.
  */
 export const SDK_PARAMETERS_NOT_SUPPORTED: Readonly<Record<string, readonly string[]>> = {
-  'POST /users': [
-    'avatar_file', 'avatar_delete', 'change_password', 'change_password_confirmation', 'grant_permission',
-    'group_id', 'imported_password_hash', 'password_confirmation', 'announcements_read', 'attachments_permission',
-    'authentication_method', 'billing_permission', 'bypass_user_lifecycle_rules', 'bypass_site_allowed_ips',
-    'disabled', 'header_text', 'notification_daily_send_time', 'office_integration_enabled',
-    'password_validity_days', 'readonly_site_admin', 'receive_admin_alerts', 'require_login_by', 'self_managed',
-    'skip_welcome_screen', 'sso_strategy_id', 'subscribe_to_newsletter', 'require_2fa', 'user_home',
-  ],
-  'PATCH /users/:id': [
-    'avatar_file', 'avatar_delete', 'change_password', 'change_password_confirmation', 'grant_permission',
-    'group_id', 'imported_password_hash', 'password_confirmation', 'announcements_read', 'attachments_permission',
-    'authentication_method', 'billing_permission', 'bypass_user_lifecycle_rules', 'bypass_site_allowed_ips',
-    'header_text', 'notification_daily_send_time', 'office_integration_enabled', 'password_validity_days',
-    'readonly_site_admin', 'receive_admin_alerts', 'require_login_by', 'self_managed', 'skip_welcome_screen',
-    'sso_strategy_id', 'subscribe_to_newsletter', 'require_2fa', 'user_home', 'clear_2fa',
-  ],
+  // A user is created enabled; `disabled` is taken on update.
+  'POST /users': [...USER_PARAMETERS_NOT_TAKEN, 'disabled'],
+  'PATCH /users/:id': [...USER_PARAMETERS_NOT_TAKEN, 'clear_2fa'],
   // A key limited to a folder: Atrium's keys reach what their user reaches.
   'POST /api_keys': ['path'],
   'PATCH /site': [
