@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
+import { cachedRead } from '../db/read-cache.js';
 import { asSortedPage, type SortedPageRequest } from '../lib/sorted-page.js';
 import { afterInOrder } from './keyset-order.js';
 import type { Scope } from './scope.js';
@@ -80,10 +81,16 @@ export async function findPartnerById(db: Db, id: number): Promise<Partner | und
   return row === undefined ? undefined : toPartner(row);
 }
 
-/** A Partner's `allowed_ips` (one entry a line; empty when it has none, or no longer exists). */
-export async function partnerAddressList(db: Db, id: number): Promise<string> {
-  const row = await db.selectFrom('partners').select('allowed_ips').where('id', '=', id).executeTakeFirst();
-  return row?.allowed_ips ?? '';
+/**
+ * A Partner's `allowed_ips` (one entry a line; empty when it has none, or no longer exists). Read
+ * on every request of its users through the read cache, as groups' lists are: it changes only
+ * with a write.
+ */
+export function partnerAddressList(db: Db, id: number): Promise<string> {
+  return cachedRead(db, 'partner-address-list', String(id), async () => {
+    const row = await db.selectFrom('partners').select('allowed_ips').where('id', '=', id).executeTakeFirst();
+    return row?.allowed_ips ?? '';
+  });
 }
 
 /** The fields a list of Partners can be sorted by (Files.com's: `workspace_id` and `id`). */
