@@ -352,6 +352,9 @@ async function main(): Promise<void> {
       const page = await context.newPage();
       const shoot = async (name: string, moving?: 'moving') => {
         await page.mouse.move(0, 0); // off whatever was clicked last, which would show its hover colour
+        // A whole-page picture of a scrolled page draws the sticky header where the window was, over
+        // the middle of the page (Site settings after a save that scrolled to the form's end).
+        await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
         if (moving === undefined) await settled(page);
         await page.screenshot({ path: path.join(OUT, `${name}.png`), fullPage: true, animations: moving === undefined ? 'allow' : 'disabled' });
         process.stdout.write(`docs/console/${name}.png\n`);
