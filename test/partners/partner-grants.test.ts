@@ -1,8 +1,14 @@
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseTargets } from '../support/databases.js';
 import { addMember, createApiKey, createGroup, createUser, unique } from '../support/factories.js';
 import { buildSite, type SiteFixture } from '../support/site-fixture.js';
 import { BOOTSTRAP_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+
+const require = createRequire(import.meta.url);
+const Files = require('files.com/lib/Files.js');
+const { LogLevel } = require('files.com/lib/Logger.js');
+const SdkPermission = require('files.com/lib/models/Permission.js').default;
 
 /**
  * Partner grants through the REST API (docs/partners.md): a grant to a Partner is held by its users
@@ -14,7 +20,8 @@ describe.each(testDatabaseTargets())('Partner grants [$name]', (target) => {
   let t: TestApp;
   let s: SiteFixture;
   beforeAll(async () => {
-    t = await startTestApp(target);
+    // The Files brand too, for the npm SDK's headers.
+    t = await startTestApp(target, { brands: ['Service', 'Files'] });
     s = await buildSite(t);
   });
   afterAll(() => t.close());
@@ -184,5 +191,29 @@ describe.each(testDatabaseTargets())('Partner grants [$name]', (target) => {
     expect(JSON.parse(destroyed[0]?.targets ?? '{}')).toMatchObject({ partner_id: partner.id, partner_name: partner.name });
     const root = await t.database.db.selectFrom('entries').select('type').where('path_key', '=', `_/workspaces/${s.ws1}/${partner.root_folder}`.toLowerCase()).executeTakeFirst();
     expect(root?.type).toBe('directory');
+  });
+
+  it('works through the npm SDK, which knows no partner_id: it is sent, stored, loaded and listed as it is', async () => {
+    const partner = await newPartner();
+    Files.setBaseUrl(t.baseUrl);
+    Files.setApiKey(s.admin1.key);
+    Files.setLogLevel(LogLevel.NONE);
+    const created = await SdkPermission.create({ path: `${partner.root_folder}/Sdk`, partner_id: partner.id, permission: 'readonly' });
+    expect(created.attributes).toMatchObject({ partner_id: partner.id, partner_name: partner.name, user_id: null, group_id: null, permission: 'readonly' });
+    const listed = await SdkPermission.list({ filter: { partner_id: partner.id } });
+    expect(listed.map((permission: { attributes: { id: number } }) => permission.attributes.id)).toEqual([created.attributes.id]);
+    await listed[0].delete();
+    expect(await t.database.db.selectFrom('permissions').select('id').where('id', '=', created.attributes.id).executeTakeFirst()).toBeUndefined();
+  });
+
+  it('lets a Folder Admin of the folder delete a Partner grant there, which it cannot create', async () => {
+    const partner = await newPartner();
+    const folderAdmin = await createUser(t.database.db, { workspaceId: s.ws1 });
+    const folderAdminKey = await createApiKey(t.database.db, { userId: folderAdmin.id, workspaceId: s.ws1 });
+    await grant({ path: partner.root_folder, user_id: folderAdmin.id, permission: 'admin' });
+    const made = await grant({ path: `${partner.root_folder}/In`, partner_id: partner.id, permission: 'full' });
+    const listed = await t.api.get(`/permissions?path=${encodeURIComponent(`${partner.root_folder}/In`)}`, { key: folderAdminKey });
+    expect((listed.body as { id: number }[]).map((row) => row.id)).toContain(made.body.id);
+    expect((await t.api.delete(`/permissions/${made.body.id}`, { key: folderAdminKey })).status).toBe(204);
   });
 });
