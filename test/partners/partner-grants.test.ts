@@ -216,4 +216,17 @@ describe.each(testDatabaseTargets())('Partner grants [$name]', (target) => {
     expect((listed.body as { id: number }[]).map((row) => row.id)).toContain(made.body.id);
     expect((await t.api.delete(`/permissions/${made.body.id}`, { key: folderAdminKey })).status).toBe(204);
   });
+
+  it('confines a Partner user of Workspace 0 to Workspace 0, as a Custom Workspace user is to its own', async () => {
+    const made = await t.api.post('/partners', { name: unique('Home'), root_folder: unique('Partners/Home') }, { key: BOOTSTRAP_KEY });
+    expect(made.status).toBe(201);
+    const partner = made.body as { id: number; root_folder: string };
+    const user = await t.api.post('/users', { username: unique('pu'), partner_id: partner.id }, { key: BOOTSTRAP_KEY });
+    const key = await createApiKey(t.database.db, { userId: user.body.id, workspaceId: 0 });
+    await t.api.post('/permissions', { path: partner.root_folder, partner_id: partner.id, permission: 'full' }, { key: BOOTSTRAP_KEY });
+    const other = await t.api.get('/folders', { key, workspace: s.ws1 });
+    expect(other.status).toBe(400);
+    expect(other.body.type).toBe('bad-request/invalid-workspace-id-header');
+    expect((await t.api.get('/folders', { key, workspace: 0 })).status).toBe(200);
+  });
 });
