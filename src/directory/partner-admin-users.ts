@@ -1,6 +1,6 @@
 import { partnerForNewUserBy, type Call } from '../access/index.js';
 import { errors } from '../errors/catalogue.js';
-import { DEFAULT_USER_PROFILE, type UserChanges, type UserProfile } from '../repositories/users.js';
+import { DEFAULT_USER_PROFILE, type User, type UserChanges, type UserProfile } from '../repositories/users.js';
 import type { PartnerMembershipInput } from './partner-user-rules.js';
 import type { UserProfileInput } from './user-fields.js';
 
@@ -60,12 +60,12 @@ const PROFILE_NAMES: Readonly<Record<keyof UserProfile, string>> = {
 /**
  * A change a Partner Admin makes to another user (under `allow_credential_changes`): the password
  * and `require_password_change` only. Anything else that would change is refused, naming it; a
- * value sent back unchanged (as SDKs save) was left out of `changes` already.
+ * value sent back unchanged (as SDKs save) is no change.
  */
-export function assertPartnerAdminChangesCredentialsOnly(changes: UserChanges, changesGroups: boolean): void {
+export function assertPartnerAdminChangesCredentialsOnly(target: User, changes: UserChanges, changesGroups: boolean): void {
   const names = new Set<string>();
   for (const field of Object.keys(changes) as (keyof UserChanges)[]) {
-    if (field === 'profile' || field === 'passwordHash') continue;
+    if (field === 'profile' || field === 'passwordHash' || unchanged(target, changes, field)) continue;
     names.add(CHANGE_NAMES[field]);
   }
   for (const field of Object.keys(changes.profile ?? {}) as (keyof UserProfile)[]) {
@@ -73,6 +73,13 @@ export function assertPartnerAdminChangesCredentialsOnly(changes: UserChanges, c
   }
   if (changesGroups) names.add('group_ids');
   if (names.size > 0) throw beyondPartnerAdmin([...names], 'on another user: only its password and require_password_change');
+}
+
+/** The name and the email are in `changes` whenever sent: the same value is no change. */
+function unchanged(target: User, changes: UserChanges, field: keyof UserChanges): boolean {
+  if (field === 'name' || field === 'email') return changes[field] === target[field];
+  if (field === 'nameParts') return changes.nameParts?.givenName === target.nameParts.givenName && changes.nameParts?.familyName === target.nameParts.familyName;
+  return false;
 }
 
 function notEmpty(value: string | null | undefined): boolean {

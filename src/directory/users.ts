@@ -178,7 +178,7 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
   const profile = changedProfile(target.profile, checkUserProfile(input.profile ?? {}));
   if (Object.keys(profile).length > 0) changes.profile = profile;
   privileged.push(...privilegedProfileFields(profile));
-  if (byPartnerAdmin) assertPartnerAdminChangesCredentialsOnly(changes, input.groupIds !== undefined && input.groupIds.length > 0);
+  if (byPartnerAdmin) assertPartnerAdminChangesCredentialsOnly(target, changes, input.groupIds !== undefined && input.groupIds.length > 0);
   else if (!isAdmin && privileged.length > 0) {
     throw errors.insufficientPermissionForParams(`Only an administrator may change ${privileged.join(', ')}.`);
   }
