@@ -60,7 +60,7 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
 
   app.post('/users', {
     schema: {
-      summary: 'Create a user (administrators of the context)',
+      summary: 'Create a user (administrators of the context; a Partner Admin, of its Partner, with allow_user_creation)',
       body: Type.Object({
         ...UserFields,
         username: Type.String({ maxLength: 1024 }),
@@ -98,7 +98,7 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
     config: { duringPasswordChange: 'own-user' },
     schema: {
       ...asksForReauthentication,
-      summary: 'Update a user (administrators; the user itself for password, name and email)',
+      summary: 'Update a user (administrators; the user itself for password, name and email; a Partner Admin with allow_credential_changes for its Partner users\' passwords)',
       params: IdParams,
       querystring: Type.Object(DryRunQuery),
       body: Type.Object({
