@@ -25,6 +25,10 @@ describe.each(testDatabaseTargets())('convert_to_partner_user [$name]', (target)
   it('makes a user of the Partner\'s Workspace one of its users, recorded as a user_update carrying partner_id', async () => {
     const partner = await partnerIn();
     const user = await createUser(db(), { workspaceId: s.ws1 });
+    // A dry run converts nothing.
+    const dry = await t.api.patch(`/users/${user.id}?dry_run=true`, { partner_id: partner.id, convert_to_partner_user: true }, { key: s.admin1.key });
+    expect(dry.status).toBe(200);
+    expect((await db().selectFrom('users').select('partner_id').where('id', '=', user.id).executeTakeFirstOrThrow()).partner_id).toBeNull();
     const response = await convert(user.id, partner.id, s.admin1.key, { partner_admin: true });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ id: user.id, partner_id: partner.id, partner_admin: true, workspace_id: s.ws1 });
