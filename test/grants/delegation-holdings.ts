@@ -92,7 +92,7 @@ export function holdingsOf(state: SiteState, places: readonly Place[], customWor
     if (user.doors.includes(protocol) || groupsOfItsWorkspace.some((group) => group.doors.includes(protocol))) held.add(doorHolding(protocol));
   }
   if (user.disabled) return held;
-  const subject: Subject = { userId, workspaceId: user.workspaceId, siteAdmin: user.siteAdmin, workspaceAdmin: user.workspaceAdmin, groupIds, partnerId: null };
+  const subject: Subject = { userId, workspaceId: user.workspaceId, siteAdmin: user.siteAdmin, workspaceAdmin: user.workspaceAdmin, groupIds, partnerId: user.partnerId };
   if (user.siteAdmin) held.add('site');
   if (user.partnerAdmin && user.partnerId !== null) held.add(partnerAdministration(user.partnerId));
   for (const workspaceId of customWorkspaces) {

@@ -13,7 +13,8 @@
 // (allow_user_creation, allow_credential_changes); some users are its users or Partner Admins
 // (`pa:<P>`, an authority like any), the caller now and then one of its Partner Admins, and the
 // actions include what a Partner Admin may try: users of a Partner made, deleted, converted or
-// made Partner Admins, and the credentials of a Partner's users.
+// made Partner Admins, and the credentials of a Partner's users. Grants may name the Partner
+// (its root is each Workspace's `a`), whose users then hold them and nothing else.
 // DELEGATION_PROPERTY_RUNS sets the number of sites per database (default 300: on the code before
 // grants were checked against their extent, 120 found a non-recursive Folder Admin creating a
 // recursive grant in each of six runs on each database; a group_ids update that skipped its
@@ -48,6 +49,7 @@ const seedText = process.env.DELEGATION_PROPERTY_SEED;
 const parameters: fc.Parameters<unknown> = seedText ? { numRuns, seed: Number(seedText) } : { numRuns };
 
 const LEVELS: Level[] = ['admin', 'full', 'readonly', 'writeonly', 'list', 'history', 'bundle'];
+const PARTNER_LEVELS: Level[] = ['full', 'readonly', 'writeonly', 'list'];
 /** Folders of each Workspace's little tree, relative to its root (or, in Workspace 0, to the run's folder). */
 const FOLDERS = ['', 'a', 'a/b'];
 const WORKSPACE_SLOTS = 3;
@@ -64,15 +66,17 @@ const userArb = fc.record({
   disabled: fc.constantFrom(false, false, false, false, true),
   closedDoors: closedDoorsArb,
   // Now and then a user of its Workspace's Partner: true for one of its Partner Admins.
-  partner: fc.oneof({ arbitrary: fc.constant(null), weight: 5 }, { arbitrary: fc.boolean(), weight: 1 }),
+  partner: fc.oneof({ arbitrary: fc.constant(null), weight: 3 }, { arbitrary: fc.boolean(), weight: 1 }),
 });
 // Mostly on: a flag that is off is mostly refusals, which prove little.
 const partnerFlagsArb = fc.record({ allowUserCreation: fc.constantFrom(true, true, false), allowCredentialChanges: fc.constantFrom(true, true, false) });
 const groupArb = fc.record({ workspace: fc.nat({ max: WORKSPACE_SLOTS - 1 }), doors: groupDoorsArb });
 const granteeArb: fc.Arbitrary<GranteeChoice> = fc.oneof(
-  fc.record({ kind: fc.constant('user' as const), index: fc.nat() }),
-  fc.record({ kind: fc.constant('group' as const), index: fc.nat() }),
-  fc.record({ kind: fc.constant('groups' as const), index: fc.nat(), other: fc.nat() }),
+  { arbitrary: fc.record({ kind: fc.constant('user' as const), index: fc.nat() }), weight: 1 },
+  { arbitrary: fc.record({ kind: fc.constant('group' as const), index: fc.nat() }), weight: 1 },
+  { arbitrary: fc.record({ kind: fc.constant('groups' as const), index: fc.nat(), other: fc.nat() }), weight: 1 },
+  // The Workspace's Partner, whose users then hold the grant (its root is each Workspace's `a`).
+  { arbitrary: fc.record({ kind: fc.constant('partner' as const), index: fc.nat() }), weight: 2 },
 );
 // Admin grants are what delegation is made of: weigh them up.
 const levelArb = fc.oneof({ arbitrary: fc.constant<Level>('admin'), weight: 3 }, { arbitrary: fc.constantFrom(...LEVELS), weight: 4 });
@@ -91,7 +95,7 @@ const siteArb = fc.record({
 });
 
 interface GranteeChoice {
-  kind: 'user' | 'group' | 'groups';
+  kind: 'user' | 'group' | 'groups' | 'partner';
   index: number;
   other?: number;
 }
@@ -298,6 +302,12 @@ describe.each(testDatabaseTargets())('delegation is monotone through the HTTP AP
   }, 600_000);
 });
 
+/** A Partner grant as the server would store one: inside the Partner's root (`a`), at a level a Partner may hold. */
+function partnerGrantee(partnerId: number, folder: string, level: Level): Grant['grantee'] | undefined {
+  const inside = folder === 'a' || folder.startsWith('a/');
+  return inside && PARTNER_LEVELS.includes(level) ? { kind: 'partner', partnerId } : undefined;
+}
+
 /** One generated site in its own Workspaces (and its own folder of Workspace 0), and the actions on it. */
 async function runScenario(t: TestApp, scenario: Scenario): Promise<{ accepted: number; tried: number }> {
   const db = t.database.db;
@@ -318,7 +328,10 @@ async function runScenario(t: TestApp, scenario: Scenario): Promise<{ accepted: 
   const partnerIds: number[] = [];
   for (let slot = 0; slot < WORKSPACE_SLOTS; slot += 1) {
     const flags = scenario.partnerFlags[slot]!;
-    const partner = await insertPartner(db, { workspaceId: workspaceIds[slot]!, name: unique('partner'), rootFolder: unique('partner-root'), now: Date.now(), settings: flags });
+    // Its root is the Workspace's folder `a` (relative to the Workspace's root, as a Partner keeps it):
+    // a Partner grant may lie on `a` and `a/b`, never on the Workspace's root.
+    const rootFolder = keyOf(slot, 'a').replace(/^_\/workspaces\/\d+\//, '');
+    const partner = await insertPartner(db, { workspaceId: workspaceIds[slot]!, name: unique('partner'), rootFolder, now: Date.now(), settings: flags });
     partnerIds.push(partner.id);
   }
   const callerIndex = scenario.caller % scenario.site.users.length;
@@ -355,7 +368,9 @@ async function runScenario(t: TestApp, scenario: Scenario): Promise<{ accepted: 
   }
   for (const spec of scenario.site.grants) {
     const workspaceId = workspaceIds[spec.workspace] as number;
-    const grantee = resolveGrantee(spec.grantee, users, groupIds, groupWorkspace, workspaceId);
+    const grantee = spec.grantee.kind === 'partner'
+      ? partnerGrantee(partnerIds[spec.workspace]!, FOLDERS[spec.folder]!, spec.level)
+      : resolveGrantee(spec.grantee, users, groupIds, groupWorkspace, workspaceId);
     if (grantee === undefined || (grantee.kind === 'user' && partnerUsers.has(grantee.userId))) continue;
     const pathKey = keyOf(spec.workspace, FOLDERS[spec.folder]!);
     await insertGrant(db, { workspaceId, path: pathKey, pathKey, grantee, level: spec.level, recursive: spec.recursive, now: Date.now() });
@@ -461,8 +476,11 @@ async function readState(t: TestApp, userIds: number[], groupIds: number[], part
     return value === null || value === undefined ? byDefault : Boolean(value);
   });
   const memberRows = await db.selectFrom('group_users').select(['group_id', 'user_id', 'admin']).where('group_id', 'in', groupIds).execute();
-  const grantRows = await db.selectFrom('permissions').select(['id', 'path_key', 'user_id', 'group_id', 'permission', 'recursive'])
-    .where((eb) => eb.or([eb('user_id', 'in', userIds), eb('group_id', 'in', groupIds), eb('id', 'in', eb.selectFrom('permission_groups').select('permission_id').where('group_id', 'in', groupIds))]))
+  const grantRows = await db.selectFrom('permissions').select(['id', 'path_key', 'user_id', 'group_id', 'partner_id', 'permission', 'recursive'])
+    .where((eb) => eb.or([
+      eb('user_id', 'in', userIds), eb('group_id', 'in', groupIds), eb('partner_id', 'in', partnerIds),
+      eb('id', 'in', eb.selectFrom('permission_groups').select('permission_id').where('group_id', 'in', groupIds)),
+    ]))
     .execute();
   const allOfRows = grantRows.length === 0 ? [] : await db.selectFrom('permission_groups').select(['permission_id', 'group_id']).where('permission_id', 'in', grantRows.map((row) => row.id)).execute();
   return {
@@ -480,6 +498,7 @@ async function readState(t: TestApp, userIds: number[], groupIds: number[], part
       recursive: Boolean(row.recursive),
       grantee: row.user_id !== null ? { kind: 'user', userId: row.user_id }
         : row.group_id !== null ? { kind: 'group', groupId: row.group_id }
+        : row.partner_id !== null ? { kind: 'partner', partnerId: row.partner_id }
         : { kind: 'groups', groupIds: allOfRows.filter((g) => g.permission_id === row.id).map((g) => g.group_id) },
     })),
   };
@@ -533,12 +552,21 @@ async function perform(t: TestApp, action: Action, site: ActionSite): Promise<Ou
     case 'create-grant': {
       const own = before.grants.filter((grant) => grant.grantee.kind === 'user' && grant.grantee.userId === site.callerId);
       const existing = action.onGrantPath === null ? undefined : pick(action.onOwnGrant && own.length > 0 ? own : before.grants, action.onGrantPath);
-      const slot = site.context === 0 ? action.workspace : site.workspaceIds.indexOf(site.context);
-      const pathKey = existing?.pathKey ?? site.keyOf(slot, FOLDERS[action.folder]!);
+      // A Partner grant names, mostly, a Partner that has users, in context 0 on that Partner's Workspace.
+      const peopled = site.partnerIds.map((id, index) => ({ id, index })).filter(({ id }) => before.users.some((user) => user.partnerId === id && !user.disabled));
+      const namedPartner = action.grantee.kind === 'partner' && peopled.length > 0 && action.grantee.index % 4 !== 3 ? pick(peopled, action.grantee.index)! : undefined;
+      const slot = site.context === 0 ? (namedPartner?.index ?? action.workspace) : site.workspaceIds.indexOf(site.context);
+      // A Partner grant mostly where one may lie (the Partner's root `a` and below) and at a level a
+      // Partner may hold, so that the server's other checks are what decides.
+      const forPartner = action.grantee.kind === 'partner' && action.grantee.index % 4 !== 3;
+      const folder = forPartner && FOLDERS[action.folder] === '' ? 'a' : FOLDERS[action.folder]!;
+      const level = forPartner && !PARTNER_LEVELS.includes(action.level) ? 'full' : action.level;
+      const pathKey = forPartner ? site.keyOf(slot, folder) : (existing?.pathKey ?? site.keyOf(slot, folder));
       const grantee = action.grantee.kind === 'user' ? { user_id: pick(users, action.grantee.index) }
         : action.grantee.kind === 'group' ? { group_id: pick(groupIds, action.grantee.index) }
+        : action.grantee.kind === 'partner' ? { partner_id: namedPartner?.id ?? pick(site.partnerIds, action.grantee.index) }
         : { group_ids: [pick(groupIds, action.grantee.index), pick(groupIds, action.grantee.other ?? 0)].join(',') };
-      const body = { path: pathInContext(site, pathKey), ...grantee, permission: action.level, recursive: action.recursive };
+      const body = { path: pathInContext(site, pathKey), ...grantee, permission: level, recursive: action.recursive };
       return answer(await t.api.post('/permissions', body, request));
     }
     case 'delegate-own': {
