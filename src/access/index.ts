@@ -18,6 +18,9 @@ export { assertPasswordChangeAllows, assertUpdateChangesPassword, passwordChange
 export { membershipWorkspace } from './membership-workspace.js';
 export { assertMayManagePartnersOf, findVisiblePartner, mayReadPartnerNotes, partnerVisibility } from './partner-authority.js';
 export { PathAccess, permissionLetters } from './path-access.js';
+export {
+  type FilesystemLayout, filesystemLayoutOf, framedSitePath, framePathOf, type PathFrame, pathFrameOf, prefixKeyInFrame, siteInFrame, workspaceFrame,
+} from './path-frame.js';
 export { grantsOnPathsFor, selfAndAncestorKeys } from './path-grants.js';
 export {
   childrenOutsideReach, grantableSitePath, isInRequestWorkspace, isReservedSitePath, namedSitePath, type SitePath, toRequestPath, toSitePath,
