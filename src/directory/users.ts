@@ -12,7 +12,7 @@ import { countOtherActiveSiteAdmins, DEFAULT_USER_PROFILE, deleteUserRow, insert
 import { endSessionsOfUser } from '../repositories/sessions.js';
 import { userCreated, userDeleted, userUpdated } from './directory-history.js';
 import { lockedUser } from './locked-rows.js';
-import { checkExternalId, checkNameParts, checkText, checkUserProfile, checkUsername, PRIVILEGED_PROFILE_FIELDS, type UserProfileInput } from './user-fields.js';
+import { checkExternalId, checkFilesystemLayout, checkNameParts, checkText, checkUserProfile, checkUsername, PRIVILEGED_PROFILE_FIELDS, type UserProfileInput } from './user-fields.js';
 import { applyUserGroups, lockGroupsOfUserChange, NO_GROUP_CHANGE, planUserGroups } from './user-groups.js';
 import { getUser } from './user-reads.js';
 import { checkPartnerUserChange, newUserPartnership } from './partner-user-rules.js';
@@ -43,6 +43,7 @@ export interface NewUserInput {
 export async function createUser(a: Call, input: NewUserInput): Promise<User> {
   if (!(await isAdministratorOf(a.db, a.caller, a.requestWorkspaceId))) throw errors.workspaceAdminRequired();
   const { workspaceId, partnerId, partnerAdmin } = await newUserPartnership(a, input);
+  checkFilesystemLayout({ workspaceId, partnerId }, input.profile?.filesystemLayout);
   if (input.siteAdmin === true) assertMaySetSiteAdmin(a.caller, workspaceId, true);
   if (input.workspaceAdmin === true && workspaceId === 0) {
     throw errors.modelSaveError({ workspace_admin: ['is only for users of a Custom Workspace'] });
@@ -143,6 +144,7 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
     privileged.push('workspace_admin');
   }
   const partnerAdmin = checkPartnerUserChange(target, input);
+  checkFilesystemLayout(target, input.profile?.filesystemLayout);
   if (partnerAdmin !== undefined) {
     changes.partnerAdmin = partnerAdmin;
     privileged.push('partner_admin');
