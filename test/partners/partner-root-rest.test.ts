@@ -40,8 +40,8 @@ describe.each(testDatabaseTargets())('the Partner root over REST [$name]', (targ
     expect((await t.api.call('PUT', `/files/${root}/docs/a.txt?mkdir_parents=true`, { key: s.admin1.key, rawBody: 'a', headers: { 'content-type': 'application/octet-stream' } })).status).toBe(201);
     expect((await t.api.call('PUT', `/files/${root}-other/secret.txt?mkdir_parents=true`, { key: s.admin1.key, rawBody: 's', headers: { 'content-type': 'application/octet-stream' } })).status).toBe(201);
     if (grant !== null) {
-      const path = `_/Workspaces/${s.ws1}/${root}`;
-      await t.database.db.insertInto('permissions').values({ workspace_id: s.ws1, path, path_key: path.toLowerCase(), user_id: user.body.id, group_id: null, permission: grant, recursive: true, created_at: 0 }).execute();
+      const granted = await t.api.post('/permissions', { partner_id: partner.body.id, path: root, permission: grant }, { key: s.admin1.key });
+      expect(granted.status, JSON.stringify(granted.body)).toBe(201);
     }
     return { partnerId: partner.body.id as number, userId: user.body.id as number, key, root, name, site: `_/Workspaces/${s.ws1}/${root}` };
   }
