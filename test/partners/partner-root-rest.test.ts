@@ -3,6 +3,7 @@ import { testDatabaseTargets } from '../support/databases.js';
 import { createApiKey, unique } from '../support/factories.js';
 import { buildSite, type SiteFixture } from '../support/site-fixture.js';
 import { BOOTSTRAP_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { buildPartnerRoot, PARTNER_PASSWORD } from './partner-root-site.js';
 
 /**
  * The `partner_root` layout over the REST API (docs/partners.md, "The Partner root"): a Partner
@@ -23,28 +24,7 @@ describe.each(testDatabaseTargets())('the Partner root over REST [$name]', (targ
     t.api.call('PUT', `/files/${path}`, { key, rawBody: text, headers: { 'content-type': 'application/octet-stream' } });
   const siteEntry = (path: string) => t.database.db.selectFrom('entries').select(['path', 'type']).where('path_key', '=', path.toLowerCase()).executeTakeFirst();
 
-  /**
-   * A Partner of Workspace 1 rooted at `Partners/<name>` with `hello.txt` and `docs/a.txt` in it, a
-   * sibling folder `Partners/<name>-other` with a secret, one Partner user with its own API key,
-   * and (unless `grant` is null) a Partner grant of `grant` on the root.
-   */
-  async function partnerSite(grant: string | null = 'full') {
-    const name = unique('Acme');
-    const root = `Partners/${name}`;
-    const partner = await t.api.post('/partners', { name, root_folder: root }, { key: s.admin1.key });
-    expect(partner.status).toBe(201);
-    const user = await t.api.post('/users', { username: unique('pu'), partner_id: partner.body.id }, { key: s.admin1.key });
-    expect(user.status).toBe(201);
-    const key = await createApiKey(t.database.db, { userId: user.body.id, workspaceId: s.ws1 });
-    expect((await put(`${root}/hello.txt`, 'hello', s.admin1.key)).status).toBe(201);
-    expect((await t.api.call('PUT', `/files/${root}/docs/a.txt?mkdir_parents=true`, { key: s.admin1.key, rawBody: 'a', headers: { 'content-type': 'application/octet-stream' } })).status).toBe(201);
-    expect((await t.api.call('PUT', `/files/${root}-other/secret.txt?mkdir_parents=true`, { key: s.admin1.key, rawBody: 's', headers: { 'content-type': 'application/octet-stream' } })).status).toBe(201);
-    if (grant !== null) {
-      const granted = await t.api.post('/permissions', { partner_id: partner.body.id, path: root, permission: grant }, { key: s.admin1.key });
-      expect(granted.status, JSON.stringify(granted.body)).toBe(201);
-    }
-    return { partnerId: partner.body.id as number, userId: user.body.id as number, key, root, name, site: `_/Workspaces/${s.ws1}/${root}` };
-  }
+  const partnerSite = (grant: string | null = 'full') => buildPartnerRoot(t, s, grant);
 
   it('shows the Partner root as `/`: its children listed, read and written by paths relative to it', async () => {
     const p = await partnerSite();
@@ -56,6 +36,11 @@ describe.each(testDatabaseTargets())('the Partner root over REST [$name]', (targ
     expect(stat.body).toMatchObject({ path: 'hello.txt', type: 'file', size: 5 });
     expect((await t.api.get('/files/hello.txt?action=stream', { key: p.key })).text).toBe('hello');
     expect((await t.api.get('/folders/docs', { key: p.key })).body.map((entry: { path: string }) => entry.path)).toEqual(['docs/a.txt']);
+    // A session answers the same as the user's API key.
+    const signedIn = await t.api.post('/sessions', { username: p.username, password: PARTNER_PASSWORD });
+    expect(signedIn.status).toBe(201);
+    const bySession = await t.api.get('/folders/', { session: signedIn.body.id });
+    expect(bySession.body.map((entry: { path: string }) => entry.path).sort()).toEqual(['docs', 'hello.txt']);
 
     const written = await put('docs/new.txt', 'new', p.key);
     expect(written.status).toBe(201);
