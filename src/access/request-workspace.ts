@@ -23,8 +23,7 @@ export async function resolveRequestWorkspace(db: Db, caller: Caller, header: st
 /**
  * Only a `full` key created in Workspace 0, or a session (or password sign-in) of a Workspace 0 user, may leave its home.
  * A `files_only` key stays home even when its user could go further, and so does anything
- * created in, or belonging to, a Custom Workspace. A Partner user stays in its Partner's
- * Workspace wherever that is: it sees nothing but its Partner's root folder (path-frame.ts).
+ * created in, or belonging to, a Custom Workspace, and anything of a Partner user.
  */
 function maySelectOtherWorkspaces(caller: Caller): boolean {
   if (caller.user !== null && (caller.user.workspaceId !== 0 || caller.user.partnerId !== null)) return false;
