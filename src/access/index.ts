@@ -23,6 +23,9 @@ export {
 export { assertMayManagePartnersOf, findVisiblePartner, mayReadPartnerNotes, partnerVisibility } from './partner-authority.js';
 export { assertPartnerGrantFits, assertRootHoldsGrants, isInsidePartnerRoot, partnerRootKey } from './partner-grants.js';
 export { PathAccess, permissionLetters } from './path-access.js';
+export {
+  type FilesystemLayout, filesystemLayoutOf, framedSitePath, framePathOf, type PathFrame, pathFrameOf, prefixKeyInFrame, siteInFrame, workspaceFrame,
+} from './path-frame.js';
 export { grantHolderOf, grantsOnPathsFor, selfAndAncestorKeys } from './path-grants.js';
 export {
   childrenOutsideReach, grantableSitePath, isInRequestWorkspace, isReservedSitePath, namedSitePath, type SitePath, toRequestPath, toSitePath,

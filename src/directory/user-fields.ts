@@ -1,7 +1,8 @@
+import { filesystemLayoutOf } from '../access/index.js';
 import { errors } from '../errors/catalogue.js';
 import { readAddressList } from '../lib/address-list.js';
 import { parseIsoTimeInput } from '../lib/iso-time-input.js';
-import { type NameParts, SSL_REQUIRED_VALUES, type SslRequired, type UserProfile } from '../repositories/users.js';
+import { type NameParts, SSL_REQUIRED_VALUES, type SslRequired, type User, type UserProfile } from '../repositories/users.js';
 
 const MAX_USERNAME_LENGTH = 128;
 const MAX_TEXT_LENGTH = 255;
@@ -101,6 +102,19 @@ export function checkUserRoot(raw: string | null): string {
   return segments.join('/');
 }
 
+/**
+ * `filesystem_layout` as sent for a user (Files.com's field; access/path-frame.ts decides it): it
+ * follows from what the user is, so it is never set. A Partner user's is `partner_root`, and
+ * another value sent for one is refused, since it would ask for a view of the files a Partner
+ * user may not have; the same value, as clients send it back on save, is no change. For any other
+ * user the field is not taken, as before Partners had a layout.
+ */
+export function checkFilesystemLayout(user: Pick<User, 'partnerId' | 'workspaceId'>, raw: string | undefined): void {
+  if (raw === undefined || user.partnerId === null) return;
+  const layout = filesystemLayoutOf(user);
+  if (raw !== layout) throw errors.modelSaveError({ filesystem_layout: [`is ${layout} for a Partner user, who sees its Partner's root folder as its root`] });
+}
+
 /** An ISO-8601 time with a zone (or a date, midnight UTC), to the second; null or empty is never. */
 export function checkAuthenticateUntil(raw: string | null): number | null {
   if (raw === null || raw.trim() === '') return null;
@@ -122,6 +136,8 @@ export interface UserProfileInput {
   notes?: string | null;
   allowedIps?: string | null;
   userRoot?: string | null;
+  /** Not stored: checked against the user's layout (checkFilesystemLayout). */
+  filesystemLayout?: string;
   authenticateUntil?: string | null;
   requirePasswordChange?: boolean;
   sslRequired?: string;

@@ -15,7 +15,7 @@ import { countOtherActiveSiteAdmins, DEFAULT_USER_PROFILE, deleteUserRow, insert
 import { endSessionsOfUser } from '../repositories/sessions.js';
 import { userCreated, userDeleted, userUpdated } from './directory-history.js';
 import { lockedUser } from './locked-rows.js';
-import { checkExternalId, checkNameParts, checkText, checkUserProfile, checkUsername, PRIVILEGED_PROFILE_FIELDS, type UserProfileInput } from './user-fields.js';
+import { checkExternalId, checkFilesystemLayout, checkNameParts, checkText, checkUserProfile, checkUsername, PRIVILEGED_PROFILE_FIELDS, type UserProfileInput } from './user-fields.js';
 import { applyUserGroups, lockGroupsOfUserChange, NO_GROUP_CHANGE, planUserGroups } from './user-groups.js';
 import { getUser } from './user-reads.js';
 import { checkPartnerUserChange, newUserPartnership } from './partner-user-rules.js';
@@ -51,6 +51,7 @@ export interface NewUserInput {
 export async function createUser(a: Call, input: NewUserInput): Promise<User> {
   const administers = await isAdministratorOf(a.db, a.caller, a.requestWorkspaceId);
   const { workspaceId, partnerId, partnerAdmin } = administers ? await newUserPartnership(a, input) : await partnerAdminNewUser(a, input);
+  checkFilesystemLayout({ workspaceId, partnerId }, input.profile?.filesystemLayout);
   if (input.siteAdmin === true) assertMaySetSiteAdmin(a.caller, workspaceId, true);
   if (input.workspaceAdmin === true && workspaceId === 0) {
     throw errors.modelSaveError({ workspace_admin: ['is only for users of a Custom Workspace'] });
@@ -157,6 +158,8 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
   const conversion = input.convertToPartnerUser === true ? await plannedConversion(a, target, input.partnerId) : undefined;
   if (conversion !== undefined) changes.partnerId = conversion;
   const partnerAdmin = checkPartnerUserChange(target, input, conversion !== undefined);
+  // The layout the user has once this change is made: a user converted here is a Partner user.
+  checkFilesystemLayout({ workspaceId: target.workspaceId, partnerId: conversion ?? target.partnerId }, input.profile?.filesystemLayout);
   if (partnerAdmin !== undefined) {
     changes.partnerAdmin = partnerAdmin;
     privileged.push('partner_admin');

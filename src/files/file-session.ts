@@ -14,7 +14,7 @@ import type { DeadProperty } from '../repositories/dav-properties.js';
 import { listFolder, type ListingPageRequest } from './folder-listing.js';
 import { createFolder } from './folders.js';
 import { searchSubtree, type SubtreePosition, type SubtreeSearchRequest } from './subtree-search.js';
-import { decisionKeyOf, sitePathIn, type SessionScope } from './session-scope.js';
+import { decisionKeyOf, shownPathIn, sitePathIn, type SessionScope } from './session-scope.js';
 import { FileReader } from './file-reader.js';
 import { setModifiedTime, setProvidedModifiedTime } from './modified-time.js';
 import { locksAround, locksCovering, type LocksAround } from './lock-store.js';
@@ -69,6 +69,14 @@ export class FileSession {
   /** The site path a client's path names in the request Workspace (`bad-request/invalid-path` if none). */
   locate(path: string): SitePath {
     return sitePathIn(this.scope, path);
+  }
+
+  /**
+   * A site path (a lock's root, say) as this session shows paths: relative to the caller's frame,
+   * null when it lies above or beside it.
+   */
+  shownPath(sitePath: string): string | null {
+    return shownPathIn(this.scope, sitePath);
   }
 
   /**

@@ -1,12 +1,11 @@
-import { toRequestPath } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import type { DavLock } from '../repositories/dav-locks.js';
 import { usernamesOf } from '../repositories/users.js';
-import type { SessionScope } from './session-scope.js';
+import { shownPathIn, type SessionScope } from './session-scope.js';
 
 /**
  * A lock as the REST API shows it (Files.com's Lock model), whichever door took it: where it is
- * rooted as the request Workspace shows it (its root when the lock lies above it), and who took it.
+ * rooted as the session's frame shows it (its root when the lock lies above it), and who took it.
  */
 export interface LockEntry {
   readonly path: string;
@@ -29,7 +28,7 @@ export async function lockEntriesOf(db: Db, scope: SessionScope, locks: readonly
   return locks.map((lock) => {
     const username = lock.userId === null ? null : names.get(lock.userId) ?? null;
     return {
-      path: toRequestPath(scope.requestWorkspaceId, lock.path) ?? '',
+      path: shownPathIn(scope, lock.path) ?? '',
       token: lock.token,
       depth: lock.depth,
       scope: lock.scope,

@@ -1,14 +1,15 @@
-import { workspaceRootId, workspaceRootKey, type Subject } from '../authz/index.js';
-import { isConfined, isReservedSitePath, namedSitePath, subjectOfCaller, toRequestPath, type Caller, type SitePath } from '../access/index.js';
+import { workspaceRootId, type Subject } from '../authz/index.js';
+import { framedSitePath, framePathOf, isConfined, isReservedSitePath, pathFrameOf, subjectOfCaller, type Caller, type PathFrame, type SitePath } from '../access/index.js';
 import { errors } from '../errors/catalogue.js';
 import type { Origin } from '../lib/origin.js';
 import type { FileDeps } from './file-deps.js';
 
 /**
  * One caller at work in one Workspace, as every file operation sees it: what the operations are
- * made of, the caller with the engine's subject for it, and the request's Workspace, whose root
- * bounds every path the session can name (contract 1.5). A FileSession holds one, and every
- * operation behind it takes it first.
+ * made of, the caller with the engine's subject for it, the request's Workspace, and the caller's
+ * path frame in it (access/path-frame.ts), whose root bounds every path the session can name and
+ * shows: the Workspace root (contract 1.5), or a Partner user's Partner root folder. A
+ * FileSession holds one, and every operation behind it takes it first.
  */
 export interface SessionScope {
   readonly deps: FileDeps;
@@ -17,19 +18,18 @@ export interface SessionScope {
   readonly requestWorkspaceId: number;
   /** The front door and client address, for History. */
   readonly origin: Origin;
-  /** Key of the request Workspace's root: '' in Workspace 0, `_/workspaces/N` in Workspace N. */
+  /** The folder the caller sees as its root, resolved when the session opens. */
+  readonly frame: PathFrame;
+  /**
+   * Key of the frame's root: '' in Workspace 0, `_/workspaces/N` in Workspace N, a Partner's root
+   * folder for its users.
+   */
   readonly rootKey: string;
 }
 
 export async function openScope(deps: FileDeps, caller: Caller, requestWorkspaceId: number, origin: Origin): Promise<SessionScope> {
-  return {
-    deps,
-    caller,
-    origin,
-    subject: await subjectOfCaller(deps.db, caller),
-    requestWorkspaceId,
-    rootKey: requestWorkspaceId === 0 ? '' : workspaceRootKey(requestWorkspaceId),
-  };
+  const [subject, frame] = await Promise.all([subjectOfCaller(deps.db, caller), pathFrameOf(deps.db, caller, requestWorkspaceId)]);
+  return { deps, caller, origin, subject, requestWorkspaceId, frame, rootKey: frame.rootKey };
 }
 
 /**
@@ -38,33 +38,40 @@ export async function openScope(deps: FileDeps, caller: Caller, requestWorkspace
  */
 export function decisionKeyOf(scope: SessionScope): string {
   const { userId, workspaceId, siteAdmin, workspaceAdmin, groupIds } = scope.subject;
-  // A confined credential names less than its user's others do (namedSitePath).
+  // A confined credential names less than its user's others do (namedSitePath); a Partner user
+  // names and is shown paths in its Partner's root folder, which may move between requests.
   const confined = isConfined(scope.caller) ? 1 : 0;
-  return `${userId}:${workspaceId}:${siteAdmin ? 1 : 0}:${workspaceAdmin ? 1 : 0}:${[...groupIds].join(',')}:${scope.requestWorkspaceId}:${confined}`;
+  return `${userId}:${workspaceId}:${siteAdmin ? 1 : 0}:${workspaceAdmin ? 1 : 0}:${[...groupIds].join(',')}:${scope.requestWorkspaceId}:${confined}:${scope.frame.rootKey}`;
 }
 
 /**
- * A client's path in the request Workspace as a site path. In a Custom Workspace this can only
- * name something inside its root: toSitePath refuses `.` and `..`, and the path is joined below
- * the root, so `_/Workspaces/2` there means a folder of that name inside the Workspace itself. A
- * credential confined to Workspace 0 names nothing under `_` there (namedSitePath).
+ * A client's path in the session's frame as a site path. In a Custom Workspace, or a Partner's
+ * root folder, this can only name something inside the frame: `.` and `..` are refused, and the
+ * path is joined below the root, so `_/Workspaces/2` there means a folder of that name inside it.
+ * A credential confined to Workspace 0 names nothing under `_` there (namedSitePath).
  */
 export function sitePathIn(scope: SessionScope, input: string): SitePath {
-  return namedSitePath(scope.caller, scope.requestWorkspaceId, input);
+  return framedSitePath(scope.caller, scope.frame, input);
 }
 
-/** How the request Workspace shows a site path (relative inside a Custom Workspace). */
+/** How the session's frame shows a site path: relative to its root, null outside it. */
+export function shownPathIn(scope: SessionScope, sitePath: string): string | null {
+  return framePathOf(scope.frame, sitePath);
+}
+
+/** How the session's frame shows a site path the session reached (relative inside a Custom Workspace or a Partner root). */
 export function requestPathIn(scope: SessionScope, sitePath: string): string {
-  const shown = toRequestPath(scope.requestWorkspaceId, sitePath);
-  // Every path a session reaches was resolved from its own Workspace, so it always lies inside it.
-  if (shown === null) throw new Error('file path outside the request Workspace');
+  const shown = shownPathIn(scope, sitePath);
+  // Every path a session reaches was resolved from its own frame, so it always lies inside it.
+  if (shown === null) throw new Error('file path outside the session frame');
   return shown;
 }
 
 /**
  * Paths no file operation may create, delete, move or overwrite: the reserved folder `_` in
  * Workspace 0 (only Workspace creation makes folders there), every Workspace root (they come and
- * go with their Workspace), and the site root. Refused as `bad-request/invalid-path` whether or
+ * go with their Workspace), the site root, and the session's frame root (a Partner user's
+ * Partner root folder is its Partner's, changed only through the Partner). Refused as `bad-request/invalid-path` whether or
  * not the path exists, so the answer tells a prober nothing.
  */
 export function assertChangeablePath(scope: SessionScope, site: SitePath): void {

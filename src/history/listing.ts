@@ -1,5 +1,4 @@
-import { assertUserHistoryVisible, historyPartsFor, toSitePath, type Call } from '../access/index.js';
-import { workspaceRootKey } from '../authz/index.js';
+import { assertUserHistoryVisible, historyPartsFor, pathFrameOf, prefixKeyInFrame, siteInFrame, type Call, type PathFrame } from '../access/index.js';
 import { errors } from '../errors/catalogue.js';
 import { historyPage, type HistoryFilters } from '../repositories/history-query.js';
 import type { HistoryRow } from '../repositories/history.js';
@@ -13,7 +12,7 @@ export type HistoryListing =
   | { kind: 'folder'; path: string }
   | { kind: 'file'; path: string };
 
-/** Narrowing a client asks for; paths as the request context names them. */
+/** Narrowing a client asks for; paths as the request context names them (a Partner user's, in its Partner root). */
 export interface HistoryQuery {
   userId?: number;
   username?: string;
@@ -43,13 +42,13 @@ export interface HistoryPageRequest {
  */
 export async function listHistory(call: Call, listing: HistoryListing, query: HistoryQuery, page: HistoryPageRequest): Promise<HistoryRow[]> {
   if (listing.kind === 'user') await assertUserHistoryVisible(call, listing.userId);
-  const filters = filtersOf(call.requestWorkspaceId, listing, query);
+  const filters = filtersOf(await pathFrameOf(call.db, call.caller, call.requestWorkspaceId), listing, query);
   if (filters === 'nothing') return [];
   return historyPage(call.db, { parts: await historyPartsFor(call, FILE_ACTIONS), filters, descending: page.descending, limit: page.limit, ...(page.after === undefined ? {} : { after: page.after }) });
 }
 
-function filtersOf(requestWorkspaceId: number, listing: HistoryListing, query: HistoryQuery): HistoryFilters | 'nothing' {
-  const keyOf = (path: string) => toSitePath(requestWorkspaceId, path).key;
+function filtersOf(frame: PathFrame, listing: HistoryListing, query: HistoryQuery): HistoryFilters | 'nothing' {
+  const keyOf = (path: string) => siteInFrame(frame, path).key;
   const filters: HistoryFilters = {
     ...(query.userId === undefined ? {} : { userId: query.userId }),
     ...(query.username === undefined ? {} : { username: query.username }),
@@ -59,7 +58,7 @@ function filtersOf(requestWorkspaceId: number, listing: HistoryListing, query: H
     ...(query.ip === undefined ? {} : { ip: query.ip }),
     ...(query.path === undefined ? {} : { pathKey: keyOf(query.path) }),
     ...(query.folder === undefined ? {} : { folderKey: keyOf(query.folder) }),
-    ...(query.pathPrefix === undefined ? {} : { pathPrefix: prefixKey(requestWorkspaceId, query.pathPrefix) }),
+    ...(query.pathPrefix === undefined ? {} : { pathPrefix: prefixKeyInFrame(frame, query.pathPrefix) }),
     ...(query.source === undefined ? {} : { sourceKey: keyOf(query.source) }),
     ...(query.destination === undefined ? {} : { destinationKey: keyOf(query.destination) }),
     ...(query.startAt === undefined ? {} : { startAt: query.startAt }),
@@ -83,10 +82,4 @@ function filtersOf(requestWorkspaceId: number, listing: HistoryListing, query: H
       if (filters.pathKey !== undefined) throw errors.paramsInvalid({ 'filter[path]': ['cannot be combined with a file\'s history; the path names the file'] });
       return { ...filters, pathKey: keyOf(listing.path) };
   }
-}
-
-/** A path prefix in the request context: the characters a site path key starts with. */
-function prefixKey(requestWorkspaceId: number, prefix: string): string {
-  const lowered = prefix.replace(/^\/+/, '').toLowerCase();
-  return requestWorkspaceId === 0 ? lowered : `${workspaceRootKey(requestWorkspaceId)}/${lowered}`;
 }

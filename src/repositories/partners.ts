@@ -93,6 +93,18 @@ export function partnerAddressList(db: Db, id: number): Promise<string> {
   });
 }
 
+/**
+ * Where a Partner's users are confined (access/path-frame.ts): its Workspace and root folder, or
+ * undefined when it no longer exists. Read on every file session of its users through the read
+ * cache, so a changed root folder applies on the next one.
+ */
+export function partnerRootOf(db: Db, id: number): Promise<{ workspaceId: number; rootFolder: string } | undefined> {
+  return cachedRead(db, 'partner-root', String(id), async () => {
+    const row = await db.selectFrom('partners').select(['workspace_id', 'root_folder']).where('id', '=', id).executeTakeFirst();
+    return row === undefined ? undefined : { workspaceId: row.workspace_id, rootFolder: row.root_folder };
+  });
+}
+
 /** The fields a list of Partners can be sorted by (Files.com's: `workspace_id` and `id`). */
 export type PartnerSortField = 'id' | 'workspace_id';
 

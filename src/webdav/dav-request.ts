@@ -24,7 +24,8 @@ export interface DavContext {
 /**
  * The context of one request. The Workspace is the caller's home (caller.homeWorkspaceId): a
  * Custom Workspace user's `/dav/` is its Workspace root; a Default Workspace user's is the site
- * root, where a Site Administrator also sees `_/Workspaces/<id>`. The file session applies the
+ * root, where a Site Administrator also sees `_/Workspaces/<id>`; a Partner user's is its
+ * Partner's root folder (the file session's frame). The file session applies the
  * same rules as the REST API and records History with interface `dav`.
  */
 export async function davContext(

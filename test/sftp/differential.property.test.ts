@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseTargets } from '../support/databases.js';
 import { BOOTSTRAP_KEY } from '../support/test-app.js';
 import { treeOf, viaRest, type Operation, type Outcome } from '../webdav/differential-doors.js';
-import { buildSite, FILEISH, siteArb, stepArb, USERS, type Step } from '../webdav/differential-sites.js';
+import { buildSite, FILEISH, siteArb, stepArb, workspacePathOf, type Step } from '../webdav/differential-sites.js';
 import { agreeSftp, viaSftp } from './differential-sftp.js';
 import { startSftpTestApp, type SftpConnection, type SftpTestApp } from './sftp-fixture.js';
 
@@ -11,7 +11,8 @@ import { startSftpTestApp, type SftpConnection, type SftpTestApp } from './sftp-
  * SFTP and REST are two front doors to the same file services and the same authorization core
  * (the WebDAV differential test's sites and operations, test/webdav/): on random sites (users of a
  * Custom Workspace, groups, grants to users, groups and ALL-of sets of groups at random levels,
- * recursive or not, sometimes a Workspace Administrator) the same random operations, performed as
+ * recursive or not, sometimes a Workspace Administrator, and a Partner user framed at its Partner's
+ * root with random Partner grants) the same random operations, performed as
  * the same user through each door on two identical copies of the site, are allowed or refused
  * alike (NO_SUCH_FILE where REST says 404, PERMISSION_DENIED where it says 403), list and read the
  * same, and leave the two copies with the same tree. SFTP has no copy, and removes only empty
@@ -36,13 +37,14 @@ describe.each(testDatabaseTargets())('SFTP and REST agree on random sites and op
       const rest = await buildSite(t, site);
       const sftp = await buildSite(t, site);
       expect(await treeOf(t, sftp.ws)).toEqual(await treeOf(t, rest.ws));
-      // Each user signs in to SFTP with its own API key as its password, and lands in the Workspace's root.
+      // Each user signs in to SFTP with its own API key as its password, and lands in the Workspace's
+      // root (the Partner user in its Partner's root).
       const connections: SftpConnection[] = [];
       try {
-        for (let u = 0; u < USERS; u += 1) connections.push(await t.connect({ username: sftp.usernames[u] as string, password: sftp.keys[u] as string }));
+        for (let u = 0; u < sftp.keys.length; u += 1) connections.push(await t.connect({ username: sftp.usernames[u] as string, password: sftp.keys[u] as string }));
         const log: { step: Step; rest: Outcome; sftp: Outcome }[] = [];
         for (const step of steps) {
-          if (step.kind === 'delete' && (await isFolder(step.path, rest.ws))) continue;
+          if (step.kind === 'delete' && (await isFolder(workspacePathOf(step.user, step.path), rest.ws))) continue;
           const byRest = await viaRest(t, rest.keys[step.user] as string, step as Operation);
           const bySftp = await viaSftp((connections[step.user] as SftpConnection).sftp, step as Operation);
           log.push({ step, rest: byRest, sftp: bySftp });

@@ -8,7 +8,8 @@ import { buildSite, siteArb, SOURCES, stepArb, type Step } from './differential-
 /**
  * WebDAV and REST are two front doors to the same file services and the same authorization core:
  * on random sites (users of a Custom Workspace, groups, grants to users, groups and ALL-of sets of
- * groups at random levels, recursive or not, sometimes a Workspace Administrator) the same random
+ * groups at random levels, recursive or not, sometimes a Workspace Administrator, and a Partner
+ * user framed at its Partner's root with random Partner grants) the same random
  * operations, performed as the same user through each door on two identical copies of the site,
  * are allowed or refused alike (404 where REST says 404, 403 where it says 403), list and read the
  * same, and leave the two copies with the same tree.

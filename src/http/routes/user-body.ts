@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { filesystemLayoutOf } from '../../access/index.js';
 import type { User, UserGroupIds, UserProfileInput } from '../../directory/index.js';
 import { definedOnly } from '../../lib/defined-only.js';
 import { isoTime } from '../../lib/time.js';
@@ -41,6 +42,9 @@ export const UserBody = Type.Object({
   partner_id: Type.Union([Type.Integer(), Type.Null()], { description: 'the Partner the user belongs to; set when the user is created' }),
   partner_admin: Type.Boolean({ description: 'a Partner Admin of its Partner' }),
   partner_name: Type.Union([Type.String(), Type.Null()], { description: 'read-only: the name of its Partner' }),
+  filesystem_layout: Type.Union([Type.Literal('site_root'), Type.Literal('workspace_root'), Type.Literal('partner_root')], {
+    description: 'read-only: the folder the user sees as its root: the site root, its Workspace\'s root, or its Partner\'s root folder',
+  }),
 });
 
 /** The profile fields as a request sends them (POST and PATCH /users). */
@@ -51,6 +55,7 @@ export const UserProfileFields = {
   notes: Type.Optional(Type.Union([Type.String({ maxLength: 16_384 }), Type.Null()])),
   allowed_ips: Type.Optional(Type.Union([Type.String({ maxLength: 16_384 }), Type.Null()])),
   user_root: Type.Optional(Type.Union([Type.String({ maxLength: 8192 }), Type.Null()])),
+  filesystem_layout: Type.Optional(Type.String({ maxLength: 64, description: 'read-only: a Partner user\'s is partner_root, and another value is refused' })),
   authenticate_until: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
   require_password_change: Type.Optional(Type.Boolean()),
   ssl_required: Type.Optional(Type.String({ maxLength: 64 })),
@@ -68,7 +73,8 @@ export function userProfileInput(body: ProfileBody): UserProfileInput {
   const flag = (value: unknown) => value as boolean | undefined;
   return definedOnly({
     timeZone: text(body.time_zone), language: text(body.language), company: text(body.company), notes: text(body.notes),
-    allowedIps: text(body.allowed_ips), userRoot: text(body.user_root), authenticateUntil: text(body.authenticate_until),
+    allowedIps: text(body.allowed_ips), userRoot: text(body.user_root), filesystemLayout: body.filesystem_layout as string | undefined,
+    authenticateUntil: text(body.authenticate_until),
     requirePasswordChange: flag(body.require_password_change), sslRequired: body.ssl_required as string | undefined,
     sftpPermission: flag(body.sftp_permission), davPermission: flag(body.dav_permission), ftpPermission: flag(body.ftp_permission),
     restapiPermission: flag(body.restapi_permission),
@@ -120,5 +126,6 @@ export function userBody(user: User, groups: UserGroupIds | undefined, showNotes
     partner_id: user.partnerId,
     partner_admin: user.partnerAdmin,
     partner_name: partnerName ?? null,
+    filesystem_layout: filesystemLayoutOf(user),
   };
 }

@@ -1,16 +1,15 @@
-import { toRequestPath } from '../../access/index.js';
-import type { DavLock } from '../../files/index.js';
+import type { DavLock, FileSession } from '../../files/index.js';
 import { hrefOf } from '../dav-request.js';
 import { escapeXml } from '../xml/multistatus.js';
 
-/** The href of a lock's root as the caller's Workspace shows it (its root when the lock lies above it). */
-export function lockRootHref(workspaceId: number, lock: DavLock): string {
-  const shown = toRequestPath(workspaceId, lock.path);
+/** The href of a lock's root as the caller's session shows it (its root when the lock lies above it). */
+export function lockRootHref(session: FileSession, lock: DavLock): string {
+  const shown = session.shownPath(lock.path);
   return shown === null ? hrefOf('', true) : hrefOf(shown, lock.collection);
 }
 
 /** One DAV:activelock (RFC 4918 14.1): what a lockdiscovery property and a LOCK answer list. */
-export function activeLockXml(lock: DavLock, workspaceId: number, now: number): string {
+export function activeLockXml(lock: DavLock, session: FileSession, now: number): string {
   const seconds = Math.max(0, Math.ceil((lock.expiresAt - now) / 1000));
   const owner = lock.ownerXml === null ? '' : `<D:owner>${lock.ownerXml}</D:owner>`;
   return '<D:activelock>'
@@ -20,6 +19,6 @@ export function activeLockXml(lock: DavLock, workspaceId: number, now: number): 
     + owner
     + `<D:timeout>Second-${seconds}</D:timeout>`
     + `<D:locktoken><D:href>${escapeXml(lock.token)}</D:href></D:locktoken>`
-    + `<D:lockroot><D:href>${escapeXml(lockRootHref(workspaceId, lock))}</D:href></D:lockroot>`
+    + `<D:lockroot><D:href>${escapeXml(lockRootHref(session, lock))}</D:href></D:lockroot>`
     + '</D:activelock>';
 }

@@ -29,8 +29,7 @@ export async function assertWritable(ctx: DavContext, target: WriteTarget): Prom
   }
   const blocking = await ctx.session.locks.blocking(target, submitted);
   if (blocking.length > 0) {
-    const workspaceId = ctx.caller.homeWorkspaceId;
-    throw new LockedError([...new Set(blocking.map((lock) => lockRootHref(workspaceId, lock)))]);
+    throw new LockedError([...new Set(blocking.map((lock) => lockRootHref(ctx.session, lock)))]);
   }
 }
 
@@ -50,7 +49,6 @@ export async function assertIfHolds(ctx: DavContext): Promise<void> {
  */
 export async function lockDiscoveryOfRequest(ctx: DavContext): Promise<(path: string) => string> {
   const locksOn = await ctx.session.locks.around(ctx.path);
-  const workspaceId = ctx.caller.homeWorkspaceId;
   const now = ctx.clock.now();
-  return (path) => locksOn(path).map((lock) => activeLockXml(lock, workspaceId, now)).join('');
+  return (path) => locksOn(path).map((lock) => activeLockXml(lock, ctx.session, now)).join('');
 }

@@ -51,7 +51,7 @@ async function refresh(ctx: DavContext, timeoutSeconds: number | undefined): Pro
 function answerLock(ctx: DavContext, status: number, taken: DavLock, withToken: boolean): void {
   if (withToken) ctx.reply.header('Lock-Token', `<${taken.token}>`);
   ctx.reply.code(status).type('application/xml; charset=utf-8')
-    .send(`${xmlDeclaration}<D:prop xmlns:D="DAV:"><D:lockdiscovery>${activeLockXml(taken, ctx.caller.homeWorkspaceId, ctx.clock.now())}</D:lockdiscovery></D:prop>\n`);
+    .send(`${xmlDeclaration}<D:prop xmlns:D="DAV:"><D:lockdiscovery>${activeLockXml(taken, ctx.session, ctx.clock.now())}</D:lockdiscovery></D:prop>\n`);
 }
 
 /**
@@ -60,8 +60,7 @@ function answerLock(ctx: DavContext, status: number, taken: DavLock, withToken: 
  * path 424 (9.10.9).
  */
 function refuseConflict(ctx: DavContext, refused: { conflicts: readonly DavLock[]; onlyBelow: boolean }, collection: boolean): void {
-  const workspaceId = ctx.caller.homeWorkspaceId;
-  const hrefs = [...new Set(refused.conflicts.map((conflict) => lockRootHref(workspaceId, conflict)))];
+  const hrefs = [...new Set(refused.conflicts.map((conflict) => lockRootHref(ctx.session, conflict)))];
   if (!refused.onlyBelow) throw new DavError(423, 'A conflicting lock is held on the resource.', 'no-conflicting-lock', hrefs);
   const responses = [...hrefs.map((href) => ({ href, status: 423 })), { href: hrefOf(ctx.path, collection), status: 424 }];
   ctx.reply.code(207).type('application/xml; charset=utf-8').send(multistatus(responses));

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import type { PathFrame } from '../../../access/index.js';
 import type { HistoryExport } from '../../../history/index.js';
 import type { HistoryRow } from '../../../history/index.js';
 import { isoTime } from '../../../lib/time.js';
@@ -86,8 +87,8 @@ export type HistoryExportResultBody = Static<typeof HistoryExportResultBody>;
 /** The CSV's columns, in order: the result's fields. */
 export const RESULT_COLUMNS = Object.keys(HistoryExportResultBody.properties) as (keyof HistoryExportResultBody)[];
 
-export function historyExportResultBody(requestWorkspaceId: number, row: HistoryRow): HistoryExportResultBody {
-  const shown = (path: string | null) => shownPath(requestWorkspaceId, path);
+export function historyExportResultBody(frame: PathFrame, row: HistoryRow): HistoryExportResultBody {
+  const shown = (path: string | null) => shownPath(frame, path);
   const targets = row.targets === null ? {} : (JSON.parse(row.targets) as Record<string, unknown>);
   const path = shown(row.path);
   const slash = path === null ? -1 : path.lastIndexOf('/');

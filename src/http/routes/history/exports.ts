@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { createHistoryExport, getHistoryExport, historyExportPage, historyExportRecords, HISTORY_ACTIONS, type HistoryAction, type HistoryExport, type HistoryQuery } from '../../../history/index.js';
-import type { Call } from '../../../access/index.js';
+import { pathFrameOf, type Call } from '../../../access/index.js';
 import { errors } from '../../../errors/catalogue.js';
 import { csvLine } from '../../../lib/csv.js';
 import { parseRecordId } from '../../../lib/record-id.js';
@@ -73,7 +73,8 @@ export function historyExportRoutes(app: ApiInstance, deps: RouteDeps): void {
     const found = await getHistoryExport(call, request.query.history_export_id);
     const page = readPage<number>(`history-export-${found.id}`, request.query, 'number');
     const rows = await historyExportPage(call, found, page.after, page.limit + 1);
-    return sendPage(reply, deps.headers, `history-export-${found.id}`, rows, page.limit, (row) => row.id).map((row) => historyExportResultBody(found.workspaceId, row));
+    const frame = await pathFrameOf(call.db, call.caller, found.workspaceId);
+    return sendPage(reply, deps.headers, `history-export-${found.id}`, rows, page.limit, (row) => row.id).map((row) => historyExportResultBody(frame, row));
   });
 
   for (const format of ['csv', 'jsonl'] as const) {
@@ -93,14 +94,16 @@ export function historyExportRoutes(app: ApiInstance, deps: RouteDeps): void {
 
 async function* csvLines(call: Call, found: HistoryExport): AsyncGenerator<string> {
   yield csvLine(RESULT_COLUMNS);
+  const frame = await pathFrameOf(call.db, call.caller, found.workspaceId);
   for await (const row of historyExportRecords(call, found)) {
-    const body = historyExportResultBody(found.workspaceId, row);
+    const body = historyExportResultBody(frame, row);
     yield csvLine(RESULT_COLUMNS.map((column) => body[column]));
   }
 }
 
 async function* jsonLines(call: Call, found: HistoryExport): AsyncGenerator<string> {
-  for await (const row of historyExportRecords(call, found)) yield `${JSON.stringify(historyExportResultBody(found.workspaceId, row))}\n`;
+  const frame = await pathFrameOf(call.db, call.caller, found.workspaceId);
+  for await (const row of historyExportRecords(call, found)) yield `${JSON.stringify(historyExportResultBody(frame, row))}\n`;
 }
 
 function resultsUrl(request: FastifyRequest, id: number): string {

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { toRequestPath } from '../../../access/index.js';
+import { framePathOf, toRequestPath, type PathFrame } from '../../../access/index.js';
 import type { HistoryRow } from '../../../history/index.js';
 import { isoTime } from '../../../lib/time.js';
 
@@ -22,17 +22,22 @@ export const HistoryBody = Type.Object({
 });
 export type HistoryBody = Static<typeof HistoryBody>;
 
-/** A recorded site path as the context shows it; one outside the context can only be the caller's own record, shown whole. */
-export function shownPath(requestWorkspaceId: number, path: string | null): string | null {
-  return path === null ? null : (toRequestPath(requestWorkspaceId, path) ?? path);
+/**
+ * A recorded site path as the caller's frame shows it (relative to its Workspace root, or to a
+ * Partner user's Partner root). One outside the frame can only be the caller's own record: made
+ * in another context, shown whole; or, for a Partner user, made before its Partner's root folder
+ * moved, shown as its Workspace shows it.
+ */
+export function shownPath(frame: PathFrame, path: string | null): string | null {
+  return path === null ? null : (framePathOf(frame, path) ?? toRequestPath(frame.workspaceId, path) ?? path);
 }
 
 /**
- * A record as the request context shows it: paths relative to the selected Workspace, as every
- * other answer gives them (a record outside it can only be the caller's own, shown whole).
+ * A record as the caller's frame shows it: paths relative to the selected Workspace (a Partner
+ * user's Partner root), as every other answer gives them (shownPath for a record outside it).
  */
-export function historyBody(requestWorkspaceId: number, row: HistoryRow): HistoryBody {
-  const shown = (path: string | null) => shownPath(requestWorkspaceId, path);
+export function historyBody(frame: PathFrame, row: HistoryRow): HistoryBody {
+  const shown = (path: string | null) => shownPath(frame, path);
   return {
     id: row.id,
     path: shown(row.path) ?? '',

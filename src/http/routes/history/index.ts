@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { pathFrameOf } from '../../../access/index.js';
 import { listHistory, type HistoryListing } from '../../../history/index.js';
 import { callOf } from '../../call.js';
 import { readListParameters } from '../../list-parameters.js';
@@ -30,7 +31,8 @@ export function historyRoutes(app: ApiInstance, deps: RouteDeps): void {
       const rows = await listHistory(call, listingOf(request as never), historyQueryOf(request.query, parameters), {
         descending, limit: page.limit + 1, ...(page.after === undefined ? {} : { after: page.after }),
       });
-      return sendPage(reply, deps.headers, listingName, rows, page.limit, (row) => row.id).map((row) => historyBody(call.requestWorkspaceId, row));
+      const frame = await pathFrameOf(call.db, call.caller, call.requestWorkspaceId);
+      return sendPage(reply, deps.headers, listingName, rows, page.limit, (row) => row.id).map((row) => historyBody(frame, row));
     });
   };
 
