@@ -6,6 +6,7 @@ import { PartnerDialog } from '../admin/PartnerDialog';
 import { PartnerGrants } from '../admin/PartnerGrants';
 import { PartnerUsers } from '../admin/PartnerUsers';
 import { ConfirmDialog } from '../files/dialogs';
+import { useAuthority } from '../session/authority';
 import { useSession } from '../session/session';
 
 /**
@@ -15,7 +16,10 @@ import { useSession } from '../session/session';
  */
 export function PartnersPage() {
   const { partnerId } = useParams();
+  const partnerUser = useAuthority().partnerId !== null;
   const id = Number(partnerId);
+  // A Partner user administers nothing (an address typed or kept from another person's session).
+  if (partnerUser) return <Text c="dimmed">Partner users have no administration.</Text>;
   return partnerId !== undefined && Number.isSafeInteger(id) && id > 0 ? <PartnerScreen id={id} /> : <PartnerList />;
 }
 
