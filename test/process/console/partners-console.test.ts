@@ -40,6 +40,8 @@ async function navigation(page: Page): Promise<string[]> {
 describe.runIf(browserAvailable()).each(databases)('Partners in the console in Chromium [%s]', (database) => {
   let site: ConsoleServer;
   let orbit: number;
+  let wendy: { id: number };
+  let managers: { id: number };
 
   /** A file put into the Orbit Workspace through the API, as someone working there would. */
   async function putFile(filePath: string, body: string) {
@@ -54,7 +56,8 @@ describe.runIf(browserAvailable()).each(databases)('Partners in the console in C
   beforeAll(async () => {
     site = await startConsoleServer(database);
     orbit = (await site.admin('POST', '/workspaces', { name: 'Orbit' })).id;
-    await site.admin('POST', '/users', { ...WENDY, workspace_id: orbit, workspace_admin: true });
+    wendy = await site.admin('POST', '/users', { ...WENDY, workspace_id: orbit, workspace_admin: true });
+    managers = await site.admin('POST', '/groups', { name: 'Account managers' }, orbit);
     // What the Partner will exchange, and what of the Workspace it must never see.
     await site.admin('POST', '/folders/Partners/Acme', { mkdir_parents: true }, orbit);
     await putFile('Partners/Acme/welcome.txt', 'hello Acme');
@@ -172,10 +175,18 @@ describe.runIf(browserAvailable()).each(databases)('Partners in the console in C
     await edit.getByLabel('Partner Admins may set its users\' passwords').check();
     await edit.getByLabel('Tags').fill('legacy,eu');
     await edit.getByLabel('Notes').fill('<b>contract ends</b> in March');
+    await edit.getByRole('textbox', { name: 'Responsible user' }).fill(WENDY.username);
+    await edit.getByRole('textbox', { name: 'Responsible group' }).click();
+    await page.getByRole('option', { name: 'Account managers' }).click();
     await edit.getByRole('button', { name: 'Save' }).click();
     await edit.waitFor({ state: 'detached' });
     await page.getByText('<b>contract ends</b> in March').waitFor();
-    expect(await site.admin('GET', `/partners/${old.id}`, undefined, orbit)).toMatchObject({ allow_credential_changes: true, tags: 'legacy,eu', notes: '<b>contract ends</b> in March' });
+    await page.getByRole('row', { name: 'Responsible group Account managers' }).waitFor();
+    await page.getByRole('row', { name: `Responsible user ${WENDY.username}` }).waitFor();
+    expect(await site.admin('GET', `/partners/${old.id}`, undefined, orbit)).toMatchObject({
+      allow_credential_changes: true, allow_user_creation: false, tags: 'legacy,eu', notes: '<b>contract ends</b> in March',
+      responsible_user_id: wendy.id, responsible_group_id: managers.id,
+    });
 
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete Partner' });

@@ -5,15 +5,14 @@ import { createPartner, updatePartner, type Partner, type PartnerSettings } from
 import { getUser, resolveUser } from '../api/users';
 import { FolderPicker } from './FolderPicker';
 
-type Flag = 'allow_user_creation' | 'allow_credential_changes' | 'allow_bypassing_2fa_policies' | 'allow_providing_gpg_keys' | 'cc_emails_to_responsible_party';
+type Flag = 'allow_user_creation' | 'allow_credential_changes' | 'allow_bypassing_2fa_policies' | 'allow_providing_gpg_keys';
 
-/** The Partner's settings in plain words: what each lets its Partner Admins (or the site) do. */
+/** The Partner's settings in plain words: what each lets its Partner Admins do. */
 const FLAGS: { flag: Flag; label: string; description: string }[] = [
   { flag: 'allow_user_creation', label: 'Partner Admins may add and remove its users', description: 'Without it, only administrators of this Workspace create and delete the Partner\'s users.' },
   { flag: 'allow_credential_changes', label: 'Partner Admins may set its users\' passwords', description: 'Without it, only administrators of this Workspace reset them.' },
   { flag: 'allow_bypassing_2fa_policies', label: 'Partner Admins may change two-factor sign-in requirements for its users', description: 'Kept for Files.com clients: Atrium has no two-factor sign-in yet.' },
   { flag: 'allow_providing_gpg_keys', label: 'Partner Admins may provide GPG keys', description: 'Kept for Files.com clients: Atrium has no GPG encryption yet.' },
-  { flag: 'cc_emails_to_responsible_party', label: 'Copy emails to its users to the responsible user or group', description: 'Kept for Files.com clients: Atrium sends no email yet.' },
 ];
 
 const EMPTY: PartnerSettings = {
@@ -102,6 +101,9 @@ export function PartnerDialog({ partner, onClose, onSaved }: { partner?: Partner
           <Select label="Responsible group" clearable placeholder="None" value={form.responsible_group_id === null ? null : String(form.responsible_group_id)}
             data={groupOptions(groups, form.responsible_group_id)}
             onChange={(value) => set({ responsible_group_id: value === null ? null : Number(value) })} />
+          <Checkbox label="Copy the emails its users get to the responsible user or group" checked={form.cc_emails_to_responsible_party}
+            description="Kept for Files.com clients: Atrium sends no email yet."
+            onChange={(e) => set({ cc_emails_to_responsible_party: e.currentTarget.checked })} />
           <TextInput label="Tags" description="Comma-separated: lowercase letters, digits and hyphens" value={form.tags} onChange={(e) => set({ tags: e.currentTarget.value })} />
           <Textarea label="Allowed IP addresses" autosize minRows={2} maxRows={6} value={form.allowed_ips} onChange={(e) => set({ allowed_ips: e.currentTarget.value })}
             description="Addresses or CIDR ranges, one a line; its users are also admitted from the site's and their own lists. Empty restricts nothing." />

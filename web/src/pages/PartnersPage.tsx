@@ -1,7 +1,9 @@
 import { Alert, Anchor, Badge, Button, Center, Code, Group, Loader, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import { listGroups } from '../api/groups';
 import { deletePartner, getPartner, listPartners, type Partner } from '../api/partners';
+import { getUser } from '../api/users';
 import { PartnerDialog } from '../admin/PartnerDialog';
 import { PartnerGrants } from '../admin/PartnerGrants';
 import { PartnerUsers } from '../admin/PartnerUsers';
@@ -133,15 +135,42 @@ function PartnerScreen({ id }: { id: number }) {
   );
 }
 
+/**
+ * Who looks after the Partner, by name where the caller can see them (by id otherwise: a
+ * responsible user may be one the caller cannot list).
+ */
+function useResponsibleNames(partner: Partner): { user: string; group: string } {
+  const [names, setNames] = useState<{ user?: string; group?: string }>({});
+  useEffect(() => {
+    const controller = new AbortController();
+    setNames({});
+    const userId = partner.responsible_user_id;
+    const groupId = partner.responsible_group_id;
+    if (userId !== null) getUser(userId, controller.signal).then((u) => setNames((n) => ({ ...n, user: u.username })), () => undefined);
+    if (groupId !== null) {
+      listGroups().then((groups) => {
+        const found = groups.find((g) => g.id === groupId);
+        if (found !== undefined && !controller.signal.aborted) setNames((n) => ({ ...n, group: found.name }));
+      }, () => undefined);
+    }
+    return () => controller.abort();
+  }, [partner.responsible_user_id, partner.responsible_group_id]);
+  return {
+    user: partner.responsible_user_id === null ? '—' : names.user ?? `User #${partner.responsible_user_id}`,
+    group: partner.responsible_group_id === null ? '—' : names.group ?? `Group #${partner.responsible_group_id}`,
+  };
+}
+
 /** The Partner's settings at a glance, every text shown as text. */
 function PartnerFacts({ partner }: { partner: Partner }) {
+  const responsible = useResponsibleNames(partner);
   const rows: [string, ReactNode][] = [
     ['Root folder', <Code key="root" style={{ wordBreak: 'break-all' }}>{partner.root_folder}</Code>],
     ['Partner Admins may', <AdminRights key="rights" partner={partner} />],
     ['Tags', partner.tags === '' ? '—' : partner.tags],
     ['Allowed IP addresses', partner.allowed_ips === '' ? 'Any' : partner.allowed_ips.split('\n').join(', ')],
-    ['Responsible user', partner.responsible_user_id === null ? '—' : `#${partner.responsible_user_id}`],
-    ['Responsible group', partner.responsible_group_id === null ? '—' : `#${partner.responsible_group_id}`],
+    ['Responsible user', responsible.user],
+    ['Responsible group', responsible.group],
     ['Notes', partner.notes === undefined || partner.notes === '' ? '—' : partner.notes],
   ];
   return (
