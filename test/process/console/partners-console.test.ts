@@ -162,6 +162,27 @@ describe.runIf(browserAvailable()).each(databases)('Partners in the console in C
     await page.close();
   });
 
+  it('a Partner Admin whose Partner allows no user creation or credential changes sees its users and is offered no change', async () => {
+    const beta = await site.admin('POST', '/partners', { name: 'Beta', root_folder: 'Partners/Beta' }, orbit);
+    const bea = person('bea');
+    await site.admin('POST', '/users', { ...bea, partner_id: beta.id, partner_admin: true }, orbit);
+    await site.admin('POST', '/users', { ...person('bo'), partner_id: beta.id }, orbit);
+    const page = await browser.context.newPage();
+    const problems = pageProblems(page);
+    await page.goto(`${site.baseUrl}/partner/users`);
+    await signInAs(page, bea);
+    await page.getByRole('heading', { name: 'Users of Beta' }).waitFor();
+    await page.locator('[data-partner-user="bo"]').waitFor();
+    await page.getByText('Your Partner does not let its Partner Admins add or remove users').waitFor();
+    expect(await page.getByRole('form', { name: 'Add a user to Beta' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^(Delete|Set password)/ }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^Make Partner/ }).count()).toBe(0);
+    // No administration beside it.
+    expect(await navigation(page)).toEqual(['Files', 'Partner users', 'History', 'My account']);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('deleting a Partner says that its users go and its files stay, and does so', async () => {
     const old = await site.admin('POST', '/partners', { name: 'Old Co', root_folder: 'Partners/Old' }, orbit);
     const olga = await site.admin('POST', '/users', { ...person('olga'), partner_id: old.id }, orbit);

@@ -74,7 +74,7 @@ function FolderBrowser({ label, folder, onOpen, onChoose }: { label: string; fol
             {shown.names.map((name) => (
               <li key={name}>
                 <UnstyledButton onClick={() => onOpen(joinPath(folder, name))} aria-label={`Open ${name}`} style={{ wordBreak: 'break-all' }}>
-                  <Text size="sm" component="span"><span aria-hidden="true">📁 </span>{name}</Text>
+                  <Text size="sm" component="span">{name}<span aria-hidden="true"> ›</span></Text>
                 </UnstyledButton>
               </li>
             ))}

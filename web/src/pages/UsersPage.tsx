@@ -100,7 +100,7 @@ export function UsersPage() {
                       {user.site_admin && <Badge variant="light">Site Administrator</Badge>}
                       {user.workspace_admin && <Badge variant="light">Workspace Administrator</Badge>}
                       {user.partner_id != null && (
-                        <Badge variant="light" color="grape" style={{ textTransform: 'none' }}>
+                        <Badge variant="light" style={{ textTransform: 'none' }}>
                           {user.partner_admin ? 'Partner Admin' : 'Partner user'} of {user.partner_name ?? `Partner #${user.partner_id}`}
                         </Badge>
                       )}
