@@ -130,7 +130,10 @@ describe.runIf(browserAvailable()).each(databases)('Partners in the console in C
     await signInAs(page, PAT);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Partner users' }).click();
     expect(await navigation(page)).toEqual(['Files', 'Partner users', 'History', 'My account']);
-    await page.locator('[data-partner-user="pat"]').waitFor();
+    const own = page.locator('[data-partner-user="pat"]');
+    await own.or(page.getByRole('alert')).first().waitFor();
+    expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+    await own.waitFor();
     const adminAdds = page.getByRole('form', { name: 'Add a user to Acme' });
     await adminAdds.getByLabel('User name').fill(QUINN.username);
     await adminAdds.getByRole('textbox', { name: 'Password' }).fill(QUINN.password);
@@ -138,7 +141,10 @@ describe.runIf(browserAvailable()).each(databases)('Partners in the console in C
     expect(await adminAdds.getByLabel('Partner Admin').count()).toBe(0);
     expect(await page.getByRole('button', { name: /^Set password/ }).count()).toBe(0);
     await adminAdds.getByRole('button', { name: 'Add user' }).click();
-    await page.locator('[data-partner-user="quinn"]').waitFor();
+    const quinnRow = page.locator('[data-partner-user="quinn"]');
+    await quinnRow.or(page.getByRole('alert')).first().waitFor();
+    expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+    await quinnRow.waitFor();
     await expectAccessible(page, 'a Partner Admin\'s Partner users');
     const quinn = (await site.admin('GET', `/users?filter[partner_id]=${acme.id}`, undefined, orbit)).find((u: { username: string }) => u.username === QUINN.username);
     expect(quinn).toMatchObject({ partner_id: acme.id, partner_admin: false, workspace_id: orbit });
@@ -171,7 +177,11 @@ describe.runIf(browserAvailable()).each(databases)('Partners in the console in C
     const problems = pageProblems(page);
     await page.goto(`${site.baseUrl}/partner/users`);
     await signInAs(page, bea);
-    await page.getByRole('heading', { name: 'Users of Beta' }).waitFor();
+    // The Partner's settings read, or refused with the server's words.
+    const heading = page.getByRole('heading', { name: 'Users of Beta' });
+    await heading.or(page.getByRole('alert')).first().waitFor();
+    expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+    await heading.waitFor();
     await page.locator('[data-partner-user="bo"]').waitFor();
     await page.getByText('Your Partner does not let its Partner Admins add or remove users').waitFor();
     expect(await page.getByRole('form', { name: 'Add a user to Beta' }).count()).toBe(0);

@@ -34,12 +34,19 @@ export function PartnerUsers({ partnerId, partnerName, rights, selfId, onChanged
   const [done, setDone] = useState<string | undefined>();
   const [dialog, setDialog] = useState<{ kind: 'password' | 'delete'; user: User } | undefined>();
 
-  const load = useCallback(() => {
-    listUsers(undefined, undefined, undefined, partnerId).then(
-      (page) => setUsers(page.users),
+  const [next, setNext] = useState<string | undefined>();
+
+  // A page at a time: a Partner may have many users.
+  const loadPage = useCallback((cursor: string | undefined) => {
+    listUsers(cursor, undefined, undefined, partnerId).then(
+      (page) => {
+        setUsers((previous) => (cursor === undefined ? page.users : [...(previous ?? []), ...page.users]));
+        setNext(page.next);
+      },
       (caught: unknown) => setError(caught instanceof Error ? caught.message : 'The Partner\'s users could not be listed.'),
     );
   }, [partnerId]);
+  const load = useCallback(() => loadPage(undefined), [loadPage]);
   useEffect(load, [load]);
 
   const changed = () => {
@@ -133,6 +140,7 @@ export function PartnerUsers({ partnerId, partnerName, rights, selfId, onChanged
           </Table>
         </Table.ScrollContainer>
       )}
+      {next !== undefined && <Button variant="subtle" w="fit-content" onClick={() => loadPage(next)}>Show more</Button>}
       {rights.create && (
         <form onSubmit={add} aria-label={`Add a user to ${partnerName}`}>
           <Stack gap="xs">
