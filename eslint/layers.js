@@ -26,8 +26,9 @@ export const MAY_IMPORT = {
   grants: ['access', 'history', 'authz', 'db', 'lib', 'errors', 'repositories'],
   // Access review runs the changes of grants and directory under review, so it sits above both.
   'access-review': ['access', 'history', 'grants', 'directory', 'identity', 'authz', 'db', 'lib', 'errors', 'repositories'],
-  // Partners keep their fields by the directory's rules (notes, addresses) and name its users and groups.
-  partners: ['access', 'history', 'directory', 'authz', 'db', 'lib', 'errors', 'repositories'],
+  // Partners keep their fields by the directory's rules (notes, addresses) and name its users and
+  // groups; their grants go with them and bound where their root folder may move.
+  partners: ['access', 'history', 'directory', 'grants', 'authz', 'db', 'lib', 'errors', 'repositories'],
   files: ['access', 'history', 'authz', 'config', 'db', 'lib', 'errors', 'repositories', 'storage'],
   http: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],
   cli: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],

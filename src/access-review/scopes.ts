@@ -7,6 +7,7 @@ import { workspaceRootPath } from '../lib/paths.js';
 import { grantsNaming, groupIdsOfUsers, memberIdsOf, usersByIds } from '../repositories/access-review.js';
 import { findMembership } from '../repositories/memberships.js';
 import type { ReviewScope } from './snapshot.js';
+import { usersOfPartners } from '../repositories/users.js';
 
 // Which paths and users each reviewable change can affect, read before the change. The difference
 // is shown on the paths the change is about: a grant's path; for a membership or a group's
@@ -20,7 +21,7 @@ import type { ReviewScope } from './snapshot.js';
 
 const EMPTY: ReviewScope = { paths: [], userIds: [] };
 
-/** The users a grantee names: a user, a group's members, or the members of every group of an ALL-of set. */
+/** The users a grantee names: a user, a group's members, the members of every group of an ALL-of set, or a Partner's users. */
 async function usersOfGrantee(db: Db, grantee: Grantee): Promise<number[]> {
   switch (grantee.kind) {
     case 'user':
@@ -31,6 +32,8 @@ async function usersOfGrantee(db: Db, grantee: Grantee): Promise<number[]> {
       const [first = [], ...others] = await Promise.all(grantee.groupIds.map((id) => memberIdsOf(db, id)));
       return first.filter((id) => others.every((members) => members.includes(id)));
     }
+    case 'partner':
+      return (await usersOfPartners(db, [grantee.partnerId])).map((user) => user.id);
   }
 }
 

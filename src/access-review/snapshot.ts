@@ -41,7 +41,8 @@ export async function snapshotAccess(db: Db, scope: ReviewScope): Promise<Access
   const groups = await groupIdsOfUsers(db, users.map((user) => user.id));
   const allKeys = [...new Set(scope.paths.flatMap(({ key }) => selfAndAncestorKeys(key)))];
   const groupIds = [...new Set([...groups.values()].flat())];
-  const grants = new GranteeIndex((await grantsOnPathsNaming(db, allKeys, { userIds: users.map((user) => user.id), groupIds })).map(toEngineGrant));
+  const partnerIds = [...new Set(users.flatMap((user) => (user.partnerId === null ? [] : [user.partnerId])))];
+  const grants = new GranteeIndex((await grantsOnPathsNaming(db, allKeys, { userIds: users.map((user) => user.id), groupIds, partnerIds })).map(toEngineGrant));
   const entries = await findEntries(db, scope.paths.map(({ key }) => key));
   const typeOf = (key: string) => entries.get(key)?.type ?? 'directory';
 
@@ -52,6 +53,7 @@ export async function snapshotAccess(db: Db, scope: ReviewScope): Promise<Access
       siteAdmin: user.siteAdmin,
       workspaceAdmin: user.workspaceAdmin,
       groupIds: new Set(groups.get(user.id) ?? []),
+      partnerId: user.partnerId,
     };
     // Only the grants that can match this user, by path: a few, whatever the scope's size.
     const grantsByKey = byKey(grants.thatCanMatch(subject));
@@ -89,12 +91,14 @@ export async function snapshotAccess(db: Db, scope: ReviewScope): Promise<Access
 class GranteeIndex {
   private readonly byUser = new Map<number, Grant[]>();
   private readonly byGroup = new Map<number, Grant[]>();
+  private readonly byPartner = new Map<number, Grant[]>();
 
   constructor(grants: readonly Grant[]) {
     for (const grant of grants) {
       const { grantee } = grant;
       if (grantee.kind === 'user') push(this.byUser, grantee.userId, grant);
       else if (grantee.kind === 'group') push(this.byGroup, grantee.groupId, grant);
+      else if (grantee.kind === 'partner') push(this.byPartner, grantee.partnerId, grant);
       // An ALL-of grant is listed under each of its groups; the engine decides whether all are held.
       else for (const groupId of grantee.groupIds) push(this.byGroup, groupId, grant);
     }
@@ -103,6 +107,7 @@ class GranteeIndex {
   thatCanMatch(subject: Subject): Grant[] {
     const found = new Set<Grant>(this.byUser.get(subject.userId) ?? []);
     for (const groupId of subject.groupIds) for (const grant of this.byGroup.get(groupId) ?? []) found.add(grant);
+    if (subject.partnerId !== null) for (const grant of this.byPartner.get(subject.partnerId) ?? []) found.add(grant);
     return [...found];
   }
 }

@@ -16,6 +16,7 @@ export async function subjectOf(db: Db, user: User): Promise<Subject> {
     siteAdmin: user.siteAdmin,
     workspaceAdmin: user.workspaceAdmin,
     groupIds: new Set(await groupIdsOfUser(db, user.id)),
+    partnerId: user.partnerId,
   };
 }
 
@@ -23,7 +24,7 @@ export async function subjectOf(db: Db, user: User): Promise<Subject> {
  * A site-wide key has no user but Site Administrator authority (contract 3.4): it decides as a
  * subject that is site_admin and matches no grant (no user has id -1, it has no group).
  */
-const SITE_WIDE_KEY_SUBJECT: Subject = { userId: -1, workspaceId: 0, siteAdmin: true, workspaceAdmin: false, groupIds: new Set() };
+const SITE_WIDE_KEY_SUBJECT: Subject = { userId: -1, workspaceId: 0, siteAdmin: true, workspaceAdmin: false, groupIds: new Set(), partnerId: null };
 
 /** The engine's subject for whoever calls: its user's, or the site-wide key's. */
 export function subjectOfCaller(db: Db, caller: Caller): Promise<Subject> {

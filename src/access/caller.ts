@@ -37,8 +37,8 @@ export function callerFromApiKey(
     user,
     credential: { kind: 'api_key', keyId: key.id, permissionSet: key.permissionSet, workspaceId: key.workspaceId },
     siteAdmin: user === null ? true : user.siteAdmin,
-    // An account of a Custom Workspace is scoped to it whatever context its key was made in.
-    homeWorkspaceId: user !== null && user.workspaceId !== 0 ? user.workspaceId : key.workspaceId,
+    // An account of a Custom Workspace, or of a Partner, is scoped to its Workspace whatever context its key was made in.
+    homeWorkspaceId: user !== null && (user.workspaceId !== 0 || user.partnerId !== null) ? user.workspaceId : key.workspaceId,
   };
 }
 

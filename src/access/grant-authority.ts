@@ -1,6 +1,7 @@
 import { workspaceOfPath, type Grantee } from '../authz/index.js';
 import { findGranteeGroups } from '../repositories/grants/index.js';
 import { findUserById } from '../repositories/users.js';
+import { findPartnerById } from '../repositories/partners.js';
 import type { Caller } from './caller.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
@@ -69,10 +70,21 @@ export async function assertMayManageGrantsOn(db: Db, caller: Caller, extent: Gr
  * exists is named by nobody.
  */
 export async function mayNameGrantee(db: Db, caller: Caller, grant: { workspaceId: number; grantee: Grantee }): Promise<boolean> {
-  const grantee = grant.grantee;
-  const memberOf = grantee.kind === 'user'
-    ? [(await findUserById(db, grantee.userId))?.workspaceId]
-    : (await findGranteeGroups(db, grantee.kind === 'group' ? [grantee.groupId] : grantee.groupIds)).map((group) => group.workspaceId);
+  const memberOf = await granteeWorkspaces(db, grant.grantee);
   return memberOf.length > 0 && memberOf.every((workspaceId) => workspaceId !== undefined && accountReach(caller, workspaceId, grant.workspaceId) === 'yes');
 }
 
+
+/** The Workspaces a grantee belongs to: its user's, its groups', or its Partner's (none when it no longer exists). */
+async function granteeWorkspaces(db: Db, grantee: Grantee): Promise<(number | undefined)[]> {
+  switch (grantee.kind) {
+    case 'user':
+      return [(await findUserById(db, grantee.userId))?.workspaceId];
+    case 'partner':
+      return [(await findPartnerById(db, grantee.partnerId))?.workspaceId];
+    case 'group':
+      return (await findGranteeGroups(db, [grantee.groupId])).map((group) => group.workspaceId);
+    case 'groups':
+      return (await findGranteeGroups(db, grantee.groupIds)).map((group) => group.workspaceId);
+  }
+}

@@ -23,6 +23,7 @@ import {
 } from '../repositories/grants/index.js';
 import { type User } from '../repositories/users.js';
 import { subjectOf } from './authority.js';
+import { grantHolderOf } from './path-grants.js';
 import { actsAtSiteLevel, reachesWorkspace } from './site-level.js';
 
 /**
@@ -99,7 +100,7 @@ export async function mayListUserGrants(db: Db, caller: Caller, requestWorkspace
   if (requestWorkspaceId !== 0 && user.workspaceId !== requestWorkspaceId) return false;
   const subject = await subjectOf(db, self);
   if (workspaceAdministeredByFlag(subject) === user.workspaceId) return true;
-  const candidates = await granteesThatCanMatch(db, self.id, [...subject.groupIds]);
+  const candidates = await granteesThatCanMatch(db, grantHolderOf(subject));
   const adminGrants = await adminGrantsNaming(db, candidates, { inWorkspace: user.workspaceId });
   return mayListUser(reachFrom(caller, subject, adminGrants, noGrantee), requestWorkspaceId, user);
 }
@@ -150,6 +151,8 @@ export async function granteeSetOf(db: Db, subject: Subject): Promise<GranteeSet
 
 /** granteeSetOf from the ALL-of grants naming the subject's groups, already loaded. */
 function granteeSetFrom(subject: Subject, allOfNamingItsGroups: readonly AllOfGrantee[]): GranteeSet {
+  // A Partner user holds its Partner's grants and nothing else (matchGrantee's rule, as a set).
+  if (subject.partnerId !== null) return { userId: null, groupIds: [], allOfGrantIds: [], partnerId: subject.partnerId };
   return {
     userId: subject.userId,
     groupIds: [...subject.groupIds],
@@ -223,5 +226,7 @@ function isOwn(own: GranteeSet, record: GrantRecord): boolean {
       return own.groupIds.includes(grantee.groupId);
     case 'groups':
       return own.allOfGrantIds.includes(record.id);
+    case 'partner':
+      return own.partnerId === grantee.partnerId;
   }
 }

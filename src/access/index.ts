@@ -17,8 +17,9 @@ export { holdsLock, mayRemoveLock } from './lock-authority.js';
 export { assertPasswordChangeAllows, assertUpdateChangesPassword, passwordChangePending, type PasswordChangeReach } from './password-change-gate.js';
 export { membershipWorkspace } from './membership-workspace.js';
 export { assertMayManagePartnersOf, findVisiblePartner, mayReadPartnerNotes, partnerVisibility } from './partner-authority.js';
+export { assertPartnerGrantFits, assertRootHoldsGrants, isInsidePartnerRoot, partnerRootKey } from './partner-grants.js';
 export { PathAccess, permissionLetters } from './path-access.js';
-export { grantsOnPathsFor, selfAndAncestorKeys } from './path-grants.js';
+export { grantHolderOf, grantsOnPathsFor, selfAndAncestorKeys } from './path-grants.js';
 export {
   childrenOutsideReach, grantableSitePath, isInRequestWorkspace, isReservedSitePath, namedSitePath, type SitePath, toRequestPath, toSitePath,
 } from './request-paths.js';

@@ -1,7 +1,7 @@
-import { decide, hasGrantBelow, isStrictAncestor, matchGrantee, parentKey, type Capability, type EntryType, type Grant, type Subject } from '../authz/index.js';
+import { decide, grantMatches, hasGrantBelow, isStrictAncestor, parentKey, type Capability, type EntryType, type Grant, type Subject } from '../authz/index.js';
 import type { Db } from '../db/database.js';
 import { grantsBelowThatCanMatch } from '../repositories/grants/index.js';
-import { grantsOverPath } from './path-grants.js';
+import { grantHolderOf, grantsOverPath } from './path-grants.js';
 
 /** Who looks at paths, as far as access needs to know: the engine's subject and the root of its Workspace. */
 export interface PathViewer {
@@ -80,7 +80,7 @@ export class PathAccess {
       if (subject.siteAdmin) loaded = Promise.resolve([]);
       else if (subtree !== undefined && (key === subtree.key || isStrictAncestor(subtree.key, key))) {
         loaded = Promise.resolve(subtree.below.filter((grant) => isStrictAncestor(key, grant.pathKey)));
-      } else loaded = grantsBelowThatCanMatch(this.db, subject.userId, [...subject.groupIds], key);
+      } else loaded = grantsBelowThatCanMatch(this.db, grantHolderOf(subject), key);
       this.below.set(key, loaded);
     }
     return loaded;
@@ -88,7 +88,7 @@ export class PathAccess {
 
   private async hasGrantAtOrBelow(key: string): Promise<boolean> {
     const subject = this.viewer.subject;
-    if (this.ancestorGrants.some((grant) => grant.pathKey === key && matchGrantee(subject, grant.grantee).matched)) return true;
+    if (this.ancestorGrants.some((grant) => grant.pathKey === key && grantMatches(subject, grant))) return true;
     return hasGrantBelow(subject, key, await this.grantsBelow(key));
   }
 }

@@ -1,6 +1,6 @@
 import { decide, type Decision, type Grant, type Subject, type Target } from '../authz/index.js';
 import type { Db } from '../db/database.js';
-import { grantsThatCanMatch } from '../repositories/grants/index.js';
+import { grantsThatCanMatch, type GrantHolder } from '../repositories/grants/index.js';
 
 /** A path key and every ancestor up to the site root (''): the paths whose grants can cover it. */
 export function selfAndAncestorKeys(pathKey: string): string[] {
@@ -19,7 +19,7 @@ export function selfAndAncestorKeys(pathKey: string): string[] {
  */
 export async function grantsOverPath(db: Db, subject: Subject, pathKey: string): Promise<readonly Grant[]> {
   if (subject.siteAdmin) return [];
-  return grantsThatCanMatch(db, subject.userId, [...subject.groupIds], selfAndAncestorKeys(pathKey));
+  return grantsThatCanMatch(db, grantHolderOf(subject), selfAndAncestorKeys(pathKey));
 }
 
 /**
@@ -28,11 +28,16 @@ export async function grantsOverPath(db: Db, subject: Subject, pathKey: string):
  */
 export async function grantsOnPathsFor(db: Db, subject: Subject, pathKeys: readonly string[]): Promise<readonly Grant[]> {
   if (subject.siteAdmin) return [];
-  return grantsThatCanMatch(db, subject.userId, [...subject.groupIds], [...pathKeys]);
+  return grantsThatCanMatch(db, grantHolderOf(subject), [...pathKeys]);
 }
 
 /** The engine's decision for the subject on a path, and the grants it was made from. */
 export async function decideOnPath(db: Db, subject: Subject, target: Target): Promise<{ decision: Decision; grants: readonly Grant[] }> {
   const grants = await grantsOverPath(db, subject, target.pathKey);
   return { decision: decide(subject, target, grants), grants };
+}
+
+/** Who the subject is as far as its grants go: the repositories read a Partner user's Partner's grants only. */
+export function grantHolderOf(subject: Subject): GrantHolder {
+  return { userId: subject.userId, groupIds: [...subject.groupIds], partnerId: subject.partnerId };
 }

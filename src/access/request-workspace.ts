@@ -23,10 +23,10 @@ export async function resolveRequestWorkspace(db: Db, caller: Caller, header: st
 /**
  * Only a `full` key created in Workspace 0, or a session (or password sign-in) of a Workspace 0 user, may leave its home.
  * A `files_only` key stays home even when its user could go further, and so does anything
- * created in, or belonging to, a Custom Workspace.
+ * created in, or belonging to, a Custom Workspace, and anything of a Partner user.
  */
 function maySelectOtherWorkspaces(caller: Caller): boolean {
-  if (caller.user !== null && caller.user.workspaceId !== 0) return false;
+  if (caller.user !== null && (caller.user.workspaceId !== 0 || caller.user.partnerId !== null)) return false;
   const credential = caller.credential;
   if (credential.kind !== 'api_key') return true;
   return credential.permissionSet === 'full' && credential.workspaceId === 0;

@@ -3,11 +3,12 @@ import type { Caller } from './caller.js';
 
 /**
  * Whether the credential is confined to its home Workspace (contract 4.3): a `files_only` key, a
- * key created in a Custom Workspace, and any credential of a Custom Workspace user. Such a
- * credential acts only inside its home, whatever its user may do with another credential.
+ * key created in a Custom Workspace, and any credential of a Custom Workspace user or of a Partner
+ * user, also one of a Partner in Workspace 0 (docs/partners.md). Such a credential acts only
+ * inside its home, whatever its user may do with another credential.
  */
 export function isConfined(caller: Caller): boolean {
-  if (caller.user !== null && caller.user.workspaceId !== 0) return true;
+  if (caller.user !== null && (caller.user.workspaceId !== 0 || caller.user.partnerId !== null)) return true;
   const credential = caller.credential;
   return credential.kind === 'api_key' && (credential.permissionSet === 'files_only' || credential.workspaceId !== 0);
 }

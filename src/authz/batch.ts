@@ -1,6 +1,6 @@
 import { coversBelow } from './coverage.js';
 import { ALL_CAPABILITIES, capabilitiesOfMask, levelMask } from './levels.js';
-import { granteeMatches } from './matching.js';
+import { grantMatches } from './matching.js';
 import { givesFolderAdmin, isSiteAdmin, workspaceAdminByFlag, workspaceAdminGrantWorkspace } from './roles.js';
 import { childKey, isStrictAncestor, parentKey, workspaceOfPath } from './site-paths.js';
 import type { ChildAccess, ChildEntry, EntryType, Grant, Subject } from './types.js';
@@ -43,7 +43,7 @@ export function decideChildren(
   const onChild = new Map<string, Contribution>();
 
   for (const grant of grants) {
-    if (!granteeMatches(subject, grant.grantee)) continue;
+    if (!grantMatches(subject, grant)) continue;
     const onFolder = grant.pathKey === folderPathKey;
     if (onFolder || isStrictAncestor(grant.pathKey, folderPathKey)) {
       // The same rule as a single check: every child is a direct child of the folder, and at

@@ -1,6 +1,6 @@
 import { coverageOf } from './coverage.js';
 import { ALL_CAPABILITIES, capabilitiesOfMask, levelMask } from './levels.js';
-import { matchGrantee } from './matching.js';
+import { matchGrant } from './matching.js';
 import { givesFolderAdmin, isSiteAdmin, workspaceAdminByFlag, workspaceAdminGrantWorkspace } from './roles.js';
 import { workspaceOfPath } from './site-paths.js';
 import type {
@@ -42,7 +42,7 @@ export function decide(subject: Subject, target: Target, grants: readonly Grant[
   for (const grant of [...grants].sort((a, b) => a.id - b.id)) {
     const coverage = coverageOf(grant, target);
     if (coverage === 'unrelated') continue;
-    const match = matchGrantee(subject, grant.grantee);
+    const match = matchGrant(subject, grant);
 
     if (coverage === 'covers' && match.matched) {
       const via = match.via;

@@ -1,4 +1,4 @@
-import { granteeMatches } from './matching.js';
+import { grantMatches } from './matching.js';
 import { childNameToward, isStrictAncestor } from './site-paths.js';
 import type { Grant, Subject } from './types.js';
 
@@ -12,7 +12,7 @@ export function childNamesTowardGrants(subject: Subject, folderPathKey: string, 
   const names = new Set<string>();
   for (const grant of grants) {
     if (!isStrictAncestor(folderPathKey, grant.pathKey)) continue;
-    if (!granteeMatches(subject, grant.grantee)) continue;
+    if (!grantMatches(subject, grant)) continue;
     names.add(childNameToward(folderPathKey, grant.pathKey));
   }
   return names;
@@ -21,6 +21,6 @@ export function childNamesTowardGrants(subject: Subject, folderPathKey: string, 
 /** Whether any grant matching the subject lies strictly below the folder. */
 export function hasGrantBelow(subject: Subject, folderPathKey: string, grants: readonly Grant[]): boolean {
   return grants.some(
-    (grant) => isStrictAncestor(folderPathKey, grant.pathKey) && granteeMatches(subject, grant.grantee),
+    (grant) => isStrictAncestor(folderPathKey, grant.pathKey) && grantMatches(subject, grant),
   );
 }

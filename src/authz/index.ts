@@ -23,12 +23,12 @@ export type {
   Subject,
   Target,
 } from './types.js';
-export { CAPABILITY_ORDER, LEVELS, isLevel, levelCapabilities } from './levels.js';
+export { CAPABILITY_ORDER, LEVELS, PARTNER_LEVELS, isLevel, levelCapabilities, partnerMayHold } from './levels.js';
 export { childKey, childNameToward, parentKey, isStrictAncestor, workspaceOfPath, workspaceRootId, workspaceRootKey } from './site-paths.js';
 export { coverageOf } from './coverage.js';
 export type { Coverage } from './coverage.js';
-export { granteeMatches, matchGrantee } from './matching.js';
-export { givesFolderAdmin, workspaceAdminByFlag, workspaceAdminGrantWorkspace } from './roles.js';
+export { grantMatches, granteeMatches, matchGrant, matchGrantee } from './matching.js';
+export { givesFolderAdmin, isPartnerUser, workspaceAdminByFlag, workspaceAdminGrantWorkspace } from './roles.js';
 export { decide, can } from './decide.js';
 export { decideChildren } from './batch.js';
 export { childNamesTowardGrants, hasGrantBelow } from './grants-below.js';

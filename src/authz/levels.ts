@@ -62,6 +62,16 @@ export function levelMask(level: Level): CapabilityMask {
   }
 }
 
+/**
+ * The levels a Partner may be granted: Partners are given no administration, no sharing and no
+ * History ("Partners cannot be granted admin, sharing, or history permissions").
+ */
+export const PARTNER_LEVELS: readonly Level[] = ['full', 'readonly', 'writeonly', 'list'];
+
+export function partnerMayHold(level: Level): boolean {
+  return PARTNER_LEVELS.includes(level);
+}
+
 export function isLevel(value: unknown): value is Level {
   return typeof value === 'string' && (LEVELS as readonly string[]).includes(value);
 }

@@ -1,4 +1,6 @@
-import type { Grantee, GrantVia, NearMissReason, Subject } from './types.js';
+import { partnerMayHold } from './levels.js';
+import { isPartnerUser } from './roles.js';
+import type { Grant, Grantee, GrantVia, NearMissReason, Subject } from './types.js';
 
 export type GranteeMatch =
   | { readonly matched: true; readonly via: GrantVia }
@@ -6,6 +8,14 @@ export type GranteeMatch =
 
 /** Whether a grant's grantee is the subject, directly or through its groups (contract 5.2). */
 export function matchGrantee(subject: Subject, grantee: Grantee): GranteeMatch {
+  if (grantee.kind === 'partner') {
+    return isPartnerUser(subject) && subject.partnerId === grantee.partnerId
+      ? { matched: true, via: { partnerId: grantee.partnerId } }
+      : { matched: false, reason: { code: 'other_partner', partnerId: grantee.partnerId } };
+  }
+  // A Partner user's access is exactly its Partner's grants: a user or group grant never applies
+  // to it, whatever the data says (none can be created for it; this holds should one appear).
+  if (isPartnerUser(subject)) return { matched: false, reason: { code: 'partner_user' } };
   switch (grantee.kind) {
     case 'user':
       return grantee.userId === subject.userId
@@ -36,4 +46,19 @@ function matchAllOf(subject: Subject, groupIds: readonly number[]): GranteeMatch
 /** The yes/no form. Derived from matchGrantee so that a listing and a check cannot disagree. */
 export function granteeMatches(subject: Subject, grantee: Grantee): boolean {
   return matchGrantee(subject, grantee).matched;
+}
+
+/**
+ * Whether a grant applies to the subject as far as who it names goes: matchGrantee, except that a
+ * Partner grant of a level no Partner may hold (PARTNER_LEVELS) matches nobody. Grant creation
+ * refuses such grants; should one be stored anyway, the engine fails closed.
+ */
+export function matchGrant(subject: Subject, grant: Pick<Grant, 'grantee' | 'level'>): GranteeMatch {
+  if (grant.grantee.kind === 'partner' && !partnerMayHold(grant.level)) return { matched: false, reason: { code: 'invalid_grantee' } };
+  return matchGrantee(subject, grant.grantee);
+}
+
+/** The yes/no form of matchGrant. */
+export function grantMatches(subject: Subject, grant: Pick<Grant, 'grantee' | 'level'>): boolean {
+  return matchGrant(subject, grant).matched;
 }

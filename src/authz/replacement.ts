@@ -1,15 +1,17 @@
-import { isSubsetMask, levelMask } from './levels.js';
+import { isSubsetMask, levelMask, partnerMayHold } from './levels.js';
 import { workspaceAdminGrantWorkspace } from './roles.js';
 import { isStrictAncestor } from './site-paths.js';
 import type { Grant, Grantee } from './types.js';
 
-/** Same user, same group, or the same set of groups (order and repeats do not matter). */
+/** Same user, same group, same Partner, or the same set of groups (order and repeats do not matter). */
 export function sameGrantee(a: Grantee, b: Grantee): boolean {
   switch (a.kind) {
     case 'user':
       return b.kind === 'user' && a.userId === b.userId;
     case 'group':
       return b.kind === 'group' && a.groupId === b.groupId;
+    case 'partner':
+      return b.kind === 'partner' && a.partnerId === b.partnerId;
     case 'groups': {
       if (b.kind !== 'groups') return false;
       const left = new Set(a.groupIds);
@@ -31,6 +33,8 @@ export function sameGrantee(a: Grantee, b: Grantee): boolean {
  * because replacing it would delete somebody else's access.
  */
 export function replacedGrantIds(created: Grant, existing: readonly Grant[]): number[] {
+  // A Partner grant of a level no Partner may hold matches nobody: it gives nothing, so it replaces nothing.
+  if (created.grantee.kind === 'partner' && !partnerMayHold(created.level)) return [];
   const createdMask = levelMask(created.level);
   return existing
     .filter((grant) => {

@@ -27,13 +27,20 @@ export function givesFolderAdmin(grant: Pick<Grant, 'pathKey' | 'level' | 'recur
  * (SQLite's 1, a string) fails closed instead of making someone an administrator by truthiness.
  */
 export function workspaceAdminByFlag(subject: Subject, workspaceId: number): boolean {
-  return workspaceId >= 1 && subject.workspaceAdmin === true && subject.workspaceId === workspaceId;
+  return workspaceId >= 1 && subject.workspaceAdmin === true && subject.workspaceId === workspaceId && !isPartnerUser(subject);
 }
 
 /**
  * Site Administrator comes from the flag alone and is never narrowed by grants. The contract only
  * lets Workspace 0 users hold the flag; enforcing that is the user store's job, not this check's.
+ * A Partner user never holds it (nor the Workspace flag above): the user store refuses both, and
+ * should a bad row carry one anyway, the engine still gives a Partner user its Partner's grants only.
  */
 export function isSiteAdmin(subject: Subject): boolean {
-  return subject.siteAdmin === true;
+  return subject.siteAdmin === true && !isPartnerUser(subject);
+}
+
+/** Whether the subject is a Partner user, whose only access is its Partner's grants. */
+export function isPartnerUser(subject: Subject): boolean {
+  return subject.partnerId !== null && subject.partnerId !== undefined;
 }

@@ -10,7 +10,9 @@ export type Grantee =
   | { readonly kind: 'user'; readonly userId: number }
   | { readonly kind: 'group'; readonly groupId: number }
   // ALL-of: only users who belong to every listed group.
-  | { readonly kind: 'groups'; readonly groupIds: readonly number[] };
+  | { readonly kind: 'groups'; readonly groupIds: readonly number[] }
+  // Every user of the Partner, and nobody else: a Partner user holds these grants only.
+  | { readonly kind: 'partner'; readonly partnerId: number };
 
 export interface Grant {
   readonly id: number;
@@ -29,6 +31,11 @@ export interface Subject {
   readonly workspaceAdmin: boolean;
   /** Groups the user is a member of. */
   readonly groupIds: ReadonlySet<number>;
+  /**
+   * The Partner the user belongs to, or null. A Partner user's access is exactly its Partner's
+   * grants: no grant of another kind matches it and no administrative flag counts for it.
+   */
+  readonly partnerId: number | null;
 }
 
 export type EntryType = 'file' | 'directory';
@@ -39,7 +46,11 @@ export interface Target {
 }
 
 /** How a matching grant reached the subject. */
-export type GrantVia = 'user' | { readonly groupId: number } | { readonly groupIds: readonly number[] };
+export type GrantVia =
+  | 'user'
+  | { readonly groupId: number }
+  | { readonly groupIds: readonly number[] }
+  | { readonly partnerId: number };
 
 export interface GrantSource {
   readonly kind: 'grant';
@@ -81,7 +92,14 @@ export type NearMissCode =
   | 'missing_groups'
   /** A user grant for another user. */
   | 'other_user'
-  /** A grantee that can match nobody: an ALL-of grant listing no group, or an unknown kind. */
+  /** A Partner grant of a Partner the subject does not belong to. */
+  | 'other_partner'
+  /** A grant to a user or group, which a Partner user never holds: its Partner's grants are its only access. */
+  | 'partner_user'
+  /**
+   * A grantee that can match nobody: an ALL-of grant listing no group, a Partner grant of a level
+   * no Partner may hold, or an unknown kind.
+   */
   | 'invalid_grantee';
 
 export type NearMissReason =
@@ -89,6 +107,8 @@ export type NearMissReason =
   | { readonly code: 'not_member'; readonly groupId: number }
   | { readonly code: 'missing_groups'; readonly missingGroupIds: readonly number[] }
   | { readonly code: 'other_user'; readonly userId: number }
+  | { readonly code: 'other_partner'; readonly partnerId: number }
+  | { readonly code: 'partner_user' }
   | { readonly code: 'invalid_grantee' };
 
 /** A grant on the target's path or an ancestor that did not apply, with every reason why. */

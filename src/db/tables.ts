@@ -166,6 +166,8 @@ export interface PermissionsTable {
   path_key: string;
   user_id: number | null;
   group_id: number | null;
+  /** A Partner grant's Partner (its users hold it); null for user, group and ALL-of grants. */
+  partner_id: number | null;
   permission: string;
   recursive: Flag;
   created_at: number;

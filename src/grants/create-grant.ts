@@ -46,7 +46,7 @@ export async function createGrant(call: Call, input: CreateGrantInput): Promise<
   // Only a Site Administrator gets this far for a Workspace id that does not exist (nobody else
   // can hold authority in it), so answering not-found here reveals nothing to anyone else.
   if (!(await pathWorkspaceExists(db, site.workspaceId))) throw errors.workspaceNotFound();
-  const grantee = await resolveGrantee(db, granteeInput, site.workspaceId, caller);
+  const grantee = await resolveGrantee(call, granteeInput, site, input.permission);
   const path = (await existingSpelling(db, site.key)) ?? site.path;
 
   return inTransaction(db, async (tx) => {
@@ -60,7 +60,7 @@ export async function createGrant(call: Call, input: CreateGrantInput): Promise<
       level: input.permission,
       recursive,
       now: call.now,
-    }), grantee.kind === 'user' ? errors.userNotFound : errors.groupNotFound);
+    }), grantee.kind === 'user' ? errors.userNotFound : grantee.kind === 'partner' ? errors.partnerNotFound : errors.groupNotFound);
     const candidates = await granteeGrantsAtOrBelow(tx, grantee, site.key, recursive);
     const replacedIds = replacedGrantIds(toEngineGrant(created), candidates.map(toEngineGrant));
     await deleteGrants(tx, replacedIds);
@@ -80,6 +80,8 @@ function grantsOf(grantee: Grantee): string {
       return `grants-of:user:${grantee.userId}`;
     case 'group':
       return `grants-of:group:${grantee.groupId}`;
+    case 'partner':
+      return `grants-of:partner:${grantee.partnerId}`;
     case 'groups':
       return `grants-of:groups:${[...grantee.groupIds].sort((a, b) => a - b).join(',')}`;
   }

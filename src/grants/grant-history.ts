@@ -29,6 +29,8 @@ function grantTargets(grant: GrantRecord, names: GranteeNames): Record<string, u
       return { ...base, group_id: grantee.groupId, group_name: names.groups.get(grantee.groupId) ?? null };
     case 'groups':
       return { ...base, group_ids: [...grantee.groupIds], group_names: grantee.groupIds.map((id) => names.groups.get(id) ?? null) };
+    case 'partner':
+      return { ...base, partner_id: grantee.partnerId, partner_name: names.partners.get(grantee.partnerId) ?? null };
   }
 }
 
@@ -41,6 +43,8 @@ function granteeText(grant: GrantRecord, names: GranteeNames): string {
       return `group ${names.groups.get(grantee.groupId) ?? grantee.groupId}`;
     case 'groups':
       return `members of all of ${grantee.groupIds.map((id) => names.groups.get(id) ?? id).join(', ')}`;
+    case 'partner':
+      return `Partner ${names.partners.get(grantee.partnerId) ?? grantee.partnerId}`;
   }
 }
 

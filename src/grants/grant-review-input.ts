@@ -12,7 +12,7 @@ import { parseGranteeInput, resolveGrantee } from './grantees.js';
 export async function grantInputTarget(call: Call, input: CreateGrantInput): Promise<{ site: SitePath; grantee: Grantee } | undefined> {
   try {
     const site = grantableSitePath(call.requestWorkspaceId, input.path);
-    const grantee = await resolveGrantee(call.db, parseGranteeInput(input), site.workspaceId, call.caller);
+    const grantee = await resolveGrantee(call, parseGranteeInput(input), site, input.permission);
     return { site, grantee };
   } catch {
     return undefined;

@@ -1,5 +1,5 @@
-import type { Grantee } from '../authz/index.js';
-import { accountReach, type Caller } from '../access/index.js';
+import type { Grantee, Level } from '../authz/index.js';
+import { accountReach, assertPartnerGrantFits, findVisiblePartner, type Call, type Caller, type SitePath } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
 import { parseRecordId } from '../lib/record-id.js';
@@ -12,7 +12,8 @@ export type GranteeInput =
   | { kind: 'username'; name: string }
   | { kind: 'group_id'; id: number }
   | { kind: 'group_name'; name: string }
-  | { kind: 'group_ids'; ids: number[] };
+  | { kind: 'group_ids'; ids: number[] }
+  | { kind: 'partner_id'; id: number };
 
 export interface GranteeFields {
   user_id?: number | null;
@@ -20,9 +21,10 @@ export interface GranteeFields {
   group_id?: number | null;
   group_name?: string | null;
   group_ids?: string | number[] | null;
+  partner_id?: number | null;
 }
 
-const GRANTEE_FIELDS = ['user_id', 'username', 'group_id', 'group_name', 'group_ids'] as const;
+const GRANTEE_FIELDS = ['user_id', 'username', 'group_id', 'group_name', 'group_ids', 'partner_id'] as const;
 const MAX_ALL_OF_GROUPS = 100;
 
 /**
@@ -50,6 +52,8 @@ export function parseGranteeInput(body: GranteeFields): GranteeInput {
       return { kind: 'group_id', id: body.group_id as number };
     case 'group_name':
       return { kind: 'group_name', name: body.group_name as string };
+    case 'partner_id':
+      return { kind: 'partner_id', id: body.partner_id as number };
     default:
       return { kind: 'group_ids', ids: parseGroupIds(body.group_ids as string | number[]) };
   }
@@ -79,9 +83,12 @@ function parseGroupIds(value: string | number[]): number[] {
  *   which "stays within it": that is `processing-failure/model-save-error`, as it may see both;
  * - a Site Administrator's credential confined to a Custom Workspace names only its own
  *   Workspace's: anything across Workspaces is `not-authorized/site-admin-required`.
- * The groups of an ALL-of grant all belong to one Workspace.
+ * The groups of an ALL-of grant all belong to one Workspace. A Partner is named only by those who
+ * manage it, and only on its root or below, at a level a Partner may hold (docs/partners.md).
  */
-export async function resolveGrantee(db: Db, input: GranteeInput, workspaceId: number, caller: Caller): Promise<Grantee> {
+export async function resolveGrantee(call: Call, input: GranteeInput, site: SitePath, level: Level): Promise<Grantee> {
+  const { db, caller } = call;
+  const workspaceId = site.workspaceId;
   // Answers for a grantee the caller may not name: as an unknown id when it may not see it, and
   // the reason when it may (accountReach).
   const check = (field: string, memberOf: number, notFound: () => Error) => {
@@ -121,6 +128,13 @@ export async function resolveGrantee(db: Db, input: GranteeInput, workspaceId: n
       if (workspaces.size > 1) throw errors.modelSaveError({ group_ids: ['must all belong to the same Workspace'] });
       check('group_ids', (groups[0] as GranteeGroup).workspaceId, errors.groupNotFound);
       return { kind: 'groups', groupIds: groups.map((g) => g.id) };
+    }
+    case 'partner_id': {
+      // Only those who manage the Partner see it (others are answered as for an id that does not
+      // exist), and its grants lie inside its root, at a level a Partner may hold.
+      const partner = await findVisiblePartner(db, caller, call.requestWorkspaceId, input.id);
+      assertPartnerGrantFits(partner, site, level);
+      return { kind: 'partner', partnerId: partner.id };
     }
   }
 }

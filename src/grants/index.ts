@@ -9,6 +9,7 @@ export { explainAccess, type ExplainRequest, type Explanation } from './explain.
 export { granteeNames, type GranteeNames } from './grantee-names.js';
 export { type GrantListFilter, listGrants } from './listing.js';
 export { type GrantRecord, type GrantSortField, grantSortValue } from '../repositories/grants/index.js';
+export { deletePartnerGrants, grantsOfPartner } from './partner-grants.js';
 export { grantPathInRequest } from './request-path.js';
 export { grantInputTarget, grantTarget } from './grant-review-input.js';
 export { effectiveAccessExport, type ExportedPath } from './reach/effective-access-export.js';

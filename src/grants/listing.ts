@@ -1,6 +1,6 @@
 import { coverageOf, type EntryType } from '../authz/index.js';
 import {
-  granteeSetOf, isInRequestWorkspace, listVisibility, mayListGroup, mayListUser, permissionReachIn, selfAndAncestorKeys, subjectOf, toSitePath,
+  findVisiblePartner, granteeSetOf, isInRequestWorkspace, listVisibility, mayListGroup, mayListUser, permissionReachIn, selfAndAncestorKeys, subjectOf, toSitePath,
   type Call,
 } from '../access/index.js';
 import type { Db } from '../db/database.js';
@@ -13,6 +13,8 @@ import { findUserById } from '../repositories/users.js';
 export interface GrantListFilter {
   userId?: number;
   groupId?: number;
+  /** Grants to this Partner. */
+  partnerId?: number;
   /** Grants that cover this path: on it, or on an ancestor whose grant reaches it. */
   path?: string;
   /** Grants on exactly this path. */
@@ -29,6 +31,7 @@ export interface GrantListFilter {
  *   ALL-of grants it satisfies. Naming a user the caller may not list is `not-found/user-not-found`.
  * - `group_id`: grants to that group (not ALL-of grants that merely list it); a group out of
  *   reach is `not-found/group-not-found`.
+ * - `partner_id`: grants to that Partner; a Partner the caller may not see is `not-found`.
  * - `path`: grants on the path and on its ancestors (within the context) that cover it.
  */
 export async function listGrants(call: Call, filter: GrantListFilter, page: SortedPageRequest<GrantSortField>): Promise<readonly GrantRecord[]> {
@@ -46,11 +49,14 @@ export async function listGrants(call: Call, filter: GrantListFilter, page: Sort
     const group = (await findGranteeGroups(db, [filter.groupId]))[0];
     if (group === undefined || !mayListGroup(reach, requestWorkspaceId, group)) throw errors.groupNotFound();
   }
+  // Its own Partner's grants are a Partner user's own grants; any other Partner must be one the caller sees.
+  if (filter.partnerId !== undefined && caller.user?.partnerId !== filter.partnerId) await findVisiblePartner(db, caller, requestWorkspaceId, filter.partnerId);
   return grantPage(db, {
     workspaceId: requestWorkspaceId === 0 ? null : requestWorkspaceId,
     visibility: listVisibility(reach, requestWorkspaceId),
     ...(grantees === undefined ? {} : { grantees }),
     ...(filter.groupId === undefined ? {} : { groupId: filter.groupId }),
+    ...(filter.partnerId === undefined ? {} : { partnerId: filter.partnerId }),
     ...(filter.path === undefined ? {} : { covering: await coveringKeys(db, requestWorkspaceId, filter.path) }),
     ...(filter.exactPath === undefined ? {} : { pathKey: toSitePath(requestWorkspaceId, filter.exactPath).key }),
     ...(filter.pathPrefix === undefined ? {} : { pathKeyPrefix: pathKeyPrefixOf(requestWorkspaceId, filter.pathPrefix) }),

@@ -1,5 +1,5 @@
 import {
-  assertMayManagePartnersOf, findVisibleGroup, findVisiblePartner, findVisibleUser, mayReadPartnerNotes, membershipWorkspace, partnerVisibility, type Call,
+  assertMayManagePartnersOf, assertRootHoldsGrants, findVisibleGroup, findVisiblePartner, findVisibleUser, mayReadPartnerNotes, membershipWorkspace, partnerVisibility, type Call,
 } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { lockAndRead } from '../db/serialise.js';
@@ -14,6 +14,7 @@ import {
 } from '../repositories/partners.js';
 import { usersOfPartners } from '../repositories/users.js';
 import { deletePartnerUsers } from '../directory/index.js';
+import { deletePartnerGrants, grantsOfPartner } from '../grants/index.js';
 import { checkPartnerName, checkPartnerSettings } from './partner-fields.js';
 import { partnerCreated, partnerDeleted, partnerUpdated } from './partner-history.js';
 import { ensurePartnerRoot, partnerRootSite, shownRootFolder } from './partner-root.js';
@@ -83,9 +84,12 @@ export async function updatePartner(a: Call, id: number, input: PartnerInput): P
   if (name !== undefined && (await partnerNameTaken(a.db, partner.workspaceId, name, partner.id))) throw partnerNameTakenError();
   await refusingDuplicates(() => inTransaction(a.db, async (tx) => {
     const before = await lockedPartner(tx, partner.id);
-    // The root folder changes only when it names another folder; its spelling alone is kept as it is.
-    // (A Partner's grants, when it has them, must lie inside its root: a new root will be checked against them.)
-    const root = site === undefined || site.key === sitePathKeyOf(before) ? undefined : await ensurePartnerRoot(tx, site, a.now, a.caller.user?.id ?? null);
+    // The root folder changes only when it names another folder; its spelling alone is kept as it
+    // is. A new one must hold the Partner's grants, read in this transaction after the Partner
+    // was locked (a grant for it is created only inside its current root).
+    const moves = site !== undefined && site.key !== sitePathKeyOf(before);
+    if (moves) assertRootHoldsGrants(site, await grantsOfPartner({ ...a, db: tx }, before.id), (path) => shownRootFolder(before.workspaceId, path));
+    const root = moves ? await ensurePartnerRoot(tx, site, a.now, a.caller.user?.id ?? null) : undefined;
     const changedSettings = Object.fromEntries(Object.entries(settings)
       .filter(([field, value]) => value !== undefined && before.settings[field as keyof PartnerSettings] !== value)) as Partial<PartnerSettings>;
     const change = {
@@ -102,17 +106,19 @@ export async function updatePartner(a: Call, id: number, input: PartnerInput): P
 }
 
 /**
- * DELETE /partners/<id>: the Partner goes with its users (their keys, sessions and SSH keys go
- * with them, as with any user deleted), each recorded; its root folder and the files in it stay.
+ * DELETE /partners/<id>: the Partner goes with its grants and its users (their keys, sessions and
+ * SSH keys go with them, as with any user deleted), each recorded; its root folder and the files
+ * in it stay.
  */
 export async function deletePartner(a: Call, id: number): Promise<void> {
   const partner = await findVisiblePartner(a.db, a.caller, a.requestWorkspaceId, id);
   await assertMayManagePartnersOf(a.db, a.caller, partner.workspaceId);
   await inTransaction(a.db, async (tx) => {
     const current = await lockedPartner(tx, partner.id);
+    const grantEvents = await deletePartnerGrants({ ...a, db: tx }, current.id);
     const userEvents = await deletePartnerUsers(tx, current.id);
     await deletePartnerRow(tx, current.id);
-    await recordHistory(tx, a, [partnerDeleted(current), ...userEvents]);
+    await recordHistory(tx, a, [partnerDeleted(current), ...grantEvents, ...userEvents]);
   });
 }
 

@@ -82,11 +82,13 @@ export async function grantsNaming(db: Db, names: { userIds: readonly number[]; 
  * `groupIds` (their groups), or an ALL-of set listing one of those groups. What deciding those
  * users on those paths needs, and no grant more.
  */
-export async function grantsOnPathsNaming(db: Db, pathKeys: readonly string[], names: { userIds: readonly number[]; groupIds: readonly number[] }): Promise<GrantRecord[]> {
+export async function grantsOnPathsNaming(db: Db, pathKeys: readonly string[], names: { userIds: readonly number[]; groupIds: readonly number[]; partnerIds: readonly number[] }): Promise<GrantRecord[]> {
   const allOfIds = await allOfGrantIdsNamingAny(db, names.groupIds);
   const rows: GrantRow[] = [];
   for (const keys of chunks(pathKeys)) {
-    const branches: [column: 'user_id' | 'group_id' | 'id', values: readonly number[]][] = [['user_id', names.userIds], ['group_id', names.groupIds], ['id', allOfIds]];
+    const branches: [column: 'user_id' | 'group_id' | 'partner_id' | 'id', values: readonly number[]][] = [
+      ['user_id', names.userIds], ['group_id', names.groupIds], ['partner_id', names.partnerIds], ['id', allOfIds],
+    ];
     for (const [column, values] of branches) {
       for (const part of chunks(values)) {
         // The grantee's index finds the rows; left indexable, the path test would tempt SQLite (which

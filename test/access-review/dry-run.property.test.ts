@@ -96,7 +96,7 @@ describe.each(testDatabaseTargets())('dry run agrees with the reference model [$
         const members = await db.selectFrom('group_users').select(['group_id', 'user_id']).where('group_id', 'in', groups).execute();
         const access = new Map<string, { capabilities: Capability[]; workspaceAdmin: boolean; folderAdmin: boolean }>();
         for (const user of users) {
-          const subject = { userId: user.id, workspaceId: ws, siteAdmin: false, workspaceAdmin: false, groupIds: new Set(members.filter((m) => m.user_id === user.id).map((m) => m.group_id)) };
+          const subject = { userId: user.id, workspaceId: ws, siteAdmin: false, workspaceAdmin: false, groupIds: new Set(members.filter((m) => m.user_id === user.id).map((m) => m.group_id)), partnerId: null };
           for (const path of PATHS) {
             const decision = referenceDecide(subject, { pathKey: siteKey(path), type: 'directory' }, grants);
             access.set(`${user.id}|${path}`, { capabilities: decision.capabilities, workspaceAdmin: decision.workspaceAdmin, folderAdmin: decision.folderAdmin });
@@ -148,7 +148,7 @@ describe.each(testDatabaseTargets())('dry run agrees with the reference model [$
         const all = [...groupsOf, ...inGroupChanged];
         if (grant.grantee.kind === 'user') return grant.grantee.userId === user;
         if (grant.grantee.kind === 'group') return all.includes(grant.grantee.groupId);
-        return grant.grantee.groupIds.some((g) => all.includes(g));
+        return grant.grantee.kind === 'groups' && grant.grantee.groupIds.some((g) => all.includes(g));
       }
       async function requestFor(c: Change) {
         switch (c.kind) {

@@ -36,6 +36,7 @@ const TIMEOUT_MS = 60_000 * Math.max(1, numRuns / 10_000);
 const LEVELS: Level[] = ['admin', 'full', 'readonly', 'writeonly', 'list', 'history', 'bundle'];
 const USER_IDS = [1, 2, 3];
 const GROUP_IDS = [1, 2, 3, 4];
+const PARTNER_IDS = [1, 2];
 
 // A small alphabet so that grants and targets collide: Workspace roots (valid and not), their
 // parents, and segments that share a string prefix ('a', 'ab').
@@ -69,6 +70,8 @@ const granteeArb: fc.Arbitrary<Grantee> = fc.oneof(
   },
   // The contract forbids it; the engine must still fail closed.
   { weight: 1, arbitrary: fc.constant<Grantee>({ kind: 'groups', groupIds: [] }) },
+  // Of any level: the forbidden ones (admin, history, bundle) must give nobody anything.
+  { weight: 2, arbitrary: fc.constantFrom(...PARTNER_IDS).map((partnerId): Grantee => ({ kind: 'partner', partnerId })) },
 );
 
 const anyGrantFieldsArb = fc.record({
@@ -95,6 +98,9 @@ const userArb = fc.record({
   siteAdmin: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
   workspaceAdmin: fc.boolean(),
   groups: fc.subarray(GROUP_IDS),
+  // Mostly none. A Partner user with flags or groups cannot be stored; the engine must still
+  // give it its Partner's grants and nothing else.
+  partnerId: fc.oneof({ weight: 3, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(...PARTNER_IDS) }),
 });
 const siteArb = fc.record({
   users: fc.tuple(...USER_IDS.map(() => userArb)),
@@ -124,7 +130,7 @@ function folderNear(grants: Grant[]): fc.Arbitrary<string> {
   return fc.oneof({ weight: 1, arbitrary: pathArb }, { weight: 3, arbitrary: aboveArb });
 }
 
-type Site = { users: { workspaceId: number; siteAdmin: boolean; workspaceAdmin: boolean; groups: number[] }[]; grants: Grant[] };
+type Site = { users: { workspaceId: number; siteAdmin: boolean; workspaceAdmin: boolean; groups: number[]; partnerId: number | null }[]; grants: Grant[] };
 
 function subjectsOf(site: Site): Subject[] {
   return site.users.map((user, index) => ({
@@ -133,6 +139,7 @@ function subjectsOf(site: Site): Subject[] {
     siteAdmin: user.siteAdmin,
     workspaceAdmin: user.workspaceAdmin,
     groupIds: new Set(user.groups),
+    partnerId: user.partnerId,
   }));
 }
 

@@ -7,12 +7,14 @@ export function subject(fields: Partial<Omit<Subject, 'groupIds'>> & { groups?: 
     siteAdmin: fields.siteAdmin ?? false,
     workspaceAdmin: fields.workspaceAdmin ?? false,
     groupIds: new Set(fields.groups ?? []),
+    partnerId: fields.partnerId ?? null,
   };
 }
 
 export const toUser = (userId: number): Grantee => ({ kind: 'user', userId });
 export const toGroup = (groupId: number): Grantee => ({ kind: 'group', groupId });
 export const toAllOf = (...groupIds: number[]): Grantee => ({ kind: 'groups', groupIds });
+export const toPartner = (partnerId: number): Grantee => ({ kind: 'partner', partnerId });
 
 let nextId = 1000;
 

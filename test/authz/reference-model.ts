@@ -80,8 +80,18 @@ function covers(grant: Grant, target: Target): boolean {
   return t.length === g.length + 1 && target.type === 'file';
 }
 
+// Partners hold these levels only; a Partner grant of another level is granted to nobody.
+const PARTNER_MAY_HOLD = ['full', 'readonly', 'writeonly', 'list'];
+
+function isPartnerUser(subject: Subject): boolean {
+  return subject.partnerId !== null;
+}
+
 function matches(subject: Subject, grant: Grant): boolean {
   const grantee = grant.grantee;
+  // A Partner user holds its Partner's grants and nothing else; nobody else holds a Partner's.
+  if (grantee.kind === 'partner') return subject.partnerId === grantee.partnerId && PARTNER_MAY_HOLD.includes(grant.level);
+  if (isPartnerUser(subject)) return false;
   if (grantee.kind === 'user') return grantee.userId === subject.userId;
   if (grantee.kind === 'group') return subject.groupIds.has(grantee.groupId);
   if (grantee.groupIds.length === 0) return false;
@@ -106,7 +116,7 @@ export function referenceDecide(subject: Subject, target: Target, grants: Grant[
 
   let workspaceAdmin = false;
   if (workspaceId >= 1) {
-    if (subject.workspaceId === workspaceId && subject.workspaceAdmin) workspaceAdmin = true;
+    if (subject.workspaceId === workspaceId && subject.workspaceAdmin && !isPartnerUser(subject)) workspaceAdmin = true;
     for (const grant of applied) {
       if (isRootAdminGrant(grant) && referenceWorkspaceOf(grant.pathKey) === workspaceId) workspaceAdmin = true;
     }
@@ -121,14 +131,15 @@ export function referenceDecide(subject: Subject, target: Target, grants: Grant[
   for (const grant of applied) {
     for (const capability of LEVEL_GIVES[grant.level] ?? []) have.add(capability);
   }
-  if (subject.siteAdmin || workspaceAdmin) {
+  const siteAdmin = subject.siteAdmin && !isPartnerUser(subject);
+  if (siteAdmin || workspaceAdmin) {
     for (const capability of ORDER) have.add(capability);
   }
 
   return {
     workspaceId,
     capabilities: ORDER.filter((capability) => have.has(capability)),
-    siteAdmin: subject.siteAdmin,
+    siteAdmin,
     workspaceAdmin,
     folderAdmin,
     appliedGrantIds: applied.map((grant) => grant.id).sort((a, b) => a - b),
@@ -176,11 +187,14 @@ function sameGranteeAs(a: Grant, b: Grant): boolean {
   if (x.kind === 'user' && y.kind === 'user') return x.userId === y.userId;
   if (x.kind === 'group' && y.kind === 'group') return x.groupId === y.groupId;
   if (x.kind === 'groups' && y.kind === 'groups') return sameGroupSet(x.groupIds, y.groupIds);
+  if (x.kind === 'partner' && y.kind === 'partner') return x.partnerId === y.partnerId;
   return false;
 }
 
 export function referenceReplacedIds(created: Grant, existing: Grant[]): number[] {
   const createdGives = LEVEL_GIVES[created.level] ?? [];
+  // A Partner grant no Partner may hold gives nobody anything, so it can stand in for nothing.
+  if (created.grantee.kind === 'partner' && !PARTNER_MAY_HOLD.includes(created.level)) return [];
   const ids: number[] = [];
   for (const old of existing) {
     if (old.id === created.id) continue;

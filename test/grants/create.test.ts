@@ -34,6 +34,8 @@ describe.each(testDatabaseTargets())('POST /permissions [$name]', (target) => {
         group_name: null,
         group_ids: [],
         group_names: [],
+        partner_id: null,
+        partner_name: null,
         permission: 'readonly',
         recursive: true,
         workspace_id: ws,
@@ -46,7 +48,7 @@ describe.each(testDatabaseTargets())('POST /permissions [$name]', (target) => {
 
     it('answers on /permissions.json too and ignores unknown and read-only fields', async () => {
       const user = await createUser(t.database.db, { workspaceId: ws });
-      const response = await t.api.post('/permissions.json', { path: 'Inbox', user_id: user.id, permission: 'writeonly', recursive: false, id: 999999, site_id: 1, partner_id: 3 }, { key: BOOTSTRAP_KEY, workspace: ws });
+      const response = await t.api.post('/permissions.json', { path: 'Inbox', user_id: user.id, permission: 'writeonly', recursive: false, id: 999999, site_id: 1, partner_name: 'x', username: null }, { key: BOOTSTRAP_KEY, workspace: ws });
       expect(response.status).toBe(201);
       expect(response.body).toMatchObject({ path: 'Inbox', recursive: false, permission: 'writeonly', workspace_id: ws });
       expect(response.body.id).not.toBe(999999);

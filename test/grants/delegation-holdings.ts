@@ -78,7 +78,7 @@ export function holdingsOf(state: SiteState, places: readonly Place[], customWor
     if (user.doors.includes(protocol) || groupsOfItsWorkspace.some((group) => group.doors.includes(protocol))) held.add(doorHolding(protocol));
   }
   if (user.disabled) return held;
-  const subject: Subject = { userId, workspaceId: user.workspaceId, siteAdmin: user.siteAdmin, workspaceAdmin: user.workspaceAdmin, groupIds };
+  const subject: Subject = { userId, workspaceId: user.workspaceId, siteAdmin: user.siteAdmin, workspaceAdmin: user.workspaceAdmin, groupIds, partnerId: null };
   if (user.siteAdmin) held.add('site');
   for (const workspaceId of customWorkspaces) {
     if (referenceDecide(subject, { pathKey: `_/workspaces/${workspaceId}`, type: 'directory' }, state.grants).workspaceAdmin) {

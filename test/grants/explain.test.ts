@@ -28,7 +28,7 @@ describe.each(testDatabaseTargets())('GET /permissions/explain [$name]', (target
     });
     expect(body.reasons).toEqual(['list', 'read'].map((capability) => ({
       kind: 'capability', capability, role: null, source: 'grant', permission_id: grant, path: 'Plans', permission: 'readonly', recursive: true,
-      via: 'group', group_id: group, group_name: expect.any(String), group_ids: [], group_names: [], workspace_id: ws,
+      via: 'group', group_id: group, group_name: expect.any(String), group_ids: [], group_names: [], partner_id: null, partner_name: null, workspace_id: ws,
     })));
   });
 
@@ -50,7 +50,7 @@ describe.each(testDatabaseTargets())('GET /permissions/explain [$name]', (target
     expect(byAdmin.body.capabilities).toEqual([]);
     expect(byAdmin.body.near_misses).toEqual([expect.objectContaining({
       id: grant, path: 'Contracts', permission: 'full', group_ids: [legal, managers].sort((a, b) => a - b),
-      reasons: [{ code: 'missing_groups', user_id: null, username: null, group_id: null, group_name: null, missing_group_ids: [managers], missing_group_names: [`Managers ${ws}`] }],
+      reasons: [{ code: 'missing_groups', user_id: null, username: null, group_id: null, group_name: null, partner_id: null, partner_name: null, missing_group_ids: [managers], missing_group_names: [`Managers ${ws}`] }],
     })]);
     // The member itself may not list a grant that does not name it: no near miss for it.
     expect((await explainSelf(t, member, 'Contracts/nda.pdf', ws)).near_misses).toEqual([]);

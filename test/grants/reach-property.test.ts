@@ -115,9 +115,9 @@ describe.each(testDatabaseTargets())('reach agrees with deciding each user one b
       const subjects: Subject[] = [
         ...users.filter((u) => !u.disabled).map((u) => ({
           userId: u.id, workspaceId: u.workspaceId, siteAdmin: false, workspaceAdmin: u.workspaceAdmin,
-          groupIds: new Set(site.memberships.filter(([, m]) => userAt(m).id === u.id).map(([g]) => groupId(g))),
+          groupIds: new Set(site.memberships.filter(([, m]) => userAt(m).id === u.id).map(([g]) => groupId(g))), partnerId: null,
         })),
-        ...siteAdmins.map((u) => ({ userId: u.id, workspaceId: 0, siteAdmin: true, workspaceAdmin: false, groupIds: new Set<number>() })),
+        ...siteAdmins.map((u) => ({ userId: u.id, workspaceId: 0, siteAdmin: true, workspaceAdmin: false, groupIds: new Set<number>(), partnerId: null })),
       ];
       const viewer = userAt(site.viewer);
       const viewerKey = viewer.disabled ? undefined : await createApiKey(db, { userId: viewer.id, workspaceId: ws });

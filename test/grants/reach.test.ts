@@ -80,8 +80,8 @@ describe.each(testDatabaseTargets())('GET /permissions/reach [$name]', (target) 
       user_id: s.direct.id, username: expect.any(String), workspace_id: s.ws, permission: 'readonly',
       capabilities: ['list', 'read', 'write'], role: null, roles: [],
       because: [
-        { ...grantCause(s.grants.direct, 'Plans', 'readonly', true), applies: 'direct', group_id: null, group_name: null, group_ids: [], group_names: [], role: null },
-        { ...grantCause(s.grants.directAgain, 'Plans/2026', 'writeonly', true), applies: 'direct', group_id: null, group_name: null, group_ids: [], group_names: [], role: null },
+        { ...grantCause(s.grants.direct, 'Plans', 'readonly', true), applies: 'direct', group_id: null, group_name: null, group_ids: [], group_names: [], partner_id: null, partner_name: null, role: null },
+        { ...grantCause(s.grants.directAgain, 'Plans/2026', 'writeonly', true), applies: 'direct', group_id: null, group_name: null, group_ids: [], group_names: [], partner_id: null, partner_name: null, role: null },
       ],
     });
     expect(rowOf(response.body, s.viaGroup.id)).toMatchObject({

@@ -71,7 +71,7 @@ function canName(grant: GrantRecord, user: Site['users'][number]): boolean {
   const grantee = grant.grantee;
   if (grantee.kind === 'user') return grantee.userId === user.id;
   if (grantee.kind === 'group') return user.groupIds.includes(grantee.groupId);
-  return grantee.groupIds.some((id) => user.groupIds.includes(id));
+  return grantee.kind === 'groups' && grantee.groupIds.some((id) => user.groupIds.includes(id));
 }
 
 const byId = <T extends { id: number }>(list: readonly T[]): T[] => [...list].sort((a, b) => a.id - b.id);
@@ -99,7 +99,7 @@ describe.each(testDatabaseTargets())('the grants repository [$name]', (target) =
     for (const user of site.users) {
       for (const keys of [['', 'top', 'top/sub'], ['_/workspaces/1', '_/workspaces/1/a/b'], FOLDERS]) {
         const expected = engineGrants(site.grants.filter((g) => keys.includes(g.pathKey) && canName(g, user)));
-        expect(byId(await grantsThatCanMatch(database.db, user.id, user.groupIds, keys))).toEqual(expected);
+        expect(byId(await grantsThatCanMatch(database.db, { userId: user.id, groupIds: user.groupIds, partnerId: null }, keys))).toEqual(expected);
       }
     }
   });
@@ -108,14 +108,14 @@ describe.each(testDatabaseTargets())('the grants repository [$name]', (target) =
     for (const user of site.users) {
       for (const folder of ['', 'top', '_/workspaces/1', '_/workspaces/1/a/b']) {
         const expected = engineGrants(site.grants.filter((g) => below(g.pathKey, folder) && canName(g, user)));
-        expect(byId(await grantsBelowThatCanMatch(database.db, user.id, user.groupIds, folder))).toEqual(expected);
+        expect(byId(await grantsBelowThatCanMatch(database.db, { userId: user.id, groupIds: user.groupIds, partnerId: null }, folder))).toEqual(expected);
       }
     }
   });
 
   it("finds a user's admin grants, anywhere or in one Workspace", async () => {
     for (const user of site.users) {
-      const candidates = await granteesThatCanMatch(database.db, user.id, user.groupIds);
+      const candidates = await granteesThatCanMatch(database.db, { userId: user.id, groupIds: user.groupIds, partnerId: null });
       const admin = site.grants.filter((g) => g.level === 'admin' && canName(g, user));
       expect(byId(await adminGrantsNaming(database.db, candidates))).toEqual(byId(admin));
       const workspaceId = site.workspaces[1] as number;
@@ -126,7 +126,7 @@ describe.each(testDatabaseTargets())('the grants repository [$name]', (target) =
 
   it('pages the grants naming a user by id, the same rows whatever the page size', async () => {
     for (const user of site.users) {
-      const grantees = await granteesThatCanMatch(database.db, user.id, user.groupIds);
+      const grantees = await granteesThatCanMatch(database.db, { userId: user.id, groupIds: user.groupIds, partnerId: null });
       const expected = byId(site.grants.filter((g) => canName(g, user)));
       const seen: GrantRecord[] = [];
       let afterId = 0;
@@ -160,7 +160,7 @@ describe.each(testDatabaseTargets())('the grants repository [$name]', (target) =
 
   it('finds the Workspaces where a user may hold a grant', async () => {
     for (const user of site.users) {
-      const workspaces = await grantWorkspacesFor(database.db, await granteesThatCanMatch(database.db, user.id, user.groupIds));
+      const workspaces = await grantWorkspacesFor(database.db, await granteesThatCanMatch(database.db, { userId: user.id, groupIds: user.groupIds, partnerId: null }));
       const naming = site.grants.filter((g) => canName(g, user));
       expect([...workspaces].sort()).toEqual([...new Set(naming.map((g) => g.workspaceId))].sort());
     }

@@ -73,6 +73,8 @@ function nearMissText(reason: NearMissReason): string {
     case 'missing_groups': return `not a member of groups ${reason.missingGroupIds.join(', ')}`;
     case 'other_user': return `granted to user ${reason.userId}`;
     case 'not_recursive': return 'not recursive';
+    case 'other_partner': return `granted to Partner ${reason.partnerId}`;
+    case 'partner_user': return "not a Partner grant: a Partner user holds its Partner's grants only";
     case 'invalid_grantee': return 'its grantee matches nobody';
   }
 }

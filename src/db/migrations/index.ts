@@ -19,6 +19,7 @@ import { lockAnyUserAccess } from './016-lock-any-user-access.js';
 import { userActivityAndGroupAddresses } from './017-user-activity-and-group-addresses.js';
 import { partners } from './018-partners.js';
 import { partnerUsers } from './019-partner-users.js';
+import { partnerGrants } from './020-partner-grants.js';
 
 /**
  * Every migration, in order, listed statically (no directory scanning, so the build output and
@@ -46,6 +47,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '017-user-activity-and-group-addresses': userActivityAndGroupAddresses(dialect),
     '018-partners': partners(dialect),
     '019-partner-users': partnerUsers(dialect),
+    '020-partner-grants': partnerGrants(),
   };
   return { getMigrations: async () => migrations };
 }

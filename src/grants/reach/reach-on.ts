@@ -3,7 +3,7 @@ import { selfAndAncestorKeys } from '../../access/index.js';
 import type { Db } from '../../db/database.js';
 import { usersByIds } from '../../repositories/access-review.js';
 import { administratorIdsByFlag, grantsOnPaths, membershipPairsOfGroups, toEngineGrant, type GrantRecord } from '../../repositories/grants/index.js';
-import type { User } from '../../repositories/users.js';
+import { usersOfPartners, type User } from '../../repositories/users.js';
 
 // "Who can reach this path", for any number of paths, with no caller: the raw answer that the
 // reach listing, the effective-access export (and later a dry run) filter by what their caller may
@@ -63,9 +63,17 @@ export async function planReach(db: Db, targets: readonly ReachTarget[], grants?
   const ancestorsOf = new Map(targets.map((target) => [target.key, selfAndAncestorKeys(target.key)]));
   const records = grants ?? (await grantsOnPaths(db, [...new Set([...ancestorsOf.values()].flat())]));
   const namedGroupIds = new Set<number>();
+  const namedPartnerIds = new Set<number>();
   for (const { grantee } of records) {
     if (grantee.kind === 'group') namedGroupIds.add(grantee.groupId);
     else if (grantee.kind === 'groups') for (const id of grantee.groupIds) namedGroupIds.add(id);
+    else if (grantee.kind === 'partner') namedPartnerIds.add(grantee.partnerId);
+  }
+  const usersOfPartner = new Map<number, number[]>();
+  for (const { id, partnerId } of await usersOfPartners(db, [...namedPartnerIds])) {
+    const list = usersOfPartner.get(partnerId);
+    if (list === undefined) usersOfPartner.set(partnerId, [id]);
+    else list.push(id);
   }
   const groupsOf = new Map<number, number[]>();
   const membersOf = new Map<number, number[]>();
@@ -89,6 +97,7 @@ export async function planReach(db: Db, targets: readonly ReachTarget[], grants?
     for (const { grantee } of onPath) {
       if (grantee.kind === 'user') candidates.add(grantee.userId);
       else if (grantee.kind === 'group') for (const id of membersOf.get(grantee.groupId) ?? []) candidates.add(id);
+      else if (grantee.kind === 'partner') for (const id of usersOfPartner.get(grantee.partnerId) ?? []) candidates.add(id);
       else if (grantee.groupIds.length > 0) {
         // ALL-of: the members of its first group are a superset of the users it can match; the
         // engine decides which of them are in every group.
@@ -122,6 +131,7 @@ export function decideReach(plan: ReachPlan, target: ReachTarget, users: readonl
       siteAdmin: user.siteAdmin,
       workspaceAdmin: user.workspaceAdmin,
       groupIds: new Set(plan.groupsOf.get(user.id) ?? []),
+      partnerId: user.partnerId,
     };
     const decision = decide(subject, { pathKey: target.key, type: target.type }, planned.grants);
     const roles: AdminRole[] = [];

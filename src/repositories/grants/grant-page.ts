@@ -30,6 +30,7 @@ export interface GrantPageQuery {
   visibility: 'all' | ListVisibility;
   grantees?: GranteeSet;
   groupId?: number;
+  partnerId?: number;
   /** Grants on any of `anyKeys`, or recursive ones on `recursiveKeys`. */
   covering?: { anyKeys: readonly string[]; recursiveKeys: readonly string[] };
   /** Grants on exactly this path (its key). */
@@ -41,7 +42,7 @@ export interface GrantPageQuery {
 }
 
 /** The fields a list of grants can be sorted by. */
-export type GrantSortField = 'id' | 'path' | 'user_id' | 'group_id';
+export type GrantSortField = 'id' | 'path' | 'user_id' | 'group_id' | 'partner_id';
 
 /** What a grant sorts by in each order; never null (a group's grant has no user: -1, first). */
 const SORTED_BY: Readonly<Record<GrantSortField, () => RawBuilder<unknown>>> = {
@@ -49,6 +50,7 @@ const SORTED_BY: Readonly<Record<GrantSortField, () => RawBuilder<unknown>>> = {
   path: () => sql.ref('path_key'),
   user_id: () => sql`coalesce(user_id, -1)`,
   group_id: () => sql`coalesce(group_id, -1)`,
+  partner_id: () => sql`coalesce(partner_id, -1)`,
 };
 
 /** The value `grant` has in the order by `field`, as a cursor keeps it (the SORTED_BY expressions' value). */
@@ -59,6 +61,7 @@ export function grantSortValue(grant: GrantRecord, field: GrantSortField): strin
     case 'user_id': return grant.grantee.kind === 'user' ? grant.grantee.userId : -1;
     // An ALL-of grant keeps its groups elsewhere: its group_id is null.
     case 'group_id': return grant.grantee.kind === 'group' ? grant.grantee.groupId : -1;
+    case 'partner_id': return grant.grantee.kind === 'partner' ? grant.grantee.partnerId : -1;
   }
 }
 
@@ -82,7 +85,7 @@ async function loadGrantPage(db: Db, query: GrantPageQuery): Promise<GrantRecord
   const direction = page.sort.direction;
   let select = db.selectFrom('permissions').select(GRANT_COLUMNS);
   if (page.after !== undefined) select = select.where(afterInOrder(sortedBy, sql.ref('id'), direction, page.after));
-  const narrowed = visibility !== 'all' || grantees !== undefined || query.groupId !== undefined || covering !== undefined
+  const narrowed = visibility !== 'all' || grantees !== undefined || query.groupId !== undefined || query.partnerId !== undefined || covering !== undefined
     || query.pathKey !== undefined || query.pathKeyPrefix !== undefined;
   if (query.workspaceId !== null) {
     select = narrowed ? select.where(inWorkspaceByOtherIndexes(query.workspaceId)) : select.where('workspace_id', '=', query.workspaceId);
@@ -90,6 +93,7 @@ async function loadGrantPage(db: Db, query: GrantPageQuery): Promise<GrantRecord
   if (visibility !== 'all') select = select.where((eb) => visibleWhere(eb, visibility));
   if (grantees !== undefined) select = select.where(grantNamesAnyOf(grantees));
   if (query.groupId !== undefined) select = select.where('group_id', '=', query.groupId);
+  if (query.partnerId !== undefined) select = select.where('partner_id', '=', query.partnerId);
   if (covering !== undefined) select = select.where((eb) => coveringWhere(eb, covering));
   if (query.pathKey !== undefined) select = select.where(equalsText('path_key', query.pathKey));
   if (query.pathKeyPrefix !== undefined) select = select.where(startsWith('path_key', query.pathKeyPrefix));

@@ -18,7 +18,7 @@ export interface GrantRecord {
 }
 
 /** The columns every read of `permissions` selects: the whole row. */
-export const GRANT_COLUMNS = ['id', 'workspace_id', 'path', 'path_key', 'user_id', 'group_id', 'permission', 'recursive', 'created_at'] as const;
+export const GRANT_COLUMNS = ['id', 'workspace_id', 'path', 'path_key', 'user_id', 'group_id', 'partner_id', 'permission', 'recursive', 'created_at'] as const;
 
 export type GrantRow = Pick<Selectable<PermissionsTable>, (typeof GRANT_COLUMNS)[number]>;
 
@@ -44,9 +44,9 @@ export async function toGrantRecords(db: Db, rows: readonly GrantRow[]): Promise
   }));
 }
 
-/** The groups of each ALL-of grant among `rows` (those naming neither a user nor a group). */
+/** The groups of each ALL-of grant among `rows` (those naming no user, group or Partner). */
 async function allOfGroupSets(db: Db, rows: readonly GrantRow[]): Promise<Map<number, number[]>> {
-  const allOfIds = rows.filter((r) => r.user_id === null && r.group_id === null).map((r) => r.id);
+  const allOfIds = rows.filter((r) => r.user_id === null && r.group_id === null && r.partner_id === null).map((r) => r.id);
   const groupsByGrant = new Map<number, number[]>();
   if (allOfIds.length === 0) return groupsByGrant;
   const members = await db
@@ -63,9 +63,10 @@ async function allOfGroupSets(db: Db, rows: readonly GrantRow[]): Promise<Map<nu
   return groupsByGrant;
 }
 
-/** A stored row's grantee: a user, a group, or (neither set) the ALL-of set loaded for it. */
+/** A stored row's grantee: a user, a group, a Partner, or (none set) the ALL-of set loaded for it. */
 function granteeOf(row: GrantRow, allOfSets: ReadonlyMap<number, number[]>): Grantee {
   if (row.user_id !== null) return { kind: 'user', userId: row.user_id };
   if (row.group_id !== null) return { kind: 'group', groupId: row.group_id };
+  if (row.partner_id !== null) return { kind: 'partner', partnerId: row.partner_id };
   return { kind: 'groups', groupIds: allOfSets.get(row.id) ?? [] };
 }

@@ -18,6 +18,7 @@ export async function insertGrant(db: Db, grant: NewGrant): Promise<GrantRecord>
       path_key: grant.pathKey,
       user_id: grant.grantee.kind === 'user' ? grant.grantee.userId : null,
       group_id: grant.grantee.kind === 'group' ? grant.grantee.groupId : null,
+      partner_id: grant.grantee.kind === 'partner' ? grant.grantee.partnerId : null,
       permission: grant.level,
       recursive: grant.recursive,
       created_at: grant.now,

@@ -8,7 +8,7 @@ import { grantNamesAnyOf, type GranteeSet } from './grantee-set.js';
 /**
  * The grants of `grantee` on `pathKey` and, with `andBelow`, on every path under it: the only
  * grants a new grant for that grantee can replace. The grantee's own index (permissions_user,
- * permissions_group, permission_groups_group) finds them, so the cost follows that grantee's
+ * permissions_group, permissions_partner, permission_groups_group) finds them, so the cost follows that grantee's
  * grants, not the site's. For an ALL-of grantee this returns every ALL-of grant naming its first
  * group; the engine's sameGrantee keeps only the identical set.
  */
@@ -32,6 +32,8 @@ async function grantsOfGrantee(db: Db, grantee: Grantee): Promise<GranteeSet | n
       return { userId: grantee.userId, groupIds: [], allOfGrantIds: [] };
     case 'group':
       return { userId: null, groupIds: [grantee.groupId], allOfGrantIds: [] };
+    case 'partner':
+      return { userId: null, groupIds: [], allOfGrantIds: [], partnerId: grantee.partnerId };
     case 'groups': {
       const first = grantee.groupIds[0];
       const ids = first === undefined ? [] : await allOfGrantIdsNamingAny(db, [first]);

@@ -5,11 +5,13 @@ import { allOfGrantIdsNamingAny } from './all-of-grants.js';
 
 export type GrantsEb = ExpressionBuilder<Tables, 'permissions'>;
 
-/** Grants that name a grantee: a user id, any of some group ids, or some ALL-of grant ids. */
+/** Grants that name a grantee: a user id, any of some group ids, some ALL-of grant ids, or a Partner. */
 export interface GranteeSet {
   userId: number | null;
   groupIds: readonly number[];
   allOfGrantIds: readonly number[];
+  /** A Partner user's Partner: its grants are the only ones such a user can hold (the set then names nothing else). */
+  partnerId?: number | null;
 }
 
 /**
@@ -34,13 +36,23 @@ export function granteeBranches(eb: GrantsEb, set: GranteeSet): Expression<SqlBo
   if (set.userId !== null) branches.push(eb('user_id', '=', set.userId));
   if (set.groupIds.length > 0) branches.push(eb('group_id', 'in', set.groupIds));
   if (set.allOfGrantIds.length > 0) branches.push(eb('id', 'in', set.allOfGrantIds));
+  if (set.partnerId !== undefined && set.partnerId !== null) branches.push(eb('partner_id', '=', set.partnerId));
   return branches;
+}
+
+/** Who a user is as far as grants go: itself and its groups, or for a Partner user its Partner alone. */
+export interface GrantHolder {
+  userId: number;
+  groupIds: readonly number[];
+  partnerId: number | null;
 }
 
 /**
  * The grantees whose grants can match a user: itself, its groups, and every ALL-of grant naming
- * one of its groups (the engine decides whether the user holds all of them).
+ * one of its groups (the engine decides whether the user holds all of them); for a Partner user,
+ * its Partner only, whose grants are all the access it has.
  */
-export async function granteesThatCanMatch(db: Db, userId: number, groupIds: readonly number[]): Promise<GranteeSet> {
-  return { userId, groupIds, allOfGrantIds: await allOfGrantIdsNamingAny(db, groupIds) };
+export async function granteesThatCanMatch(db: Db, holder: GrantHolder): Promise<GranteeSet> {
+  if (holder.partnerId !== null) return { userId: null, groupIds: [], allOfGrantIds: [], partnerId: holder.partnerId };
+  return { userId: holder.userId, groupIds: holder.groupIds, allOfGrantIds: await allOfGrantIdsNamingAny(db, holder.groupIds) };
 }

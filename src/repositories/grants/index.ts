@@ -12,7 +12,7 @@ export { granteeGrantsAtOrBelow } from './grantee-grants.js';
 export {
   findGranteeGroupByName, findGranteeGroups, findGranteeUserByUsername, type GranteeGroup, groupNamesOf, usernamesOf,
 } from './grantee-lookups.js';
-export { granteesThatCanMatch, type GranteeSet } from './grantee-set.js';
+export { granteesThatCanMatch, type GranteeSet, type GrantHolder } from './grantee-set.js';
 export { grantsBelowThatCanMatch } from './grants-below.js';
 export { grantsOnPaths, grantsThatCanMatch } from './grants-on-paths.js';
 export { administratorIdsByFlag, type GrantedPath, grantedPathsPage, membershipPairsOfGroups } from './reach-candidates.js';

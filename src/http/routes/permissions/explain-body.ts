@@ -64,6 +64,8 @@ function reasonJson(call: Call, reason: Reason, visibleRecord: (id: number) => G
     group_name: null,
     group_ids: [],
     group_names: [],
+    partner_id: null,
+    partner_name: null,
     workspace_id: null,
   };
   const source = reason.source;
@@ -86,13 +88,13 @@ function reasonJson(call: Call, reason: Reason, visibleRecord: (id: number) => G
   };
 }
 
-function viaJson(via: GrantVia, names: GranteeNames): Pick<ReasonJson, 'via' | 'group_id' | 'group_name' | 'group_ids' | 'group_names'> {
-  if (via === 'user') return { via: 'user', group_id: null, group_name: null, group_ids: [], group_names: [] };
-  if ('groupId' in via) {
-    return { via: 'group', group_id: via.groupId, group_name: names.groups.get(via.groupId) ?? null, group_ids: [], group_names: [] };
-  }
+function viaJson(via: GrantVia, names: GranteeNames): Pick<ReasonJson, 'via' | 'group_id' | 'group_name' | 'group_ids' | 'group_names' | 'partner_id' | 'partner_name'> {
+  const none = { group_id: null, group_name: null, group_ids: [], group_names: [], partner_id: null, partner_name: null };
+  if (via === 'user') return { ...none, via: 'user' };
+  if ('groupId' in via) return { ...none, via: 'group', group_id: via.groupId, group_name: names.groups.get(via.groupId) ?? null };
+  if ('partnerId' in via) return { ...none, via: 'partner', partner_id: via.partnerId, partner_name: names.partners.get(via.partnerId) ?? null };
   const ids = [...via.groupIds];
-  return { via: 'groups', group_id: null, group_name: null, group_ids: ids, group_names: ids.map((id) => names.groups.get(id) ?? '') };
+  return { ...none, via: 'groups', group_ids: ids, group_names: ids.map((id) => names.groups.get(id) ?? '') };
 }
 
 function nearMissJson(call: Call, miss: NearMiss, record: GrantRecord, names: GranteeNames): NearMissJson {
@@ -100,8 +102,12 @@ function nearMissJson(call: Call, miss: NearMiss, record: GrantRecord, names: Gr
 }
 
 function nearMissReasonJson(reason: NearMissReason, names: GranteeNames): NearMissJson['reasons'][number] {
-  const base = { code: reason.code, user_id: null, username: null, group_id: null, group_name: null, missing_group_ids: [], missing_group_names: [] };
+  const base = {
+    code: reason.code, user_id: null, username: null, group_id: null, group_name: null, partner_id: null, partner_name: null, missing_group_ids: [], missing_group_names: [],
+  };
   switch (reason.code) {
+    case 'other_partner':
+      return { ...base, partner_id: reason.partnerId, partner_name: names.partners.get(reason.partnerId) ?? null };
     case 'other_user':
       return { ...base, user_id: reason.userId, username: names.users.get(reason.userId) ?? null };
     case 'not_member':

@@ -17,6 +17,8 @@ export function permissionJson(call: Call, record: GrantRecord, names: GranteeNa
     group_name: grantee.kind === 'group' ? (names.groups.get(grantee.groupId) ?? null) : null,
     group_ids: groupIds,
     group_names: groupIds.map((id) => names.groups.get(id) ?? ''),
+    partner_id: grantee.kind === 'partner' ? grantee.partnerId : null,
+    partner_name: grantee.kind === 'partner' ? (names.partners.get(grantee.partnerId) ?? null) : null,
     permission: record.level,
     recursive: record.recursive,
     workspace_id: record.workspaceId,

@@ -31,7 +31,7 @@ export function reachRowJson(call: Call, row: ShownUserReach, names: GranteeName
 
 const NOTHING: ReachCauseJson = {
   source: 'site_admin', permission_id: null, path: null, permission: null, recursive: null, applies: null,
-  group_id: null, group_name: null, group_ids: [], group_names: [], role: null, workspace_id: null,
+  group_id: null, group_name: null, group_ids: [], group_names: [], partner_id: null, partner_name: null, role: null, workspace_id: null,
 };
 
 function causeJson(call: Call, cause: ShownCause, names: GranteeNames): ReachCauseJson {
@@ -58,9 +58,11 @@ function causeJson(call: Call, cause: ShownCause, names: GranteeNames): ReachCau
   }
 }
 
-function appliesJson(via: GrantVia, names: GranteeNames): Pick<ReachCauseJson, 'applies' | 'group_id' | 'group_name' | 'group_ids' | 'group_names'> {
-  if (via === 'user') return { applies: 'direct', group_id: null, group_name: null, group_ids: [], group_names: [] };
-  if ('groupId' in via) return { applies: 'group', group_id: via.groupId, group_name: names.groups.get(via.groupId) ?? null, group_ids: [], group_names: [] };
+function appliesJson(via: GrantVia, names: GranteeNames): Pick<ReachCauseJson, 'applies' | 'group_id' | 'group_name' | 'group_ids' | 'group_names' | 'partner_id' | 'partner_name'> {
+  const none = { group_id: null, group_name: null, group_ids: [], group_names: [], partner_id: null, partner_name: null };
+  if (via === 'user') return { ...none, applies: 'direct' };
+  if ('groupId' in via) return { ...none, applies: 'group', group_id: via.groupId, group_name: names.groups.get(via.groupId) ?? null };
+  if ('partnerId' in via) return { ...none, applies: 'partner', partner_id: via.partnerId, partner_name: names.partners.get(via.partnerId) ?? null };
   const ids = [...via.groupIds];
-  return { applies: 'all_of', group_id: null, group_name: null, group_ids: ids, group_names: ids.map((id) => names.groups.get(id) ?? '') };
+  return { ...none, applies: 'all_of', group_ids: ids, group_names: ids.map((id) => names.groups.get(id) ?? '') };
 }

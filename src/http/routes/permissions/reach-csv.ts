@@ -24,6 +24,7 @@ function becauseText(row: ReachRowJson): string {
       case 'grant': {
         const how = cause.applies === 'direct' ? 'direct'
           : cause.applies === 'group' ? `group ${cause.group_id} "${cause.group_name ?? ''}"`
+            : cause.applies === 'partner' ? `Partner ${cause.partner_id} "${cause.partner_name ?? ''}"`
             : `all of groups ${cause.group_ids.map((id, i) => `${id} "${cause.group_names[i] ?? ''}"`).join(', ')}`;
         return `permission ${cause.permission_id} on "${cause.path}": ${cause.permission}, ${cause.recursive === true ? 'recursive' : 'this folder only'}, ${how}${role}`;
       }

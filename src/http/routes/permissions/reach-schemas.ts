@@ -25,13 +25,15 @@ export const ReachCauseBody = Type.Object({
   path: NullableString,
   permission: Type.Union([Type.Enum([...LEVELS]), Type.Null()]),
   recursive: Type.Union([Type.Boolean(), Type.Null()]),
-  applies: Type.Union([Type.Enum(['direct', 'group', 'all_of']), Type.Null()], {
-    description: 'How the grant names the user: `direct` (user_id), `group` (group_id), `all_of` (group_ids, a member of every one).',
+  applies: Type.Union([Type.Enum(['direct', 'group', 'all_of', 'partner']), Type.Null()], {
+    description: 'How the grant names the user: `direct` (user_id), `group` (group_id), `all_of` (group_ids, a member of every one), `partner` (partner_id, one of its users).',
   }),
   group_id: NullableInteger,
   group_name: NullableString,
   group_ids: Type.Array(Type.Integer()),
   group_names: Type.Array(Type.String()),
+  partner_id: NullableInteger,
+  partner_name: NullableString,
   role: Type.Union([RoleName, Type.Null()], { description: 'The administrator role this reason gives on the path.' }),
   workspace_id: NullableInteger,
 });

@@ -28,6 +28,7 @@ export const CreatePermissionBody = Type.Object({
       Type.Array(RecordId({ minimum: 1 }), { maxItems: 100 }),
     ], { description: 'ALL-of: only members of every listed group (two or more).' }),
   ),
+  partner_id: Type.Optional(Type.Union([Type.Null(), RecordId({ minimum: 1 })], { description: "A Partner: its users hold the grant. On the Partner's root folder or inside it; full, readonly, writeonly or list." })),
   permission: LevelSchema,
   recursive: Type.Optional(Type.Boolean({ default: true })),
   // Files.com's child sites have no counterpart: the one site is accepted, another refused.
@@ -41,6 +42,7 @@ export const ListPermissionsQuery = Type.Object({
   ...listParameterQuery(PERMISSION_LIST_PARAMETERS),
   user_id: Type.Optional(RecordId({ minimum: 1 })),
   group_id: Type.Optional(RecordId({ minimum: 1 })),
+  partner_id: Type.Optional(RecordId({ minimum: 1 })),
   path: Type.Optional(Type.String({ maxLength: MAX_PATH_INPUT, description: 'grants that cover the path: on it, or on an ancestor that reaches it' })),
   include_groups: Type.Optional(Type.Boolean()),
 });
@@ -63,6 +65,8 @@ export const PermissionBody = Type.Object({
   group_name: NullableString,
   group_ids: Type.Array(Type.Integer()),
   group_names: Type.Array(Type.String()),
+  partner_id: NullableInteger,
+  partner_name: NullableString,
   permission: Type.String(),
   recursive: Type.Boolean(),
   workspace_id: Type.Integer(),
@@ -82,20 +86,24 @@ const ReasonBody = Type.Object({
   path: NullableString,
   permission: NullableString,
   recursive: Type.Union([Type.Boolean(), Type.Null()]),
-  via: Type.Union([Type.Enum(['user', 'group', 'groups']), Type.Null()]),
+  via: Type.Union([Type.Enum(['user', 'group', 'groups', 'partner']), Type.Null()]),
   group_id: NullableInteger,
   group_name: NullableString,
   group_ids: Type.Array(Type.Integer()),
   group_names: Type.Array(Type.String()),
+  partner_id: NullableInteger,
+  partner_name: NullableString,
   workspace_id: NullableInteger,
 });
 
 const NearMissReasonBody = Type.Object({
-  code: Type.Enum(['not_recursive', 'not_member', 'missing_groups', 'other_user', 'invalid_grantee']),
+  code: Type.Enum(['not_recursive', 'not_member', 'missing_groups', 'other_user', 'other_partner', 'partner_user', 'invalid_grantee']),
   user_id: NullableInteger,
   username: NullableString,
   group_id: NullableInteger,
   group_name: NullableString,
+  partner_id: NullableInteger,
+  partner_name: NullableString,
   missing_group_ids: Type.Array(Type.Integer()),
   missing_group_names: Type.Array(Type.String()),
 });
