@@ -116,8 +116,15 @@ describe.runIf(browserAvailable()).each(databases)('Partners in the console in C
     // 3. The Partner is given `full` on its root (the folder field starts at the root).
     const grant = page.getByRole('form', { name: 'Give Acme a folder permission' });
     expect(await grant.getByRole('textbox', { name: 'Folder' }).inputValue()).toBe('Partners/Acme');
-    await grant.getByRole('button', { name: 'Add permission' }).click();
-    // Added, or refused with the server's words: a refusal fails here with what the server said.
+    await grant.getByRole('button', { name: 'Review' }).click();
+    // Reviewed (the server's dry run says what its users gain), or refused with the server's words:
+    // a refusal fails here with what the server said.
+    const preview = page.getByTestId('partner-grant-preview');
+    await preview.or(page.getByRole('alert')).first().waitFor();
+    expect(await page.getByRole('alert').allTextContents()).toEqual([]);
+    await preview.getByTestId('access-difference').getByText(/^pat gains .* on “Partners\/Acme”/).first().waitFor();
+    await expectAccessible(page, 'a Partner grant reviewed');
+    await preview.getByRole('button', { name: 'Add permission' }).click();
     const added = page.locator('[data-partner-grant="Partners/Acme"]').getByRole('cell', { name: 'full', exact: true });
     await added.or(page.getByRole('alert')).first().waitFor();
     expect(await page.getByRole('alert').allTextContents()).toEqual([]);
@@ -193,10 +200,11 @@ describe.runIf(browserAvailable()).each(databases)('Partners in the console in C
     await page.close();
   });
 
-  it('deleting a Partner says that its users go and its files stay, and does so', async () => {
+  it('a Partner is edited, a grant of it removed, and deleting it says that its users go and its files stay, and does so', async () => {
     const old = await site.admin('POST', '/partners', { name: 'Old Co', root_folder: 'Partners/Old' }, orbit);
     const olga = await site.admin('POST', '/users', { ...person('olga'), partner_id: old.id }, orbit);
     await putFile('Partners/Old/kept.txt', 'kept');
+    await site.admin('POST', '/permissions', { path: 'Partners/Old', partner_id: old.id, permission: 'readonly' }, orbit);
     const page = await browser.context.newPage();
     const problems = pageProblems(page);
     await page.goto(`${site.baseUrl}/admin/partners/${old.id}`);
@@ -222,6 +230,16 @@ describe.runIf(browserAvailable()).each(databases)('Partners in the console in C
       allow_credential_changes: true, allow_user_creation: false, tags: 'legacy,eu', notes: '<b>renewal due</b> in March',
       responsible_user_id: wendy.id, responsible_group_id: managers.id,
     });
+
+    // A grant removed after its effect is shown.
+    const grantRow = page.locator('[data-partner-grant="Partners/Old"]');
+    await grantRow.waitFor();
+    await grantRow.getByRole('button', { name: 'Remove readonly on Partners/Old' }).click();
+    const removal = page.getByTestId('partner-grant-removal-preview');
+    await removal.getByTestId('access-difference').getByText(/^olga loses /).first().waitFor();
+    await removal.getByRole('button', { name: 'Remove permission' }).click();
+    await grantRow.waitFor({ state: 'detached' });
+    expect(await site.admin('GET', `/permissions?filter[partner_id]=${old.id}`, undefined, orbit)).toEqual([]);
 
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete Partner' });

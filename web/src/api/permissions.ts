@@ -18,7 +18,7 @@ export interface Permission {
   recursive: boolean;
 }
 
-export type Grantee = { user_id: number } | { group_id: number };
+export type Grantee = { user_id: number } | { group_id: number } | { partner_id: number };
 
 /** The levels a Partner may be given: no administration, sharing or history. */
 export const PARTNER_LEVELS = ['full', 'readonly', 'writeonly', 'list'] as const;
