@@ -16,6 +16,10 @@ export { apiKeyVisibility, assertMayAddSshKeyFor, keyOwnerWorkspaces, listableKe
 export { holdsLock, mayRemoveLock } from './lock-authority.js';
 export { assertPasswordChangeAllows, assertUpdateChangesPassword, passwordChangePending, type PasswordChangeReach } from './password-change-gate.js';
 export { membershipWorkspace } from './membership-workspace.js';
+export {
+  assertPartnerAdminMayActOn, partnerAdministrationOf, type PartnerAdminPower, partnerAdminReach, partnerForNewUserBy, partnerUsersVisibleTo,
+  partnerUsersWithManagedCredentials,
+} from './partner-admin-authority.js';
 export { assertMayManagePartnersOf, findVisiblePartner, mayReadPartnerNotes, partnerVisibility } from './partner-authority.js';
 export { assertPartnerGrantFits, assertRootHoldsGrants, isInsidePartnerRoot, partnerRootKey } from './partner-grants.js';
 export { PathAccess, permissionLetters } from './path-access.js';

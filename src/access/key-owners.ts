@@ -4,6 +4,7 @@ import type { PublicKeyVisibility } from '../repositories/public-keys.js';
 import { findUserById, type User } from '../repositories/users.js';
 import { isAdministratorOf } from './authority.js';
 import { assertMayActAs } from './door-delegation.js';
+import { assertPartnerAdminMayActOn, partnerAdminReach, partnerUsersWithManagedCredentials } from './partner-admin-authority.js';
 import type { Call } from './call.js';
 import type { Caller } from './caller.js';
 import { actsAtSiteLevel, isConfined } from './site-level.js';
@@ -15,7 +16,10 @@ import { actsAtSiteLevel, isConfined } from './site-level.js';
  *   users and the Workspace 0 users who may work there;
  * - a Site Administrator's credential confined to N: N's users; a Workspace 0 user is beyond its
  *   home (`not-authorized/site-admin-required`), since a key of that user would act outside it;
- * - an administrator of Custom Workspace N, working in N: N's users.
+ * - an administrator of Custom Workspace N, working in N: N's users;
+ * - a Partner Admin whose Partner has `allow_credential_changes`, working in the Partner's
+ *   Workspace: the Partner's users who are no Partner Admins; the Partner's other users it sees
+ *   are refused (partner-admin-authority.ts).
  * Anything else is answered as an unknown id, so no probe learns which users exist. A key signs in
  * as its user, so the user must use no protocol closed to the caller (door-delegation.ts).
  */
@@ -23,6 +27,7 @@ export async function manageableKeyOwner(a: Call, userId: number): Promise<User>
   const { user, reach } = await keyOwnerReach(a, userId);
   if (reach === 'site-level') throw errors.siteAdminRequired();
   if (reach === 'hidden') throw errors.userNotFound();
+  if (reach === 'refused') await assertPartnerAdminMayActOn(a.db, a.caller, a.requestWorkspaceId, 'credential-changes', user);
   await assertMayActAs(a.db, a.caller, user, 'create a key');
   return user;
 }
@@ -39,7 +44,7 @@ export async function listableKeyOwner(a: Call, userId: number): Promise<User> {
 }
 
 /** manageableKeyOwner's rule: `site-level` for a Workspace 0 user and a confined Site Administrator. */
-async function keyOwnerReach(a: Call, userId: number): Promise<{ user: User; reach: 'yes' | 'hidden' | 'site-level' }> {
+async function keyOwnerReach(a: Call, userId: number): Promise<{ user: User; reach: 'yes' | 'hidden' | 'site-level' | 'refused' }> {
   const user = await findUserById(a.db, userId);
   if (user === undefined) throw errors.userNotFound();
   const { caller, requestWorkspaceId } = a;
@@ -50,7 +55,9 @@ async function keyOwnerReach(a: Call, userId: number): Promise<{ user: User; rea
   if (requestWorkspaceId === 0 || user.workspaceId !== requestWorkspaceId) {
     return { user, reach: caller.siteAdmin && user.workspaceId === 0 ? 'site-level' : 'hidden' };
   }
-  return { user, reach: (await isAdministratorOf(a.db, caller, requestWorkspaceId)) ? 'yes' : 'hidden' };
+  if (await isAdministratorOf(a.db, caller, requestWorkspaceId)) return { user, reach: 'yes' };
+  // A Partner Admin whose Partner has allow_credential_changes: its Partner's users who are no Partner Admins.
+  return { user, reach: await partnerAdminReach(a.db, caller, requestWorkspaceId, 'credential-changes', user) };
 }
 
 /**
@@ -86,7 +93,8 @@ export function assertMayAddSshKeyFor(caller: Caller, owner: User): void {
  * Administrator at the site level every key (in context 0 those of every Workspace, since that is
  * where it works at the site level, as for users); an administrator of a Custom Workspace, a
  * confined Site Administrator's credential included, the keys of that Workspace's users created
- * there, as for SSH keys (keyOwnerWorkspaces). Anything else is `not-found/api-key-not-found`, never
+ * there, as for SSH keys (keyOwnerWorkspaces); a Partner Admin with `allow_credential_changes`
+ * the keys of the Partner's users it manages. Anything else is `not-found/api-key-not-found`, never
  * "forbidden", so no probe learns which keys exist.
  */
 export async function apiKeyVisibility(a: Call): Promise<{ workspaceId: number | undefined; visibility: KeyVisibility }> {
@@ -96,15 +104,21 @@ export async function apiKeyVisibility(a: Call): Promise<{ workspaceId: number |
   // A confined Site Administrator's credential sees what its home's administrators see (below).
   if (siteLevel) return { workspaceId, visibility: { everyone: true } };
   const administers = requestWorkspaceId !== 0 && (await isAdministratorOf(a.db, caller, requestWorkspaceId));
-  return { workspaceId, visibility: { everyone: false, ownUserId: caller.user?.id ?? null, usersOfWorkspace: administers ? requestWorkspaceId : null } };
+  const visibility = { everyone: false as const, ownUserId: caller.user?.id ?? null, usersOfWorkspace: administers ? requestWorkspaceId : null };
+  if (administers) return { workspaceId, visibility };
+  return { workspaceId, visibility: { ...visibility, alsoUserIds: await partnerUsersWithManagedCredentials(a.db, caller, requestWorkspaceId) } };
 }
 
 /**
  * Which SSH keys the caller may see and manage in its context: its own; a Site Administrator those
  * of every user it works with there (every user in context 0; in Custom Workspace N, N's users
- * and Workspace 0's); an administrator of N, working in N, those of N's users.
+ * and Workspace 0's); an administrator of N, working in N, those of N's users; a Partner Admin
+ * with `allow_credential_changes` those of the Partner's users it manages.
  */
 export async function sshKeyVisibility(a: Call): Promise<PublicKeyVisibility> {
   const owners = await keyOwnerWorkspaces(a);
-  return owners === 'every' ? { everyone: true } : { everyone: false, ownUserId: a.caller.user?.id ?? null, ownersOfWorkspaces: owners };
+  if (owners === 'every') return { everyone: true };
+  const visibility = { everyone: false as const, ownUserId: a.caller.user?.id ?? null, ownersOfWorkspaces: owners };
+  if (owners.length > 0) return visibility;
+  return { ...visibility, alsoUserIds: await partnerUsersWithManagedCredentials(a.db, a.caller, a.requestWorkspaceId) };
 }

@@ -8,17 +8,23 @@ import { listScope } from './list-scope.js';
 
 // Who may see and manage Partners (docs/partners.md). A Partner exists only in its Workspace:
 // seen from another Workspace it is not found, never refused, so nothing is learnt of it. Its
-// administrators are the Site Administrators and that Workspace's Administrators; nobody else
-// sees a Partner yet (its own users and Partner Admins will see their Partner).
+// administrators are the Site Administrators and that Workspace's Administrators. A Partner's own
+// users and Partner Admins see their Partner (without its notes); nobody else sees one.
 
 export interface PartnerVisibility {
   scope: Scope;
-  /** Administrators of the context see every Partner in scope; others see none. */
+  /** Administrators of the context see every Partner in scope; others see none but `ownPartnerId`. */
   everyone: boolean;
+  /** The caller's own Partner, when its user is a Partner user. */
+  ownPartnerId: number | null;
 }
 
 export async function partnerVisibility(db: Db, caller: Caller, requestWorkspaceId: number): Promise<PartnerVisibility> {
-  return { scope: listScope(caller, requestWorkspaceId), everyone: await isAdministratorOf(db, caller, requestWorkspaceId) };
+  return {
+    scope: listScope(caller, requestWorkspaceId),
+    everyone: await isAdministratorOf(db, caller, requestWorkspaceId),
+    ownPartnerId: caller.user?.partnerId ?? null,
+  };
 }
 
 /** The Partner when the caller may see it in this context, else `not-found` (Partner not found). */
@@ -26,7 +32,7 @@ export async function findVisiblePartner(db: Db, caller: Caller, requestWorkspac
   const partner = await findPartnerById(db, id);
   if (partner === undefined) throw errors.partnerNotFound();
   const visibility = await partnerVisibility(db, caller, requestWorkspaceId);
-  if (!inScope(visibility.scope, partner.workspaceId) || !visibility.everyone) throw errors.partnerNotFound();
+  if (!inScope(visibility.scope, partner.workspaceId) || !(visibility.everyone || visibility.ownPartnerId === partner.id)) throw errors.partnerNotFound();
   return partner;
 }
 

@@ -7,12 +7,16 @@ import { findUserById, type User } from '../repositories/users.js';
 import { inScope, type Scope } from '../repositories/scope.js';
 import { isAdministratorOf } from './authority.js';
 import { listScope } from './list-scope.js';
+import { partnerUsersVisibleTo } from './partner-admin-authority.js';
 
 export interface UserVisibility {
   scope: Scope;
   /** Administrators of the context see every user in scope. */
   everyone: boolean;
-  /** Everyone else: itself and the members of the groups it administers (contract 7). */
+  /**
+   * Everyone else: itself and the members of the groups it administers (contract 7); a Partner
+   * Admin whose Partner lets it manage users, also the Partner's users (partner-admin-authority.ts).
+   */
   alsoIds: readonly number[];
 }
 
@@ -21,7 +25,9 @@ export async function userVisibility(db: Db, caller: Caller, requestWorkspaceId:
   if (await isAdministratorOf(db, caller, requestWorkspaceId)) return { scope, everyone: true, alsoIds: [] };
   const self = caller.user;
   if (self === null) return { scope, everyone: false, alsoIds: [] };
-  return { scope, everyone: false, alsoIds: await usersVisibleTo(db, self.id) };
+  const ofPartner = await partnerUsersVisibleTo(db, caller, requestWorkspaceId);
+  const own = await usersVisibleTo(db, self.id);
+  return { scope, everyone: false, alsoIds: ofPartner.length === 0 ? own : [...new Set([...own, ...ofPartner])] };
 }
 
 /**

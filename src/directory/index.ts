@@ -10,6 +10,7 @@ export { addGroupMember, changeGroupMembers, listGroupMemberships, removeGroupMe
 export { createGroup, deleteGroup, getGroup, type GroupWithMembers, listGroups, updateGroup, visibleGroupNames } from './groups.js';
 export { getUser, listUsers, userGroupIds, usersWithVisibleNotes } from './user-reads.js';
 export { createUser, deleteUser, updateUserFields } from './users.js';
+export { createProvisionedUser } from './provisioned-users.js';
 export { userPartnerNames } from './user-partners.js';
 export { deletePartnerUsers } from './partner-user-rules.js';
 export { checkAllowedIps, checkNotes, checkText, type UserProfileInput } from './user-fields.js';

@@ -8,7 +8,8 @@ import { lockedUser } from './locked-rows.js';
 
 // What a Partner user is (docs/partners.md): a user of its Partner's Workspace, in no group, with
 // no site or Workspace administration; its only authority will be its Partner's grants (and, for
-// a Partner Admin, its Partner's flags). A user's Partner is set when it is created.
+// a Partner Admin, its Partner's flags). A user's Partner is set when it is created, or when an
+// administrator converts it (partner-conversion.ts).
 
 const NO_ADMINISTRATION = 'is not for a Partner user: it holds no site or Workspace administration';
 const NO_GROUPS = 'may not be given to a Partner user: it belongs to no group';
@@ -46,15 +47,16 @@ export async function newUserPartnership(a: Call, input: PartnerMembershipInput)
 
 /**
  * A change of a user as it concerns its Partner: its Partner stays (an unchanged `partner_id`
- * sent back is no change), `partner_admin` is only for Partner users, and a Partner user is given
+ * sent back is no change) unless the change converts it (`converting`: checked by
+ * partner-conversion.ts), `partner_admin` is only for Partner users, and a Partner user is given
  * no administration and no group. Answers the new Partner Admin flag when it changes.
  */
-export function checkPartnerUserChange(target: User, input: PartnerMembershipInput): boolean | undefined {
-  if (input.partnerId !== undefined && input.partnerId !== target.partnerId) {
-    throw errors.modelSaveError({ partner_id: ['is set when a user is created and cannot be changed yet'] });
+export function checkPartnerUserChange(target: User, input: PartnerMembershipInput, converting = false): boolean | undefined {
+  if (!converting && input.partnerId !== undefined && input.partnerId !== target.partnerId) {
+    throw errors.modelSaveError({ partner_id: ['is changed only by converting the user: send convert_to_partner_user: true with it'] });
   }
   const partnerAdmin = input.partnerAdmin !== undefined && input.partnerAdmin !== target.partnerAdmin ? input.partnerAdmin : undefined;
-  if (target.partnerId === null) {
+  if (target.partnerId === null && !converting) {
     if (partnerAdmin === true) throw errors.modelSaveError({ partner_admin: ['is only for users of a Partner'] });
     return undefined;
   }

@@ -1,4 +1,7 @@
-import { assertJoiningOpensOnlyOwnDoors, assertListKeepsCaller, assertMayActAs, assertMaySetSiteAdmin, assertOpensOnlyOwnDoors, assertUpdateChangesPassword, isAdministratorOf, newUserDoorDefaults, type Call } from '../access/index.js';
+import {
+  assertJoiningOpensOnlyOwnDoors, assertListKeepsCaller, assertMayActAs, assertMaySetSiteAdmin, assertOpensOnlyOwnDoors, assertPartnerAdminMayActOn,
+  assertUpdateChangesPassword, isAdministratorOf, newUserDoorDefaults, type Call,
+} from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { takeTurn } from '../db/serialise.js';
 import { inTransaction } from '../db/transaction.js';
@@ -16,6 +19,8 @@ import { checkExternalId, checkNameParts, checkText, checkUserProfile, checkUser
 import { applyUserGroups, lockGroupsOfUserChange, NO_GROUP_CHANGE, planUserGroups } from './user-groups.js';
 import { getUser } from './user-reads.js';
 import { checkPartnerUserChange, newUserPartnership } from './partner-user-rules.js';
+import { assertPartnerAdminChangesCredentialsOnly, partnerAdminNewUser } from './partner-admin-users.js';
+import { assertConvertible, plannedConversion } from './partner-conversion.js';
 
 export interface NewUserInput {
   username: string;
@@ -39,10 +44,13 @@ export interface NewUserInput {
   partnerAdmin?: boolean;
 }
 
-/** POST /users: an administrator of the context creates a user in it (contract 7). */
+/**
+ * POST /users: an administrator of the context creates a user in it (contract 7); a Partner Admin
+ * whose Partner has `allow_user_creation` a user of its Partner (partner-admin-users.ts).
+ */
 export async function createUser(a: Call, input: NewUserInput): Promise<User> {
-  if (!(await isAdministratorOf(a.db, a.caller, a.requestWorkspaceId))) throw errors.workspaceAdminRequired();
-  const { workspaceId, partnerId, partnerAdmin } = await newUserPartnership(a, input);
+  const administers = await isAdministratorOf(a.db, a.caller, a.requestWorkspaceId);
+  const { workspaceId, partnerId, partnerAdmin } = administers ? await newUserPartnership(a, input) : await partnerAdminNewUser(a, input);
   if (input.siteAdmin === true) assertMaySetSiteAdmin(a.caller, workspaceId, true);
   if (input.workspaceAdmin === true && workspaceId === 0) {
     throw errors.modelSaveError({ workspace_admin: ['is only for users of a Custom Workspace'] });
@@ -106,9 +114,11 @@ export interface UserUpdateInput {
   groupIds?: readonly number[];
   /** Files.com's profile and access fields; those that govern access (and the notes) only an administrator sets. */
   profile?: UserProfileInput;
-  /** Sent back unchanged by clients that save every attribute; a Partner is set only on creation. */
+  /** Sent back unchanged by clients that save every attribute; a Partner is set on creation, or by conversion. */
   partnerId?: number | null;
   partnerAdmin?: boolean;
+  /** `convert_to_partner_user`: make the user one of `partnerId`'s (partner-conversion.ts). */
+  convertToPartnerUser?: boolean;
 }
 
 /**
@@ -120,7 +130,9 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
   const target = await getUser(a, id);
   const isAdmin = await isAdministratorOf(a.db, a.caller, target.workspaceId);
   const isSelf = a.caller.user?.id === target.id;
-  if (!isAdmin && !isSelf) throw errors.workspaceAdminRequired();
+  // Neither: a Partner Admin may reset the credentials of its Partner's users, when its Partner allows.
+  const byPartnerAdmin = !isAdmin && !isSelf;
+  if (byPartnerAdmin) await assertPartnerAdminMayActOn(a.db, a.caller, a.requestWorkspaceId, 'credential-changes', target);
   assertUpdateChangesPassword(a.caller, target.id, input.password !== undefined);
 
   const changes: UserChanges = {};
@@ -142,7 +154,9 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
     changes.workspaceAdmin = input.workspaceAdmin;
     privileged.push('workspace_admin');
   }
-  const partnerAdmin = checkPartnerUserChange(target, input);
+  const conversion = input.convertToPartnerUser === true ? await plannedConversion(a, target, input.partnerId) : undefined;
+  if (conversion !== undefined) changes.partnerId = conversion;
+  const partnerAdmin = checkPartnerUserChange(target, input, conversion !== undefined);
   if (partnerAdmin !== undefined) {
     changes.partnerAdmin = partnerAdmin;
     privileged.push('partner_admin');
@@ -164,7 +178,8 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
   const profile = changedProfile(target.profile, checkUserProfile(input.profile ?? {}));
   if (Object.keys(profile).length > 0) changes.profile = profile;
   privileged.push(...privilegedProfileFields(profile));
-  if (!isAdmin && privileged.length > 0) {
+  if (byPartnerAdmin) assertPartnerAdminChangesCredentialsOnly(target, changes, input.groupIds !== undefined && input.groupIds.length > 0);
+  else if (!isAdmin && privileged.length > 0) {
     throw errors.insufficientPermissionForParams(`Only an administrator may change ${privileged.join(', ')}.`);
   }
   await assertOpensOnlyOwnDoors(a.db, a.caller, profile);
@@ -200,6 +215,8 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
     // The user as it is now, held until the commit: History records what this change changed,
     // not what an identical request just before it already did.
     const before = await lockedUser(tx, target.id);
+    // What stands in the way of a conversion, as it is now: a group joined meanwhile counts.
+    if (changes.partnerId !== undefined) await assertConvertible(tx, before);
     if (before.siteAdmin && (changes.siteAdmin === false || changes.disabled === true)) await keepOneSiteAdminIn(tx, target.id);
     const updated = await updateUser(tx, target.id, changes, a.now);
     if (changes.disabled === true) {
@@ -220,10 +237,14 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
   }), usernameTakenError);
 }
 
-/** DELETE /users/<id>: its sessions, keys, direct grants and memberships go with it. */
+/**
+ * DELETE /users/<id>: its sessions, keys, direct grants and memberships go with it. By an
+ * administrator of its Workspace, or a Partner Admin with `allow_user_creation` (one of its
+ * Partner's users who is no Partner Admin).
+ */
 export async function deleteUser(a: Call, id: number, confirmIdentity: ConfirmIdentity): Promise<void> {
   const target = await getUser(a, id);
-  if (!(await isAdministratorOf(a.db, a.caller, target.workspaceId))) throw errors.workspaceAdminRequired();
+  if (!(await isAdministratorOf(a.db, a.caller, target.workspaceId))) await assertPartnerAdminMayActOn(a.db, a.caller, a.requestWorkspaceId, 'user-creation', target);
   if (target.siteAdmin) await keepOneSiteAdmin(a.db, target.id);
   await confirmIdentity('action');
   await inTransaction(a.db, async (tx) => {

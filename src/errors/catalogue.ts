@@ -71,6 +71,9 @@ export const errors = {
     new AtriumError('processing-failure/model-save-error', describe('The change cannot be saved', modelErrors), { modelErrors }),
   workspaceAdminRequired: () =>
     new AtriumError('not-authorized/site-admin-or-workspace-admin-permission-required', 'Only an administrator of this Workspace may do this.'),
+  /** A Partner Admin refused what its Partner's flags do not allow (access/partner-admin-authority.ts). */
+  partnerAdminPermissionRequired: (message: string) =>
+    new AtriumError('not-authorized/site-admin-or-workspace-admin-or-partner-admin-permission-required', message),
   mailServerNotConfigured: () =>
     new AtriumError('processing-failure/mail-server-not-configured', 'No mail server is configured: Atrium sends no email, so the welcome email cannot be sent. Give the user its username and a way to sign in yourself.'),
   groupAdminRequired: () =>

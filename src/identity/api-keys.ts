@@ -24,6 +24,7 @@ async function mayReach(a: Call, found: ApiKeyWithOwner): Promise<boolean> {
   if (workspaceId !== undefined && key.workspaceId !== workspaceId) return false;
   if (visibility.everyone) return true;
   if (key.userId !== null && key.userId === visibility.ownUserId) return true;
+  if (key.userId !== null && (visibility.alsoUserIds ?? []).includes(key.userId)) return true;
   return key.userId !== null && visibility.usersOfWorkspace !== null && found.ownerWorkspaceId === visibility.usersOfWorkspace;
 }
 

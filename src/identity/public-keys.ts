@@ -25,7 +25,7 @@ import type { TimeRange } from '../repositories/time-range.js';
 // so no probe learns which keys exist.
 
 function visibleTo(visibility: PublicKeyVisibility, key: PublicKey): boolean {
-  if (visibility.everyone || key.userId === visibility.ownUserId) return true;
+  if (visibility.everyone || key.userId === visibility.ownUserId || (visibility.alsoUserIds ?? []).includes(key.userId)) return true;
   return visibility.ownersOfWorkspaces.includes(key.ownerWorkspaceId);
 }
 

@@ -1,5 +1,6 @@
 import {
-  assertMayManagePartnersOf, assertRootHoldsGrants, findVisibleGroup, findVisiblePartner, findVisibleUser, mayReadPartnerNotes, membershipWorkspace, partnerVisibility, type Call,
+  assertMayManagePartnersOf, assertRootHoldsGrants, findVisibleGroup, findVisiblePartner, findVisibleUser, mayReadPartnerNotes, membershipWorkspace, partnerVisibility,
+  userVisibility, type Call,
 } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { lockAndRead } from '../db/serialise.js';
@@ -37,8 +38,10 @@ export interface PartnerInput {
 
 export async function listPartners(a: Call, filter: PartnerFilter, page: SortedPageRequest<PartnerSortField>): Promise<PartnerView[]> {
   const visibility = await partnerVisibility(a.db, a.caller, a.requestWorkspaceId);
-  if (!visibility.everyone) return [];
-  return viewsOf(a, await listPartnersInScope(a.db, visibility.scope, filter, page));
+  if (visibility.everyone) return viewsOf(a, await listPartnersInScope(a.db, visibility.scope, filter, page));
+  // A Partner's own users see their Partner, and no other.
+  if (visibility.ownPartnerId === null) return [];
+  return viewsOf(a, await listPartnersInScope(a.db, visibility.scope, { ...filter, id: visibility.ownPartnerId }, page));
 }
 
 export async function getPartner(a: Call, id: number): Promise<PartnerView> {
@@ -136,6 +139,11 @@ async function checkResponsibleParty(a: Call, workspaceId: number, settings: Par
   }
 }
 
+async function seenUsers(a: Call): Promise<ReadonlySet<number>> {
+  const visibility = await userVisibility(a.db, a.caller, a.requestWorkspaceId);
+  return new Set(visibility.alsoIds);
+}
+
 function sitePathKeyOf(partner: Partner): string {
   return partnerRootSite(partner.workspaceId, partner.rootFolder).key;
 }
@@ -163,8 +171,11 @@ async function viewsOf(a: Call, partners: readonly Partner[]): Promise<PartnerVi
     if (!byWorkspace.has(partner.workspaceId)) byWorkspace.set(partner.workspaceId, await mayReadPartnerNotes(a.db, a.caller, partner));
   }
   const members = await usersOfPartners(a.db, partners.map((partner) => partner.id));
+  // Who does not administer the Partner is shown only the users it may see (itself, and for a
+  // Partner Admin who manages users, the Partner's): the list names no one it could not look up.
+  const seen = await seenUsers(a);
   return partners.map((partner) => {
-    const own = members.filter((member) => member.partnerId === partner.id);
+    const own = members.filter((member) => member.partnerId === partner.id && (byWorkspace.get(partner.workspaceId) === true || seen.has(member.id)));
     return {
       partner, notesShown: byWorkspace.get(partner.workspaceId) ?? false,
       userIds: own.map((member) => member.id), partnerAdminIds: own.filter((member) => member.partnerAdmin).map((member) => member.id),

@@ -128,7 +128,7 @@ export async function findApiKeyWithOwner(db: Db, id: number): Promise<ApiKeyWit
 /** Which keys a listing may return: every key in scope, or only these kinds. */
 export type KeyVisibility =
   | { everyone: true }
-  | { everyone: false; ownUserId: number | null; usersOfWorkspace: number | null };
+  | { everyone: false; ownUserId: number | null; usersOfWorkspace: number | null; /** Other users' keys besides (a Partner Admin's Partner users). */ alsoUserIds?: readonly number[] };
 
 export interface KeyListing {
   /** Keys created in this Workspace; undefined: every Workspace (a Site Administrator in context 0). */
@@ -155,7 +155,7 @@ export function apiKeySortValue(key: ApiKey, field: ApiKeySortField): number {
 
 export async function listApiKeys(db: Db, listing: KeyListing): Promise<ApiKey[]> {
   const { visibility } = listing;
-  if (!visibility.everyone && visibility.ownUserId === null && visibility.usersOfWorkspace === null) return [];
+  if (!visibility.everyone && visibility.ownUserId === null && visibility.usersOfWorkspace === null && (visibility.alsoUserIds ?? []).length === 0) return [];
   const { sort, after, limit } = listing.page;
   const sortedBy = sort.field === 'id' ? sql.ref('k.id') : sql`coalesce(k.expires_at, ${NEVER})`;
   let query = db
@@ -175,6 +175,7 @@ export async function listApiKeys(db: Db, listing: KeyListing): Promise<ApiKey[]
       const branches = [];
       if (visibility.ownUserId !== null) branches.push(eb('k.user_id', '=', visibility.ownUserId));
       if (visibility.usersOfWorkspace !== null) branches.push(eb('u.workspace_id', '=', visibility.usersOfWorkspace));
+      if ((visibility.alsoUserIds ?? []).length > 0) branches.push(eb('k.user_id', 'in', visibility.alsoUserIds ?? []));
       return eb.or(branches);
     });
   }

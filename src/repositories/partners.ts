@@ -98,6 +98,8 @@ export type PartnerSortField = 'id' | 'workspace_id';
 
 export interface PartnerFilter {
   workspaceId?: number;
+  /** That one Partner only (a Partner user's own). */
+  id?: number;
 }
 
 const PARTNERS_SORTED_BY: Readonly<Record<PartnerSortField, () => RawBuilder<unknown>>> = {
@@ -120,6 +122,7 @@ export async function listPartnersInScope(db: Db, scope: Scope, filter: PartnerF
   if (sorted.after !== undefined) query = query.where(afterInOrder(sortedBy, sql.ref('id'), direction, sorted.after));
   if (scope.kind === 'workspace') query = query.where('workspace_id', '=', scope.workspaceId);
   if (filter.workspaceId !== undefined) query = query.where('workspace_id', '=', filter.workspaceId);
+  if (filter.id !== undefined) query = query.where('id', '=', filter.id);
   return (await query.execute()).map(toPartner);
 }
 

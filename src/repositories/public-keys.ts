@@ -97,7 +97,7 @@ export async function listPublicKeysOfUser(db: Db, userId: number): Promise<Publ
 /** Which keys a listing may return: every key, or those of the caller and of users of some Workspaces. */
 export type PublicKeyVisibility =
   | { everyone: true }
-  | { everyone: false; ownUserId: number | null; ownersOfWorkspaces: readonly number[] };
+  | { everyone: false; ownUserId: number | null; ownersOfWorkspaces: readonly number[]; /** Other users' keys besides (a Partner Admin's Partner users). */ alsoUserIds?: readonly number[] };
 
 export interface PublicKeyListing {
   visibility: PublicKeyVisibility;
@@ -111,7 +111,7 @@ export interface PublicKeyListing {
 
 export async function listPublicKeys(db: Db, listing: PublicKeyListing): Promise<PublicKey[]> {
   const { visibility } = listing;
-  if (!visibility.everyone && visibility.ownUserId === null && visibility.ownersOfWorkspaces.length === 0) return [];
+  if (!visibility.everyone && visibility.ownUserId === null && visibility.ownersOfWorkspaces.length === 0 && (visibility.alsoUserIds ?? []).length === 0) return [];
   let query = selectKeys(db).where('k.id', '>', listing.afterId).orderBy('k.id').limit(listing.limit);
   if (listing.userId !== undefined) query = query.where('k.user_id', '=', listing.userId);
   if (listing.createdAt !== undefined) query = query.where(withinTimeRange('k.created_at', listing.createdAt));
@@ -120,6 +120,7 @@ export async function listPublicKeys(db: Db, listing: PublicKeyListing): Promise
       const branches = [];
       if (visibility.ownUserId !== null) branches.push(eb('k.user_id', '=', visibility.ownUserId));
       if (visibility.ownersOfWorkspaces.length > 0) branches.push(eb('u.workspace_id', 'in', visibility.ownersOfWorkspaces));
+      if ((visibility.alsoUserIds ?? []).length > 0) branches.push(eb('k.user_id', 'in', visibility.alsoUserIds ?? []));
       return eb.or(branches);
     });
   }

@@ -248,6 +248,8 @@ export interface UserChanges {
   nameParts?: NameParts;
   profile?: Partial<UserProfile>;
   partnerAdmin?: boolean;
+  /** A user made a Partner user (convert_to_partner_user). */
+  partnerId?: number;
 }
 
 export async function updateUser(db: Db, id: number, changes: UserChanges, now: number): Promise<User> {
@@ -262,6 +264,7 @@ export async function updateUser(db: Db, id: number, changes: UserChanges, now: 
     ...(changes.externalId === undefined ? {} : { external_id: changes.externalId }),
     ...(changes.nameParts === undefined ? {} : { given_name: changes.nameParts.givenName, family_name: changes.nameParts.familyName }),
     ...(changes.partnerAdmin === undefined ? {} : { partner_admin: changes.partnerAdmin }),
+    ...(changes.partnerId === undefined ? {} : { partner_id: changes.partnerId }),
     ...profileColumns(changes.profile ?? {}),
   };
   // Nothing to change is an UPDATE without SET, which SQL cannot say: the row is answered as it is.

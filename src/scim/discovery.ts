@@ -34,7 +34,10 @@ const SCHEMAS: { id: string; name: string; description: string; attributes: Attr
   },
   {
     id: ATRIUM_USER_SCHEMA, name: 'AtriumUser', description: 'Atrium attributes of a user',
-    attributes: [attr('workspace_id', 'integer', { mutability: 'immutable', description: 'The Workspace the user belongs to (0: the site).' })],
+    attributes: [
+      attr('workspace_id', 'integer', { mutability: 'immutable', description: 'The Workspace the user belongs to (0: the site).' }),
+      attr('partner_id', 'integer', { mutability: 'immutable', description: 'The Partner the user belongs to; set on create by an administrator of the Workspace.' }),
+    ],
   },
   {
     id: GROUP_SCHEMA, name: 'Group', description: 'An Atrium group',

@@ -16,6 +16,14 @@ export interface SiteUser {
   disabled: boolean;
   /** The protocols the user's own flags leave open. */
   doors: readonly Protocol[];
+  /** The Partner the user belongs to, and whether it is one of its Partner Admins. */
+  partnerId: number | null;
+  partnerAdmin: boolean;
+}
+
+export interface SitePartner {
+  id: number;
+  workspaceId: number;
 }
 
 export interface SiteGroup {
@@ -37,6 +45,7 @@ export interface SiteState {
   groups: SiteGroup[];
   memberships: SiteMembership[];
   grants: Grant[];
+  partners: SitePartner[];
 }
 
 /** A place whose access is compared: a path key and whether it is a folder or a file. */
@@ -47,8 +56,9 @@ export interface Place {
 
 /**
  * One thing a user can hold, as a string: `site` (Site Administrator), `wa:<N>` (Workspace
- * Administrator of N), `ga:<G>` (Group Admin of G), `cap:<path>:<capability>`, `door:<protocol>`
- * (may use that protocol: its own flag is on, or a flag of a group of its own Workspace it belongs to).
+ * Administrator of N), `ga:<G>` (Group Admin of G), `pa:<P>` (Partner Admin of Partner P),
+ * `cap:<path>:<capability>`, `door:<protocol>` (may use that protocol: its own flag is on, or a flag
+ * of a group of its own Workspace it belongs to).
  */
 export type Holding = string;
 
@@ -58,6 +68,10 @@ export function workspaceAdministration(workspaceId: number): Holding {
 
 export function groupAdministration(groupId: number): Holding {
   return `ga:${groupId}`;
+}
+
+export function partnerAdministration(partnerId: number): Holding {
+  return `pa:${partnerId}`;
 }
 
 export function doorHolding(protocol: Protocol): Holding {
@@ -80,6 +94,7 @@ export function holdingsOf(state: SiteState, places: readonly Place[], customWor
   if (user.disabled) return held;
   const subject: Subject = { userId, workspaceId: user.workspaceId, siteAdmin: user.siteAdmin, workspaceAdmin: user.workspaceAdmin, groupIds, partnerId: null };
   if (user.siteAdmin) held.add('site');
+  if (user.partnerAdmin && user.partnerId !== null) held.add(partnerAdministration(user.partnerId));
   for (const workspaceId of customWorkspaces) {
     if (referenceDecide(subject, { pathKey: `_/workspaces/${workspaceId}`, type: 'directory' }, state.grants).workspaceAdmin) {
       held.add(workspaceAdministration(workspaceId));
@@ -101,13 +116,21 @@ export function capabilityAt(place: Place, capability: Capability): Holding {
 /**
  * What the caller may hand on: what it holds, and the authority its roles give over what it does
  * not hold itself (a Site Administrator everything; an administrator of a Workspace the Group
- * Admin role of that Workspace's groups). `groups` are the site's groups, those the action
- * created included.
+ * Admin role of that Workspace's groups and the Partner Admin role of its Partners; a Partner
+ * Admin nothing beyond what it holds, and not its role). `state` holds the site's groups and Partners, those the
+ * action created included.
  */
-export function mayHandOn(groups: readonly SiteGroup[], callerHoldings: ReadonlySet<Holding>, holding: Holding): boolean {
-  if (callerHoldings.has('site') || callerHoldings.has(holding)) return true;
+export function mayHandOn(state: Pick<SiteState, 'groups' | 'partners'>, callerHoldings: ReadonlySet<Holding>, holding: Holding): boolean {
+  if (callerHoldings.has('site')) return true;
+  // A Partner Admin's role is handed on by the Workspace's administrators only, never by a
+  // Partner Admin, who may raise nobody's authority, not even to its own.
+  if (holding.startsWith('pa:')) {
+    const partner = state.partners.find((candidate) => partnerAdministration(candidate.id) === holding);
+    return partner !== undefined && partner.workspaceId !== 0 && callerHoldings.has(workspaceAdministration(partner.workspaceId));
+  }
+  if (callerHoldings.has(holding)) return true;
   if (holding.startsWith('ga:')) {
-    const group = groups.find((candidate) => groupAdministration(candidate.id) === holding);
+    const group = state.groups.find((candidate) => groupAdministration(candidate.id) === holding);
     return group !== undefined && group.workspaceId !== 0 && callerHoldings.has(workspaceAdministration(group.workspaceId));
   }
   return false;

@@ -9,7 +9,11 @@
 // the same key. A protocol door (`door:<protocol>`, delegation-holdings.ts) is held like any
 // authority: an administrator whose own SFTP is closed may open it for nobody (on the code before
 // door-delegation.ts, 300 sites found such a door opened in each of three runs on each database,
-// after 20 to 75 sites).
+// after 20 to 75 sites). Each Workspace of a site has a Partner with random flags
+// (allow_user_creation, allow_credential_changes); some users are its users or Partner Admins
+// (`pa:<P>`, an authority like any), the caller now and then one of its Partner Admins, and the
+// actions include what a Partner Admin may try: users of a Partner made, deleted, converted or
+// made Partner Admins, and the credentials of a Partner's users.
 // DELEGATION_PROPERTY_RUNS sets the number of sites per database (default 300: on the code before
 // grants were checked against their extent, 120 found a non-recursive Folder Admin creating a
 // recursive grant in each of six runs on each database; a group_ids update that skipped its
@@ -21,6 +25,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Grant, Level } from '../../src/authz/types.js';
 import { insertGrant } from '../../src/repositories/grants/index.js';
+import { insertPartner } from '../../src/repositories/partners.js';
 import { testDatabaseTargets } from '../support/databases.js';
 import { addMember, createApiKey, createGroup, createUser, createWorkspace, unique } from '../support/factories.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -58,7 +63,11 @@ const userArb = fc.record({
   workspaceAdmin: fc.boolean(),
   disabled: fc.constantFrom(false, false, false, false, true),
   closedDoors: closedDoorsArb,
+  // Now and then a user of its Workspace's Partner: true for one of its Partner Admins.
+  partner: fc.oneof({ arbitrary: fc.constant(null), weight: 5 }, { arbitrary: fc.boolean(), weight: 1 }),
 });
+// Mostly on: a flag that is off is mostly refusals, which prove little.
+const partnerFlagsArb = fc.record({ allowUserCreation: fc.constantFrom(true, true, false), allowCredentialChanges: fc.constantFrom(true, true, false) });
 const groupArb = fc.record({ workspace: fc.nat({ max: WORKSPACE_SLOTS - 1 }), doors: groupDoorsArb });
 const granteeArb: fc.Arbitrary<GranteeChoice> = fc.oneof(
   fc.record({ kind: fc.constant('user' as const), index: fc.nat() }),
@@ -107,7 +116,11 @@ type Action =
   | { kind: 'scim-create-user'; active: boolean }
   | { kind: 'scim-create-group'; members: number[] }
   | { kind: 'scim-add-member'; group: number; user: number }
-  | { kind: 'scim-set-active'; user: number; active: boolean };
+  | { kind: 'scim-set-active'; user: number; active: boolean }
+  | { kind: 'delete-user'; user: number }
+  | { kind: 'create-partner-user'; partner: number; partnerAdmin: boolean; doors: Partial<Record<Protocol, boolean>> }
+  | { kind: 'set-partner-admin'; user: number; value: boolean }
+  | { kind: 'convert'; user: number; partner: number; partnerAdmin: boolean };
 
 const protocolArb = fc.constantFrom(...PROTOCOLS);
 const doorFlagsArb = fc.oneof(
@@ -179,6 +192,11 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('api-key-for' as const), user: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('public-key-for' as const), user: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('password-for' as const), user: fc.nat() }) },
+  // What a Partner Admin may try, and an administrator does with Partners' users.
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete-user' as const), user: fc.nat() }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('create-partner-user' as const), partner: fc.nat(), partnerAdmin: fc.constantFrom(false, false, true), doors: doorFlagsArb }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('set-partner-admin' as const), user: fc.nat(), value: fc.constantFrom(true, true, false) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('convert' as const), user: fc.nat(), partner: fc.nat(), partnerAdmin: fc.boolean() }) },
   {
     weight: 1,
     arbitrary: fc.record({
@@ -188,6 +206,17 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
       value: fc.boolean(),
     }),
   },
+);
+
+const partnerAdminActionArb: fc.Arbitrary<Action> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('create-partner-user' as const), partner: fc.nat(), partnerAdmin: fc.constantFrom(false, false, true), doors: doorFlagsArb }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete-user' as const), user: fc.nat() }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('api-key-for' as const), user: fc.nat() }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('public-key-for' as const), user: fc.nat() }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('password-for' as const), user: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('set-partner-admin' as const), user: fc.nat(), value: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('set-door' as const), user: fc.nat(), protocol: protocolArb, value: fc.boolean() }) },
+  { weight: 1, arbitrary: actionArb },
 );
 
 const scenarioArb = fc.record({
@@ -203,11 +232,16 @@ const scenarioArb = fc.record({
   // Doors closed to the caller itself, which it must then not open for anyone (its REST door
   // stays open: it is the one it calls through).
   callerClosedDoors: fc.oneof({ arbitrary: fc.constant<Protocol[]>([]), weight: 1 }, { arbitrary: fc.subarray(['sftp', 'dav', 'ftp'] as Protocol[], { minLength: 1 }), weight: 2 }),
+  // The flags of each Workspace's Partner, and now and then a caller who is a Partner Admin of its Workspace's.
+  partnerFlags: fc.array(partnerFlagsArb, { minLength: WORKSPACE_SLOTS, maxLength: WORKSPACE_SLOTS }),
+  callerPartnerAdmin: fc.constantFrom(false, false, false, true),
   actions: fc.array(actionArb, { minLength: 1, maxLength: 4 }),
+  // What a caller who is a Partner user tries instead: what a Partner Admin may do, and a few things it may not.
+  partnerAdminActions: fc.array(partnerAdminActionArb, { minLength: 1, maxLength: 4 }),
 });
 interface Scenario {
   site: {
-    users: { workspace: number; workspaceAdmin: boolean; disabled: boolean; closedDoors: Protocol[] }[];
+    users: { workspace: number; workspaceAdmin: boolean; disabled: boolean; closedDoors: Protocol[]; partner: boolean | null }[];
     groups: { workspace: number; doors: Protocol[] }[];
     memberships: { user: number; group: number; admin: boolean }[];
     grants: { workspace: number; folder: number; grantee: GranteeChoice; level: Level; recursive: boolean }[];
@@ -218,13 +252,17 @@ interface Scenario {
   callerAdministersGroup: number | null;
   confinedKey: boolean;
   callerClosedDoors: Protocol[];
+  partnerFlags: { allowUserCreation: boolean; allowCredentialChanges: boolean }[];
+  callerPartnerAdmin: boolean;
   actions: Action[];
+  partnerAdminActions: Action[];
 }
 
 /** What changes who holds what: a files_only key may do none of it. */
 const ADMINISTRATIVE: ReadonlySet<Action['kind']> = new Set([
   'create-grant', 'delegate-own', 'delete-grant', 'add-member', 'remove-member', 'make-group-admin', 'set-groups', 'set-flag', 'create-user',
   'password-for', 'set-door', 'create-group', 'set-group-door', 'set-group-members', 'scim-create-user', 'scim-create-group', 'scim-add-member', 'scim-set-active',
+  'delete-user', 'create-partner-user', 'set-partner-admin', 'convert',
 ]);
 
 /** The columns of the protocol flags. */
@@ -276,11 +314,24 @@ async function runScenario(t: TestApp, scenario: Scenario): Promise<{ accepted: 
     }
   }
 
+  // One Partner in each Workspace, with the scenario's flags.
+  const partnerIds: number[] = [];
+  for (let slot = 0; slot < WORKSPACE_SLOTS; slot += 1) {
+    const flags = scenario.partnerFlags[slot]!;
+    const partner = await insertPartner(db, { workspaceId: workspaceIds[slot]!, name: unique('partner'), rootFolder: unique('partner-root'), now: Date.now(), settings: flags });
+    partnerIds.push(partner.id);
+  }
+  const callerIndex = scenario.caller % scenario.site.users.length;
   const users = [];
-  for (const spec of scenario.site.users) {
+  // Partner users hold no administration, no group and no grant of their own: the site is made so.
+  const partnerUsers = new Set<number>();
+  for (const [index, spec] of scenario.site.users.entries()) {
     const workspaceId = workspaceIds[spec.workspace] as number;
-    const user = await createUser(db, { workspaceId, workspaceAdmin: spec.workspaceAdmin && workspaceId !== 0 });
-    await db.updateTable('users').set({ disabled: spec.disabled, ...doorColumns((protocol) => !spec.closedDoors.includes(protocol)) }).where('id', '=', user.id).execute();
+    const partnerAdmin = index === callerIndex && scenario.callerPartnerAdmin ? true : spec.partner;
+    const user = await createUser(db, { workspaceId, workspaceAdmin: spec.workspaceAdmin && workspaceId !== 0 && partnerAdmin === null });
+    const partnerColumns = partnerAdmin === null ? {} : { partner_id: partnerIds[spec.workspace]!, partner_admin: partnerAdmin };
+    await db.updateTable('users').set({ disabled: spec.disabled, ...doorColumns((protocol) => !spec.closedDoors.includes(protocol)), ...partnerColumns }).where('id', '=', user.id).execute();
+    if (partnerAdmin !== null) partnerUsers.add(user.id);
     users.push(user);
   }
   const groupIds: number[] = [];
@@ -297,7 +348,7 @@ async function runScenario(t: TestApp, scenario: Scenario): Promise<{ accepted: 
     const groupId = groupIds[membership.group % groupIds.length]!;
     const groupWs = groupWorkspace.get(groupId)!;
     // A user belongs to groups of its own Workspace; a Workspace 0 user may also join others'.
-    if (user.workspaceId !== groupWs && user.workspaceId !== 0) continue;
+    if ((user.workspaceId !== groupWs && user.workspaceId !== 0) || partnerUsers.has(user.id)) continue;
     if (memberPairs.has(`${groupId}:${user.id}`)) continue;
     memberPairs.add(`${groupId}:${user.id}`);
     await addMember(db, groupId, user.id, membership.admin);
@@ -305,7 +356,7 @@ async function runScenario(t: TestApp, scenario: Scenario): Promise<{ accepted: 
   for (const spec of scenario.site.grants) {
     const workspaceId = workspaceIds[spec.workspace] as number;
     const grantee = resolveGrantee(spec.grantee, users, groupIds, groupWorkspace, workspaceId);
-    if (grantee === undefined) continue;
+    if (grantee === undefined || (grantee.kind === 'user' && partnerUsers.has(grantee.userId))) continue;
     const pathKey = keyOf(spec.workspace, FOLDERS[spec.folder]!);
     await insertGrant(db, { workspaceId, path: pathKey, pathKey, grantee, level: spec.level, recursive: spec.recursive, now: Date.now() });
   }
@@ -314,12 +365,13 @@ async function runScenario(t: TestApp, scenario: Scenario): Promise<{ accepted: 
   // A disabled caller is refused before anything is decided: it would only waste the case.
   await db.updateTable('users').set({ disabled: false, ...doorColumns((protocol) => !scenario.callerClosedDoors.includes(protocol)) }).where('id', '=', caller.id).execute();
   const callerSlot = workspaceIds.indexOf(caller.workspaceId);
-  if (scenario.callerAdminGrant !== null) {
+  const callerIsPartnerUser = partnerUsers.has(caller.id);
+  if (scenario.callerAdminGrant !== null && !callerIsPartnerUser) {
     const pathKey = keyOf(callerSlot, FOLDERS[scenario.callerAdminGrant.folder]!);
     const grantee = { kind: 'user' as const, userId: caller.id };
     await insertGrant(db, { workspaceId: caller.workspaceId, path: pathKey, pathKey, grantee, level: 'admin', recursive: scenario.callerAdminGrant.recursive, now: Date.now() });
   }
-  if (scenario.callerAdministersGroup !== null) {
+  if (scenario.callerAdministersGroup !== null && !callerIsPartnerUser) {
     const groupId = groupIds[scenario.callerAdministersGroup % groupIds.length]!;
     if (memberPairs.has(`${groupId}:${caller.id}`)) {
       await db.updateTable('group_users').set({ admin: true }).where('group_id', '=', groupId).where('user_id', '=', caller.id).execute();
@@ -328,14 +380,16 @@ async function runScenario(t: TestApp, scenario: Scenario): Promise<{ accepted: 
     }
   }
   const callerKey = await createApiKey(db, { userId: caller.id, workspaceId: caller.workspaceId, permissionSet: scenario.confinedKey ? 'files_only' : 'full' });
-  const context = scenario.context === null ? caller.workspaceId : (workspaceIds[scenario.context] as number);
+  // A Partner Admin works in its Partner's Workspace: its credential selects no other.
+  const context = scenario.context === null || callerIsPartnerUser ? caller.workspaceId : (workspaceIds[scenario.context] as number);
   const request = { key: callerKey, workspace: context };
   const userIds = users.map((user) => user.id);
-  const site: Omit<ActionSite, 'before'> = { callerId: caller.id, users: userIds, groupIds, request, context, workspaceIds, keyOf, runFolder, scim: new ScimClient(t.baseUrl, callerKey) };
+  const site: Omit<ActionSite, 'before'> = { callerId: caller.id, users: userIds, groupIds, partnerIds, request, context, workspaceIds, keyOf, runFolder, scim: new ScimClient(t.baseUrl, callerKey) };
 
   let accepted = 0;
-  for (const action of scenario.actions) {
-    const before = await readState(t, userIds, groupIds);
+  const actions = callerIsPartnerUser ? scenario.partnerAdminActions : scenario.actions;
+  for (const action of actions) {
+    const before = await readState(t, userIds, groupIds, partnerIds);
     const holdingsBefore = new Map(userIds.map((id) => [id, holdingsOf(before, places, customWorkspaces, id)]));
     const callerHolds = scenario.confinedKey ? confinedHoldings(holdingsBefore.get(caller.id)!) : holdingsBefore.get(caller.id)!;
     const outcome = await perform(t, action, { ...site, before });
@@ -350,7 +404,7 @@ async function runScenario(t: TestApp, scenario: Scenario): Promise<{ accepted: 
     }
     // A group it created is one of the site's groups from now on.
     if (outcome.createdGroupId !== undefined) groupIds.push(outcome.createdGroupId);
-    const after = await readState(t, userIds, groupIds);
+    const after = await readState(t, userIds, groupIds, partnerIds);
     for (const userId of userIds) {
       // Rule 8: a Group Admin adding a member hands on what the group already has.
       const handedOnByGroupAdmin = outcome.addedUserId === userId && outcome.groupId !== undefined
@@ -359,19 +413,19 @@ async function runScenario(t: TestApp, scenario: Scenario): Promise<{ accepted: 
         : new Set<Holding>();
       const was = holdingsBefore.get(userId)!;
       for (const holding of holdingsOf(after, places, customWorkspaces, userId)) {
-        if (was.has(holding) || mayHandOn(after.groups, callerHolds, holding) || handedOnByGroupAdmin.has(holding)) continue;
+        if (was.has(holding) || mayHandOn(after, callerHolds, holding) || handedOnByGroupAdmin.has(holding)) continue;
         throw new Error(`${describeAction(action)} by user ${caller.id} (context ${context}) gave user ${userId} ${holding}, which neither held it nor the caller`);
       }
     }
     // A key or SSH key for another user lets the caller act as that user: all it holds must be the caller's to hand on.
     if (outcome.actsAsUserId !== undefined && outcome.actsAsUserId !== caller.id) {
       for (const holding of holdingsOf(after, places, customWorkspaces, outcome.actsAsUserId)) {
-        if (mayHandOn(after.groups, callerHolds, holding)) continue;
+        if (mayHandOn(after, callerHolds, holding)) continue;
         throw new Error(`${describeAction(action)} by user ${caller.id} (context ${context}) let it act as user ${outcome.actsAsUserId}, who holds ${holding}`);
       }
     }
   }
-  return { accepted, tried: scenario.actions.length };
+  return { accepted, tried: actions.length };
 }
 
 function resolveGrantee(
@@ -395,10 +449,11 @@ function resolveGrantee(
   return { kind: 'groups', groupIds: [first, second] };
 }
 
-async function readState(t: TestApp, userIds: number[], groupIds: number[]): Promise<SiteState> {
+async function readState(t: TestApp, userIds: number[], groupIds: number[], partnerIds: number[]): Promise<SiteState> {
   const db = t.database.db;
   const doorFlags = ['sftp_permission', 'dav_permission', 'restapi_permission', 'ftp_permission'] as const;
-  const userRows = await db.selectFrom('users').select(['id', 'workspace_id', 'site_admin', 'workspace_admin', 'disabled', ...doorFlags]).where('id', 'in', userIds).execute();
+  const userRows = await db.selectFrom('users').select(['id', 'workspace_id', 'site_admin', 'workspace_admin', 'disabled', 'partner_id', 'partner_admin', ...doorFlags]).where('id', 'in', userIds).execute();
+  const partnerRows = await db.selectFrom('partners').select(['id', 'workspace_id']).where('id', 'in', partnerIds).execute();
   const groupRows = await db.selectFrom('groups').select(['id', 'workspace_id', ...doorFlags]).where('id', 'in', groupIds).execute();
   // A user's flag is open unless set false (a column left null is the default, open); a group's only when set true.
   const openDoors = (row: Record<`${Protocol}_permission`, unknown>, byDefault: boolean) => PROTOCOLS.filter((protocol) => {
@@ -411,7 +466,11 @@ async function readState(t: TestApp, userIds: number[], groupIds: number[]): Pro
     .execute();
   const allOfRows = grantRows.length === 0 ? [] : await db.selectFrom('permission_groups').select(['permission_id', 'group_id']).where('permission_id', 'in', grantRows.map((row) => row.id)).execute();
   return {
-    users: userRows.map((row) => ({ id: row.id, workspaceId: row.workspace_id, siteAdmin: Boolean(row.site_admin), workspaceAdmin: Boolean(row.workspace_admin), disabled: Boolean(row.disabled), doors: openDoors(row, true) })),
+    users: userRows.map((row) => ({
+      id: row.id, workspaceId: row.workspace_id, siteAdmin: Boolean(row.site_admin), workspaceAdmin: Boolean(row.workspace_admin), disabled: Boolean(row.disabled), doors: openDoors(row, true),
+      partnerId: row.partner_id ?? null, partnerAdmin: Boolean(row.partner_admin),
+    })),
+    partners: partnerRows.map((row) => ({ id: row.id, workspaceId: row.workspace_id })),
     groups: groupRows.map((row) => ({ id: row.id, workspaceId: row.workspace_id, doors: openDoors(row, false) })),
     memberships: memberRows.map((row) => ({ groupId: row.group_id, userId: row.user_id, admin: Boolean(row.admin) })),
     grants: grantRows.map((row): Grant => ({
@@ -443,6 +502,8 @@ interface ActionSite {
   before: SiteState;
   users: number[];
   groupIds: number[];
+  /** The Partner of each Workspace slot. */
+  partnerIds: number[];
   request: { key: string; workspace: number };
   context: number;
   workspaceIds: number[];
@@ -463,6 +524,10 @@ async function perform(t: TestApp, action: Action, site: ActionSite): Promise<Ou
   const pick = <T>(list: readonly T[], index: number): T | undefined => (list.length === 0 ? undefined : list[index % list.length]);
   const pickAll = <T>(list: readonly T[], indexes: readonly number[]): T[] => [...new Set(indexes.map((index) => pick(list, index)).filter((item) => item !== undefined))];
   const scimWorkspace = { 'X-Service-Workspace-Id': String(request.workspace) };
+  // A Partner Admin's actions are mostly on its own Partner's users, the only ones it may reach.
+  const callerPartner = before.users.find((user) => user.id === site.callerId)?.partnerId ?? null;
+  const colleagues = callerPartner === null ? [] : before.users.filter((user) => user.partnerId === callerPartner && user.id !== site.callerId).map((user) => user.id);
+  const pickUser = (index: number): number => (colleagues.length > 0 && index % 4 !== 3 ? pick(colleagues, index) : pick(users, index))!;
   const answer = (response: { status: number; text: string }, extra: Partial<Outcome> = {}): Outcome => ({ status: response.status, text: response.text, ...extra });
   switch (action.kind) {
     case 'create-grant': {
@@ -491,7 +556,7 @@ async function perform(t: TestApp, action: Action, site: ActionSite): Promise<Ou
       return answer(await t.api.delete(`/permissions/${grant.id}`, request));
     }
     case 'add-member': {
-      const userId = pick(users, action.user)!;
+      const userId = pickUser(action.user);
       const groupId = pick(groupIds, action.group)!;
       return answer(await t.api.post('/group_users', { group_id: groupId, user_id: userId, admin: action.admin }, request), { addedUserId: userId, groupId });
     }
@@ -505,19 +570,19 @@ async function perform(t: TestApp, action: Action, site: ActionSite): Promise<Ou
         : answer(await t.api.patch(`/group_users/${row.id}`, { admin: true }, request));
     }
     case 'api-key-for': {
-      const userId = pick(users, action.user)!;
+      const userId = pickUser(action.user);
       return answer(await t.api.post('/api_keys', { name: unique('key'), user_id: userId }, request), { actsAsUserId: userId });
     }
     case 'public-key-for': {
-      const userId = pick(users, action.user)!;
+      const userId = pickUser(action.user);
       return answer(await t.api.post('/public_keys', { title: unique('ssh'), user_id: userId, generate_keypair: true }, request), { actsAsUserId: userId });
     }
     case 'password-for': {
-      const userId = pick(users, action.user)!;
+      const userId = pickUser(action.user);
       return answer(await t.api.patch(`/users/${userId}`, { password: `Pw-${unique('x')}-long-enough` }, request), { actsAsUserId: userId });
     }
     case 'set-groups': {
-      const userId = action.user % 2 === 0 ? site.callerId : pick(users, action.user)!;
+      const userId = action.user % 2 === 0 ? site.callerId : pickUser(action.user);
       // Groups of the user's own Workspace, the ones this field can name.
       const memberOf = before.users.find((user) => user.id === userId)!.workspaceId;
       // Those a grant names first: joining them is what gives access.
@@ -544,12 +609,12 @@ async function perform(t: TestApp, action: Action, site: ActionSite): Promise<Ou
       return answer(response, response.status === 201 ? { createdUserId: response.body.id as number } : {});
     }
     case 'set-flag': {
-      const userId = pick(users, action.user)!;
+      const userId = pickUser(action.user);
       return answer(await t.api.patch(`/users/${userId}`, { [action.flag]: action.value }, request));
     }
     case 'set-door': {
       // Half the time the caller's own door, which it must not reopen.
-      const userId = action.user % 2 === 0 ? site.callerId : pick(users, action.user)!;
+      const userId = action.user % 2 === 0 ? site.callerId : pickUser(action.user);
       return answer(await t.api.patch(`/users/${userId}`, { [`${action.protocol}_permission`]: action.value }, request));
     }
     case 'create-group': {
@@ -583,12 +648,42 @@ async function perform(t: TestApp, action: Action, site: ActionSite): Promise<Ou
     }
     case 'scim-add-member': {
       const groupId = pick(groupIds, action.group)!;
-      const userId = pick(users, action.user)!;
+      const userId = pickUser(action.user);
       const body = { schemas: [PATCH_OP], Operations: [{ op: 'add', path: 'members', value: [{ value: String(userId) }] }] };
       return answer(await site.scim.patch(`/Groups/${groupId}`, body, scimWorkspace), { addedUserId: userId, groupId });
     }
+    case 'delete-user': {
+      const userId = pickUser(action.user);
+      return answer(await t.api.delete(`/users/${userId}`, request));
+    }
+    case 'create-partner-user': {
+      // Mostly the Partner of the request's Workspace, where its users are made.
+      const ofContext = site.partnerIds[site.workspaceIds.indexOf(site.context)];
+      const body = {
+        username: unique('partner-user'),
+        partner_id: action.partner % 4 === 3 || ofContext === undefined ? pick(site.partnerIds, action.partner) : ofContext,
+        ...(action.partnerAdmin ? { partner_admin: true } : {}),
+        ...Object.fromEntries(Object.entries(action.doors).map(([protocol, open]) => [`${protocol}_permission`, open])),
+      };
+      const response = await t.api.post('/users', body, request);
+      return answer(response, response.status === 201 ? { createdUserId: response.body.id as number } : {});
+    }
+    case 'set-partner-admin': {
+      // A user of a Partner, where there is one: partner_admin is only for them.
+      const ofPartners = before.users.filter((user) => user.partnerId !== null).map((user) => user.id);
+      const userId = colleagues.length > 0 ? pickUser(action.user) : pick(ofPartners.length > 0 ? ofPartners : users, action.user)!;
+      return answer(await t.api.patch(`/users/${userId}`, { partner_admin: action.value }, request));
+    }
+    case 'convert': {
+      // Mostly into the Partner of the user's own Workspace, the only one it may join.
+      const userId = pickUser(action.user);
+      const slot = site.workspaceIds.indexOf(before.users.find((user) => user.id === userId)?.workspaceId ?? -1);
+      const own = site.partnerIds[slot];
+      const body = { partner_id: action.partner % 4 === 3 || own === undefined ? pick(site.partnerIds, action.partner) : own, convert_to_partner_user: true, ...(action.partnerAdmin ? { partner_admin: true } : {}) };
+      return answer(await t.api.patch(`/users/${userId}`, body, request));
+    }
     case 'scim-set-active': {
-      const userId = pick(users, action.user)!;
+      const userId = pickUser(action.user);
       const body = { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'active', value: action.active }] };
       return answer(await site.scim.patch(`/Users/${userId}`, body, scimWorkspace));
     }

@@ -60,7 +60,7 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
 
   app.post('/users', {
     schema: {
-      summary: 'Create a user (administrators of the context)',
+      summary: 'Create a user (administrators of the context; a Partner Admin, of its Partner, with allow_user_creation)',
       body: Type.Object({
         ...UserFields,
         username: Type.String({ maxLength: 1024 }),
@@ -98,7 +98,7 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
     config: { duringPasswordChange: 'own-user' },
     schema: {
       ...asksForReauthentication,
-      summary: 'Update a user (administrators; the user itself for password, name and email)',
+      summary: 'Update a user (administrators; the user itself for password, name and email; a Partner Admin with allow_credential_changes for its Partner users\' passwords)',
       params: IdParams,
       querystring: Type.Object(DryRunQuery),
       body: Type.Object({
@@ -106,6 +106,8 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
         disabled: Type.Optional(Type.Boolean()),
         // The whole list of the user's groups (directory/user-groups.ts).
         group_ids: Type.Optional(IdList),
+        // With partner_id: makes the user one of that Partner's (docs/partners.md).
+        convert_to_partner_user: Type.Optional(Type.Boolean()),
         ...DryRunQuery,
       }),
       response: { 200: Type.Union([UserBody, DryRunBody]), ...errorResponses },
@@ -118,11 +120,12 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
         username: body.username, password: body.password, name: body.name, email: body.email,
         siteAdmin: body.site_admin, workspaceAdmin: body.workspace_admin, disabled: body.disabled,
         groupIds: parseIdList('group_ids', body.group_ids), partnerId: body.partner_id, partnerAdmin: body.partner_admin,
-        profile: userProfileInput(body),
+        convertToPartnerUser: body.convert_to_partner_user, profile: userProfileInput(body),
       });
       // A dry run changes nothing, so it asks no password; the real change asks as always.
       const confirm = dryRun ? async () => undefined : confirmIdentity(request, deps, a);
-      const changesAccess = body.site_admin !== undefined || body.workspace_admin !== undefined || body.disabled !== undefined || body.group_ids !== undefined;
+      const changesAccess = body.site_admin !== undefined || body.workspace_admin !== undefined || body.disabled !== undefined || body.group_ids !== undefined
+        || body.convert_to_partner_user === true;
       if (!changesAccess && !dryRun) return withGroups(a, await updateUserFields(a, request.params.id, fields, confirm));
       const { result, difference } = await reviewChange(a, dryRun, userChangeScope(request.params.id, fields.groupIds), (c) => updateUserFields(c, request.params.id, fields, confirm));
       if (result === undefined) return sendDryRun(reply, a, difference);

@@ -1,5 +1,6 @@
 import type { NameParts, User, UserGroupIds } from '../../directory/index.js';
 import { scimErrors } from '../scim-error.js';
+import { recordIdOf } from '../../lib/record-id.js';
 import { workspaceIdOf } from '../workspace-id.js';
 import { isoOf, versionOf } from '../resource-meta.js';
 import type { SortKind } from '../sorting.js';
@@ -7,7 +8,7 @@ import type { SortKind } from '../sorting.js';
 export const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 export const ATRIUM_USER_SCHEMA = 'urn:ietf:params:scim:schemas:extension:atrium:2.0:User';
 
-export const USER_ATTRIBUTES = ['schemas', 'id', 'externalId', 'userName', 'name', 'displayName', 'emails', 'active', 'password', 'groups', 'meta', 'workspace_id'] as const;
+export const USER_ATTRIBUTES = ['schemas', 'id', 'externalId', 'userName', 'name', 'displayName', 'emails', 'active', 'password', 'groups', 'meta', 'workspace_id', 'partner_id'] as const;
 export const USER_SUB_ATTRIBUTES = ['formatted', 'givenName', 'familyName', 'middleName', 'value', 'type', 'primary', 'display'] as const;
 
 /** What a user can be filtered on. */
@@ -32,7 +33,8 @@ export interface ScimUser {
   emails?: ScimEmail[];
   active: boolean;
   groups: { value: string; $ref: string; display?: string }[];
-  [ATRIUM_USER_SCHEMA]: { workspace_id: number };
+  /** `partner_id` only for a Partner user (docs/partners.md). */
+  [ATRIUM_USER_SCHEMA]: { workspace_id: number; partner_id?: number };
   meta: { resourceType: 'User'; created: string; lastModified: string; location: string; version: string };
 }
 
@@ -58,7 +60,7 @@ export function toScimUser(user: User, groups: UserGroupIds | undefined, groupNa
       const display = groupNames.get(id);
       return { value: String(id), $ref: `${base}/Groups/${id}`, ...(display === undefined ? {} : { display }) };
     }),
-    [ATRIUM_USER_SCHEMA]: { workspace_id: user.workspaceId },
+    [ATRIUM_USER_SCHEMA]: { workspace_id: user.workspaceId, ...(user.partnerId === null ? {} : { partner_id: user.partnerId }) },
   };
   return { ...body, meta: { resourceType: 'User', created: isoOf(user.createdAt), lastModified: isoOf(user.updatedAt), location: `${base}/Users/${user.id}`, version: versionOf(body) } };
 }
@@ -73,6 +75,8 @@ export interface ScimUserFields {
   active: boolean;
   password: string | undefined;
   workspaceId: number | undefined;
+  /** The Atrium extension's `partner_id`: the Partner of a user provisioned into one. */
+  partnerId: number | undefined;
   externalId: string | null;
 }
 
@@ -87,7 +91,8 @@ export function fieldsOf(body: Record<string, unknown>): ScimUserFields {
     email: primaryEmail(lower.emails),
     active: activeOf(lower.active),
     password: optionalString('password', lower.password),
-    workspaceId: workspaceOf(body),
+    workspaceId: workspaceIdOf(atriumExtension(body)?.workspace_id),
+    partnerId: partnerIdOf(atriumExtension(body)?.partner_id),
     externalId: optionalString('externalId', lower.externalid) ?? null,
   };
 }
@@ -134,9 +139,18 @@ function optionalString(name: string, value: unknown): string | undefined {
   return value;
 }
 
-function workspaceOf(body: Record<string, unknown>): number | undefined {
+/** The Atrium extension's object in a body (its urn in any letter case); undefined when not sent. */
+function atriumExtension(body: Record<string, unknown>): Record<string, unknown> | undefined {
   const key = Object.keys(body).find((k) => k.toLowerCase() === ATRIUM_USER_SCHEMA.toLowerCase());
   const extension = key === undefined ? undefined : body[key];
   if (extension === undefined || extension === null) return undefined;
-  return workspaceIdOf((extension as Record<string, unknown>).workspace_id);
+  if (typeof extension !== 'object') throw scimErrors.invalidValue(`"${ATRIUM_USER_SCHEMA}" must be an object.`);
+  return extension as Record<string, unknown>;
+}
+
+function partnerIdOf(value: unknown): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  const id = recordIdOf(value);
+  if (id === undefined) throw scimErrors.invalidValue('"partner_id" must be a Partner id.');
+  return id;
 }

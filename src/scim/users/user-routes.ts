@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Call } from '../../access/index.js';
-import { createUser, deleteUser, getUser, listUsers, updateUserFields, userGroupIds, visibleGroupNames, type User } from '../../directory/index.js';
+import { createProvisionedUser, deleteUser, getUser, listUsers, updateUserFields, userGroupIds, visibleGroupNames, type User } from '../../directory/index.js';
 import { identityConfirmation } from '../../identity/index.js';
 import { definedOnly } from '../../lib/defined-only.js';
 import { equalityOn, matcher, parseFilter } from '../filter.js';
@@ -47,13 +47,14 @@ export function userRoutes(scim: FastifyInstance, callOf: CallOf): void {
     const a = callOf(request);
     const fields = fieldsOf(request.body as Record<string, unknown>);
     // An inactive user is created disabled, in the same statement: never active for a moment.
-    const user = await createUser(a, {
+    const user = await createProvisionedUser(a, {
       username: fields.username,
       name: fields.name,
       nameParts: fields.nameParts,
       email: fields.email,
       ...(fields.password === undefined ? {} : { password: fields.password }),
       ...(fields.workspaceId === undefined ? {} : { workspaceId: fields.workspaceId }),
+      ...(fields.partnerId === undefined ? {} : { partnerId: fields.partnerId }),
       externalId: fields.externalId,
       disabled: !fields.active,
     });
@@ -105,6 +106,9 @@ async function replaceUser(a: Call, request: FastifyRequest, current: ScimUser, 
   const workspaceId = current[ATRIUM_USER_SCHEMA].workspace_id;
   if (fields.workspaceId !== undefined && fields.workspaceId !== workspaceId) {
     throw scimErrors.mutability('"workspace_id" is set when a user is created and cannot be changed.');
+  }
+  if (fields.partnerId !== undefined && fields.partnerId !== current[ATRIUM_USER_SCHEMA].partner_id) {
+    throw scimErrors.mutability('"partner_id" is set when a user is created and cannot be changed through SCIM.');
   }
   const currentEmail = current.emails?.[0]?.value ?? '';
   const user = await updateUserFields(a, Number(current.id), {
