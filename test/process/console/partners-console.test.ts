@@ -173,13 +173,18 @@ describe.runIf(browserAvailable()).each(databases)('Partners in the console in C
     expect(dialogs).toEqual([]);
     expect(problems).toEqual([]);
     await page.close();
-  });
+    // Three people in turn, each signing in: longer than one person's flow.
+  }, 90_000);
 
-  it('a Partner Admin whose Partner allows no user creation or credential changes sees its users and is offered no change', async () => {
-    const beta = await site.admin('POST', '/partners', { name: 'Beta', root_folder: 'Partners/Beta' }, orbit);
+  it('a Partner Admin gets what its Partner allows: passwords but no users to add or remove, never on another Partner Admin; nothing at all without a setting', async () => {
+    const beta = await site.admin('POST', '/partners', { name: 'Beta', root_folder: 'Partners/Beta', allow_credential_changes: true }, orbit);
     const bea = person('bea');
     await site.admin('POST', '/users', { ...bea, partner_id: beta.id, partner_admin: true }, orbit);
+    await site.admin('POST', '/users', { ...person('bex'), partner_id: beta.id, partner_admin: true }, orbit);
     await site.admin('POST', '/users', { ...person('bo'), partner_id: beta.id }, orbit);
+    const gamma = await site.admin('POST', '/partners', { name: 'Gamma', root_folder: 'Partners/Gamma' }, orbit);
+    const gil = person('gil');
+    await site.admin('POST', '/users', { ...gil, partner_id: gamma.id, partner_admin: true }, orbit);
     const page = await browser.context.newPage();
     const problems = pageProblems(page);
     await page.goto(`${site.baseUrl}/partner/users`);
@@ -188,14 +193,34 @@ describe.runIf(browserAvailable()).each(databases)('Partners in the console in C
     const heading = page.getByRole('heading', { name: 'Users of Beta' });
     await heading.or(page.getByRole('alert')).first().waitFor();
     expect(await page.getByRole('alert').allTextContents()).toEqual([]);
-    await heading.waitFor();
     await page.locator('[data-partner-user="bo"]').waitFor();
+    await page.locator('[data-partner-user="bex"]').waitFor();
     await page.getByText('Your Partner does not let its Partner Admins add or remove users').waitFor();
     expect(await page.getByRole('form', { name: 'Add a user to Beta' }).count()).toBe(0);
-    expect(await page.getByRole('button', { name: /^(Delete|Set password)/ }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^Delete/ }).count()).toBe(0);
     expect(await page.getByRole('button', { name: /^Make Partner/ }).count()).toBe(0);
-    // No administration beside it.
+    // Passwords: of bo, not of the other Partner Admin, not of herself here.
+    expect(await page.getByRole('button', { name: /^Set password/ }).allTextContents()).toEqual(['Set password']);
+    await page.getByRole('button', { name: 'Set password of bo' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Set password' });
+    await dialog.getByRole('textbox', { name: 'New password' }).fill('bo has a new long password');
+    await dialog.getByRole('button', { name: 'Set password' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Confirm it is you' });
+    await confirm.getByRole('textbox', { name: 'Your password' }).fill(bea.password);
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const signIn = await fetch(`${site.baseUrl}/api/rest/v1/sessions`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'bo', password: 'bo has a new long password' }),
+    });
+    expect(signIn.status).toBe(201);
     expect(await navigation(page)).toEqual(['Files', 'Partner users', 'History', 'My account']);
+    await signOut(page, site);
+
+    // A Partner that lets its Partner Admins do nothing: the page says so, and lists nobody.
+    await page.goto(`${site.baseUrl}/partner/users`);
+    await signInAs(page, gil);
+    await page.getByText('Gamma does not let its Partner Admins manage its users.').waitFor();
+    expect(await page.locator('[data-partner-user]').count()).toBe(0);
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -11,6 +11,8 @@ export interface PartnerUserRights {
   delete: boolean;
   setPassword: boolean;
   appointAdmins: boolean;
+  /** Whether the deletion and password change reach Partner Admins too (a Partner Admin's own reach only the others). */
+  onPartnerAdmins: boolean;
 }
 
 /**
@@ -117,7 +119,7 @@ export function PartnerUsers({ partnerId, partnerName, rights, selfId, onChanged
                   </Table.Td>
                   <Table.Td>{user.last_login_at === null ? 'Never' : formatTime(user.last_login_at)}</Table.Td>
                   <Table.Td>
-                    {user.id !== selfId && (
+                    {user.id !== selfId && (rights.onPartnerAdmins || !user.partner_admin) && (
                       <Group gap="xs" wrap="nowrap">
                         {rights.appointAdmins && (
                           <Button size="xs" variant="default" aria-label={`${user.partner_admin ? 'Make Partner user' : 'Make Partner Admin'}: ${user.username}`}

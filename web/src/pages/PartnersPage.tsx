@@ -121,7 +121,7 @@ function PartnerScreen({ id }: { id: number }) {
       {error !== undefined && <Alert color="red" role="alert">{error}</Alert>}
       <PartnerFacts partner={partner} />
       <PartnerUsers partnerId={partner.id} partnerName={partner.name} selfId={profile?.userId} onChanged={load}
-        rights={{ create: true, delete: true, setPassword: true, appointAdmins: true }} />
+        rights={{ create: true, delete: true, setPassword: true, appointAdmins: true, onPartnerAdmins: true }} />
       <PartnerGrants key={partner.root_folder} partnerId={partner.id} partnerName={partner.name} rootFolder={partner.root_folder} />
       {dialog === 'edit' && <PartnerDialog partner={partner} onClose={() => setDialog(undefined)} onSaved={setPartner} />}
       {dialog === 'delete' && (
