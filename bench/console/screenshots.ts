@@ -326,11 +326,35 @@ async function historyTour({ site, page, shoot }: Tour) {
   await shoot('history');
 }
 
+async function partnersTour({ site, page, shoot }: Tour) {
+  const orbit: number = (await site.admin('POST', '/workspaces', { name: 'Orbit' })).id;
+  const wendy = person('wendy');
+  await site.admin('POST', '/users', { ...wendy, workspace_id: orbit, workspace_admin: true });
+  const acme = await site.admin('POST', '/partners', { name: 'Acme', root_folder: 'Partners/Acme', allow_user_creation: true, tags: 'supplier', notes: 'Quarterly reports' }, orbit);
+  await site.admin('POST', '/partners', { name: 'Globex', root_folder: 'Partners/Globex' }, orbit);
+  const pat = person('pat');
+  await site.admin('POST', '/users', { ...pat, partner_id: acme.id, partner_admin: true }, orbit);
+  await site.admin('POST', '/users', { ...person('quinn'), partner_id: acme.id }, orbit);
+  await site.admin('POST', '/permissions', { path: 'Partners/Acme', partner_id: acme.id, permission: 'full' }, orbit);
+  await page.goto(`${site.baseUrl}/admin/partners`);
+  await signIn(page, wendy);
+  await page.locator('[data-partner="Globex"]').waitFor();
+  await shoot('partners');
+  await page.getByRole('link', { name: 'Acme' }).click();
+  await page.locator('[data-partner-grant="Partners/Acme"]').waitFor();
+  await shoot('partner');
+  await signOut(page);
+  await page.goto(`${site.baseUrl}/partner/users`);
+  await signIn(page, pat);
+  await page.locator('[data-partner-user="quinn"]').waitFor();
+  await shoot('partner-users');
+}
+
 /**
  * In this order: History first, while it holds a page of records rather than every tour's; a tour
  * that changes a site setting puts it back before the next begins.
  */
-const TOURS = [historyTour, signInTour, lockoutTour, inactivityTour, filesTour, sortedTour, accountTour, workspacesTour, usersTour, siteTour, explainTour, groupsTour, permissionsTour, folderAdminTour, workspaceByGrantTour];
+const TOURS = [historyTour, signInTour, lockoutTour, inactivityTour, filesTour, sortedTour, accountTour, workspacesTour, usersTour, siteTour, explainTour, groupsTour, permissionsTour, folderAdminTour, workspaceByGrantTour, partnersTour];
 
 async function main(): Promise<void> {
   let site: ConsoleServer | undefined;

@@ -12,6 +12,8 @@ const UsersPage = lazy(() => import('./pages/UsersPage').then((m) => ({ default:
 const GroupsPage = lazy(() => import('./pages/GroupsPage').then((m) => ({ default: m.GroupsPage })));
 const WorkspacesPage = lazy(() => import('./pages/WorkspacesPage').then((m) => ({ default: m.WorkspacesPage })));
 const SiteSettingsPage = lazy(() => import('./pages/SiteSettingsPage').then((m) => ({ default: m.SiteSettingsPage })));
+const PartnersPage = lazy(() => import('./pages/PartnersPage').then((m) => ({ default: m.PartnersPage })));
+const PartnerUsersPage = lazy(() => import('./pages/PartnerUsersPage').then((m) => ({ default: m.PartnerUsersPage })));
 const HistoryPage = lazy(() => import('./pages/HistoryPage').then((m) => ({ default: m.HistoryPage })));
 
 export function App() {
@@ -25,6 +27,9 @@ export function App() {
           <Route path="/history" element={<HistoryPage />} />
           <Route path="/admin/users" element={<UsersPage />} />
           <Route path="/admin/groups" element={<GroupsPage />} />
+          <Route path="/admin/partners" element={<PartnersPage />} />
+          <Route path="/admin/partners/:partnerId" element={<PartnersPage />} />
+          <Route path="/partner/users" element={<PartnerUsersPage />} />
           <Route path="/admin/workspaces" element={<WorkspacesPage />} />
           <Route path="/admin/site" element={<SiteSettingsPage />} />
           <Route path="*" element={<Navigate to="/files" replace />} />

@@ -40,8 +40,8 @@ export function CreateUserDialog({ onClose, onCreated, offerSiteAdmin, offerWork
           {error !== undefined && <Alert color="red" role="alert">{error}</Alert>}
           <TextInput label="User name" required value={user.username} onChange={(e) => set({ username: e.currentTarget.value })} data-autofocus />
           <PasswordInput label="Password" required value={user.password} autoComplete="new-password" onChange={(e) => set({ password: e.currentTarget.value })} />
-          <TextInput label="Full name" value={user.name} onChange={(e) => set({ name: e.currentTarget.value })} />
-          <TextInput label="Email" type="email" value={user.email} onChange={(e) => set({ email: e.currentTarget.value })} />
+          <TextInput label="Full name" value={user.name ?? ''} onChange={(e) => set({ name: e.currentTarget.value })} />
+          <TextInput label="Email" type="email" value={user.email ?? ''} onChange={(e) => set({ email: e.currentTarget.value })} />
           {offerSiteAdmin && <Checkbox label="Site Administrator" checked={user.site_admin === true} onChange={(e) => set({ site_admin: e.currentTarget.checked })} />}
           {offerWorkspaceAdmin && <Checkbox label="Workspace Administrator" checked={user.workspace_admin === true} onChange={(e) => set({ workspace_admin: e.currentTarget.checked })} />}
           <Group justify="flex-end">

@@ -5,7 +5,7 @@ import { updateUser, type User, type UserChanges } from '../api/users';
 /**
  * A user's details and flags, as the contract lets the caller change them: `site_admin` only by a
  * Site Administrator and only for a Workspace 0 user; `workspace_admin` only for a Custom Workspace
- * user. A flag the caller may not change is shown disabled with the reason. Only what changed is
+ * user; a Partner user has neither, only `partner_admin`. A flag the caller may not change is shown disabled with the reason. Only what changed is
  * sent, so an unchanged flag asks for no reauthentication; a changed one opens the password dialog.
  */
 export function EditUserDialog({ user, callerIsSiteAdmin, onClose, onSaved }: {
@@ -16,12 +16,13 @@ export function EditUserDialog({ user, callerIsSiteAdmin, onClose, onSaved }: {
 }) {
   const [form, setForm] = useState({
     username: user.username, name: user.name, email: user.email,
-    site_admin: user.site_admin, workspace_admin: user.workspace_admin, disabled: user.disabled,
+    site_admin: user.site_admin, workspace_admin: user.workspace_admin, disabled: user.disabled, partner_admin: user.partner_admin,
   });
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const set = (change: Partial<typeof form>) => setForm((f) => ({ ...f, ...change }));
   const inDefaultWorkspace = user.workspace_id === 0;
+  const partnerUser = user.partner_id != null;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -32,6 +33,7 @@ export function EditUserDialog({ user, callerIsSiteAdmin, onClose, onSaved }: {
     if (form.site_admin !== user.site_admin) changes.site_admin = form.site_admin;
     if (form.workspace_admin !== user.workspace_admin) changes.workspace_admin = form.workspace_admin;
     if (form.disabled !== user.disabled) changes.disabled = form.disabled;
+    if (form.partner_admin !== user.partner_admin) changes.partner_admin = form.partner_admin;
     if (Object.keys(changes).length === 0) {
       onClose();
       return;
@@ -57,7 +59,12 @@ export function EditUserDialog({ user, callerIsSiteAdmin, onClose, onSaved }: {
           <TextInput label="User name" required value={form.username} onChange={(e) => set({ username: e.currentTarget.value })} data-autofocus />
           <TextInput label="Full name" value={form.name} onChange={(e) => set({ name: e.currentTarget.value })} />
           <TextInput label="Email" type="email" value={form.email} onChange={(e) => set({ email: e.currentTarget.value })} />
-          {inDefaultWorkspace ? (
+          {/* A Partner user holds no administrator flag; the one role it may have is its Partner's. */}
+          {partnerUser ? (
+            <Checkbox label="Partner Admin" checked={form.partner_admin}
+              description={`Manages the users of ${user.partner_name ?? 'their Partner'}, as far as the Partner's settings allow`}
+              onChange={(e) => set({ partner_admin: e.currentTarget.checked })} />
+          ) : inDefaultWorkspace ? (
             <Checkbox label="Site Administrator" checked={form.site_admin} disabled={!callerIsSiteAdmin}
               description={callerIsSiteAdmin ? 'Authority over every Workspace and the site settings' : 'Only a Site Administrator may change this.'}
               onChange={(e) => set({ site_admin: e.currentTarget.checked })} />

@@ -10,6 +10,10 @@ export interface User {
   workspace_admin: boolean;
   disabled: boolean;
   last_login_at: string | null;
+  /** The Partner the user belongs to, if any, and whether they are one of its Partner Admins. */
+  partner_id: number | null;
+  partner_admin: boolean;
+  partner_name: string | null;
 }
 
 export interface UserPage {
@@ -17,10 +21,18 @@ export interface UserPage {
   next: string | undefined;
 }
 
-/** Users the caller may see in the current Workspace, a page at a time; `username` finds one by name. */
-export async function listUsers(cursor: string | undefined, username: string | undefined, signal?: AbortSignal): Promise<UserPage> {
+/**
+ * Users the caller may see in the current Workspace, a page at a time; `username` finds one by
+ * name, `partnerId` lists one Partner's users.
+ */
+export async function listUsers(cursor: string | undefined, username: string | undefined, signal?: AbortSignal, partnerId?: number): Promise<UserPage> {
   const { data, headers } = await api<User[]>('GET', '/users', {
-    query: { per_page: 100, cursor, ...(username === undefined || username === '' ? {} : { 'filter[username]': username }) },
+    query: {
+      per_page: 100,
+      cursor,
+      ...(username === undefined || username === '' ? {} : { 'filter[username]': username }),
+      ...(partnerId === undefined ? {} : { 'filter[partner_id]': partnerId }),
+    },
     ...(signal === undefined ? {} : { signal }),
   });
   return { users: data, next: brandedHeader(headers, 'Cursor') };
@@ -29,17 +41,20 @@ export async function listUsers(cursor: string | undefined, username: string | u
 export interface NewUser {
   username: string;
   password: string;
-  name: string;
-  email: string;
+  name?: string;
+  email?: string;
   site_admin?: boolean;
   workspace_admin?: boolean;
+  /** A Partner user of this Partner; `partner_admin` makes them one of its Partner Admins. */
+  partner_id?: number;
+  partner_admin?: boolean;
 }
 
 export async function createUser(user: NewUser): Promise<User> {
   return (await api<User>('POST', '/users', { body: user })).data;
 }
 
-export type UserChanges = Partial<Pick<User, 'username' | 'name' | 'email' | 'disabled' | 'site_admin' | 'workspace_admin'>> & { password?: string };
+export type UserChanges = Partial<Pick<User, 'username' | 'name' | 'email' | 'disabled' | 'site_admin' | 'workspace_admin' | 'partner_admin'>> & { password?: string };
 
 export async function updateUser(id: number, changes: UserChanges): Promise<User> {
   return (await api<User>('PATCH', `/users/${id}`, { body: changes })).data;
@@ -61,4 +76,8 @@ export async function resolveUser(typed: string): Promise<{ id: number; label: s
   const { users } = await listUsers(undefined, text);
   const found = users[0];
   return found === undefined ? undefined : { id: found.id, label: found.username };
+}
+
+export async function getUser(id: number, signal?: AbortSignal): Promise<User> {
+  return (await api<User>('GET', `/users/${id}`, signal === undefined ? {} : { signal })).data;
 }

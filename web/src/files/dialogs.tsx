@@ -68,7 +68,8 @@ export function ConfirmDialog({ opened, onClose, title, confirmLabel, onConfirm,
         <Text style={{ wordBreak: 'break-all' }}>{children}</Text>
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose} data-autofocus>Cancel</Button>
-          <Button color="red" loading={busy} onClick={() => void run(onConfirm)}>{confirmLabel}</Button>
+          {/* Red's shade 9: white on the theme's default red is below a 4.5:1 contrast ratio. */}
+          <Button color="red.9" loading={busy} onClick={() => void run(onConfirm)}>{confirmLabel}</Button>
         </Group>
       </Stack>
     </Modal>

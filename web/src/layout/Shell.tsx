@@ -26,8 +26,12 @@ function Frame() {
   const { profile, workspaceId, signOut } = useSession();
   const authority = useAuthority();
   // Administration is offered to the administrators of the current Workspace (by flag or by a root
-  // admin grant) and to Group Admins; what they may do there, the server decides.
-  const isAdministrator = authority.administrator || authority.groupAdmin;
+  // admin grant) and to Group Admins; what they may do there, the server decides. A Partner user
+  // is never either (the server refuses them groups and administration): they get no
+  // administration, a Partner Admin only their Partner's users.
+  const partnerUser = authority.partnerId !== null;
+  const isAdministrator = !partnerUser && (authority.administrator || authority.groupAdmin);
+  const administersPartners = !partnerUser && authority.administrator;
   return (
     <AppShell header={{ height: 56 }} padding="md">
       <AppShell.Header>
@@ -39,6 +43,8 @@ function Frame() {
               <NavLink to="/files" style={NAV_LINK_STYLE}>Files</NavLink>
               {isAdministrator && <NavLink to="/admin/users" style={NAV_LINK_STYLE}>Users</NavLink>}
               {isAdministrator && <NavLink to="/admin/groups" style={NAV_LINK_STYLE}>Groups</NavLink>}
+              {administersPartners && <NavLink to="/admin/partners" style={NAV_LINK_STYLE}>Partners</NavLink>}
+              {partnerUser && authority.partnerAdmin && <NavLink to="/partner/users" style={NAV_LINK_STYLE}>Partner users</NavLink>}
               {authority.siteAdmin && <NavLink to="/admin/workspaces" style={NAV_LINK_STYLE}>Workspaces</NavLink>}
               {authority.siteAdmin && <NavLink to="/admin/site" style={NAV_LINK_STYLE}>Site settings</NavLink>}
               {/* Everyone has a history: at least their own sign-ins; the server decides what else. */}

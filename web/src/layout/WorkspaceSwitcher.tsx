@@ -22,7 +22,8 @@ export function WorkspaceSwitcher() {
   const { profile, workspaceId, setWorkspaceId } = useSession();
   const navigate = useNavigate();
   const [workspaces, setWorkspaces] = useState<Workspace[]>([]);
-  const mayChoose = profile?.workspaceId === 0;
+  // A Partner user of the Default Workspace is confined to its Partner's root: nothing to switch to.
+  const mayChoose = profile?.workspaceId === 0 && (profile.partnerId ?? null) === null;
 
   useEffect(() => {
     const controller = new AbortController();

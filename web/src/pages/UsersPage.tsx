@@ -99,6 +99,11 @@ export function UsersPage() {
                     <Group gap={4}>
                       {user.site_admin && <Badge variant="light">Site Administrator</Badge>}
                       {user.workspace_admin && <Badge variant="light">Workspace Administrator</Badge>}
+                      {user.partner_id != null && (
+                        <Badge variant="light" style={{ textTransform: 'none' }}>
+                          {user.partner_admin ? 'Partner Admin' : 'Partner user'} of {user.partner_name ?? `Partner #${user.partner_id}`}
+                        </Badge>
+                      )}
                       {user.disabled && <Badge variant="light" color="red">Disabled</Badge>}
                     </Group>
                   </Table.Td>

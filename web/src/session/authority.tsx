@@ -17,6 +17,12 @@ export interface Authority {
   administrator: boolean;
   /** Group Admin of some group (flags at sign-in): manages its members. */
   groupAdmin: boolean;
+  /**
+   * The Partner the user belongs to, or null. A Partner user administers nothing; a Partner
+   * Admin manages its Partner's users, as far as the Partner's settings allow.
+   */
+  partnerId: number | null;
+  partnerAdmin: boolean;
 }
 
 const AuthorityContext = createContext<Authority | undefined>(undefined);
@@ -28,6 +34,9 @@ export function AuthorityProvider({ children }: { children: ReactNode }) {
     siteAdmin: profile?.siteAdmin === true,
     administrator: profile !== undefined && (profile.siteAdmin || (profile.workspaceAdmin && workspaceId === profile.workspaceId)),
     groupAdmin: profile?.groupAdmin === true,
+    // A profile kept by a console from before Partners has no such fields: no Partner.
+    partnerId: profile?.partnerId ?? null,
+    partnerAdmin: profile?.partnerAdmin === true,
   };
   const [answer, setAnswer] = useState<{ workspaceId: number | undefined; administrator: boolean } | undefined>();
 

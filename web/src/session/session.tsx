@@ -12,6 +12,9 @@ export interface Profile {
   siteAdmin: boolean;
   workspaceAdmin: boolean;
   groupAdmin: boolean;
+  /** The Partner the user belongs to (null for everyone else), and whether they are its Partner Admin. */
+  partnerId: number | null;
+  partnerAdmin: boolean;
   /** An administrator asked for a new password: the console offers nothing else until it is set. */
   passwordChangeRequired: boolean;
 }
@@ -53,7 +56,9 @@ function endedNotice(): string {
 
 /** The profile of a user, asked in their own Workspace. */
 async function profileOf(userId: number): Promise<Profile> {
-  const self = (await api<{ username: string; workspace_id: number; site_admin: boolean; workspace_admin: boolean; admin_group_ids: number[]; require_password_change: boolean }>(
+  const self = (await api<{ username: string; workspace_id: number; site_admin: boolean; workspace_admin: boolean; admin_group_ids: number[]; require_password_change: boolean;
+    partner_id?: number | null; partner_admin?: boolean;
+  }>(
     'GET', `/users/${userId}`, { signingIn: true },
   )).data;
   return {
@@ -63,6 +68,8 @@ async function profileOf(userId: number): Promise<Profile> {
     siteAdmin: self.site_admin,
     workspaceAdmin: self.workspace_admin,
     groupAdmin: self.admin_group_ids.length > 0,
+    partnerId: self.partner_id ?? null,
+    partnerAdmin: self.partner_admin === true,
     passwordChangeRequired: self.require_password_change,
   };
 }
