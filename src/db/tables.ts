@@ -348,7 +348,7 @@ export interface JobsTable {
   status: 'queued' | 'running' | 'done' | 'failed' | 'canceled';
   attempts: Generated<number>;
   max_attempts: number;
-  /** The node running it, and when its lease ends: past that, another node takes it again. */
+  /** The node running it (once ended, the one that ran its last attempt), and when its lease ends: past that, another node takes it again. */
   locked_by: string | null;
   locked_until: number | null;
   last_error: string | null;

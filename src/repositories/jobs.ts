@@ -17,8 +17,9 @@ export interface Job {
   /** Attempts begun so far, the one running included. */
   attempts: number;
   maxAttempts: number;
-  /** The node holding it while it runs, and the end of its lease. */
+  /** The node running it, or, once it ended, the node that ran its last attempt; null while queued. */
   lockedBy: string | null;
+  /** The end of the running attempt's lease; null unless running. */
   lockedUntil: number | null;
   lastError: string | null;
   dedupeKey: string | null;
@@ -153,7 +154,7 @@ export async function extendJobLease(db: Db, held: HeldJob, lockedUntil: number,
 /** Ends a held job as done; false when it is no longer this attempt's (canceled, or taken again). */
 export async function markJobDone(db: Db, held: HeldJob, now: number): Promise<boolean> {
   const result = await whileHeld(db, held)
-    .set({ status: 'done', locked_by: null, locked_until: null, updated_at: now, finished_at: now })
+    .set({ status: 'done', locked_until: null, updated_at: now, finished_at: now })
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
@@ -169,7 +170,7 @@ export async function requeueJob(db: Db, held: HeldJob, runAt: number, error: st
 /** Ends a held job as failed for good, keeping the error. */
 export async function markJobFailed(db: Db, held: HeldJob, error: string, now: number): Promise<boolean> {
   const result = await whileHeld(db, held)
-    .set({ status: 'failed', locked_by: null, locked_until: null, last_error: error, updated_at: now, finished_at: now })
+    .set({ status: 'failed', locked_until: null, last_error: error, updated_at: now, finished_at: now })
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
