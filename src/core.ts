@@ -4,7 +4,9 @@ import type { Database } from './db/database.js';
 import { createFileOperations, UPLOAD_LIFETIME_MS, type FileOperations } from './files/index.js';
 import { pruneHistory } from './history/index.js';
 import { historyRetentionDays, PasswordDoor } from './identity/index.js';
+import { JobRunner } from './jobs/index.js';
 import type { Clock } from './lib/time.js';
+import type { Timer } from './lib/timer.js';
 import type { BlobStorage } from './storage/blob-storage.js';
 import { LocalDiskStorage } from './storage/local-disk-storage.js';
 
@@ -36,18 +38,29 @@ export interface Core {
    */
   readonly passwords: PasswordDoor;
   /**
-   * Clears what a previous run may have left half-written, and starts the housekeeping that runs
-   * while the server does (History retention); run once, before any front door opens.
+   * The background jobs' runner of this process (docs/background-jobs.md): the features that queue
+   * background work register their kinds' handlers on it before start().
    */
-  start(options?: { onHousekeepingError?: (error: unknown) => void }): Promise<void>;
-  /** Stops the housekeeping; the database stays open for the caller to close. */
-  stop(): void;
+  readonly jobs: JobRunner;
+  /**
+   * Clears what a previous run may have left half-written, and starts the housekeeping that runs
+   * while the server does (History retention, the background jobs); run once, before any front door opens.
+   */
+  start(options?: { onHousekeepingError?: (error: unknown) => void; onJobsError?: (error: unknown) => void }): Promise<void>;
+  /** Stops the housekeeping and waits for the background job running now; the database stays open for the caller to close. */
+  stop(): Promise<void>;
 }
 
-export function createCore(parts: { database: Database; clock: Clock; config: CoreConfig }): Core {
-  const { database, clock, config } = parts;
+/**
+ * `timer` waits for the background jobs' polls and heartbeats: main.ts passes the system's, with
+ * the system clock; tests pass ones they move by hand. Nothing in the settings chooses them.
+ */
+export function createCore(parts: { database: Database; clock: Clock; timer: Timer; config: CoreConfig }): Core {
+  const { database, clock, timer, config } = parts;
   const storage = new LocalDiskStorage(path.join(config.dataDir, 'files'));
   let housekeeping: NodeJS.Timeout | undefined;
+  let onJobsError: (error: unknown) => void = () => undefined;
+  const jobs = new JobRunner({ db: database.db, clock, timer, onError: (error) => onJobsError(error) });
   const removeOldHistory = async () => {
     await pruneHistory(database.db, clock.now(), await historyRetentionDays(database.db));
   };
@@ -58,6 +71,7 @@ export function createCore(parts: { database: Database; clock: Clock; config: Co
     storage,
     files: createFileOperations({ db: database.db, clock, storage, maxUploadBytes: config.maxUploadBytes }),
     passwords: new PasswordDoor(database.db),
+    jobs,
     async start(options = {}) {
       // File times are the file system's, so they are compared with the real clock.
       // An upload's run holds its parts for as long as the upload may last.
@@ -69,9 +83,15 @@ export function createCore(parts: { database: Database; clock: Clock; config: Co
       run();
       housekeeping = setInterval(run, HISTORY_RETENTION_INTERVAL_MS);
       housekeeping.unref();
+      // Every node runs the due jobs, each taken by one node; those that came due while the
+      // server was down run now. A failure of the runner (the database away) is reported and
+      // tried again at the next poll.
+      onJobsError = options.onJobsError ?? (() => undefined);
+      jobs.start();
     },
-    stop() {
+    async stop() {
       if (housekeeping !== undefined) clearInterval(housekeeping);
+      await jobs.stop();
     },
   };
 }

@@ -10,6 +10,7 @@ import { metricsExposureFor } from './http/metrics/register-metrics.js';
 import { startMetricsListener } from './http/metrics/metrics-listener.js';
 import { logOptions } from './http/log-options.js';
 import { systemClock } from './lib/time.js';
+import { systemTimer } from './lib/timer.js';
 import { openDatabase, prepareSite, reportBootstrap, sftpHostKeys, showingCredentialsIfItFails, startProcess } from './start-up.js';
 import { superviseWorkers } from './workers/supervisor.js';
 import { isWorker, reportReady, workerId } from './workers/worker-messages.js';
@@ -41,13 +42,13 @@ async function serveAlone(config: Config): Promise<void> {
   const start = startProcess(config);
   const { database, bootstrap } = await prepareSite(config);
   await showingCredentialsIfItFails(bootstrap, async () => {
-    const core = createCore({ database, clock: systemClock, config });
-    await core.start({ onHousekeepingError: reportHousekeepingError });
+    const core = createCore({ database, clock: systemClock, timer: systemTimer, config });
+    await core.start({ onHousekeepingError: reportHousekeepingError, onJobsError: reportJobsError });
     // SFTP's host keys are read (or made, on the first start) before anything listens: GET /site shows their fingerprints.
     const hostKeys = await sftpHostKeys(config);
     const doors = await buildFrontDoors(core, config, { start, hostKeys, metrics: metricsExposureFor(config, database), openMetricsPort: true });
     closeGracefullyOnSignals(async () => {
-      core.stop();
+      await core.stop();
       await doors.close();
       await database.close();
     }, (message) => doors.app.log.info(message));
@@ -64,7 +65,7 @@ async function serveAlone(config: Config): Promise<void> {
 async function serveAsWorker(config: Config): Promise<void> {
   const start = startProcess(config);
   const database = openDatabase(config);
-  const core = createCore({ database, clock: systemClock, config });
+  const core = createCore({ database, clock: systemClock, timer: systemTimer, config });
   const hostKeys = await sftpHostKeys(config);
   const exposure = metricsExposureFor(config, database);
   const metrics = exposure === undefined ? undefined : { ...exposure, scrape: workerScrape(exposure.metrics.registry) };
@@ -90,8 +91,8 @@ async function superviseAsPrimary(config: Config, workers: number): Promise<void
   const { database, bootstrap } = await prepareSite(config);
   await showingCredentialsIfItFails(bootstrap, async () => {
     await sftpHostKeys(config);
-    const core = createCore({ database, clock: systemClock, config });
-    await core.start({ onHousekeepingError: reportHousekeepingError });
+    const core = createCore({ database, clock: systemClock, timer: systemTimer, config });
+    await core.start({ onHousekeepingError: reportHousekeepingError, onJobsError: reportJobsError });
     const metricsOn = metricsExposureFor(config, database) !== undefined;
     const scrape = metricsOn ? primaryScrape() : undefined;
     const metricsServer = scrape !== undefined && config.metricsPort !== undefined
@@ -100,7 +101,7 @@ async function superviseAsPrimary(config: Config, workers: number): Promise<void
     const supervisor = superviseWorkers(workers, log);
     const shutDown = async (): Promise<boolean> => {
       const clean = await supervisor.stop();
-      core.stop();
+      await core.stop();
       metricsServer?.close();
       await database.close();
       return clean;
@@ -123,6 +124,10 @@ async function superviseAsPrimary(config: Config, workers: number): Promise<void
 
 function reportHousekeepingError(error: unknown): void {
   process.stderr.write(`atrium: History retention failed, will try again within the hour: ${(error as Error).message}\n`);
+}
+
+function reportJobsError(error: unknown): void {
+  process.stderr.write(`atrium: the background jobs could not be run, will try again at the next poll: ${(error as Error).message}\n`);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
-import { isHistoryWrite, isReadOnlySql, isTransactionControl, type WriteCounter } from './data-version.js';
+import { isUncountedWrite, isReadOnlySql, isTransactionControl, type WriteCounter } from './data-version.js';
 
 const TRANSACTION_START = /^\s*(?:begin|start\s+transaction)\b/i;
 
@@ -9,7 +9,7 @@ const TRANSACTION_START = /^\s*(?:begin|start\s+transaction)\b/i;
  * reported to `writes`, before it is sent and again once it is done: a request that wrote then
  * reads with a version no read made before the change was visible could have kept a value under.
  * A transaction's commit is reported too (it is when its writes become visible to the others),
- * when the transaction wrote such a statement. History's writes are not reported (isHistoryWrite),
+ * when the transaction wrote such a statement. History's writes and the jobs' queue's are not reported (isUncountedWrite),
  * nor are transactions that wrote nothing else.
  */
 export function countingPool(pool: pg.Pool, writes: WriteCounter): PostgresPool {
@@ -28,7 +28,7 @@ export function countingPool(pool: pg.Pool, writes: WriteCounter): PostgresPool 
             moves = wroteInTransaction;
             if (TRANSACTION_START.test(sqlText)) wroteInTransaction = false;
           } else {
-            moves = !isReadOnlySql(sqlText) && !isHistoryWrite(sqlText);
+            moves = !isReadOnlySql(sqlText) && !isUncountedWrite(sqlText);
             wroteInTransaction ||= moves;
           }
           if (!moves) return query(...args) as never;

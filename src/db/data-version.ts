@@ -157,3 +157,19 @@ const HISTORY_WRITE = new RegExp(String.raw`^\s*(?:insert\s+into|update|delete\s
 // caching, never stale).
 const HISTORY_WITH_WRITE = new RegExp(String.raw`^\s*with\s+"recorded"\s+as\s+\(\s*insert\s+into\s+"history"\s+[^;]*\)\s*update\s+"history_chain"\s`, 'i');
 const HISTORY_APPEND_AFTER = new RegExp(String.raw`^\s*with\s+"moved"\s+as\s+\(\s*update\s+"history_chain"\s+[^;]*\),\s*"recorded"\s+as\s+\(\s*insert\s+into\s+"history"\s+[^;]*\)\s*select\s`, 'i');
+
+/**
+ * Whether a statement writes the background jobs' queue and nothing else (repositories/jobs.ts).
+ * Such writes do not move the data version either: no cached read reads the queue, and every
+ * node's runner writes it whenever it takes, finishes or keeps a job.
+ */
+export function isJobsWrite(sqlText: string): boolean {
+  return JOBS_WRITE.test(sqlText);
+}
+
+const JOBS_WRITE = /^\s*(?:insert\s+into|update|delete\s+from)\s+"?jobs"?[\s(]/i;
+
+/** Whether a statement writes only tables that no cached read reads (History's, the jobs' queue). */
+export function isUncountedWrite(sqlText: string): boolean {
+  return isHistoryWrite(sqlText) || isJobsWrite(sqlText);
+}

@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
-import { isHistoryWrite, isTransactionControl, type WriteCounter } from './data-version.js';
+import { isUncountedWrite, isTransactionControl, type WriteCounter } from './data-version.js';
 
 const MAX_CACHED_STATEMENTS = 512;
 
@@ -45,8 +45,9 @@ export function withStatementCache(sqlite: BetterSqlite3.Database, writes: Write
 
 /**
  * Whether running a statement changes what this process's cached reads could have seen. Every
- * write does, but a write to History's own tables, which no cached read reads: a download or a
- * failed sign-in records a row, and must not empty every cache of the site. Of transaction
+ * write does, but a write to History's own tables or the jobs' queue, which no cached read reads:
+ * a download or a failed sign-in records a row, a runner takes a job, and neither must empty every
+ * cache of the site. Of transaction
  * control only a rollback does (it takes back writes already counted); a commit does not, since
  * one connection serves the process and a transaction holds it until its end, so no cached read
  * can have been made between a write and its commit.
@@ -54,7 +55,7 @@ export function withStatementCache(sqlite: BetterSqlite3.Database, writes: Write
 export function movesDataVersion(statement: { readonly: boolean }, sqlText: string): boolean {
   // By the text: SQLite calls `begin immediate` a write, since it takes the write lock.
   if (isTransactionControl(sqlText)) return ROLLBACK.test(sqlText);
-  return !statement.readonly && !isHistoryWrite(sqlText);
+  return !statement.readonly && !isUncountedWrite(sqlText);
 }
 
 const ROLLBACK = /^\s*rollback\b/i;

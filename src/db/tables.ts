@@ -339,6 +339,26 @@ export interface DavPropertiesTable {
   value: string;
 }
 
+/** A run of background work (docs/background-jobs.md); `payload` is JSON text. */
+export interface JobsTable {
+  id: Id;
+  kind: string;
+  payload: string;
+  run_at: number;
+  status: 'queued' | 'running' | 'done' | 'failed' | 'canceled';
+  attempts: Generated<number>;
+  max_attempts: number;
+  /** The node running it (once ended, the one that ran its last attempt), and when its lease ends: past that, another node takes it again. */
+  locked_by: string | null;
+  locked_until: number | null;
+  last_error: string | null;
+  /** At most one job per key (for example one per schedule due time); null for none. */
+  dedupe_key: string | null;
+  created_at: number;
+  updated_at: number;
+  finished_at: number | null;
+}
+
 export interface Tables {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -362,4 +382,5 @@ export interface Tables {
   dav_properties: DavPropertiesTable;
   dav_locks: DavLocksTable;
   public_keys: PublicKeysTable;
+  jobs: JobsTable;
 }

@@ -11,6 +11,7 @@ import { bootstrapFirstStart } from '../../src/identity/index.js';
 import type { Clock } from '../../src/lib/time.js';
 import type { TestDatabaseTarget } from './databases.js';
 import { ApiClient } from './http-client.js';
+import { ManualTimer } from './manual-timer.js';
 import { TestClock } from './test-clock.js';
 
 export const BOOTSTRAP_KEY = 'test-bootstrap-key-0123456789abcdef-0123456789';
@@ -25,6 +26,8 @@ export interface TestApp {
   /** PostgreSQL URL of this test's schema (undefined on SQLite and PGlite). */
   databaseUrl: string | undefined;
   clock: TestClock;
+  /** Waits of the app's background jobs (polls, heartbeats): they happen only when a test fires it. */
+  timer: ManualTimer;
   api: ApiClient;
   baseUrl: string;
   /** The app's own data directory (file contents live under `files/`), removed on close. */
@@ -55,9 +58,11 @@ export async function startTestApp(target: TestDatabaseTarget, options: TestAppO
   });
   const brands = options.brands ?? ['Service'];
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'atrium-test-'));
+  const timer = new ManualTimer();
   const core = createCore({
     database,
     clock,
+    timer,
     config: { headerBrands: brands, logLevel: 'silent', accessLog: false, trustProxy: options.trustProxy ?? false, dataDir, maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES },
   });
   await core.start();
@@ -70,12 +75,13 @@ export async function startTestApp(target: TestDatabaseTarget, options: TestAppO
     database,
     databaseUrl: url,
     clock,
+    timer,
     api: new ApiClient(address, brands[0]),
     baseUrl: address,
     dataDir,
     async close() {
       try {
-        core.stop();
+        await core.stop();
         await app.close();
         // A test may have closed the database itself (the health check when it is gone).
         await database.close().catch(() => undefined);
@@ -96,6 +102,7 @@ export async function buildAppOn(parts: { database: Database; clock: Clock; conf
   const core = createCore({
     database: parts.database,
     clock: parts.clock,
+    timer: new ManualTimer(),
     config: { trustProxy: false, maxUploadBytes: DEFAULT_MAX_UPLOAD_BYTES, ...parts.config, dataDir: parts.config.dataDir ?? (ownDataDir as string) },
   });
   await core.start();

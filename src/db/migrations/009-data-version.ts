@@ -4,10 +4,11 @@ import type { DialectName } from '../dialect.js';
 /**
  * Tables whose writes do not move the data version: History's records and the end of its chain
  * (nothing reads them through the read cache, and every download and sign-in writes them), and
- * the version's own tables. SQLite leaves out the same History writes
+ * the version's own tables; and the background jobs' queue (migration 021), which no cached read
+ * reads and every node's runner writes. SQLite leaves out the same writes
  * (db/sqlite-statement-cache.ts).
  */
-export const TABLES_OUTSIDE_DATA_VERSION = ['history', 'history_chain', 'data_version', 'data_version_pending'] as const;
+export const TABLES_OUTSIDE_DATA_VERSION = ['history', 'history_chain', 'jobs', 'data_version', 'data_version_pending'] as const;
 
 /**
  * PostgreSQL's data version (db/data-version.ts): a counter of Atrium's own committed writes, in

@@ -20,6 +20,7 @@ import { userActivityAndGroupAddresses } from './017-user-activity-and-group-add
 import { partners } from './018-partners.js';
 import { partnerUsers } from './019-partner-users.js';
 import { partnerGrants } from './020-partner-grants.js';
+import { jobs } from './021-jobs.js';
 
 /**
  * Every migration, in order, listed statically (no directory scanning, so the build output and
@@ -48,6 +49,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '018-partners': partners(dialect),
     '019-partner-users': partnerUsers(dialect),
     '020-partner-grants': partnerGrants(),
+    '021-jobs': jobs(dialect),
   };
   return { getMigrations: async () => migrations };
 }
