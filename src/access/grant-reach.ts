@@ -84,7 +84,10 @@ export async function reachOverPath(db: Db, caller: Caller, records: readonly Gr
   if (user === null) return siteWideKeyReach(caller);
   const subject = await subjectOf(db, user);
   const allOfGrantIds = records.filter((record) => record.grantee.kind === 'groups' && matchGrantee(subject, record.grantee).matched).map((record) => record.id);
-  return reachFrom(caller, subject, records.filter((record) => record.level === 'admin'), { userId: subject.userId, groupIds: [...subject.groupIds], allOfGrantIds });
+  const own: GranteeSet = subject.partnerId !== null
+    ? { userId: null, groupIds: [], allOfGrantIds: [], partnerId: subject.partnerId }
+    : { userId: subject.userId, groupIds: [...subject.groupIds], allOfGrantIds };
+  return reachFrom(caller, subject, records.filter((record) => record.level === 'admin'), own);
 }
 
 /**

@@ -24,7 +24,7 @@ export { assertMayManagePartnersOf, findVisiblePartner, mayReadPartnerNotes, par
 export { assertPartnerGrantFits, assertRootHoldsGrants, isInsidePartnerRoot, partnerRootKey } from './partner-grants.js';
 export { PathAccess, permissionLetters } from './path-access.js';
 export {
-  type FilesystemLayout, filesystemLayoutOf, framedSitePath, framePathOf, type PathFrame, pathFrameOf, prefixKeyInFrame, siteInFrame, workspaceFrame,
+  type FilesystemLayout, filesystemLayoutOf, framedSitePath, framePathOf, type PathFrame, pathFrameOf, pathOfCall, prefixKeyInFrame, siteInFrame, sitePathOfCall, workspaceFrame,
 } from './path-frame.js';
 export { grantHolderOf, grantsOnPathsFor, selfAndAncestorKeys } from './path-grants.js';
 export {

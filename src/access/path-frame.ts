@@ -98,3 +98,16 @@ export function prefixKeyInFrame(frame: PathFrame, prefix: string): string {
   const lowered = prefix.replace(/^\/+/, '').toLowerCase();
   return frame.rootKey === '' ? lowered : `${frame.rootKey}/${lowered}`;
 }
+
+/**
+ * The site path a call names (a grant listing's or an explanation's `path`): in the caller's frame
+ * when it has one of its own (a Partner user's), else as the request's Workspace reads it.
+ */
+export function sitePathOfCall(call: { requestWorkspaceId: number; frame?: PathFrame | undefined }, input: string): SitePath {
+  return call.frame === undefined ? toSitePath(call.requestWorkspaceId, input) : siteInFrame(call.frame, input);
+}
+
+/** A site path as a call shows it: in the caller's own frame when it has one, else as the request's Workspace does (null outside). */
+export function pathOfCall(call: { requestWorkspaceId: number; frame?: PathFrame | undefined }, sitePath: string): string | null {
+  return call.frame === undefined ? toRequestPath(call.requestWorkspaceId, sitePath) : framePathOf(call.frame, sitePath);
+}

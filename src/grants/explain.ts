@@ -1,6 +1,6 @@
 import { decide, type Decision, type EntryType, type Subject } from '../authz/index.js';
 import {
-  canSeeGrant, isInRequestWorkspace, mayListUserGrants, overseesPath, reachOverPath, selfAndAncestorKeys, subjectOf, subjectOfCaller, toSitePath,
+  canSeeGrant, isInRequestWorkspace, mayListUserGrants, overseesPath, reachOverPath, selfAndAncestorKeys, sitePathOfCall, subjectOf, subjectOfCaller,
   type Call, type SitePath,
 } from '../access/index.js';
 import { errors } from '../errors/catalogue.js';
@@ -42,7 +42,7 @@ export interface Explanation {
 export async function explainAccess(call: Call, request: ExplainRequest): Promise<Explanation> {
   const { db, caller, requestWorkspaceId } = call;
   const { subject, userId } = await subjectToExplain(call, request.userId);
-  const site = toSitePath(requestWorkspaceId, request.path);
+  const site = sitePathOfCall(call, request.path);
   // Every grant on the path and its ancestors: the decision's input, and all the caller's
   // authority that matters here (reachOverPath), so the cost follows this path's grants only.
   const records = await grantsOnPaths(db, selfAndAncestorKeys(site.key));

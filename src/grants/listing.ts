@@ -1,9 +1,8 @@
 import { coverageOf, type EntryType } from '../authz/index.js';
 import {
-  findVisiblePartner, granteeSetOf, isInRequestWorkspace, listVisibility, mayListGroup, mayListUser, permissionReachIn, selfAndAncestorKeys, subjectOf, toSitePath,
+  findVisiblePartner, granteeSetOf, isInRequestWorkspace, listVisibility, mayListGroup, mayListUser, permissionReachIn, selfAndAncestorKeys, sitePathOfCall, subjectOf,
   type Call,
 } from '../access/index.js';
-import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
 import type { SortedPageRequest } from '../lib/sorted-page.js';
 import { entryTypeAt } from '../repositories/entries.js';
@@ -57,9 +56,9 @@ export async function listGrants(call: Call, filter: GrantListFilter, page: Sort
     ...(grantees === undefined ? {} : { grantees }),
     ...(filter.groupId === undefined ? {} : { groupId: filter.groupId }),
     ...(filter.partnerId === undefined ? {} : { partnerId: filter.partnerId }),
-    ...(filter.path === undefined ? {} : { covering: await coveringKeys(db, requestWorkspaceId, filter.path) }),
-    ...(filter.exactPath === undefined ? {} : { pathKey: toSitePath(requestWorkspaceId, filter.exactPath).key }),
-    ...(filter.pathPrefix === undefined ? {} : { pathKeyPrefix: pathKeyPrefixOf(requestWorkspaceId, filter.pathPrefix) }),
+    ...(filter.path === undefined ? {} : { covering: await coveringKeys(call, filter.path) }),
+    ...(filter.exactPath === undefined ? {} : { pathKey: sitePathOfCall(call, filter.exactPath).key }),
+    ...(filter.pathPrefix === undefined ? {} : { pathKeyPrefix: pathKeyPrefixOf(call, filter.pathPrefix) }),
     page: { ...page, limit: page.limit + 1 },
   });
 }
@@ -70,9 +69,9 @@ export async function listGrants(call: Call, filter: GrantListFilter, page: Sort
  * inside Plans and not Plans itself. The empty prefix is the context's root, which every grant of
  * the context starts with.
  */
-function pathKeyPrefixOf(requestWorkspaceId: number, prefix: string): string {
+function pathKeyPrefixOf(call: Call, prefix: string): string {
   const inside = prefix.endsWith('/') && prefix.length > 1;
-  const key = toSitePath(requestWorkspaceId, inside ? prefix.slice(0, -1) : prefix).key;
+  const key = sitePathOfCall(call, inside ? prefix.slice(0, -1) : prefix).key;
   return inside ? `${key}/` : key;
 }
 
@@ -82,8 +81,9 @@ function pathKeyPrefixOf(requestWorkspaceId: number, prefix: string): string {
  * when the target is a file. Only paths the context can name are asked for. A path with no entry
  * is taken as a file, as explain does.
  */
-async function coveringKeys(db: Db, requestWorkspaceId: number, input: string): Promise<{ anyKeys: string[]; recursiveKeys: string[] }> {
-  const site = toSitePath(requestWorkspaceId, input);
+async function coveringKeys(call: Call, input: string): Promise<{ anyKeys: string[]; recursiveKeys: string[] }> {
+  const { db, requestWorkspaceId } = call;
+  const site = sitePathOfCall(call, input);
   const type: EntryType = (await entryTypeAt(db, site.key)) ?? 'file';
   const target = { pathKey: site.key, type };
   const anyKeys: string[] = [];

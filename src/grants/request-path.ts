@@ -1,10 +1,11 @@
-import { toRequestPath, type Call } from '../access/index.js';
+import { pathOfCall, type Call } from '../access/index.js';
 
 /**
  * A grant's site path as the request's Workspace names it: qualified in context 0, relative to
- * the Workspace root in a Custom Workspace ('' for the root). Callers only show grants inside the
- * context; the qualified path is the fallback should one slip through.
+ * the Workspace root in a Custom Workspace ('' for the root), relative to its Partner's root
+ * folder for a Partner user. Callers only show grants inside the context; the qualified path is
+ * the fallback should one slip through.
  */
 export function grantPathInRequest(call: Call, sitePath: string): string {
-  return toRequestPath(call.requestWorkspaceId, sitePath) ?? sitePath;
+  return pathOfCall(call, sitePath) ?? sitePath;
 }

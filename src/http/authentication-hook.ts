@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../lib/time.js';
 import type { Db } from '../db/database.js';
 import { admitAtDoor, authenticate, noteActivity } from '../identity/index.js';
-import { assertCredentialReaches, assertPasswordChangeAllows, resolveRequestWorkspace } from '../access/index.js';
+import { assertCredentialReaches, assertPasswordChangeAllows, pathFrameOf, resolveRequestWorkspace } from '../access/index.js';
 import { readHeader, type BrandHeaders } from './brand-headers.js';
 import { isConsoleRequest } from './console/session-cookie.js';
 import { originOf } from './origin.js';
@@ -31,6 +31,8 @@ export function authenticationHook(db: Db, clock: Clock, headers: BrandHeaders) 
     await noteActivity(db, caller, isConsoleRequest(request.headers) ? 'web-use' : 'api-use', clock.now());
     assertWorkspaceHeaderSpelling(request.headers, headers);
     request.requestWorkspaceId = await resolveRequestWorkspace(db, caller, readHeader(request.headers, headers.workspace));
+    // A Partner user names and is shown paths below its Partner's root folder; read here, once per request.
+    if (caller.user?.partnerId !== null && caller.user?.partnerId !== undefined) request.pathFrame = await pathFrameOf(db, caller, request.requestWorkspaceId);
     assertCredentialReaches(caller, config.operation ?? 'administration');
   };
 }

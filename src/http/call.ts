@@ -7,7 +7,10 @@ import type { RouteDeps } from './route-deps.js';
 
 /** Who acts, where, and when: what every Workspace-scoped service call takes. */
 export function callOf(request: FastifyRequest, deps: RouteDeps): Call {
-  return { db: deps.db, caller: request.caller, requestWorkspaceId: request.requestWorkspaceId, now: deps.clock.now(), origin: originOf(request) };
+  return {
+    db: deps.db, caller: request.caller, requestWorkspaceId: request.requestWorkspaceId, now: deps.clock.now(), origin: originOf(request),
+    ...(request.pathFrame === undefined ? {} : { frame: request.pathFrame }),
+  };
 }
 
 /** Confirms the session user's identity from the request's reauthentication header when a service asks (contract 3.3). */

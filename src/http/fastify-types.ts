@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
-import type { Caller, OperationKind, PasswordChangeReach } from '../access/index.js';
+import type { Caller, OperationKind, PasswordChangeReach, PathFrame } from '../access/index.js';
 
 export type ApiInstance = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -32,5 +32,7 @@ declare module 'fastify' {
     caller: Caller;
     /** The request's Workspace: the Workspace this request operates on (contract 4.1). */
     requestWorkspaceId: number;
+    /** A Partner user's path frame (its Partner's root folder); undefined for everyone else. */
+    pathFrame?: PathFrame;
   }
 }

@@ -229,4 +229,21 @@ describe.each(testDatabaseTargets())('Partner grants [$name]', (target) => {
     expect(other.body.type).toBe('bad-request/invalid-workspace-id-header');
     expect((await t.api.get('/folders', { key, workspace: 0 })).status).toBe(200);
   });
+
+  it("shows a Partner user its Partner's grants as its own, their paths relative to its root, and reads its paths there", async () => {
+    const partner = await newPartner();
+    const user = await partnerUser(partner.id);
+    const key = await createApiKey(t.database.db, { userId: user.id, workspaceId: s.ws1 });
+    const made = await grant({ path: `${partner.root_folder}/Docs`, partner_id: partner.id, permission: 'readonly' });
+    await grant({ path: 'Elsewhere', user_id: s.member1.user.id, permission: 'full' });
+    const listed = await t.api.get('/permissions', { key });
+    expect(listed.status).toBe(200);
+    expect(listed.body).toEqual([expect.objectContaining({ id: made.body.id, path: 'Docs', partner_id: partner.id, partner_name: partner.name })]);
+    const byPath = await t.api.get('/permissions?filter[path]=Docs', { key });
+    expect((byPath.body as { id: number }[]).map((row) => row.id)).toEqual([made.body.id]);
+    const explained = await t.api.get('/permissions/explain?path=Docs/a.pdf', { key });
+    expect(explained.status).toBe(200);
+    expect(explained.body).toMatchObject({ path: 'Docs/a.pdf', capabilities: ['list', 'read'] });
+    expect(explained.body.reasons).toContainEqual(expect.objectContaining({ path: 'Docs', via: 'partner', partner_id: partner.id }));
+  });
 });

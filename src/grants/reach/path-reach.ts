@@ -1,5 +1,5 @@
 import type { EntryType } from '../../authz/index.js';
-import { reachOverPath, selfAndAncestorKeys, toSitePath, type Call, type SitePath } from '../../access/index.js';
+import { reachOverPath, selfAndAncestorKeys, sitePathOfCall, type Call, type SitePath } from '../../access/index.js';
 import type { PageRequest } from '../../lib/paging.js';
 import { grantsOnPaths, type GrantRecord } from '../../repositories/grants/index.js';
 import { visibleEntryType } from '../path-existence.js';
@@ -30,8 +30,8 @@ export interface PathReach {
  * the grants on the path and its ancestors and the members of the groups they name.
  */
 export async function reachOfPath(call: Call, request: ReachRequest, page: PageRequest<number>): Promise<PathReach> {
-  const { db, caller, requestWorkspaceId } = call;
-  const site = toSitePath(requestWorkspaceId, request.path);
+  const { db, caller } = call;
+  const site = sitePathOfCall(call, request.path);
   const grants = await grantsOnPaths(db, selfAndAncestorKeys(site.key));
   const visibility = new ReachVisibility(call, await reachOverPath(db, caller, grants));
   const type = request.type ?? (await visibleEntryType(call, site)) ?? 'file';
