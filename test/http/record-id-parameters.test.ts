@@ -55,9 +55,12 @@ function restRows(ids: { user: number; group: number }): RestRow[] {
     { parameter: 'GET /permissions query group_id' },
     { parameter: 'GET /permissions query filter.user_id' },
     { parameter: 'GET /permissions query filter.group_id' },
+    { parameter: 'GET /permissions query partner_id' },
+    { parameter: 'GET /permissions query filter.partner_id' },
     { parameter: 'GET /permissions/explain query user_id', base: { path: 'id-probe' } },
     { parameter: 'POST /permissions body user_id', base: grant },
     { parameter: 'POST /permissions body group_id', base: grant },
+    { parameter: 'POST /permissions body partner_id', base: grant },
     // Only the one site's id (1) names anything: any other is refused before the database.
     { parameter: 'POST /permissions body site_id', base: grant, maxRefusedAs: 'bad-request/request-params-invalid' },
     { parameter: 'POST /permissions body group_ids', list: true, base: grant, maxRefusedAs: 'bad-request/request-params-invalid' },
