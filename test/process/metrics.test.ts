@@ -105,6 +105,9 @@ describe.each(databases)('metrics [$name]', (database) => {
     expect(before.some((s) => s.name === 'nodejs_eventloop_lag_seconds')).toBe(true);
     expect(sampleValue(before, 'atrium_database_up')).toBe(1);
     expect(sampleValue(before, 'atrium_database_ping_seconds')).toBeGreaterThan(0);
+    // The background jobs by status, the queue's depth among them: none yet on a new site.
+    const jobs = before.filter((s) => s.name === 'atrium_jobs');
+    expect(jobs.map((s) => [s.labels.status, s.value]).sort()).toEqual([['canceled', 0], ['done', 0], ['failed', 0], ['queued', 0], ['running', 0]]);
 
     // Requests are labelled by route pattern: the raw path (a file name) never reaches the metrics.
     const content = 'forty-two bytes of a file, give or take.!!';
