@@ -13,3 +13,16 @@ export {
   type PathGlobParse,
 } from './globs.js';
 export { RAILS_TIME_ZONES, ianaTimeZone, isIanaTimeZone, lookUpTimeZone, type TimeZoneLookup } from './time-zones.js';
+export {
+  MAX_WEBHOOK_PARAMS_LENGTH,
+  MAX_WEBHOOK_PARAM_LENGTH,
+  destinationFixedPrefix,
+  expandDestination,
+  parseDestination,
+  webhookParamsProblem,
+  type DestinationContext,
+  type DestinationParse,
+  type DestinationPrefix,
+  type ParsedDestination,
+} from './tokens.js';
+export { instantOfWallClock, offsetAt, offsetText, wallClockAt, type WallClock } from './zoned-time.js';
