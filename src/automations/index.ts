@@ -26,3 +26,12 @@ export {
   type ParsedDestination,
 } from './tokens.js';
 export { instantOfWallClock, offsetAt, offsetText, wallClockAt, type WallClock } from './zoned-time.js';
+export {
+  SCHEDULE_INTERVALS,
+  dueTimesBetween,
+  humanReadableSchedule,
+  nextDueTimes,
+  scheduleProblems,
+  type AutomationSchedule,
+  type ScheduleInterval,
+} from './schedule.js';
