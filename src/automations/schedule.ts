@@ -133,7 +133,7 @@ function placeIn(date: number, start: number, end: number): { nth: number; lengt
 }
 
 function isDue(plan: Plan, date: number): boolean {
-  const { year, month, day, weekday } = dateParts(date);
+  const { year, month, weekday } = dateParts(date);
   const period = (): { nth: number; length: number } => {
     switch (plan.interval) {
       case 'month':
