@@ -4,7 +4,7 @@
 // relative path, so a pattern per folder depth says exactly where an import lands.
 
 /** Features: each is entered only through its index.ts. */
-export const FEATURES = ['access', 'history', 'identity', 'directory', 'grants', 'files', 'access-review', 'partners', 'jobs'];
+export const FEATURES = ['access', 'history', 'identity', 'directory', 'grants', 'files', 'access-review', 'partners', 'jobs', 'automations'];
 
 /** Front doors: they translate a protocol and call features; nothing below may import them. */
 export const FRONT_DOORS = ['http', 'cli', 'scim', 'webdav', 'sftp'];
@@ -33,6 +33,7 @@ export const MAY_IMPORT = {
   // Background jobs: the one durable queue and its runner, below every feature that will hand it
   // work (automations, link expiry, trash purge, retention), so any of them may name 'jobs' here.
   jobs: ['db', 'lib', 'errors', 'config', 'repositories'],
+  automations: ['access', 'history', 'jobs', 'files', 'grants', 'authz', 'db', 'lib', 'errors', 'repositories', 'config'],
   http: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],
   cli: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],
   scim: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],
