@@ -63,11 +63,12 @@ export async function createAutomation(a: Call, input: AutomationInput & { autom
  * secret URL; one that stops being `webhook` loses it. Nothing to change: no write, no record.
  */
 export async function updateAutomation(a: Call, id: number, input: AutomationInput): Promise<AutomationView> {
+  // The form of what is sent first: a malformed request is refused as such, whichever automation it names.
+  const sent = checkAutomationFields(input);
   const found = await findVisibleAutomation(a.db, a.caller, a.requestWorkspaceId, id);
   if (input.workspace_id !== undefined && input.workspace_id !== found.workspaceId) {
     throw errors.paramsInvalid({ workspace_id: ['cannot be changed: an automation stays in the Workspace it was created in'] });
   }
-  const sent = checkAutomationFields(input);
   await checkNamedUsersAndGroups(a, found.workspaceId, sent);
   let secret: string | undefined;
   await inTransaction(a.db, async (tx) => {
