@@ -5,7 +5,7 @@ import type { HistoryRow } from '../../src/repositories/history.js';
 import { testDatabaseTargets } from '../support/databases.js';
 import { createGroup, unique } from '../support/factories.js';
 import { buildSite, type SiteFixture } from '../support/site-fixture.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { BOOTSTRAP_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
  * The Automation's fields as the Files.com SDK documents them (`docs/models/Automation.md` of the
@@ -256,6 +256,16 @@ describe.each(testDatabaseTargets())('automations [$name]', (target) => {
     expect((await t.api.get(`/automations/${made.id}`, { key: s.admin1.key })).status).toBe(404);
     expect(await t.database.db.selectFrom('automation_runs').select('id').where('automation_id', '=', made.id).execute()).toEqual([]);
     expect(targetsOf((await records('automation_destroy')).at(-1))).toMatchObject({ id: made.id, name: made.name });
+  });
+
+  it('keeps a Workspace that holds automations from being deleted', async () => {
+    const workspace = (await t.api.post('/workspaces', { name: unique('ws') }, { key: BOOTSTRAP_KEY })).body;
+    const made = (await t.api.post('/automations', { automation: 'delete_file', workspace_id: workspace.id }, { key: BOOTSTRAP_KEY })).body;
+    expect(made.workspace_id).toBe(workspace.id);
+    const refused = await t.api.delete(`/workspaces/${workspace.id}`, { key: BOOTSTRAP_KEY });
+    expect([refused.status, refused.body.type, refused.body.error]).toEqual([422, 'processing-failure/model-save-error', expect.stringContaining('1 automations')]);
+    expect((await t.api.delete(`/automations/${made.id}`, { key: BOOTSTRAP_KEY })).status).toBe(204);
+    expect((await t.api.delete(`/workspaces/${workspace.id}`, { key: BOOTSTRAP_KEY })).status).toBe(204);
   });
 
   it('works with the npm SDK unchanged: create, list, find, update, manual run, runs, delete', async () => {
