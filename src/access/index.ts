@@ -2,6 +2,7 @@
 // which Workspace a request works in and which paths it can name; administrator checks; who sees
 // which users, groups and grants; what a caller may do on a path. The only entrance to the feature.
 
+export { assertMayManageAutomationsOf, automationListScope, findVisibleAutomation } from './automation-authority.js';
 export { isAdministratorOf, subjectOf, subjectOfCaller } from './authority.js';
 export { type Call } from './call.js';
 export { type Caller, callerFromApiKey, callerFromPassword, callerFromSession } from './caller.js';

@@ -359,6 +359,67 @@ export interface JobsTable {
   finished_at: number | null;
 }
 
+/** An automation (docs/automations.md); the list columns and `value` are JSON text. */
+export interface AutomationsTable {
+  id: Id;
+  workspace_id: number;
+  name: Generated<string>;
+  description: Generated<string>;
+  automation: string;
+  trigger: string;
+  interval: string | null;
+  recurring_days: Generated<string>;
+  schedule_days_of_week: Generated<string>;
+  schedule_times_of_day: Generated<string>;
+  schedule_time_zone: string | null;
+  path: string | null;
+  source: string | null;
+  exclude_pattern: string | null;
+  destinations: Generated<string>;
+  destination_replace_from: string | null;
+  destination_replace_to: string | null;
+  path_time_zone: string | null;
+  trigger_actions: Generated<string>;
+  /** Names the automation in its webhook URL; null unless its trigger is `webhook`. */
+  webhook_id: string | null;
+  /** SHA-256 (hex) of the webhook URL's secret; the secret itself is never kept. */
+  webhook_secret_hash: string | null;
+  disabled: DefaultedFlag;
+  overwrite_files: DefaultedFlag;
+  flatten_destination_structure: DefaultedFlag;
+  always_overwrite_size_matching_files: DefaultedFlag;
+  ignore_locked_folders: DefaultedFlag;
+  retry_on_failure_interval_in_minutes: number | null;
+  retry_on_failure_number_of_attempts: number | null;
+  import_urls: Generated<string>;
+  user_ids: Generated<string>;
+  group_ids: Generated<string>;
+  value: string | null;
+  /** Its creator; null once that user is deleted. */
+  user_id: number | null;
+  created_at: number;
+  last_modified_at: number;
+  updated_at: number;
+}
+
+/** A run of an automation; it goes with its automation. */
+export interface AutomationRunsTable {
+  id: Id;
+  automation_id: number;
+  workspace_id: number;
+  status: string;
+  created_at: number;
+  completed_at: number | null;
+  runtime: number | null;
+  successful_operations: Generated<number>;
+  failed_operations: Generated<number>;
+  retry_at: number | null;
+  retried_at: number | null;
+  retried_in_run_id: number | null;
+  retry_of_run_id: number | null;
+  log: Generated<string>;
+}
+
 export interface Tables {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -383,4 +444,6 @@ export interface Tables {
   dav_locks: DavLocksTable;
   public_keys: PublicKeysTable;
   jobs: JobsTable;
+  automations: AutomationsTable;
+  automation_runs: AutomationRunsTable;
 }

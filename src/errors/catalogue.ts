@@ -66,6 +66,8 @@ export const errors = {
   groupNotFound: () => new AtriumError('not-found/group-not-found', 'Group not found.'),
   // Files.com's SDKs define no type for a missing Partner: plain `not-found`, named in the message.
   partnerNotFound: () => new AtriumError('not-found', 'Partner not found.'),
+  automationNotFound: () => new AtriumError('not-found', 'Automation not found.'),
+  automationRunNotFound: () => new AtriumError('not-found', 'Automation run not found.'),
   membershipNotFound: () => new AtriumError('not-found/group-user-not-found', 'Group membership not found.'),
   modelSaveError: (modelErrors: ModelErrors) =>
     new AtriumError('processing-failure/model-save-error', describe('The change cannot be saved', modelErrors), { modelErrors }),
@@ -74,6 +76,8 @@ export const errors = {
   /** A Partner Admin refused what its Partner's flags do not allow (access/partner-admin-authority.ts). */
   partnerAdminPermissionRequired: (message: string) =>
     new AtriumError('not-authorized/site-admin-or-workspace-admin-or-partner-admin-permission-required', message),
+  automationCannotBeRunManually: () =>
+    new AtriumError('processing-failure/automation-cannot-be-run-manually', 'This automation runs when files change (trigger action): it cannot be run manually.'),
   mailServerNotConfigured: () =>
     new AtriumError('processing-failure/mail-server-not-configured', 'No mail server is configured: Atrium sends no email, so the welcome email cannot be sent. Give the user its username and a way to sign in yourself.'),
   groupAdminRequired: () =>

@@ -8,6 +8,9 @@ const USER_PARAMETERS_NOT_TAKEN = [
   'sso_strategy_id', 'subscribe_to_newsletter', 'require_2fa', 'user_home',
 ] as const;
 
+/** An automation's parameters the SDK documents for create and update that Atrium does not take. */
+const AUTOMATION_PARAMETERS_NOT_TAKEN = ['legacy_sync_ids', 'sync_ids', 'holiday_region', 'always_serialize_jobs', 'legacy_folder_matching'];
+
 /**
  * The parameters the pinned Files.com SDK (files.com 1.2.314) documents for a write method that
  * Atrium does not honour, by route (`METHOD path`; PUT shares PATCH's list). They are refused with
@@ -64,6 +67,10 @@ export const SDK_PARAMETERS_NOT_SUPPORTED: Readonly<Record<string, readonly stri
     'login_page_background_image_file', 'login_page_background_image_delete', 'disable_2fa_with_delay',
     'ldap_password_change', 'ldap_password_change_confirmation', 'smtp_password',
   ],
+  // Remote server syncs, holidays and reusable schedules are not in Atrium; runs are never forced
+  // one at a time, and folder matching has only the current behaviour (docs/automations.md#fields).
+  'POST /automations': AUTOMATION_PARAMETERS_NOT_TAKEN,
+  'PATCH /automations/:id': AUTOMATION_PARAMETERS_NOT_TAKEN,
   'POST /sessions': [
     'otp', 'partial_session_id',
   ],

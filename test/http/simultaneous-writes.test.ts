@@ -63,6 +63,7 @@ describe.each(testDatabaseTargets())('simultaneous identical writes [$name]', (t
   const keyIdOf = async (userId: number) => ((await t.api.get(`/api_keys?user_id=${userId}`, admin)).body as { id: number }[])[0]!.id;
   const newGroup = async (fields: Record<string, unknown> = {}) => (await post('/groups', { name: unique('group'), ...fields })) as { id: number };
   const newPartner = async () => (await post('/partners', { name: unique('partner'), root_folder: unique('partner-root') })) as { id: number };
+  const newAutomation = async () => (await post('/automations', { automation: 'copy_file', name: unique('automation') })) as { id: number };
   const membershipOf = async (groupId: number, userId: number) => {
     await post('/group_users', { group_id: groupId, user_id: userId });
     return ((await t.api.get(`/group_users?group_id=${groupId}`, admin)).body as { id: number; user_id: number }[]).find((m) => m.user_id === userId)!.id;
@@ -240,6 +241,27 @@ describe.each(testDatabaseTargets())('simultaneous identical writes [$name]', (t
     'PUT /partners/{id}': async () => partnerRenamed('PUT'),
     'PATCH /partners/{id}': async () => partnerRenamed('PATCH'),
     'DELETE /partners/{id}': async () => deleted(`/partners/${(await newPartner()).id}`, 'not-found', 'partner_destroy'),
+
+    // Automations have no unique field: each creation makes one, and each manual run queues one run and its job.
+    'POST /automations': async () => {
+      const name = unique('automation');
+      return {
+        method: 'POST', path: '/automations', options: { ...admin, body: { automation: 'copy_file', name } }, answers: { 201: AT_ONCE }, recorded: { automation_create: AT_ONCE },
+        after: async () => expect((await t.api.get('/automations?per_page=1000', admin)).body.filter((a: { name: string }) => a.name === name)).toHaveLength(AT_ONCE),
+      };
+    },
+    'PUT /automations/{id}': async () => automationRenamed('PUT'),
+    'PATCH /automations/{id}': async () => automationRenamed('PATCH'),
+    'DELETE /automations/{id}': async () => deleted(`/automations/${(await newAutomation()).id}`, 'not-found', 'automation_destroy'),
+    'POST /automations/{id}/manual_run': async () => {
+      const automation = await newAutomation();
+      return {
+        method: 'POST', path: `/automations/${automation.id}/manual_run`, options: { ...admin, body: {} }, answers: { 204: AT_ONCE }, recorded: {},
+        after: async () => {
+          expect((await t.api.get(`/automation_runs?automation_id=${automation.id}&per_page=1000`, admin)).body).toHaveLength(AT_ONCE);
+        },
+      };
+    },
 
     'POST /group_users': async () => {
       const group = await newGroup();
@@ -438,6 +460,12 @@ describe.each(testDatabaseTargets())('simultaneous identical writes [$name]', (t
     const partner = await newPartner();
     const name = unique('renamed');
     return renamed(method, `/partners/${partner.id}`, { name }, 'partner_update', async () => expect((await t.api.get(`/partners/${partner.id}`, admin)).body.name).toBe(name));
+  }
+
+  async function automationRenamed(method: string): Promise<Burst> {
+    const automation = await newAutomation();
+    const name = unique('renamed');
+    return renamed(method, `/automations/${automation.id}`, { name }, 'automation_update', async () => expect((await t.api.get(`/automations/${automation.id}`, admin)).body.name).toBe(name));
   }
 
   async function membershipChanged(method: string): Promise<Burst> {

@@ -47,6 +47,8 @@ const METHODS: WriteMethod[] = [
   { model: 'Site', heading: 'Update Site Settings', method: 'PATCH', path: '/site' },
   { model: 'Lock', heading: 'Create Lock', method: 'POST', path: '/locks/{path}' },
   { model: 'Session', heading: 'Create user session', method: 'POST', path: '/sessions' },
+  { model: 'Automation', heading: 'Create Automation', method: 'POST', path: '/automations' },
+  { model: 'Automation', heading: 'Update Automation', method: 'PATCH', path: '/automations/{id}' },
 ];
 
 /** The table's key for a method: Fastify's route path (`:id`, `*`). */
@@ -236,6 +238,8 @@ describe.each(testDatabaseTargets())('the SDK\'s write parameters, honoured or r
       'PATCH /site': await t.api.patch('/site', { session_expiry_minutes: 61, ...refusedBody(METHODS[15]!) }, admin),
       'POST /api_keys': await t.api.post('/api_keys', { name: 'not made', user_id: userId, ...refusedBody(METHODS[7]!) }, admin),
       'POST /sessions': await t.api.post('/sessions', { username: 'nobody', password: 'nothing', ...refusedBody(METHODS[17]!) }),
+      'POST /automations': await t.api.post('/automations', { automation: 'copy_file', ...refusedBody(METHODS[18]!) }, admin),
+      'PATCH /automations/:id': await t.api.patch(`/automations/${(await t.api.post('/automations', { automation: 'copy_file' }, admin)).body.id}`, { ...refusedBody(METHODS[19]!) }, admin),
     };
     for (const m of METHODS.filter((w) => refusedOf(w).length > 0 && !['User'].includes(w.model))) {
       const answer = answers[tableKey(m) as keyof typeof answers];
@@ -371,6 +375,29 @@ describe.each(testDatabaseTargets())('the SDK\'s write parameters, honoured or r
     const neither = await t.api.post('/file_actions/begin_upload/deep/up.bin', { restart: 5, with_rename: true }, admin);
     expect(neither.status).toBe(400);
     expect(Object.keys(neither.body.model_errors)).toEqual(expect.arrayContaining([expect.stringMatching(/^(restart|with_rename)$/)]));
+
+    // Every automation field at once, on create and again (each changed) on update.
+    const automationBody = {
+      automation: 'copy_file', name: 'every field', description: 'all of them', source: '*.csv', destinations: ['out/'], destination_replace_from: 'a',
+      destination_replace_to: 'b', interval: 'week', recurring_day: 3, path: 'in', user_ids: String(userId), group_ids: String(groupId),
+      schedule_days_of_week: [1], schedule_times_of_day: ['06:30'], schedule_time_zone: 'UTC', always_overwrite_size_matching_files: true, disabled: true,
+      exclude_pattern: '*.tmp', import_urls: [{ url: 'https://example.com/x', method: 'get', headers: {} }], flatten_destination_structure: true,
+      ignore_locked_folders: true, overwrite_files: true, path_time_zone: 'UTC', retry_on_failure_interval_in_minutes: 10,
+      retry_on_failure_number_of_attempts: 2, trigger: 'daily', trigger_actions: ['create'], value: { limit: '1' },
+    };
+    const asStored = (body: Record<string, unknown>) => ({ ...body, user_ids: [userId], group_ids: [groupId] });
+    const automation = await t.api.post('/automations', covers(method('Automation', 'Create'), automationBody), admin);
+    expect([automation.status, automation.body]).toEqual([201, expect.objectContaining(asStored(automationBody))]);
+    const automationChange = {
+      automation: 'move_file', name: 'changed', description: 'changed too', source: '*.txt', destinations: ['elsewhere/'], destination_replace_from: 'c',
+      destination_replace_to: 'd', interval: 'month', recurring_day: 4, path: 'other', user_ids: '', group_ids: '', schedule_days_of_week: [2],
+      schedule_times_of_day: ['07:45'], schedule_time_zone: 'Eastern Time (US & Canada)', always_overwrite_size_matching_files: false, disabled: false,
+      exclude_pattern: '*.bak', import_urls: [], flatten_destination_structure: false, ignore_locked_folders: false, overwrite_files: false,
+      path_time_zone: 'Pacific Time (US & Canada)', retry_on_failure_interval_in_minutes: 20, retry_on_failure_number_of_attempts: 3,
+      trigger: 'custom_schedule', trigger_actions: ['update'], value: { limit: '2' },
+    };
+    const changedAutomation = await t.api.patch(`/automations/${automation.body.id}`, covers(method('Automation', 'Update'), automationChange), admin);
+    expect(changedAutomation.body).toMatchObject({ ...automationChange, user_ids: [], group_ids: [] });
 
     const generation = ['generate_private_key_password'];
     for (const m of METHODS.filter((w) => !['User', 'Group'].includes(w.model) && w.heading !== 'Update Group User')) {

@@ -21,6 +21,7 @@ import { partners } from './018-partners.js';
 import { partnerUsers } from './019-partner-users.js';
 import { partnerGrants } from './020-partner-grants.js';
 import { jobs } from './021-jobs.js';
+import { automations } from './022-automations.js';
 
 /**
  * Every migration, in order, listed statically (no directory scanning, so the build output and
@@ -50,6 +51,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '019-partner-users': partnerUsers(dialect),
     '020-partner-grants': partnerGrants(),
     '021-jobs': jobs(dialect),
+    '022-automations': automations(dialect),
   };
   return { getMigrations: async () => migrations };
 }

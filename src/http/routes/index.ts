@@ -2,6 +2,8 @@ import type { ApiInstance } from '../fastify-types.js';
 import { refuseUnsupportedParameters } from '../refuse-unsupported-parameters.js';
 import type { RouteDeps } from '../route-deps.js';
 import { apiKeyRoutes } from './api-keys.js';
+import { automationRunRoutes } from './automation-runs.js';
+import { automationRoutes } from './automations.js';
 import { filesAndFoldersRoutes } from './files/index.js';
 import { groupUserRoutes } from './group-users.js';
 import { groupRoutes } from './groups.js';
@@ -35,6 +37,8 @@ export function registerApiRoutes(api: ApiInstance, deps: RouteDeps): void {
   groupRoutes(api, deps);
   groupUserRoutes(api, deps);
   partnerRoutes(api, deps);
+  automationRoutes(api, deps);
+  automationRunRoutes(api, deps);
   filesAndFoldersRoutes(api, deps);
   lockRoutes(api, deps);
   historyRoutes(api, deps);
