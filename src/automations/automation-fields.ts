@@ -139,7 +139,8 @@ export function scheduleOf(settings: AutomationSettings): AutomationSchedule | n
   if (settings.trigger !== 'daily' && settings.trigger !== 'custom_schedule') return null;
   return {
     trigger: settings.trigger,
-    interval: settings.interval,
+    // A `daily` trigger without an interval runs every day, as its name says.
+    interval: settings.trigger === 'daily' ? (settings.interval ?? 'day') : settings.interval,
     recurring_days: settings.recurring_days,
     schedule_days_of_week: settings.schedule_days_of_week,
     schedule_times_of_day: settings.schedule_times_of_day,

@@ -1,4 +1,5 @@
 import { Command, type CommanderError } from 'commander';
+import { addAutomationCommands } from './commands/automations.js';
 import { addBackupCommands } from './commands/backup.js';
 import { addConfigCommands } from './commands/config-check.js';
 import { addExplainCommand } from './commands/explain.js';
@@ -17,7 +18,7 @@ export const USAGE_EXIT = 2;
 /** The whole command tree, reading and writing `io`. Commander parses and prints usage; each command calls one feature. */
 export function buildProgram(io: CliIo): Command {
   const program = new Command('atrium')
-    .description('Administer an Atrium site: users, keys, permissions, the schema, settings, backups, History.\n'
+    .description('Administer an Atrium site: users, keys, permissions, the schema, settings, backups, History, automations.\n'
       + 'Reads the same settings as the server: ATRIUM_* variables, or the same flags (--data-dir, --database-url, ...).')
     .showHelpAfterError()
     .exitOverride()
@@ -36,6 +37,7 @@ export function buildProgram(io: CliIo): Command {
   addConfigCommands(program, io);
   addBackupCommands(program, io);
   addHistoryCommands(program, io);
+  addAutomationCommands(program, io);
   addSiteCommands(program, io);
   return program;
 }

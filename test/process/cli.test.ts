@@ -246,6 +246,25 @@ describe.each([sqliteTarget(), postgresTarget()])('the administration CLI on $na
     expect(unknown.stderr).toContain('atrium: not-found/user-not-found');
   });
 
+  it.skipIf(target.skip)('lists every automation and queues a manual run, refusing what cannot run by hand', async () => {
+    const made = await api('POST', '/automations', { key: KEY, body: { name: 'Nightly tidy', automation: 'delete_file', trigger: 'daily', path: 'exports' } });
+    expect(made, JSON.stringify(made.body)).toMatchObject({ status: 201 });
+    const watching = await api('POST', '/automations', { key: KEY, body: { name: 'On upload', automation: 'copy_file', trigger: 'action', trigger_actions: ['create'], destinations: ['archive/'] } });
+    expect(watching.status).toBe(201);
+    const lines = (await atriumOk(env, ['automation', 'list'])).trim().split('\n');
+    expect(lines).toContain(`${made.body.id}\t0\tdelete_file\tdaily\tenabled\tNightly tidy`);
+    expect(lines).toContain(`${watching.body.id}\t0\tcopy_file\taction\tenabled\tOn upload`);
+    const runId = Number((await atriumOk(env, ['automation', 'run', String(made.body.id)])).trim());
+    const runs = await api('GET', `/automation_runs?automation_id=${made.body.id}`, { key: KEY });
+    expect(runs.body).toEqual([expect.objectContaining({ id: runId, automation_id: made.body.id, status: 'queued' })]);
+    const byHand = await atrium(env, ['automation', 'run', String(watching.body.id)]);
+    expect(byHand.code).toBe(1);
+    expect(byHand.stderr).toContain('processing-failure/automation-cannot-be-run-manually');
+    const unknown = await atrium(env, ['automation', 'run', '999999']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('not-found');
+  });
+
   it.skipIf(target.skip)('history verify passes on an untouched chain and names the first edited, removed or reordered record', async () => {
     for (const name of ['h1', 'h2', 'h3', 'h4']) expect((await api('POST', '/users', { key: KEY, body: { username: name } })).status).toBe(201);
     const intact = await atriumOk(env, ['history', 'verify', '--json']);
