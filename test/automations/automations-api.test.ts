@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryRow } from '../../src/repositories/history.js';
@@ -6,6 +5,7 @@ import { testDatabaseTargets } from '../support/databases.js';
 import { createGroup, unique } from '../support/factories.js';
 import { buildSite, type SiteFixture } from '../support/site-fixture.js';
 import { BOOTSTRAP_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { fieldsNotOffered } from '../support/sdk-fields-doc.js';
 
 /**
  * The Automation's fields as the Files.com SDK documents them (`docs/models/Automation.md` of the
@@ -20,12 +20,6 @@ const SDK_AUTOMATION_FIELDS = [
   'flatten_destination_structure', 'ignore_locked_folders', 'always_serialize_jobs', 'legacy_folder_matching', 'retry_on_failure_interval_in_minutes',
   'retry_on_failure_number_of_attempts', 'import_urls', 'sync_ids', 'legacy_sync_ids', 'user_ids', 'group_ids', 'user_id', 'value',
 ];
-
-function automationFieldsNotOffered(): Set<string> {
-  const text = fs.readFileSync(new URL('../../docs/sdk-fields.md', import.meta.url), 'utf8');
-  const section = text.split(/^### /m).find((part) => part.startsWith('Automation\n')) ?? '';
-  return new Set([...section.matchAll(/^\| `([a-z0-9_]+)` \|/gm)].map((match) => match[1] as string));
-}
 
 const require = createRequire(import.meta.url);
 const Files = require('files.com/lib/Files.js');
@@ -81,7 +75,7 @@ describe.each(testDatabaseTargets())('automations [$name]', (target) => {
 
   it('returns every field the SDK documents, or lists it as not offered', async () => {
     const body = (await create({ automation: 'delete_file', path: 'old' })).body as Record<string, unknown>;
-    const notOffered = automationFieldsNotOffered();
+    const notOffered = fieldsNotOffered('Automation');
     const missing = SDK_AUTOMATION_FIELDS.filter((field) => !(field in body) && !notOffered.has(field));
     expect(missing).toEqual([]);
     expect([...notOffered].filter((field) => field in body)).toEqual([]);

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryRow } from '../../src/repositories/history.js';
@@ -7,6 +6,7 @@ import { createGroup, createUser, unique } from '../support/factories.js';
 import { buildSite, type SiteFixture } from '../support/site-fixture.js';
 import { BOOTSTRAP_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { allPages } from '../support/all-pages.js';
+import { fieldsNotOffered } from '../support/sdk-fields-doc.js';
 
 /**
  * The Partner's fields as the Files.com SDKs that know Partners declare them (`docs/models/Partner.md`
@@ -18,12 +18,6 @@ const SDK_PARTNER_FIELDS = [
   'allow_providing_gpg_keys', 'allow_user_creation', 'cc_emails_to_responsible_party', 'responsible_user_id', 'responsible_group_id',
   'partner_admin_ids', 'user_ids', 'partnership_role', 'ai_assistant_personality_id', 'partner_channel_template_id', 'show_partner_channel_home_page',
 ];
-
-function partnerFieldsNotOffered(): Set<string> {
-  const text = fs.readFileSync(new URL('../../docs/sdk-fields.md', import.meta.url), 'utf8');
-  const section = text.split(/^### /m).find((part) => part.startsWith('Partner\n')) ?? '';
-  return new Set([...section.matchAll(/^\| `([a-z0-9_]+)` \|/gm)].map((match) => match[1] as string));
-}
 
 const require = createRequire(import.meta.url);
 const Files = require('files.com/lib/Files.js');
@@ -345,7 +339,7 @@ describe.each(testDatabaseTargets())('partners [$name]', (target) => {
       ...Object.keys((await t.api.get(`/partners/${created.id}`, { key: s.admin1.key })).body),
       ...((await t.api.get('/partners', { key: s.admin1.key })).body as object[]).flatMap((p) => Object.keys(p)),
     ]);
-    const listed = partnerFieldsNotOffered();
+    const listed = fieldsNotOffered('Partner');
     const missing = SDK_PARTNER_FIELDS.filter((field) => !returned.has(field) && !listed.has(field));
     const listedYetReturned = [...listed].filter((field) => returned.has(field));
     const unknown = [...returned].filter((field) => !SDK_PARTNER_FIELDS.includes(field));

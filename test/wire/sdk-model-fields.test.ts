@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateOpenSshKeyPairSync } from '../../src/lib/openssh-key-pair.js';
@@ -6,6 +5,7 @@ import { testDatabaseTargets } from '../support/databases.js';
 import { unique } from '../support/factories.js';
 import { BOOTSTRAP_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { declaredAttributes, LIST_PARAMETERS, listParameterFields, type ListParameter } from './sdk-model-docs.js';
+import { fieldsNotOfferedByModel } from '../support/sdk-fields-doc.js';
 
 /**
  * Driven by the installed Files.com SDK's own model documents: every attribute a served model
@@ -27,23 +27,6 @@ const File = model('File');
 const History = model('History');
 const Lock = model('Lock');
 const Site = model('Site');
-
-/**
- * The fields docs/sdk-fields.md lists as not offered, by model (`### Model`, then rows whose first
- * cell names one field or several sharing a reason: `| \`a\`, \`b\` | why |`).
- */
-function notOffered(): Map<string, Set<string>> {
-  const text = fs.readFileSync(new URL('../../docs/sdk-fields.md', import.meta.url), 'utf8');
-  const byModel = new Map<string, Set<string>>();
-  let current: Set<string> | undefined;
-  for (const line of text.split('\n')) {
-    const heading = /^### (\w+)/.exec(line);
-    if (heading !== null) byModel.set(heading[1] as string, (current = new Set()));
-    const row = /^\| ((?:`[a-z0-9_?]+`(?:, )?)+) \|/.exec(line);
-    if (row !== null && current !== undefined) for (const [, field] of (row[1] as string).matchAll(/`([a-z0-9_?]+)`/g)) current.add(field as string);
-  }
-  return byModel;
-}
 
 const attributesOf = (objects: { attributes: Record<string, unknown> }[]) => new Set(objects.flatMap((o) => Object.keys(o.attributes)));
 
@@ -138,7 +121,7 @@ describe.each(testDatabaseTargets())('the SDK\'s models, field by field [$name]'
     const declared = declaredAttributes(name).map((a) => a.name.replace(/\?$/, ''));
     expect(declared.length).toBeGreaterThan(3);
     const got = returned.get(name) ?? new Set<string>();
-    const listed = notOffered().get(name) ?? new Set<string>();
+    const listed = fieldsNotOfferedByModel().get(name) ?? new Set<string>();
     const missing = declared.filter((field) => !got.has(field) && !got.has(`${field}?`) && !listed.has(field));
     const listedYetReturned = [...listed].filter((field) => got.has(field));
     expect({ missing, listedYetReturned }).toEqual({ missing: [], listedYetReturned: [] });
