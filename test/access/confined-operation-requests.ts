@@ -102,6 +102,7 @@ async function markedThings(t: TestApp, workspace: number, marker: string): Prom
   await asSite(t, workspace, 'POST', '/api_keys', { name: unique(`${marker}key`), user_id: user.id });
   await asSite(t, workspace, 'POST', '/public_keys', { title: unique(`${marker}ssh`), user_id: user.id, generate_keypair: true, generate_algorithm: 'ed25519' });
   await asSite(t, workspace, 'POST', '/partners', { name: unique(`${marker}partner`), root_folder: unique(`${marker}partner-root`) });
+  await asSite(t, workspace, 'POST', '/automations', { name: unique(`${marker}automation`), automation: 'create_folder', destinations: [`${unique(`${marker}made`)}/`] });
 }
 
 /** A request by the site-wide bootstrap key in `workspace`, which must succeed; its body. */
@@ -162,6 +163,14 @@ class Home {
   /** A Partner of the home Workspace, with its root folder. */
   async partner(): Promise<number> {
     return (await asSite(this.site.t, this.workspace, 'POST', '/partners', { name: unique('partner'), root_folder: `Shared/${unique('partner-root')}` })).id as number;
+  }
+
+  /** An automation of the home Workspace, run by hand once: the automation and its run. */
+  async automation(): Promise<{ id: number; runId: number }> {
+    const made = await asSite(this.site.t, this.workspace, 'POST', '/automations', { name: unique('automation'), automation: 'create_folder', destinations: [`Shared/${unique('made')}/`] });
+    await asSite(this.site.t, this.workspace, 'POST', `/automations/${made.id}/manual_run`);
+    const runs = await asSite(this.site.t, this.workspace, 'GET', `/automation_runs?automation_id=${made.id}`);
+    return { id: made.id as number, runId: runs[0].id as number };
   }
 
   async membership(): Promise<{ id: number; groupId: number; userId: number }> {
@@ -301,6 +310,16 @@ export const requestBuilders: Record<string, RequestBuilder> = {
   'POST /users/{id}/unlock': async (site, caller) => ({ method: 'POST', path: `/users/${(await home(site, caller).user()).id}/unlock`, body: {} }),
   'POST /users/{id}/resend_welcome_email': async (site, caller) => ({ method: 'POST', path: `/users/${(await home(site, caller).user()).id}/resend_welcome_email`, body: {} }),
 
+  'GET /automations': async () => get('/automations'),
+  'POST /automations': async () => ({ method: 'POST', path: '/automations', body: { name: unique('new-automation'), automation: 'create_folder', destinations: [`Shared/${unique('made')}/`] } }),
+  'GET /automations/{id}': async (site, caller) => get(`/automations/${(await home(site, caller).automation()).id}`),
+  'PUT /automations/{id}': async (site, caller) => ({ method: 'PUT', path: `/automations/${(await home(site, caller).automation()).id}`, body: { name: unique('renamed') } }),
+  'PATCH /automations/{id}': async (site, caller) => ({ method: 'PATCH', path: `/automations/${(await home(site, caller).automation()).id}`, body: { name: unique('renamed') } }),
+  'DELETE /automations/{id}': async (site, caller) => ({ method: 'DELETE', path: `/automations/${(await home(site, caller).automation()).id}` }),
+  'POST /automations/{id}/manual_run': async (site, caller) => ({ method: 'POST', path: `/automations/${(await home(site, caller).automation()).id}/manual_run` }),
+  'GET /automation_runs': async (site, caller) => get(`/automation_runs?automation_id=${(await home(site, caller).automation()).id}`),
+  'GET /automation_runs/{id}': async (site, caller) => get(`/automation_runs/${(await home(site, caller).automation()).runId}`),
+  'GET /automation_runs/{id}/status_messages': async (site, caller) => get(`/automation_runs/${(await home(site, caller).automation()).runId}/status_messages`),
   'GET /partners': async () => get('/partners'),
   'POST /partners': async () => ({ method: 'POST', path: '/partners', body: { name: unique('new-partner'), root_folder: `Shared/${unique('partner-root')}` } }),
   'GET /partners/{id}': async (site, caller) => get(`/partners/${await home(site, caller).partner()}`),

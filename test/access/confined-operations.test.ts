@@ -201,6 +201,16 @@ const TABLE: Record<string, Expectations> = {
   'POST /users/{id}/resend_welcome_email': administration(refused('processing-failure/mail-server-not-configured'), NOT_FOUND.user),
 
   // A plain user sees no Partner (Partner users will see their own).
+  'GET /automations': administration(ok(200, inHome('workspace_id')), ok(200, (body) => expect(body).toEqual([]))),
+  'POST /automations': administration(ok(201, (body, caller) => expect(body.workspace_id).toBe(caller.home)), FORBIDDEN.administratorRequired),
+  'GET /automations/{id}': administration(ok(200), NOT_FOUND.other),
+  'PUT /automations/{id}': administration(ok(200), NOT_FOUND.other),
+  'PATCH /automations/{id}': administration(ok(200), NOT_FOUND.other),
+  'DELETE /automations/{id}': administration(ok(204), NOT_FOUND.other),
+  'POST /automations/{id}/manual_run': administration(ok(204), NOT_FOUND.other),
+  'GET /automation_runs': administration(ok(200, inHome('workspace_id')), NOT_FOUND.other),
+  'GET /automation_runs/{id}': administration(ok(200), NOT_FOUND.other),
+  'GET /automation_runs/{id}/status_messages': administration(ok(200), NOT_FOUND.other),
   'GET /partners': administration(ok(200, inHome('workspace_id')), ok(200, (body) => expect(body).toEqual([]))),
   'POST /partners': administration(ok(201, (body, caller) => expect(body.workspace_id).toBe(caller.home)), FORBIDDEN.administratorRequired),
   'GET /partners/{id}': administration(ok(200), NOT_FOUND.other),

@@ -605,7 +605,9 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     await gusAccess.getByRole('button', { name: 'Close' }).click();
     expect(problems).toEqual([]);
     await page.close();
-  });
+    // Two administrators' whole sessions with an accessibility check at each screen: about 20 s on
+    // a quiet machine, so the default 30 s is too close when the suite loads it.
+  }, 60_000);
 
   it('site administration: Workspaces created, renamed and deleted; site settings saved after reauthentication', async () => {
     const page = await browser.context.newPage();
