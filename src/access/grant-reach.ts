@@ -83,11 +83,8 @@ export async function reachOverPath(db: Db, caller: Caller, records: readonly Gr
   const user = caller.user;
   if (user === null) return siteWideKeyReach(caller);
   const subject = await subjectOf(db, user);
-  const allOfGrantIds = records.filter((record) => record.grantee.kind === 'groups' && matchGrantee(subject, record.grantee).matched).map((record) => record.id);
-  const own: GranteeSet = subject.partnerId !== null
-    ? { userId: null, groupIds: [], allOfGrantIds: [], partnerId: subject.partnerId }
-    : { userId: subject.userId, groupIds: [...subject.groupIds], allOfGrantIds };
-  return reachFrom(caller, subject, records.filter((record) => record.level === 'admin'), own);
+  const allOf = records.flatMap(({ id, grantee }): AllOfGrantee[] => (grantee.kind === 'groups' ? [{ id, grantee }] : []));
+  return reachFrom(caller, subject, records.filter((record) => record.level === 'admin'), granteeSetFrom(subject, allOf));
 }
 
 /**
