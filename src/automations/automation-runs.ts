@@ -1,12 +1,15 @@
 import { type Call, findVisibleAutomation } from '../access/index.js';
+import type { Db } from '../db/database.js';
 import { inTransaction } from '../db/transaction.js';
 import { AtriumError } from '../errors/atrium-error.js';
 import { errors } from '../errors/catalogue.js';
 import { enqueueJob } from '../jobs/index.js';
 import type { SortedPageRequest } from '../lib/sorted-page.js';
 import {
-  type AutomationRun, type AutomationRunFilter, type AutomationRunSortField, automationRunLog, findAutomationRunById, insertAutomationRun, listAutomationRuns,
+  type AutomationRun, type AutomationRunFilter, deleteAutomationRun, type AutomationRunSortField, automationRunLog, findAutomationRunById, insertAutomationRun, listAutomationRuns,
 } from '../repositories/automation-runs.js';
+import type { Automation } from '../repositories/automations.js';
+import type { AutomationRunCause } from './run-cause.js';
 
 // The runs of an automation (docs/automations.md#runs). A run is seen by whoever sees its
 // automation, and is not found by anyone else. A manual run is queued here as a run `queued` and
@@ -23,13 +26,34 @@ export const AUTOMATION_RUN_JOB = 'automation_run';
 export async function runAutomationManually(a: Call, id: number): Promise<AutomationRun> {
   const automation = await findVisibleAutomation(a.db, a.caller, a.requestWorkspaceId, id);
   if (automation.settings.trigger === 'action') throw errors.automationCannotBeRunManually();
-  return inTransaction(a.db, async (tx) => {
-    const run = await insertAutomationRun(tx, {
-      automationId: automation.id, workspaceId: automation.workspaceId, status: 'queued', log: '', now: a.now,
-    });
-    await enqueueJob(tx, { kind: AUTOMATION_RUN_JOB, payload: { runId: run.id }, runAt: a.now }, a.now);
-    return run;
+  return inTransaction(a.db, async (tx) => (await queueAutomationRun(tx, automation, { kind: 'manual' }, a.now)) as AutomationRun);
+}
+
+/**
+ * Queues a run of `automation` for `cause`: the run, `queued`, and the job that carries it out,
+ * due at `runAt` (now by default). Call it inside a transaction, so that neither is ever written
+ * without the other. With a `dedupeKey` already used (a schedule's due time that another node
+ * queued), nothing is written and undefined is the answer.
+ */
+export async function queueAutomationRun(
+  tx: Db,
+  automation: Pick<Automation, 'id' | 'workspaceId'>,
+  cause: AutomationRunCause,
+  now: number,
+  options: { dedupeKey?: string; runAt?: number; retryOfRunId?: number } = {},
+): Promise<AutomationRun | undefined> {
+  const run = await insertAutomationRun(tx, {
+    automationId: automation.id, workspaceId: automation.workspaceId, status: 'queued', log: '', now, cause: JSON.stringify(cause),
+    ...(options.retryOfRunId === undefined ? {} : { retryOfRunId: options.retryOfRunId }),
   });
+  const { created } = await enqueueJob(tx, {
+    kind: AUTOMATION_RUN_JOB, payload: { runId: run.id }, runAt: options.runAt ?? now,
+    ...(options.dedupeKey === undefined ? {} : { dedupeKey: options.dedupeKey }),
+  }, now);
+  if (created) return run;
+  // Another node queued this due time first: this run was never to be.
+  await deleteAutomationRun(tx, run.id);
+  return undefined;
 }
 
 /** GET /automation_runs?automation_id=: the runs of an automation the caller sees. */

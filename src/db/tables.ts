@@ -274,6 +274,9 @@ export interface HistoryTable {
   display: string;
   targets: string | null;
   hash: string;
+  /** The automation that made the change, and its name then; null for anyone else's. */
+  automation_id: number | null;
+  automation_name: string | null;
 }
 
 /** The one row (id 1) that holds the end and the pruned start of the History hash chain. */
@@ -400,6 +403,8 @@ export interface AutomationsTable {
   created_at: number;
   last_modified_at: number;
   updated_at: number;
+  /** A schedule's due times up to this (epoch ms) are queued; null until its first look. */
+  scheduled_until: number | null;
 }
 
 /** A run of an automation; it goes with its automation. */
@@ -418,6 +423,8 @@ export interface AutomationRunsTable {
   retried_in_run_id: number | null;
   retry_of_run_id: number | null;
   log: Generated<string>;
+  /** Why the run was queued: JSON text of an AutomationRunCause (automations/run-cause.ts). */
+  cause: Generated<string>;
 }
 
 export interface Tables {

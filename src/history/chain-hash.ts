@@ -13,6 +13,9 @@ export function chainHash(previousHash: string, row: Omit<NewHistoryRow, 'hash'>
     row.user_id ?? null, row.username ?? null, row.api_key_id ?? null, row.workspace_id ?? null,
     row.path ?? null, row.path_key ?? null, row.source ?? null, row.destination ?? null, row.destination_key ?? null,
     row.display, row.targets ?? null,
+    // Only a record made by an automation has these: every other record's hash stays as it was
+    // before History named automations.
+    ...(row.automation_id == null ? [] : [row.automation_id, row.automation_name ?? null]),
   ];
   return createHash('sha256').update(previousHash).update('\n').update(JSON.stringify(fields)).digest('hex');
 }

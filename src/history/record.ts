@@ -144,5 +144,7 @@ function rowOf(id: number, { now, origin, actor }: Recording, event: HistoryEven
     destination_key: event.destination == null ? null : pathKey(event.destination),
     display: event.display,
     targets: event.targets == null ? null : JSON.stringify(redactSecrets(event.targets)),
+    automation_id: origin.automation?.id ?? null,
+    automation_name: origin.automation?.name ?? null,
   };
 }

@@ -30,4 +30,4 @@ export const FAILURE_TYPES = ['none', 'password_mismatch', 'username_not_found',
 export type FailureType = (typeof FAILURE_TYPES)[number];
 
 export { type Interface as HistoryInterface } from '../lib/origin.js';
-export const HISTORY_INTERFACES = ['web', 'restapi', 'scim', 'dav', 'sftp', 'cli'] as const;
+export const HISTORY_INTERFACES = ['web', 'restapi', 'scim', 'dav', 'sftp', 'cli', 'automation'] as const;

@@ -57,10 +57,16 @@ export async function automationRunLog(db: Db, id: number): Promise<string | und
   return row?.log;
 }
 
-export async function insertAutomationRun(db: Db, run: { automationId: number; workspaceId: number; status: AutomationRunStatus; log: string; now: number }): Promise<AutomationRun> {
+export async function insertAutomationRun(
+  db: Db,
+  run: { automationId: number; workspaceId: number; status: AutomationRunStatus; log: string; now: number; cause: string; retryOfRunId?: number },
+): Promise<AutomationRun> {
   const row = await db
     .insertInto('automation_runs')
-    .values({ automation_id: run.automationId, workspace_id: run.workspaceId, status: run.status, log: run.log, created_at: run.now })
+    .values({
+      automation_id: run.automationId, workspace_id: run.workspaceId, status: run.status, log: run.log, created_at: run.now, cause: run.cause,
+      retry_of_run_id: run.retryOfRunId ?? null,
+    })
     .returning(RUN_COLUMNS)
     .executeTakeFirstOrThrow();
   return toRun(row);
@@ -101,4 +107,52 @@ export async function listAutomationRuns(db: Db, filter: AutomationRunFilter, pa
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
   if (filter.workspaceId !== undefined) query = query.where('workspace_id', '=', filter.workspaceId);
   return (await query.execute()).map(toRun);
+}
+
+/** Why the run was queued, as stored (automations/run-cause.ts); undefined when the run is gone. */
+export async function automationRunCause(db: Db, id: number): Promise<string | undefined> {
+  const row = await db.selectFrom('automation_runs').select('cause').where('id', '=', id).executeTakeFirst();
+  return row?.cause;
+}
+
+/**
+ * Marks a run begun (again, when a node that ran it died): its counts and log start afresh, since
+ * the run is done again from the start. False when the run is gone (its automation was deleted)
+ * or has ended already.
+ */
+export async function markAutomationRunRunning(db: Db, id: number): Promise<boolean> {
+  const result = await db.updateTable('automation_runs')
+    .set({ status: 'running', successful_operations: 0, failed_operations: 0, log: '' })
+    .where('id', '=', id).where('status', 'in', ['queued', 'running'])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Records a run's end: its status, counts, log and runtime. */
+export async function finishAutomationRun(
+  db: Db,
+  id: number,
+  outcome: { status: AutomationRunStatus; successful: number; failed: number; log: string; completedAt: number; runtimeSeconds: number; retryAt: number | null },
+): Promise<void> {
+  await db.updateTable('automation_runs').set({
+    status: outcome.status, successful_operations: outcome.successful, failed_operations: outcome.failed, log: outcome.log,
+    completed_at: outcome.completedAt, runtime: outcome.runtimeSeconds, retry_at: outcome.retryAt,
+  }).where('id', '=', id).execute();
+}
+
+/** Records that a failed run was tried again, in run `retriedInRunId`. */
+export async function markAutomationRunRetried(db: Db, id: number, retriedInRunId: number, now: number): Promise<void> {
+  await db.updateTable('automation_runs').set({ retried_at: now, retried_in_run_id: retriedInRunId }).where('id', '=', id).execute();
+}
+
+/** The number of runs in each status, for the metrics. */
+export async function countAutomationRunsByStatus(db: Db): Promise<Record<AutomationRunStatus, number>> {
+  const rows = await db.selectFrom('automation_runs').select(['status', (eb) => eb.fn.countAll<number | string>().as('n')]).groupBy('status').execute();
+  const counts = Object.fromEntries(AUTOMATION_RUN_STATUSES.map((status) => [status, 0])) as Record<AutomationRunStatus, number>;
+  for (const row of rows) if (row.status in counts) counts[row.status as AutomationRunStatus] = Number(row.n);
+  return counts;
+}
+
+export async function deleteAutomationRun(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('automation_runs').where('id', '=', id).execute();
 }

@@ -27,7 +27,7 @@ const reserveStatement = compiledOnce(1, (db, [count]: [number]) =>
 
 const HISTORY_COLUMNS = [
   'id', 'created_at', 'action', 'failure_type', 'interface', 'ip', 'user_id', 'username', 'api_key_id', 'workspace_id',
-  'path', 'path_key', 'source', 'destination', 'destination_key', 'display', 'targets', 'hash',
+  'path', 'path_key', 'source', 'destination', 'destination_key', 'display', 'targets', 'hash', 'automation_id', 'automation_name',
 ] as const satisfies readonly (keyof NewHistoryRow)[];
 
 /** A row of the placeholders, column by column, for the statements below. */
@@ -57,7 +57,7 @@ export interface ChainEnd {
 // The types PostgreSQL must be told for the columns that are not text: a parameter in a select
 // list has none of its own.
 const POSTGRES_CAST: Partial<Record<(typeof HISTORY_COLUMNS)[number], 'bigint' | 'integer'>> = {
-  id: 'bigint', created_at: 'bigint', user_id: 'integer', api_key_id: 'integer', workspace_id: 'integer',
+  id: 'bigint', created_at: 'bigint', user_id: 'integer', api_key_id: 'integer', workspace_id: 'integer', automation_id: 'integer',
 };
 const ID_ARGUMENT = HISTORY_COLUMNS.indexOf('id');
 const EXPECTED_ID_ARGUMENT = HISTORY_COLUMNS.length;

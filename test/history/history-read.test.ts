@@ -4,7 +4,7 @@ import { createApiKey, createUser, createWorkspace, unique } from '../support/fa
 import { BOOTSTRAP_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 
 const PASSWORD = 'a perfectly good passphrase';
-const HISTORY_FIELDS = ['action', 'destination', 'display', 'failure_type', 'id', 'interface', 'ip', 'path', 'source', 'targets', 'user_id', 'user_is_from_parent_site', 'username', 'when'];
+const HISTORY_FIELDS = ['action', 'automation_id', 'automation_name', 'destination', 'display', 'failure_type', 'id', 'interface', 'ip', 'path', 'source', 'targets', 'user_id', 'user_is_from_parent_site', 'username', 'when'];
 
 /**
  * The History read side (docs/history.md): Files.com's five lists with their parameters, paging

@@ -22,6 +22,7 @@ import { partnerUsers } from './019-partner-users.js';
 import { partnerGrants } from './020-partner-grants.js';
 import { jobs } from './021-jobs.js';
 import { automations } from './022-automations.js';
+import { automationWork } from './023-automation-work.js';
 
 /**
  * Every migration, in order, listed statically (no directory scanning, so the build output and
@@ -52,6 +53,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '020-partner-grants': partnerGrants(),
     '021-jobs': jobs(dialect),
     '022-automations': automations(dialect),
+    '023-automation-work': automationWork(dialect),
   };
   return { getMigrations: async () => migrations };
 }

@@ -19,6 +19,8 @@ export const HistoryBody = Type.Object({
   action: Type.String(),
   failure_type: Type.String(),
   interface: Type.String(),
+  automation_id: Type.Union([Type.Integer(), Type.Null()], { description: 'Atrium addition: the automation whose run made the change' }),
+  automation_name: Type.Union([Type.String(), Type.Null()], { description: 'Atrium addition: that automation\'s name when it ran' }),
 });
 export type HistoryBody = Static<typeof HistoryBody>;
 
@@ -53,5 +55,7 @@ export function historyBody(frame: PathFrame, row: HistoryRow): HistoryBody {
     action: row.action,
     failure_type: row.failure_type ?? 'none',
     interface: row.interface,
+    automation_id: row.automation_id ?? null,
+    automation_name: row.automation_name ?? null,
   };
 }
