@@ -46,3 +46,14 @@ export function callerFromApiKey(
 export function callerFromPassword(user: User): Caller {
   return { user, credential: { kind: 'password' }, siteAdmin: user.siteAdmin, homeWorkspaceId: user.workspaceId };
 }
+
+/**
+ * An automation's run (docs/automations.md#who-may): it acts with the authority of its Workspace,
+ * as that Workspace's own key would, never beyond it. In a Custom Workspace that is a Site
+ * Administrator's authority confined to the Workspace (site-level.ts); in Workspace 0, the site's,
+ * reaching the Custom Workspaces' roots as a Site Administrator does. Key id 0 is no stored key:
+ * History names the automation instead (lib/origin.ts).
+ */
+export function callerOfAutomation(workspaceId: number): Caller {
+  return callerFromApiKey(null, { id: 0, permissionSet: 'full', workspaceId });
+}

@@ -5,7 +5,7 @@
 export { assertMayManageAutomationsOf, automationListScope, findVisibleAutomation } from './automation-authority.js';
 export { isAdministratorOf, subjectOf, subjectOfCaller } from './authority.js';
 export { type Call } from './call.js';
-export { type Caller, callerFromApiKey, callerFromPassword, callerFromSession } from './caller.js';
+export { type Caller, callerFromApiKey, callerFromPassword, callerFromSession, callerOfAutomation } from './caller.js';
 export { assertCredentialReaches, credentialReaches, type OperationKind } from './credential-gate.js';
 export { accountActive, addressAllowed, assertAddressAdmits, assertDoorAdmits, assertListKeepsCaller, type Door, type DoorConnection } from './door-admission.js';
 export { assertJoiningOpensOnlyOwnDoors, assertMayActAs, assertOpensOnlyOwnDoors, newUserDoorDefaults } from './door-delegation.js';

@@ -26,6 +26,13 @@ export interface AutomationInput extends AutomationFieldsInput {
   workspace_id?: number;
 }
 
+/**
+ * Fields whose change makes a schedule count from the change: no due time before it is queued
+ * (docs/automations.md#schedules-and-missed-times), so enabling an automation or changing when it
+ * runs never brings back times that passed.
+ */
+const SCHEDULE_FIELDS = new Set(['trigger', 'interval', 'recurring_days', 'schedule_days_of_week', 'schedule_times_of_day', 'schedule_time_zone', 'disabled']);
+
 /** Fields whose change alone leaves `last_modified_at` as it was (Files.com's rule). */
 const LABEL_FIELDS = new Set(['name', 'description']);
 
@@ -85,6 +92,7 @@ export async function updateAutomation(a: Call, id: number, input: AutomationInp
       settings: changed,
       ...(webhook !== undefined ? { webhook: { id: webhook.id, secretHash: webhook.secretHash } } : dropsWebhook ? { webhook: null } : {}),
       lastModified: Object.keys(changed).some((field) => !LABEL_FIELDS.has(field)),
+      rescheduled: Object.keys(changed).some((field) => SCHEDULE_FIELDS.has(field)),
     }, a.now);
     const after = (await findAutomationById(tx, before.id)) as Automation;
     await recordHistory(tx, a, [automationUpdated(before, after)]);

@@ -49,7 +49,8 @@ export function actorOf(call: Pick<Call, 'caller'>): Actor {
   return {
     userId: user?.id ?? null,
     username: user?.username ?? null,
-    // Key id 0 is the administration command's own authority, not a stored key (cli/site-caller.ts).
+    // Key id 0 is the administration command's or an automation's own authority, not a stored key
+    // (cli/site-caller.ts, access/caller.ts).
     apiKeyId: credential.kind === 'api_key' && credential.keyId !== 0 ? credential.keyId : null,
   };
 }

@@ -55,6 +55,7 @@ const BEATS_PER_LEASE = 3;
 export class JobRunner {
   readonly nodeId: string;
   private readonly handlers = new Map<string, JobHandler>();
+  private readonly duties: ((now: number) => Promise<unknown>)[] = [];
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly leaseMs: number;
   private readonly pollIntervalMs: number;
@@ -74,6 +75,16 @@ export class JobRunner {
   register(kind: string, handler: JobHandler): void {
     if (this.handlers.has(kind)) throw new Error(`job kind "${kind}" has a handler already`);
     this.handlers.set(kind, handler);
+  }
+
+  /**
+   * Makes `duty` run at each look for due jobs, before the look: for work that queues jobs when
+   * their time comes (a schedule's due times). Every node runs it, so it must queue each job once
+   * however many nodes run it at the same moment (a dedupe key, a conditional write). Its failure
+   * is reported like the runner's own, and the look goes on.
+   */
+  everyPoll(duty: (now: number) => Promise<unknown>): void {
+    this.duties.push(duty);
   }
 
   /**
@@ -110,6 +121,7 @@ export class JobRunner {
 
   private async runUntilNoneDue(): Promise<number> {
     const { db, clock } = this.options;
+    for (const duty of this.duties) await duty(clock.now()).catch(this.onError);
     let ran = 0;
     // Looking before claiming: a poll that finds nothing only reads.
     while (!this.stopping && (await hasDueJob(db, clock.now()))) {

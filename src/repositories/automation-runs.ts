@@ -140,7 +140,7 @@ export async function finishAutomationRun(
   }).where('id', '=', id).execute();
 }
 
-/** Records that a failed run was tried again, in run `retriedInRunId`. */
+/** Records when a failed run's retry, run `retriedInRunId`, began. */
 export async function markAutomationRunRetried(db: Db, id: number, retriedInRunId: number, now: number): Promise<void> {
   await db.updateTable('automation_runs').set({ retried_at: now, retried_in_run_id: retriedInRunId }).where('id', '=', id).execute();
 }
@@ -155,4 +155,9 @@ export async function countAutomationRunsByStatus(db: Db): Promise<Record<Automa
 
 export async function deleteAutomationRun(db: Db, id: number): Promise<void> {
   await db.deleteFrom('automation_runs').where('id', '=', id).execute();
+}
+
+/** Records that a failed run is to be tried again, by run `retryRunId` (due at the run's `retry_at`). */
+export async function setAutomationRunRetry(db: Db, id: number, retryRunId: number): Promise<void> {
+  await db.updateTable('automation_runs').set({ retried_in_run_id: retryRunId }).where('id', '=', id).execute();
 }

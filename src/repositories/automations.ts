@@ -84,12 +84,12 @@ function settingColumns(settings: Partial<AutomationSettings>): Record<string, u
     .map(([field, value]) => [field, JSON_FIELDS.has(field as keyof AutomationSettings) && value !== null ? JSON.stringify(value) : value]));
 }
 
-type AutomationRow = Record<string, unknown> & {
+export type AutomationRow = Record<string, unknown> & {
   id: number; workspace_id: number; webhook_id: string | null; webhook_secret_hash: string | null; user_id: number | null;
   created_at: number | string; last_modified_at: number | string; updated_at: number | string;
 };
 
-function toAutomation(row: AutomationRow): Automation {
+export function toAutomation(row: AutomationRow): Automation {
   const settings: Record<string, unknown> = {};
   for (const field of [...Object.keys(DEFAULT_AUTOMATION_SETTINGS), 'automation'] as (keyof AutomationSettings)[]) {
     const raw = row[field];
@@ -169,6 +169,8 @@ export async function insertAutomation(db: Db, automation: {
       ...(settingColumns(automation.settings) as { automation: string; trigger: string }),
       workspace_id: automation.workspaceId, webhook_id: automation.webhook?.id ?? null, webhook_secret_hash: automation.webhook?.secretHash ?? null,
       user_id: automation.userId, created_at: automation.now, last_modified_at: automation.now, updated_at: automation.now,
+      // A schedule counts from its creation: no time before it is due.
+      scheduled_until: automation.now,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -181,8 +183,11 @@ export async function insertAutomation(db: Db, automation: {
  */
 export async function updateAutomationRow(db: Db, id: number, change: {
   settings: Partial<AutomationSettings>; webhook?: { id: string; secretHash: string } | null; lastModified: boolean;
+  /** The schedule changed, or the automation was enabled: it counts from now, no earlier time is due. */
+  rescheduled?: boolean;
 }, now: number): Promise<void> {
   const values: Record<string, unknown> = settingColumns(change.settings);
+  if (change.rescheduled === true) values.scheduled_until = now;
   if (change.webhook !== undefined) Object.assign(values, { webhook_id: change.webhook?.id ?? null, webhook_secret_hash: change.webhook?.secretHash ?? null });
   if (change.lastModified) values.last_modified_at = now;
   await db.updateTable('automations').set({ ...values, updated_at: now }).where('id', '=', id).execute();
