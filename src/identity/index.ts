@@ -15,7 +15,7 @@ export { logIn, logOut, type NewSession, startSession } from './sessions.js';
 export { type PasswordSignIn, verifyPasswordSignIn } from './sign-in.js';
 export { changeSiteSettings, readSitePolicies, readSiteSettingsAs, SITE_ID, type SiteView } from './site-administration.js';
 export { hourSpellingsOf } from './site-setting-hours.js';
-export { historyRetentionDays, SETTING_RANGES, type SiteSettings } from './site-settings.js';
+export { automationImportMayReachPrivateAddresses, historyRetentionDays, SETTING_RANGES, type SiteSettings } from './site-settings.js';
 export { PasswordDoor, REMEMBER_PASSWORD_MS } from './password-door.js';
 export { endLockout, lockoutEnds } from './lockouts.js';
 export { type PublicKey } from '../repositories/public-keys.js';

@@ -24,6 +24,11 @@ export interface SiteSettings {
    * nothing. Added to the users' and groups' own lists (access/door-admission.ts).
    */
   allowed_ips: string;
+  /**
+   * Whether `import_file` automations may fetch from loopback, private, link-local and other
+   * internal addresses. Off, an automation cannot be a way into the server's own network.
+   */
+  automation_import_private_addresses: boolean;
 }
 
 export const DEFAULT_SITE_SETTINGS: Readonly<SiteSettings> = {
@@ -39,6 +44,7 @@ export const DEFAULT_SITE_SETTINGS: Readonly<SiteSettings> = {
   password_min_length: 12,
   history_retention_days: 365,
   allowed_ips: '',
+  automation_import_private_addresses: false,
 };
 
 type NumericSetting = { [K in keyof SiteSettings]: SiteSettings[K] extends number ? K : never }[keyof SiteSettings];
@@ -109,4 +115,13 @@ export async function updateSiteSettings(a: Call, changes: Partial<SiteSettings>
 /** How long History keeps its records (housekeeping reads it; no caller's authority is involved). */
 export async function historyRetentionDays(db: Db): Promise<number> {
   return (await readSiteSettings(db)).history_retention_days;
+}
+
+/**
+ * Whether import automations may reach internal addresses (the setting
+ * `automation_import_private_addresses`). Read when a run fetches, with no caller's authority: the
+ * setting is the Site Administrators' decision, the automation's administrators only follow it.
+ */
+export async function automationImportMayReachPrivateAddresses(db: Db): Promise<boolean> {
+  return (await readSiteSettings(db)).automation_import_private_addresses;
 }

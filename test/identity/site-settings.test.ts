@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkNewPassword } from '../../src/identity/index.js';
+import { automationImportMayReachPrivateAddresses, checkNewPassword } from '../../src/identity/index.js';
 import { DUMMY_PASSWORD_HASH, hashPassword } from '../../src/identity/index.js';
 import { testDatabaseTargets } from '../support/databases.js';
 import { createApiKey, createUser, createWorkspace } from '../support/factories.js';
@@ -18,6 +18,7 @@ const DEFAULTS = {
   password_min_length: 12,
   history_retention_days: 365,
   allowed_ips: '',
+  automation_import_private_addresses: false,
 };
 /** What the site answers about the server itself, whatever the settings (this app runs no SFTP). */
 const FACTS = {
@@ -144,6 +145,9 @@ describe.each(testDatabaseTargets())('site settings [$name]', (target) => {
       { allowed_ips: 'not an address' },
       { allowed_ips: '127.0.0.1\n10.0.0.0/33' },
       { allowed_ips: 7 },
+      { automation_import_private_addresses: 'true' },
+      { automation_import_private_addresses: 1 },
+      { automation_import_private_addresses: null },
       { session_expiry: 0 },
       { session_expiry: 0.01 },
       { session_expiry: 'one' },
@@ -217,6 +221,33 @@ describe.each(testDatabaseTargets())('site settings [$name]', (target) => {
       expect((await t.api.get('/site', { key: BOOTSTRAP_KEY })).body.user_lockout_lock_period_minutes).toBe(120);
     } finally {
       await t.api.patch('/site', DEFAULTS, { key: BOOTSTRAP_KEY });
+    }
+  });
+
+  it('keeps automation_import_private_addresses off until a Site Administrator turns it on, recorded in History', async () => {
+    expect((await t.api.get('/site', { key: BOOTSTRAP_KEY })).body.automation_import_private_addresses).toBe(false);
+    expect(await automationImportMayReachPrivateAddresses(t.database.db)).toBe(false);
+    const ws = await createWorkspace(t.database.db);
+    const workspaceAdmin = await createUser(t.database.db, { workspaceId: ws, workspaceAdmin: true });
+    const workspaceAdminKey = await createApiKey(t.database.db, { userId: workspaceAdmin.id, workspaceId: ws });
+    const refused = await t.api.patch('/site', { automation_import_private_addresses: true }, { key: workspaceAdminKey });
+    expect([refused.status, refused.body.type]).toEqual([403, 'not-authorized/site-admin-required']);
+    expect(await automationImportMayReachPrivateAddresses(t.database.db)).toBe(false);
+    try {
+      const on = await t.api.patch('/site', { automation_import_private_addresses: true }, { key: BOOTSTRAP_KEY });
+      expect(on.status).toBe(200);
+      expect(on.body).toEqual(shown({ ...DEFAULTS, automation_import_private_addresses: true }));
+      expect((await t.api.get('/site', { key: BOOTSTRAP_KEY })).body.automation_import_private_addresses).toBe(true);
+      const row = await t.database.db.selectFrom('site_settings').selectAll().where('name', '=', 'automation_import_private_addresses').executeTakeFirstOrThrow();
+      expect(row.value).toBe('true');
+      expect(await automationImportMayReachPrivateAddresses(t.database.db)).toBe(true);
+      const records = (await t.api.get('/history?filter[action]=site_update', { key: BOOTSTRAP_KEY })).body;
+      expect(records[0].targets).toEqual({ before: { automation_import_private_addresses: false }, after: { automation_import_private_addresses: true } });
+      const off = await t.api.put('/site', { automation_import_private_addresses: false }, { key: BOOTSTRAP_KEY });
+      expect(off.body.automation_import_private_addresses).toBe(false);
+      expect(await automationImportMayReachPrivateAddresses(t.database.db)).toBe(false);
+    } finally {
+      await t.api.patch('/site', { automation_import_private_addresses: false }, { key: BOOTSTRAP_KEY });
     }
   });
 

@@ -38,6 +38,7 @@ const SettingFields = {
   password_min_length: integerSetting('password_min_length', 'Minimum length of a new password, in characters'),
   history_retention_days: integerSetting('history_retention_days', 'History records older than this many days are removed (docs/history.md)'),
   allowed_ips: Type.String({ maxLength: 16_384, description: 'Newline-separated addresses and CIDR ranges anyone may connect from, besides the users\' and groups\' own lists; empty restricts nothing' }),
+  automation_import_private_addresses: Type.Boolean({ description: 'Import automations may fetch from loopback, private, link-local and other internal addresses (docs/automations.md); off by default' }),
 };
 
 // What GET /site shows besides the settings: the site's identity and facts of the running server,

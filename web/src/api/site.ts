@@ -41,6 +41,8 @@ export interface SiteSettings {
   history_retention_days: number;
   /** Addresses and CIDR ranges anyone may connect from, one a line; empty allows any. */
   allowed_ips: string;
+  /** Import automations may fetch from loopback, private and other internal addresses. */
+  automation_import_private_addresses: boolean;
 }
 
 export async function readSite(): Promise<SiteSettings> {
@@ -52,6 +54,7 @@ const SETTING_NAMES: Record<keyof SiteSettings, true> = {
   session_expiry_minutes: true, session_max_lifetime_minutes: true, user_lockout: true, user_lockout_tries: true,
   user_lockout_within_minutes: true, user_lockout_lock_period_minutes: true, login_attempts_per_ip_per_hour: true,
   password_min_length: true, users_can_create_api_keys: true, history_retention_days: true, allowed_ips: true,
+  automation_import_private_addresses: true,
 };
 
 /**

@@ -56,6 +56,8 @@ export function SiteSettingsPage() {
         ))}
         <Textarea label="Allowed IP addresses" description="One address or CIDR range a line, for everyone; users and groups may add their own. Empty allows any address. It must include the address you are connecting from."
           autosize minRows={2} maxRows={10} value={settings.allowed_ips} onChange={(e) => set({ allowed_ips: e.currentTarget.value })} />
+        <Switch label="Import automations may fetch from internal addresses" description="Loopback, private and link-local addresses, such as this server's own services or a cloud metadata service. Leave it off unless imports must reach your internal network."
+          checked={settings.automation_import_private_addresses} onChange={(e) => set({ automation_import_private_addresses: e.currentTarget.checked })} />
         <Button type="submit" loading={busy} w="fit-content">Save</Button>
       </Stack>
     </form>
