@@ -1,6 +1,6 @@
 import { errors } from '../errors/catalogue.js';
 import { compileFileGlobs, parsePathGlob } from './globs.js';
-import { humanReadableSchedule as scheduleInWords, scheduleProblems, type AutomationSchedule } from './schedule.js';
+import { humanReadableSchedule as scheduleInWords, nextDueTimes, scheduleProblems, type AutomationSchedule } from './schedule.js';
 import { lookUpTimeZone } from './time-zones.js';
 import { parseDestination } from './tokens.js';
 import type { AutomationSettings, ImportUrl } from '../repositories/automations.js';
@@ -152,6 +152,21 @@ export function scheduleOf(settings: AutomationSettings): AutomationSchedule | n
 export function automationScheduleInWords(settings: AutomationSettings): string | null {
   const schedule = scheduleOf(settings);
   return schedule === null || Object.keys(scheduleProblems(schedule)).length > 0 ? null : scheduleInWords(schedule);
+}
+
+/** How many coming due times an automation shows (`next_run_times`): enough to see a pattern, cheap to compute on every listing. */
+const NEXT_RUN_TIMES_SHOWN = 5;
+
+/**
+ * The next due times of a scheduled automation after `now` (epoch ms), earliest first: what
+ * `next_run_times` shows. None for a disabled automation (it does not run on its trigger) nor for
+ * the triggers that are not a schedule (an action, a webhook call, a person).
+ */
+export function automationNextRunTimes(settings: AutomationSettings, now: number): Date[] {
+  if (settings.disabled) return [];
+  const schedule = scheduleOf(settings);
+  if (schedule === null || Object.keys(scheduleProblems(schedule)).length > 0) return [];
+  return nextDueTimes(schedule, new Date(now), NEXT_RUN_TIMES_SHOWN);
 }
 
 /** A glob field, refused naming it when globs.ts cannot read it. */

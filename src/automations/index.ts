@@ -5,7 +5,7 @@ export {
   type Automation, type AutomationFilter, type AutomationSettings, type AutomationSortField, automationSortValue, type ImportUrl,
 } from '../repositories/automations.js';
 export { AUTOMATION_RUN_STATUSES, type AutomationRun, type AutomationRunFilter, type AutomationRunSortField, automationRunSortValue } from '../repositories/automation-runs.js';
-export { automationScheduleInWords } from './automation-fields.js';
+export { automationNextRunTimes, automationScheduleInWords } from './automation-fields.js';
 export { AUTOMATION_RUN_JOB, getAutomationRun, getAutomationRunLog, listRunsOfAutomation, queueAutomationRun, runAutomationManually } from './automation-runs.js';
 export { type AutomationRunCause, depthOfCause, parseRunCause } from './run-cause.js';
 export { MASKED_SECRET, webhookPath } from './automation-webhook.js';

@@ -61,6 +61,8 @@ describe.each(testDatabaseTargets())('automations [$name]', (target) => {
       schedule: { days_of_week: [1, 3], times_of_day: ['06:30', '14:30'], time_zone: 'Eastern Time (US & Canada)' },
       schedule_days_of_week: [1, 3], schedule_times_of_day: ['06:30', '14:30'], schedule_time_zone: 'Eastern Time (US & Canada)',
       human_readable_schedule: 'Every Monday and Wednesday at 06:30 and 14:30, Eastern Time (US & Canada)',
+      // Atrium's own field, tested in next-run-times.test.ts.
+      next_run_times: expect.any(Array),
       path: 'inbox/**', source: '*.csv', exclude_pattern: '*.tmp', destinations: ['archive/%Y/'], destination_replace_from: null,
       destination_replace_to: '_', path_time_zone: 'UTC', trigger_actions: [], webhook_url: null, disabled: false, deleted: false,
       last_modified_at: expect.any(String), overwrite_files: true, always_overwrite_size_matching_files: false, flatten_destination_structure: false,

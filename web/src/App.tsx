@@ -14,6 +14,7 @@ const WorkspacesPage = lazy(() => import('./pages/WorkspacesPage').then((m) => (
 const SiteSettingsPage = lazy(() => import('./pages/SiteSettingsPage').then((m) => ({ default: m.SiteSettingsPage })));
 const PartnersPage = lazy(() => import('./pages/PartnersPage').then((m) => ({ default: m.PartnersPage })));
 const PartnerUsersPage = lazy(() => import('./pages/PartnerUsersPage').then((m) => ({ default: m.PartnerUsersPage })));
+const AutomationsPage = lazy(() => import('./pages/AutomationsPage').then((m) => ({ default: m.AutomationsPage })));
 const HistoryPage = lazy(() => import('./pages/HistoryPage').then((m) => ({ default: m.HistoryPage })));
 
 export function App() {
@@ -29,6 +30,8 @@ export function App() {
           <Route path="/admin/groups" element={<GroupsPage />} />
           <Route path="/admin/partners" element={<PartnersPage />} />
           <Route path="/admin/partners/:partnerId" element={<PartnersPage />} />
+          <Route path="/admin/automations" element={<AutomationsPage />} />
+          <Route path="/admin/automations/:automationId" element={<AutomationsPage />} />
           <Route path="/partner/users" element={<PartnerUsersPage />} />
           <Route path="/admin/workspaces" element={<WorkspacesPage />} />
           <Route path="/admin/site" element={<SiteSettingsPage />} />

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import {
   type AutomationInput, type AutomationSortField, automationSortValue, type AutomationView, createAutomation, deleteAutomation, getAutomation,
-  automationScheduleInWords, listAutomations, runAutomationManually, updateAutomation, webhookPath,
+  automationNextRunTimes, automationScheduleInWords, listAutomations, runAutomationManually, updateAutomation, webhookPath,
 } from '../../automations/index.js';
 import { isoTime } from '../../lib/time.js';
 import { API_ROOT } from '../api-paths.js';
@@ -38,6 +38,7 @@ const AutomationBody = Type.Object({
   schedule_times_of_day: Type.Array(Type.String()),
   schedule_time_zone: NullableText,
   human_readable_schedule: NullableText,
+  next_run_times: Type.Array(Type.String(), { description: "Atrium's own, read-only: the next 5 times a daily or custom_schedule automation is due; empty for other triggers and when disabled" }),
   path: NullableText,
   source: NullableText,
   exclude_pattern: NullableText,
@@ -63,7 +64,8 @@ const AutomationBody = Type.Object({
   value: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
 });
 
-function automationBody(request: FastifyRequest, { automation, webhookSecret }: AutomationView): Static<typeof AutomationBody> {
+/** The automation as the API answers it; `now` (epoch ms) is when its next run times are counted from. */
+function automationBody(request: FastifyRequest, { automation, webhookSecret }: AutomationView, now: number): Static<typeof AutomationBody> {
   const s = automation.settings;
   return {
     id: automation.id,
@@ -80,6 +82,7 @@ function automationBody(request: FastifyRequest, { automation, webhookSecret }: 
     schedule_times_of_day: s.schedule_times_of_day,
     schedule_time_zone: s.schedule_time_zone,
     human_readable_schedule: automationScheduleInWords(s),
+    next_run_times: automationNextRunTimes(s, now).map((due) => isoTime(due.getTime())),
     path: s.path,
     source: s.source,
     exclude_pattern: s.exclude_pattern,
@@ -159,7 +162,8 @@ export function automationRoutes(app: ApiInstance, deps: RouteDeps): void {
     const automations = await listAutomations(callOf(request, deps), automationFilterOf(parameters), { ...page, limit: page.limit + 1 });
     const listed = sortedPageOf('automations', automations, page, order === undefined, (automation) => ({ value: automationSortValue(automation, page.sort.field), id: automation.id }));
     if (listed.cursor !== undefined) setCursorHeaders(reply, deps.headers, listed.cursor);
-    return listed.rows.map((automation) => automationBody(request, { automation }));
+    const now = deps.clock.now();
+    return listed.rows.map((automation) => automationBody(request, { automation }, now));
   });
 
   app.post('/automations', {
@@ -170,12 +174,12 @@ export function automationRoutes(app: ApiInstance, deps: RouteDeps): void {
     },
   }, async (request, reply) => {
     const created = await createAutomation(callOf(request, deps), request.body as AutomationInput & { automation: string });
-    return reply.code(201).send(automationBody(request, created));
+    return reply.code(201).send(automationBody(request, created, deps.clock.now()));
   });
 
   app.get('/automations/:id', {
     schema: { summary: 'Show an automation', params: IdParams, response: { 200: AutomationBody, ...errorResponses } },
-  }, async (request) => automationBody(request, { automation: await getAutomation(callOf(request, deps), request.params.id) }));
+  }, async (request) => automationBody(request, { automation: await getAutomation(callOf(request, deps), request.params.id) }, deps.clock.now()));
 
   app.route({
     method: UPDATE_METHODS,
@@ -186,7 +190,7 @@ export function automationRoutes(app: ApiInstance, deps: RouteDeps): void {
       body: Type.Object({ automation: Type.Optional(Type.String({ maxLength: 64 })), ...AutomationFields }),
       response: { 200: AutomationBody, ...errorResponses },
     },
-    handler: async (request) => automationBody(request, await updateAutomation(callOf(request, deps), request.params.id, request.body as AutomationInput)),
+    handler: async (request) => automationBody(request, await updateAutomation(callOf(request, deps), request.params.id, request.body as AutomationInput), deps.clock.now()),
   });
 
   app.delete('/automations/:id', {

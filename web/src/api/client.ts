@@ -6,12 +6,16 @@
 export const API_ROOT = '/api/rest/v1';
 const CONSOLE_HEADER = 'X-Atrium-Console';
 
-/** An error answered by the API: its `type` and a message meant for people. */
+/**
+ * An error answered by the API: its `type`, a message meant for people, and, for a refused
+ * change, what is wrong with each field it names (`model_errors`), for a form to show beside them.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly type: string,
     message: string,
+    readonly fieldErrors: Readonly<Record<string, readonly string[]>> = {},
   ) {
     super(message);
   }
@@ -81,6 +85,8 @@ export interface ApiRequest {
   homeContext?: boolean;
   /** Sign-in answers 401 for a wrong password: that is not a session that ended. */
   signingIn?: boolean;
+  /** The answer is plain text (a run's log), handed over as it came. */
+  text?: boolean;
 }
 
 export interface ApiResponse<T> {
@@ -123,7 +129,7 @@ async function send<T>(method: string, path: string, request: ApiRequest): Promi
   for (const [name, value] of Object.entries(request.query ?? {})) {
     if (value !== undefined) url.searchParams.set(name, String(value));
   }
-  const headers: Record<string, string> = { Accept: 'application/json', [CONSOLE_HEADER]: '1', ...request.headers };
+  const headers: Record<string, string> = { Accept: request.text === true ? 'text/plain' : 'application/json', [CONSOLE_HEADER]: '1', ...request.headers };
   if (workspaceId !== undefined && !request.signingIn && !request.homeContext) headers[`X-${headerBrand()}-Workspace-Id`] = String(workspaceId);
   if (request.body !== undefined) headers['Content-Type'] = 'application/json';
   const response = await fetch(url, {
@@ -136,18 +142,29 @@ async function send<T>(method: string, path: string, request: ApiRequest): Promi
   const text = await response.text();
   const parsed: unknown = text === '' ? undefined : safeJson(text);
   if (!response.ok) {
-    const body = (parsed ?? {}) as { type?: unknown; error?: unknown };
+    const body = (parsed ?? {}) as { type?: unknown; error?: unknown; model_errors?: unknown };
     const error = new ApiError(
       response.status,
       typeof body.type === 'string' ? body.type : 'unknown',
       typeof body.error === 'string' ? body.error : `The server answered ${response.status}.`,
+      fieldErrorsOf(body.model_errors),
     );
     if (!request.signingIn && isSessionGone(error)) sessionEnded?.(error);
     if (REAUTHENTICATION_NEEDED.has(error.type)) throw new ReauthenticationNeeded(error.status, error.type, error.message);
     throw error;
   }
   sessionStorage.setItem(ACTIVITY_KEY, String(Date.now()));
-  return { data: parsed as T, headers: response.headers };
+  return { data: (request.text === true ? text : parsed) as T, headers: response.headers };
+}
+
+/** An error's `model_errors` (`{field: [message, ...]}`), keeping only what has that shape. */
+function fieldErrorsOf(value: unknown): Record<string, string[]> {
+  const fields: Record<string, string[]> = {};
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return fields;
+  for (const [field, messages] of Object.entries(value)) {
+    if (Array.isArray(messages)) fields[field] = messages.filter((m): m is string => typeof m === 'string');
+  }
+  return fields;
 }
 
 function safeJson(text: string): unknown {

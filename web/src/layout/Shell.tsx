@@ -32,6 +32,8 @@ function Frame() {
   const partnerUser = authority.partnerId !== null;
   const isAdministrator = !partnerUser && (authority.administrator || authority.groupAdmin);
   const administersPartners = !partnerUser && authority.administrator;
+  // Automations act with the server's authority: only the Workspace's administrators manage them.
+  const administersAutomations = !partnerUser && authority.administrator;
   return (
     <AppShell header={{ height: 56 }} padding="md">
       <AppShell.Header>
@@ -44,6 +46,7 @@ function Frame() {
               {isAdministrator && <NavLink to="/admin/users" style={NAV_LINK_STYLE}>Users</NavLink>}
               {isAdministrator && <NavLink to="/admin/groups" style={NAV_LINK_STYLE}>Groups</NavLink>}
               {administersPartners && <NavLink to="/admin/partners" style={NAV_LINK_STYLE}>Partners</NavLink>}
+              {administersAutomations && <NavLink to="/admin/automations" style={NAV_LINK_STYLE}>Automations</NavLink>}
               {partnerUser && authority.partnerAdmin && <NavLink to="/partner/users" style={NAV_LINK_STYLE}>Partner users</NavLink>}
               {authority.siteAdmin && <NavLink to="/admin/workspaces" style={NAV_LINK_STYLE}>Workspaces</NavLink>}
               {authority.siteAdmin && <NavLink to="/admin/site" style={NAV_LINK_STYLE}>Site settings</NavLink>}
