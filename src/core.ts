@@ -1,9 +1,10 @@
 import path from 'node:path';
 import type { Config } from './config/settings.js';
 import type { Database } from './db/database.js';
+import { openImport, registerAutomationWork } from './automations/index.js';
 import { createFileOperations, UPLOAD_LIFETIME_MS, type FileOperations } from './files/index.js';
 import { pruneHistory } from './history/index.js';
-import { historyRetentionDays, PasswordDoor } from './identity/index.js';
+import { automationImportMayReachPrivateAddresses, historyRetentionDays, PasswordDoor } from './identity/index.js';
 import { JobRunner } from './jobs/index.js';
 import type { Clock } from './lib/time.js';
 import type { Timer } from './lib/timer.js';
@@ -61,6 +62,16 @@ export function createCore(parts: { database: Database; clock: Clock; timer: Tim
   let housekeeping: NodeJS.Timeout | undefined;
   let onJobsError: (error: unknown) => void = () => undefined;
   const jobs = new JobRunner({ db: database.db, clock, timer, onError: (error) => onJobsError(error) });
+  const files = createFileOperations({ db: database.db, clock, storage, maxUploadBytes: config.maxUploadBytes });
+  registerAutomationWork(jobs, {
+    db: database.db,
+    files,
+    wait: (ms, signal) => waitOn(timer, ms, signal),
+    // An import is a file as any upload is: no larger than the server takes in one.
+    importFetch: async (request, signal) => openImport(request, {
+      allowPrivateAddresses: await automationImportMayReachPrivateAddresses(database.db), signal, maxBytes: config.maxUploadBytes, timer,
+    }),
+  });
   const removeOldHistory = async () => {
     await pruneHistory(database.db, clock.now(), await historyRetentionDays(database.db));
   };
@@ -69,7 +80,7 @@ export function createCore(parts: { database: Database; clock: Clock; timer: Tim
     clock,
     config,
     storage,
-    files: createFileOperations({ db: database.db, clock, storage, maxUploadBytes: config.maxUploadBytes }),
+    files,
     passwords: new PasswordDoor(database.db),
     jobs,
     async start(options = {}) {
@@ -94,4 +105,20 @@ export function createCore(parts: { database: Database; clock: Clock; timer: Tim
       await jobs.stop();
     },
   };
+}
+
+/** Waits `ms` on `timer`; rejects as soon as `signal` aborts. */
+function waitOn(timer: Timer, ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason as Error);
+    const stop = () => {
+      cancel();
+      reject(signal.reason as Error);
+    };
+    const cancel = timer.after(ms, () => {
+      signal.removeEventListener('abort', stop);
+      resolve();
+    });
+    signal.addEventListener('abort', stop, { once: true });
+  });
 }

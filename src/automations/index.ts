@@ -9,6 +9,10 @@ export { automationNextRunTimes, automationScheduleInWords } from './automation-
 export { AUTOMATION_RUN_JOB, getAutomationRun, getAutomationRunLog, listRunsOfAutomation, queueAutomationRun, runAutomationManually } from './automation-runs.js';
 export { type AutomationRunCause, depthOfCause, parseRunCause } from './run-cause.js';
 export { MASKED_SECRET, webhookPath } from './automation-webhook.js';
+export { registerAutomationWork } from './automation-work.js';
+export { type AutomationWorkDeps, type ImportFetch } from './run-automation.js';
+export { openImport } from './import-fetch.js';
+export { queueDueScheduledRuns } from './schedule-queue.js';
 export { type AutomationInput, type AutomationView, createAutomation, deleteAutomation, getAutomation, listAutomations, updateAutomation } from './automations.js';
 
 // The pure rules an automation is read and run by.

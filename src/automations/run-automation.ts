@@ -12,7 +12,7 @@ import {
 import { type Automation, findAutomationById, type ImportUrl } from '../repositories/automations.js';
 import { queueAutomationRun } from './automation-runs.js';
 import { RunLog } from './run-log.js';
-import { type AutomationRunCause, depthOfCause, parseRunCause } from './run-cause.js';
+import { type AutomationRunCause, causeInWords, depthOfCause, parseRunCause } from './run-cause.js';
 import { type SourceFile, sourceFiles } from './run-sources.js';
 import { deleteFile, ensureFolder, placeFile, type StepOutcome, writeImported } from './run-steps.js';
 import { type Wait, withTries } from './step-retries.js';
@@ -51,6 +51,7 @@ export async function carryOutRun(deps: AutomationWorkDeps, runId: number, conte
   const started = context.now();
   const cause = parseRunCause((await automationRunCause(db, runId)) ?? '{}');
   const log = new RunLog(() => context.now());
+  log.note(causeInWords(cause));
   if (automation.settings.disabled && cause.kind !== 'manual') {
     log.note('The automation is disabled: nothing was done');
     await finish(deps, automation, run, cause, log, 'skipped', started, context);

@@ -1,3 +1,5 @@
+import { isoTime } from '../lib/time.js';
+
 // Why a run was queued (docs/automations.md#runs), kept with the run as JSON: what it carries
 // decides which files the run takes and how its destinations' tokens are filled in.
 
@@ -27,4 +29,20 @@ export function parseRunCause(text: string): AutomationRunCause {
 /** How many automations led to a run with this cause: what its own file actions pass on. */
 export function depthOfCause(cause: AutomationRunCause): number {
   return cause.kind === 'action' ? cause.depth + 1 : 1;
+}
+
+/** The first line of a run's log: why it runs, in words. Paths are the qualified site paths History shows. */
+export function causeInWords(cause: AutomationRunCause): string {
+  switch (cause.kind) {
+    case 'manual':
+      return 'Run by hand';
+    case 'schedule':
+      return cause.missed === 0
+        ? `Run for its schedule's due time ${isoTime(cause.dueAt)}`
+        : `Run for its schedule's due time ${isoTime(cause.dueAt)}, standing also for ${cause.missed} earlier due ${cause.missed === 1 ? 'time' : 'times'} missed while the server was down`;
+    case 'action':
+      return `Run because of the ${cause.action} of /${cause.path}${cause.destination === undefined ? '' : ` to /${cause.destination}`}`;
+    case 'webhook':
+      return `Run by a call of its webhook${Object.keys(cause.params).length === 0 ? '' : ` with ${Object.keys(cause.params).join(', ')}`}`;
+  }
 }
