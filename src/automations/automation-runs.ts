@@ -6,7 +6,7 @@ import { errors } from '../errors/catalogue.js';
 import { enqueueJob } from '../jobs/index.js';
 import type { SortedPageRequest } from '../lib/sorted-page.js';
 import {
-  type AutomationRun, type AutomationRunFilter, deleteAutomationRun, type AutomationRunSortField, automationRunLog, findAutomationRunById, insertAutomationRun, listAutomationRuns,
+  type AutomationRun, type AutomationRunFilter, type AutomationRunStatus, countAutomationRunsByStatus, deleteAutomationRun, type AutomationRunSortField, automationRunLog, findAutomationRunById, insertAutomationRun, listAutomationRuns,
 } from '../repositories/automation-runs.js';
 import type { Automation } from '../repositories/automations.js';
 import type { AutomationRunCause } from './run-cause.js';
@@ -83,4 +83,9 @@ async function visibleRunAutomation(a: Call, automationId: number): Promise<void
     if (error instanceof AtriumError && error.type === 'not-found') throw errors.automationRunNotFound();
     throw error;
   }
+}
+
+/** The number of runs in each status, for the metrics. */
+export function automationRunCounts(db: Db): Promise<Record<AutomationRunStatus, number>> {
+  return countAutomationRunsByStatus(db);
 }

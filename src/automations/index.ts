@@ -6,7 +6,7 @@ export {
 } from '../repositories/automations.js';
 export { AUTOMATION_RUN_STATUSES, type AutomationRun, type AutomationRunFilter, type AutomationRunSortField, automationRunSortValue } from '../repositories/automation-runs.js';
 export { automationNextRunTimes, automationScheduleInWords } from './automation-fields.js';
-export { AUTOMATION_RUN_JOB, getAutomationRun, getAutomationRunLog, listRunsOfAutomation, queueAutomationRun, runAutomationManually } from './automation-runs.js';
+export { AUTOMATION_RUN_JOB, automationRunCounts, getAutomationRun, getAutomationRunLog, listRunsOfAutomation, queueAutomationRun, runAutomationManually } from './automation-runs.js';
 export { type AutomationRunCause, depthOfCause, parseRunCause } from './run-cause.js';
 export { MASKED_SECRET, webhookPath } from './automation-webhook.js';
 export { registerAutomationWork } from './automation-work.js';

@@ -108,6 +108,11 @@ describe.each(databases)('metrics [$name]', (database) => {
     // The background jobs by status, the queue's depth among them: none yet on a new site.
     const jobs = before.filter((s) => s.name === 'atrium_jobs');
     expect(jobs.map((s) => [s.labels.status, s.value]).sort()).toEqual([['canceled', 0], ['done', 0], ['failed', 0], ['queued', 0], ['running', 0]]);
+    // The automation runs by status, likewise none yet.
+    const runs = before.filter((s) => s.name === 'atrium_automation_runs');
+    expect(runs.map((s) => [s.labels.status, s.value]).sort()).toEqual([
+      ['canceled', 0], ['failure', 0], ['partial_failure', 0], ['queued', 0], ['running', 0], ['skipped', 0], ['success', 0],
+    ]);
 
     // Requests are labelled by route pattern: the raw path (a file name) never reaches the metrics.
     const content = 'forty-two bytes of a file, give or take.!!';

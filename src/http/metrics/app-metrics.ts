@@ -2,6 +2,7 @@ import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import type { Database } from '../../db/database.js';
 import { registerActivityCounters } from './activity-counters.js';
 import { registerDatabaseGauges } from './database-gauges.js';
+import { registerAutomationRunGauges } from './automation-run-gauges.js';
 import { registerJobGauges } from './job-gauges.js';
 
 /** The metrics one server exposes, in their own registry so that apps built side by side never share counts. */
@@ -29,6 +30,7 @@ export function createAppMetrics(database: Database): AppMetrics {
   const stopCounting = registerActivityCounters(registry, REQUEST_BUCKETS);
   registerDatabaseGauges(registry, database);
   registerJobGauges(registry, database);
+  registerAutomationRunGauges(registry, database);
   return {
     registry,
     observeRequest(method, route, status, seconds) {
