@@ -14,7 +14,9 @@
 // (`pa:<P>`, an authority like any), the caller now and then one of its Partner Admins, and the
 // actions include what a Partner Admin may try: users of a Partner made, deleted, converted or
 // made Partner Admins, and the credentials of a Partner's users. Grants may name the Partner
-// (its root is each Workspace's `a`), whose users then hold them and nothing else.
+// (its root is each Workspace's `a`), whose users then hold them and nothing else. An automation
+// acts with its Workspace's authority, so creating one hands that authority to it: the caller
+// must hold it (a Site Administrator's for Workspace 0).
 // DELEGATION_PROPERTY_RUNS sets the number of sites per database (default 300: on the code before
 // grants were checked against their extent, 120 found a non-recursive Folder Admin creating a
 // recursive grant in each of six runs on each database; a group_ids update that skipped its
@@ -32,7 +34,7 @@ import { addMember, createApiKey, createGroup, createUser, createWorkspace, uniq
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { PATCH_OP, ScimClient, USER_SCHEMA } from '../scim/scim-client.js';
 import {
-  holdingsOf, mayHandOn, PROTOCOLS, type Holding, type Place, type Protocol, type SiteState,
+  holdingsOf, mayHandOn, PROTOCOLS, type Holding, type Place, type Protocol, type SiteState, workspaceAdministration,
 } from './delegation-holdings.js';
 
 function positiveFromEnvironment(name: string, fallback: number): number {
@@ -124,7 +126,9 @@ type Action =
   | { kind: 'delete-user'; user: number }
   | { kind: 'create-partner-user'; partner: number; partnerAdmin: boolean; doors: Partial<Record<Protocol, boolean>> }
   | { kind: 'set-partner-admin'; user: number; value: boolean }
-  | { kind: 'convert'; user: number; partner: number; partnerAdmin: boolean };
+  | { kind: 'convert'; user: number; partner: number; partnerAdmin: boolean }
+  /** An automation, which acts with its Workspace's authority (docs/automations.md#runs): in the context's Workspace, or a slot's. */
+  | { kind: 'create-automation'; workspace: number | null };
 
 const protocolArb = fc.constantFrom(...PROTOCOLS);
 const doorFlagsArb = fc.oneof(
@@ -201,6 +205,7 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('create-partner-user' as const), partner: fc.nat(), partnerAdmin: fc.constantFrom(false, false, true), doors: doorFlagsArb }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('set-partner-admin' as const), user: fc.nat(), value: fc.constantFrom(true, true, false) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('convert' as const), user: fc.nat(), partner: fc.nat(), partnerAdmin: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('create-automation' as const), workspace: fc.option(fc.nat({ max: WORKSPACE_SLOTS - 1 }), { freq: 2 }) }) },
   {
     weight: 1,
     arbitrary: fc.record({
@@ -266,7 +271,7 @@ interface Scenario {
 const ADMINISTRATIVE: ReadonlySet<Action['kind']> = new Set([
   'create-grant', 'delegate-own', 'delete-grant', 'add-member', 'remove-member', 'make-group-admin', 'set-groups', 'set-flag', 'create-user',
   'password-for', 'set-door', 'create-group', 'set-group-door', 'set-group-members', 'scim-create-user', 'scim-create-group', 'scim-add-member', 'scim-set-active',
-  'delete-user', 'create-partner-user', 'set-partner-admin', 'convert',
+  'delete-user', 'create-partner-user', 'set-partner-admin', 'convert', 'create-automation',
 ]);
 
 /** The columns of the protocol flags. */
@@ -432,6 +437,10 @@ async function runScenario(t: TestApp, scenario: Scenario): Promise<{ accepted: 
         throw new Error(`${describeAction(action)} by user ${caller.id} (context ${context}) gave user ${userId} ${holding}, which neither held it nor the caller`);
       }
     }
+    // An automation acts with its Workspace's authority: the caller must hold it to hand it on.
+    if (outcome.actsWithAuthority !== undefined && !mayHandOn(after, callerHolds, outcome.actsWithAuthority)) {
+      throw new Error(`${describeAction(action)} by user ${caller.id} (context ${context}) made an automation acting with ${outcome.actsWithAuthority}, which the caller does not hold`);
+    }
     // A key or SSH key for another user lets the caller act as that user: all it holds must be the caller's to hand on.
     if (outcome.actsAsUserId !== undefined && outcome.actsAsUserId !== caller.id) {
       for (const holding of holdingsOf(after, places, customWorkspaces, outcome.actsAsUserId)) {
@@ -509,6 +518,8 @@ interface Outcome {
   text: string;
   /** A key or SSH key was made that acts as this user. */
   actsAsUserId?: number;
+  /** An automation was made that acts with this authority (`site`, or `wa:<N>`). */
+  actsWithAuthority?: Holding;
   addedUserId?: number;
   groupId?: number;
   /** A user the action created. */
@@ -709,6 +720,15 @@ async function perform(t: TestApp, action: Action, site: ActionSite): Promise<Ou
       const own = site.partnerIds[slot];
       const body = { partner_id: action.partner % 4 === 3 || own === undefined ? pick(site.partnerIds, action.partner) : own, convert_to_partner_user: true, ...(action.partnerAdmin ? { partner_admin: true } : {}) };
       return answer(await t.api.patch(`/users/${userId}`, body, request));
+    }
+    case 'create-automation': {
+      const body = {
+        automation: 'copy_file', path: 'a', destinations: ['a/b/'],
+        ...(action.workspace === null ? {} : { workspace_id: site.workspaceIds[action.workspace] }),
+      };
+      const response = await t.api.post('/automations', body, request);
+      const workspaceId = response.body?.workspace_id as number | undefined;
+      return answer(response, response.status === 201 ? { actsWithAuthority: workspaceId === 0 ? 'site' : workspaceAdministration(workspaceId as number) } : {});
     }
     case 'scim-set-active': {
       const userId = pickUser(action.user);
