@@ -2,7 +2,8 @@ import { errors } from '../errors/catalogue.js';
 import { compileFileGlobs, parsePathGlob } from './globs.js';
 import { humanReadableSchedule as scheduleInWords, nextDueTimes, scheduleProblems, type AutomationSchedule } from './schedule.js';
 import { lookUpTimeZone } from './time-zones.js';
-import { parseDestination } from './tokens.js';
+import { canonicalPath } from '../lib/paths.js';
+import { destinationFixedPrefix, parseDestination } from './tokens.js';
 import type { AutomationSettings, ImportUrl } from '../repositories/automations.js';
 
 // The rules of an automation's own fields (docs/automations.md#fields). Each refusal names its
@@ -132,6 +133,45 @@ export function checkAutomationWhole(settings: AutomationSettings): void {
   }
   const globs = compileFileGlobs({ path: settings.path, source: settings.source, exclude_pattern: settings.exclude_pattern });
   if (!globs.ok) throw errors.modelSaveError({ [globs.field]: [globs.problem] });
+  checkDestinationsStayInside(settings, globs.globs.folder);
+  checkTypeValue(settings);
+}
+
+/**
+ * Each destination's fixed part (up to its first token) must stay in the automation's Workspace:
+ * a path without `.` or `..` folders, and a destination relative to the source's folder (`../`)
+ * may climb no higher than the folder every file it takes lies in (`folder`), so no file can send
+ * it above the Workspace's root. Only a copy or move has a source to be relative to. The rest is
+ * filled in at run time, where a step whose path would leave the Workspace fails.
+ */
+function checkDestinationsStayInside(settings: AutomationSettings, folder: string): void {
+  const hasSource = settings.automation === 'copy_file' || settings.automation === 'move_file';
+  const depth = folder === '' ? 0 : folder.split('/').length;
+  for (const destination of settings.destinations) {
+    const prefix = destinationFixedPrefix(destination);
+    if (prefix.relativeLevelsUp !== undefined) {
+      if (!hasSource) throw errors.modelSaveError({ destinations: [`"${destination}" is relative to a source file, which ${settings.automation} has none of`] });
+      if (prefix.relativeLevelsUp > depth) {
+        throw errors.modelSaveError({ destinations: [`"${destination}" climbs ${prefix.relativeLevelsUp} folders from files that may lie only ${depth} below the Workspace's root`] });
+      }
+      continue;
+    }
+    if (prefix.folder === '') continue;
+    try {
+      canonicalPath(prefix.folder);
+    } catch {
+      throw errors.modelSaveError({ destinations: [`"${destination}" is not a path in the Workspace`] });
+    }
+  }
+}
+
+/** The `value` keys a type reads: `older_than_days` of delete_file, a number of days of at least 0. */
+function checkTypeValue(settings: AutomationSettings): void {
+  const days = settings.value?.older_than_days;
+  if (days === undefined) return;
+  const number = typeof days === 'string' && days.trim() !== '' ? Number(days) : days;
+  if (settings.automation !== 'delete_file') throw errors.modelSaveError({ value: ['older_than_days is only for delete_file'] });
+  if (typeof number !== 'number' || !Number.isFinite(number) || number < 0) throw errors.modelSaveError({ value: ['older_than_days must be a number of days, 0 or more'] });
 }
 
 /** The schedule of a `daily` or `custom_schedule` automation, as schedule.ts reads it; null for other triggers. */

@@ -125,12 +125,16 @@ describe.each(testDatabaseTargets())('automation runs at work [$name]', (target)
     expect(none).toMatchObject({ status: 'success', successful_operations: 0, failed_operations: 0 });
   });
 
-  it('a destination that would leave the Workspace fails its step, recorded in the log', async () => {
+  it('a destination that would leave the Workspace is refused when saved; one that cannot be filled in fails its step, recorded in the log', async () => {
+    const refused = await t.api.post('/automations', { automation: 'copy_file', path: 'edge', destinations: ['../../outside/'] }, as());
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ type: 'processing-failure/model-save-error' });
+    expect(JSON.stringify(refused.body)).toContain('climbs 2 folders');
     await put('edge/x.txt', 'x');
-    const id = await create({ automation: 'copy_file', path: 'edge', destinations: ['../../../outside/'] });
+    const id = await create({ automation: 'copy_file', path: 'edge', destinations: ['deep/%p3/'] });
     const run = await runNow(id);
     expect(run).toMatchObject({ status: 'failure', successful_operations: 0, failed_operations: 1 });
-    expect(await logOf(run)).toMatch(/Copy \/edge\/x\.txt to \.\.\/\.\.\/\.\.\/outside\/: failed: .*/);
+    expect(await logOf(run)).toMatch(/Copy \/edge\/x\.txt to deep\/%p3\/: failed: .*%p3/);
   });
 
   it('an automation of Workspace 0 reaches a Custom Workspace\'s folders as a Site Administrator does', async () => {
@@ -151,10 +155,13 @@ describe.each(testDatabaseTargets())('automation runs at work [$name]', (target)
     expect((await t.api.post(`/locks/${enc('locked/held.txt')}`, { timeout: 86_400 }, { key: key.body.key, workspace: ws })).status).toBe(201);
     const id = await create({ automation: 'delete_file', path: 'locked' });
     expect((await t.api.post(`/automations/${id}/manual_run`, {}, as())).status).toBe(204);
-    const running = t.core.jobs.runDue();
+    let settled = false;
+    const running = t.core.jobs.runDue().finally(() => {
+      settled = true;
+    });
     // Each wait between tries is on the server's timer: fired here, never waited for.
     const waits: number[] = [];
-    for (let turn = 0; turn < 2000 && waits.length < 2; turn += 1) {
+    while (!settled) {
       const retryWait = t.timer.pending().find((ms) => ms === 15_000 || ms === 60_000);
       if (retryWait !== undefined) {
         waits.push(retryWait);
