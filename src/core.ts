@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { ActionTriggers } from './automations/index.js';
 import type { Config } from './config/settings.js';
 import type { Database } from './db/database.js';
 import { createFileOperations, UPLOAD_LIFETIME_MS, type FileOperations } from './files/index.js';
@@ -69,7 +70,8 @@ export function createCore(parts: { database: Database; clock: Clock; timer: Tim
     clock,
     config,
     storage,
-    files: createFileOperations({ db: database.db, clock, storage, maxUploadBytes: config.maxUploadBytes }),
+    // File actions queue the runs of the `action` automations that watch them (docs/automations.md#action-triggers).
+    files: createFileOperations({ db: database.db, clock, storage, maxUploadBytes: config.maxUploadBytes, watcher: new ActionTriggers(database.db) }),
     passwords: new PasswordDoor(database.db),
     jobs,
     async start(options = {}) {

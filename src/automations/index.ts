@@ -6,6 +6,8 @@ export {
 } from '../repositories/automations.js';
 export { AUTOMATION_RUN_STATUSES, type AutomationRun, type AutomationRunFilter, type AutomationRunSortField, automationRunSortValue } from '../repositories/automation-runs.js';
 export { automationScheduleInWords } from './automation-fields.js';
+export { ActionTriggers, MAX_ACTION_TRIGGER_DEPTH } from './action-triggers.js';
+export { ActionWatchIndex, actionWatchOf, type ActionWatch, type FileAction, watchTakes } from './action-watch-index.js';
 export { AUTOMATION_RUN_JOB, getAutomationRun, getAutomationRunLog, listRunsOfAutomation, queueAutomationRun, runAutomationManually } from './automation-runs.js';
 export { type AutomationRunCause, depthOfCause, parseRunCause } from './run-cause.js';
 export { MASKED_SECRET, webhookPath } from './automation-webhook.js';

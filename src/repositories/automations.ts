@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
 import { asSortedPage, type SortedPageRequest } from '../lib/sorted-page.js';
+import { moveAutomationWatchVersion } from './automation-watch.js';
 import { afterInOrder, flagAsNumber } from './keyset-order.js';
 import type { Scope } from './scope.js';
 
@@ -172,6 +173,7 @@ export async function insertAutomation(db: Db, automation: {
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  await moveAutomationWatchVersion(db);
   return toAutomation(row as unknown as AutomationRow);
 }
 
@@ -186,8 +188,10 @@ export async function updateAutomationRow(db: Db, id: number, change: {
   if (change.webhook !== undefined) Object.assign(values, { webhook_id: change.webhook?.id ?? null, webhook_secret_hash: change.webhook?.secretHash ?? null });
   if (change.lastModified) values.last_modified_at = now;
   await db.updateTable('automations').set({ ...values, updated_at: now }).where('id', '=', id).execute();
+  await moveAutomationWatchVersion(db);
 }
 
 export async function deleteAutomationRow(db: Db, id: number): Promise<void> {
   await db.deleteFrom('automations').where('id', '=', id).execute();
+  await moveAutomationWatchVersion(db);
 }
