@@ -11,6 +11,7 @@ export { ActionWatchIndex, actionWatchOf, type ActionWatch, type FileAction, wat
 export { AUTOMATION_RUN_JOB, getAutomationRun, getAutomationRunLog, listRunsOfAutomation, queueAutomationRun, runAutomationManually } from './automation-runs.js';
 export { type AutomationRunCause, depthOfCause, parseRunCause } from './run-cause.js';
 export { MASKED_SECRET, webhookPath } from './automation-webhook.js';
+export { callAutomationWebhook, type WebhookCall } from './webhook-calls.js';
 export { type AutomationInput, type AutomationView, createAutomation, deleteAutomation, getAutomation, listAutomations, updateAutomation } from './automations.js';
 
 // The pure rules an automation is read and run by.

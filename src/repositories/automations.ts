@@ -110,6 +110,12 @@ export async function findAutomationById(db: Db, id: number): Promise<Automation
   return row === undefined ? undefined : toAutomation(row as unknown as AutomationRow);
 }
 
+/** The automation a webhook URL names, by the URL's id (never by its secret, which is not kept). */
+export async function findAutomationByWebhookId(db: Db, webhookId: string): Promise<Automation | undefined> {
+  const row = await db.selectFrom('automations').selectAll().where('webhook_id', '=', webhookId).executeTakeFirst();
+  return row === undefined ? undefined : toAutomation(row as unknown as AutomationRow);
+}
+
 /** The fields a list of automations can be sorted by (Files.com's), and `id`, its own order. */
 export type AutomationSortField = 'id' | 'workspace_id' | 'name' | 'automation' | 'last_modified_at' | 'disabled';
 
