@@ -6,9 +6,10 @@ import type { StoreName } from './stores.js';
 /**
  * The parts of a run: the main scenarios (with the access-log row), the growth series (grants and
  * folder sizes), the main scenarios after a write (every cache empty), History and access review,
- * WebDAV, the 1 GiB transfers, SFTP, one process against two workers, and the web console in Chromium.
+ * WebDAV, the 1 GiB transfers, SFTP, one process against two workers, the web console in Chromium,
+ * and what automations' `action` triggers cost an upload.
  */
-export const BENCH_SECTIONS = ['main', 'growth', 'cold', 'history', 'webdav', 'transfers', 'sftp', 'workers', 'console'] as const;
+export const BENCH_SECTIONS = ['main', 'growth', 'cold', 'history', 'webdav', 'transfers', 'sftp', 'workers', 'console', 'automations'] as const;
 export type BenchSection = (typeof BENCH_SECTIONS)[number];
 
 /** `BENCH_SECTIONS=main,growth`: the named sections only; unset, every section. An unknown name is an error, not a silent skip. */
@@ -48,6 +49,8 @@ export interface BenchOptions {
   cold: { requests: number; warmRequests: number; rounds: number };
   /** The console section: rounds of each page timing (kept, and not kept before them), and the entries of the folder whose first page is rendered. */
   console: { rounds: number; warmupRounds: number; folderSize: number };
+  /** The automations section: the `action` automations watching other folders, and the rounds. */
+  automations: { automations: number; rounds: number };
   /** The parts of the run to do (`BENCH_SECTIONS`); the baseline is always measured. */
   sections: ReadonlySet<BenchSection>;
   /** Extra Node.js flags for Atrium's process, e.g. `--cpu-prof --cpu-prof-dir=prof`. */
@@ -106,6 +109,7 @@ export function benchOptions(env: NodeJS.ProcessEnv): BenchOptions {
       warmupRounds: quick ? 0 : 1,
       folderSize: Number(env.BENCH_CONSOLE_FOLDER ?? (quick ? 1_000 : 10_000)),
     },
+    automations: { automations: Number(env.BENCH_AUTOMATIONS ?? 1_000), rounds: quick ? 1 : 2 },
     sections,
     atriumNodeArgs: (env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== ''),
     resultsDir: env.BENCH_RESULTS_DIR ?? 'bench/results',

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Measurement } from './measure.js';
 import { auditSection, auditTargets } from './audit/audit-report.js';
+import { automationsSection, automationsTargets } from './automations/automations-report.js';
 import { grantsTargets } from './grants-targets.js';
 import { coldSection, coldTargets } from './cold/cold-report.js';
 import { consoleSection, consoleTargets } from './console/console-report.js';
@@ -65,6 +66,7 @@ export function formatReport(report: BenchReport): string {
   out.push(...transfersSection(report));
   out.push(...workersSection(report));
   out.push(...consoleSection(report));
+  out.push(...automationsSection(report));
   out.push('Targets:');
   out.push('');
   out.push(table(['target', 'measured', 'met'], targets(report)));
@@ -129,6 +131,7 @@ export function targets(report: BenchReport): string[][] {
   rows.push(...transfersTargets(report));
   rows.push(...workersTargets(report));
   rows.push(...consoleTargets(report));
+  rows.push(...automationsTargets(report));
   const lastStep = report.site.grantSteps.at(-1);
   const rssOf = (rows_: ResultRow[]) => Math.max(0, ...rows_.filter((r) => r.measurement !== undefined).map((r) => (r.measurement as Measurement).rssMb));
   for (const database of ['sqlite', 'postgres']) {

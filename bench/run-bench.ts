@@ -10,6 +10,7 @@ import { undoOnInterrupt } from './cleanup.js';
 import type { Transfer } from './transfer.js';
 import type { DigestCost } from './transfers/digest-cost.js';
 import { webdavBench } from './webdav/webdav-bench.js';
+import { automationsBench } from './automations/automations-bench.js';
 import { sftpBench } from './sftp/sftp-bench.js';
 import { transfersBench } from './transfers/transfers-bench.js';
 import { workersBench } from './workers/workers-bench.js';
@@ -21,7 +22,7 @@ import type { PageTiming } from './console/page-figures.js';
 import { ATRIUM_MAIN, BASELINE_MAIN, startServer, type ServerProcess } from './server-process.js';
 import { postgresStore, sqliteStore, type BenchStore, type StoreName } from './stores.js';
 
-export type RowKind = 'main' | 'activity' | 'floor' | 'grant-growth' | 'folder-growth' | 'access-log' | 'cold' | 'audit' | 'history-growth' | 'webdav' | 'sftp' | 'transfers' | 'workers' | 'console';
+export type RowKind = 'main' | 'activity' | 'floor' | 'grant-growth' | 'folder-growth' | 'access-log' | 'cold' | 'audit' | 'history-growth' | 'webdav' | 'sftp' | 'transfers' | 'workers' | 'console' | 'automations';
 
 export interface ResultRow {
   kind: RowKind;
@@ -33,6 +34,8 @@ export interface ResultRow {
   historyRecords?: number;
   /** The cold section: after a write from another connection (every cache empty), or with none. */
   cache?: 'cold' | 'warm';
+  /** `action` automations watching other folders (the automations section). */
+  automations?: number;
   /** Server processes serving (the workers section: 1, or 2 workers under a primary). */
   workers?: number;
   /** What drove the load when it was not autocannon in the bench's process (the workers section: wrk). */
@@ -100,6 +103,12 @@ export async function runBench(options: BenchOptions, progress: (line: string) =
     if (options.sections.has('transfers')) {
       await transfersBench({
         database: name, postgresUrl: options.postgresUrl, ...options.transfers, atriumEnv: ATRIUM_ENV, nodeArgs: options.atriumNodeArgs,
+      }, record, progress);
+    }
+    if (options.sections.has('automations')) {
+      await automationsBench({
+        database: name, postgresUrl: options.postgresUrl, ...options.automations, timing: options.timing,
+        connections: options.load.connections, atriumEnv: ATRIUM_ENV, nodeArgs: options.atriumNodeArgs,
       }, record, progress);
     }
     if (options.sections.has('workers')) {

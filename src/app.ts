@@ -21,6 +21,7 @@ import { requestIdFor } from './http/request-id.js';
 import type { RouteDeps } from './http/route-deps.js';
 import { healthRoutes } from './http/routes/health.js';
 import { registerApiRoutes } from './http/routes/index.js';
+import { redactWebhookSecret } from './http/routes/automation-webhooks.js';
 import { PUBLIC_URL, redactTransferToken } from './http/routes/files/transfer-urls.js';
 import { closeHttp2SessionsOnClose } from './http/tls/http2-sessions.js';
 import type { TlsCredentials } from './http/tls/tls-credentials.js';
@@ -91,7 +92,7 @@ export async function buildApp(core: Core, listener: FrontDoorListener = {}): Pr
   if (listener.metrics !== undefined) registerMetrics(app, listener.metrics);
   if (config.accessLog) {
     app.addHook('onResponse', (request, reply, done) => {
-      request.log.info({ method: request.method, url: redactTransferToken(request.url.split('?')[0] as string), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+      request.log.info({ method: request.method, url: redactWebhookSecret(redactTransferToken(request.url.split('?')[0] as string)), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
       done();
     });
   }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Config } from './config/settings.js';
 import type { Database } from './db/database.js';
-import { openImport, registerAutomationWork } from './automations/index.js';
+import { ActionTriggers, openImport, registerAutomationWork } from './automations/index.js';
 import { createFileOperations, UPLOAD_LIFETIME_MS, type FileOperations } from './files/index.js';
 import { pruneHistory } from './history/index.js';
 import { automationImportMayReachPrivateAddresses, historyRetentionDays, PasswordDoor } from './identity/index.js';
@@ -62,7 +62,8 @@ export function createCore(parts: { database: Database; clock: Clock; timer: Tim
   let housekeeping: NodeJS.Timeout | undefined;
   let onJobsError: (error: unknown) => void = () => undefined;
   const jobs = new JobRunner({ db: database.db, clock, timer, onError: (error) => onJobsError(error) });
-  const files = createFileOperations({ db: database.db, clock, storage, maxUploadBytes: config.maxUploadBytes });
+  // File actions queue the runs of the `action` automations that watch them (docs/automations.md#action-triggers).
+  const files = createFileOperations({ db: database.db, clock, storage, maxUploadBytes: config.maxUploadBytes, watcher: new ActionTriggers(database.db) });
   registerAutomationWork(jobs, {
     db: database.db,
     files,

@@ -6,9 +6,12 @@ export {
 } from '../repositories/automations.js';
 export { AUTOMATION_RUN_STATUSES, type AutomationRun, type AutomationRunFilter, type AutomationRunSortField, automationRunSortValue } from '../repositories/automation-runs.js';
 export { automationNextRunTimes, automationScheduleInWords } from './automation-fields.js';
+export { ActionTriggers, MAX_ACTION_TRIGGER_DEPTH } from './action-triggers.js';
+export { ActionWatchIndex, actionWatchOf, type ActionWatch, type FileAction, watchTakes } from './action-watch-index.js';
 export { AUTOMATION_RUN_JOB, automationRunCounts, getAutomationRun, getAutomationRunLog, listRunsOfAutomation, queueAutomationRun, runAutomationManually } from './automation-runs.js';
 export { type AutomationRunCause, depthOfCause, parseRunCause } from './run-cause.js';
 export { MASKED_SECRET, webhookPath } from './automation-webhook.js';
+export { callAutomationWebhook, type WebhookCall } from './webhook-calls.js';
 export { registerAutomationWork } from './automation-work.js';
 export { type AutomationWorkDeps, type ImportFetch } from './run-automation.js';
 export { openImport } from './import-fetch.js';

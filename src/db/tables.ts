@@ -427,6 +427,12 @@ export interface AutomationRunsTable {
   cause: Generated<string>;
 }
 
+/** One row (id 1): moved by every change of an automation (migration 024, automations/action-watch-index.ts). */
+export interface AutomationWatchVersionTable {
+  id: number;
+  version: number | string;
+}
+
 export interface Tables {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -453,4 +459,5 @@ export interface Tables {
   jobs: JobsTable;
   automations: AutomationsTable;
   automation_runs: AutomationRunsTable;
+  automation_watch_version: AutomationWatchVersionTable;
 }

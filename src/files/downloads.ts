@@ -3,13 +3,13 @@ import type { Capability } from '../authz/index.js';
 import type { SitePath } from '../access/index.js';
 import { errors } from '../errors/catalogue.js';
 import { activity } from '../lib/activity.js';
-import { actorOf, appendEventsAlone, type Recording } from '../history/index.js';
+import { actorOf, type Recording } from '../history/index.js';
 import { findEntryById, type Entry } from '../repositories/entries.js';
 import { usernamesOf } from '../repositories/grants/index.js';
 import type { ByteRange } from '../storage/blob-storage.js';
 import { resolveRange, type RangeRequest } from './byte-range.js';
 import type { FileDeps } from './file-deps.js';
-import { fileRead, sessionRecording } from './file-history.js';
+import { fileRead, recordFileEventsAlone, sessionRecording } from './file-history.js';
 import { visibleEntry } from './file-lookup.js';
 import type { SessionScope } from './session-scope.js';
 
@@ -113,7 +113,7 @@ export async function openDownload(deps: FileDeps, token: string, rangeRequest: 
 /** Records a download of a file by the session's caller (a reader that serves its first byte: file-reader.ts). */
 export async function recordDownload(scope: SessionScope, entry: Entry): Promise<void> {
   const now = scope.deps.clock.now();
-  await appendEventsAlone(scope.deps.db, sessionRecording(scope, now), [fileRead(entry)]);
+  await recordFileEventsAlone(scope.deps, sessionRecording(scope, now), [fileRead(entry)]);
 }
 
 /**
@@ -123,7 +123,7 @@ export async function recordDownload(scope: SessionScope, entry: Entry): Promise
 async function recordRead(deps: FileDeps, entry: Entry, opened: OpenedBytes, recording: (now: number) => Recording): Promise<void> {
   try {
     const now = deps.clock.now();
-    await appendEventsAlone(deps.db, recording(now), [fileRead(entry)]);
+    await recordFileEventsAlone(deps, recording(now), [fileRead(entry)]);
   } catch (error) {
     opened.stream.destroy();
     throw error;

@@ -1,8 +1,9 @@
 import { workspaceOfPath } from '../authz/index.js';
 import type { Db } from '../db/database.js';
-import { actorOf, appendEvents, type HistoryEvent, type Recording } from '../history/index.js';
+import { actorOf, appendEvents, appendEventsAlone, type HistoryEvent, type Recording } from '../history/index.js';
 import { pathKey } from '../lib/paths.js';
 import type { Entry, EntryType } from '../repositories/entries.js';
+import type { FileDeps } from './file-deps.js';
 import type { SessionScope } from './session-scope.js';
 
 // The History records of file actions (docs/history.md), with Files.com's action values. Each
@@ -21,7 +22,27 @@ export function sessionRecording(scope: SessionScope, now: number): Recording {
  * change or not at all.
  */
 export async function recordFileEvents(tx: Db, scope: SessionScope, now: number, events: readonly HistoryEvent[]): Promise<void> {
+  // What the actions trigger is written first, so that the records stay the last statement.
+  const followUp = await scope.deps.watcher?.followUp(tx, scope.origin, events);
+  await followUp?.(tx, now);
   await appendEvents(tx, sessionRecording(scope, now), events);
+}
+
+/**
+ * Appends the records of a change made of nothing else (a download's read). Usually that is one
+ * statement (appendEventsAlone); when an automation watches the action, the runs it triggers are
+ * queued in one transaction with the records.
+ */
+export async function recordFileEventsAlone(deps: FileDeps, recording: Recording, events: readonly HistoryEvent[]): Promise<void> {
+  const followUp = await deps.watcher?.followUp(deps.db, recording.origin, events);
+  if (followUp === undefined) {
+    await appendEventsAlone(deps.db, recording, events);
+    return;
+  }
+  await deps.db.transaction().execute(async (tx) => {
+    await followUp(tx, recording.now);
+    await appendEvents(tx, recording, events);
+  });
 }
 
 function fileEvent(action: HistoryEvent['action'], path: string, display: string, targets: Record<string, unknown>, extra: Partial<HistoryEvent> = {}): HistoryEvent {

@@ -6,7 +6,7 @@ import type { Clock } from '../lib/time.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
 import type { RangeRequest } from './byte-range.js';
 import { openDownload, type OpenedDownload, type ReadOptions } from './downloads.js';
-import type { FileDeps } from './file-deps.js';
+import type { FileDeps, FileEventWatcher } from './file-deps.js';
 import { FileSession } from './file-session.js';
 import { openScope } from './session-scope.js';
 import { TransferLinks } from './transfer-signing.js';
@@ -33,7 +33,7 @@ export interface FileOperations {
   openDownload(token: string, range: RangeRequest | undefined, options: ReadOptions & { ip: string | null }): Promise<OpenedDownload>;
 }
 
-export function createFileOperations(parts: { db: Db; clock: Clock; storage: BlobStorage; maxUploadBytes: number }): FileOperations {
+export function createFileOperations(parts: { db: Db; clock: Clock; storage: BlobStorage; maxUploadBytes: number; watcher?: FileEventWatcher }): FileOperations {
   const deps: FileDeps = { ...parts, links: new TransferLinks(parts.db, parts.clock), runs: new UploadRuns(parts.storage, () => parts.clock.now()) };
   return {
     async session(caller, requestWorkspaceId, origin) {

@@ -7,6 +7,7 @@ export { type RangeRequest } from './byte-range.js';
 export { type OpenedDownload, type TransferLink } from './downloads.js';
 export { modifiedTimeShown, type FileEntry } from './file-entry.js';
 export { createFileOperations, type FileOperations } from './file-operations.js';
+export { type FileEventFollowUp, type FileEventWatcher } from './file-deps.js';
 export { type FileSession, type ListingPage, type SubtreeSearchPage } from './file-session.js';
 export { type PropertyChange, type PropertyChangeOutcome } from './dead-properties.js';
 export { type TransferOptions } from './file-moves.js';

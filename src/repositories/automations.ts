@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
 import { asSortedPage, type SortedPageRequest } from '../lib/sorted-page.js';
+import { moveAutomationWatchVersion } from './automation-watch.js';
 import { afterInOrder, flagAsNumber } from './keyset-order.js';
 import type { Scope } from './scope.js';
 
@@ -109,6 +110,12 @@ export async function findAutomationById(db: Db, id: number): Promise<Automation
   return row === undefined ? undefined : toAutomation(row as unknown as AutomationRow);
 }
 
+/** The automation a webhook URL names, by the URL's id (never by its secret, which is not kept). */
+export async function findAutomationByWebhookId(db: Db, webhookId: string): Promise<Automation | undefined> {
+  const row = await db.selectFrom('automations').selectAll().where('webhook_id', '=', webhookId).executeTakeFirst();
+  return row === undefined ? undefined : toAutomation(row as unknown as AutomationRow);
+}
+
 /** The fields a list of automations can be sorted by (Files.com's), and `id`, its own order. */
 export type AutomationSortField = 'id' | 'workspace_id' | 'name' | 'automation' | 'last_modified_at' | 'disabled';
 
@@ -174,6 +181,7 @@ export async function insertAutomation(db: Db, automation: {
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  await moveAutomationWatchVersion(db);
   return toAutomation(row as unknown as AutomationRow);
 }
 
@@ -191,8 +199,10 @@ export async function updateAutomationRow(db: Db, id: number, change: {
   if (change.webhook !== undefined) Object.assign(values, { webhook_id: change.webhook?.id ?? null, webhook_secret_hash: change.webhook?.secretHash ?? null });
   if (change.lastModified) values.last_modified_at = now;
   await db.updateTable('automations').set({ ...values, updated_at: now }).where('id', '=', id).execute();
+  await moveAutomationWatchVersion(db);
 }
 
 export async function deleteAutomationRow(db: Db, id: number): Promise<void> {
   await db.deleteFrom('automations').where('id', '=', id).execute();
+  await moveAutomationWatchVersion(db);
 }

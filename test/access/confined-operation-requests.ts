@@ -173,6 +173,12 @@ class Home {
     return { id: made.id as number, runId: runs[0].id as number };
   }
 
+  /** The whole API path of a webhook automation's URL, the automation of the home Workspace. */
+  async webhookPath(): Promise<string> {
+    const made = await asSite(this.site.t, this.workspace, 'POST', '/automations', { name: unique('webhook'), automation: 'copy_file', trigger: 'webhook', path: 'Shared', destinations: ['Shared/copies/'] });
+    return new URL(made.webhook_url as string).pathname;
+  }
+
   async membership(): Promise<{ id: number; groupId: number; userId: number }> {
     const groupId = await this.group();
     const { id: userId } = await this.user();
@@ -383,6 +389,8 @@ export const requestBuilders: Record<string, RequestBuilder> = {
     return get(await place.downloadPath((await place.file()).file));
   },
   'PUT /uploads/{token}': async (site, caller) => ({ method: 'PUT', path: await home(site, caller).uploadPath(), rawBody: 'part words' }),
+  'GET /automations/webhook/{webhookId}/{secret}': async (site, caller) => get(`${await home(site, caller).webhookPath()}?name=x`),
+  'POST /automations/webhook/{webhookId}/{secret}': async (site, caller) => ({ method: 'POST', path: await home(site, caller).webhookPath(), body: { name: 'x' } }),
 
   'GET /history': async () => get('/history'),
   'GET /history/login': async () => get('/history/login'),

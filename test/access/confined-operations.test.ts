@@ -264,6 +264,9 @@ const TABLE: Record<string, Expectations> = {
   // Signed links carry their own authority; the credential sent with them changes nothing.
   'GET /downloads/{token}': FILE_ACTION(200),
   'PUT /uploads/{token}': FILE_ACTION(200),
+  // A webhook URL's secret is its credential: the one sent with it changes nothing.
+  'GET /automations/webhook/{webhookId}/{secret}': everyone(ok(200)),
+  'POST /automations/webhook/{webhookId}/{secret}': everyone(ok(200)),
 
   'GET /history': administration(ok(200), ok(200)),
   'GET /history/login': administration(ok(200), ok(200)),

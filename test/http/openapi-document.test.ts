@@ -12,7 +12,10 @@ type Document = {
 };
 
 const API = '/api/rest/v1';
-const PUBLIC_ROUTES = new Set([`POST ${API}/sessions`, `DELETE ${API}/sessions`, `GET ${API}/downloads/{token}`, `PUT ${API}/uploads/{token}`]);
+const PUBLIC_ROUTES = new Set([
+  `POST ${API}/sessions`, `DELETE ${API}/sessions`, `GET ${API}/downloads/{token}`, `PUT ${API}/uploads/{token}`,
+  `GET ${API}/automations/webhook/{webhookId}/{secret}`, `POST ${API}/automations/webhook/{webhookId}/{secret}`,
+]);
 const REAUTHENTICATED_ROUTES = [
   `POST ${API}/api_keys`, `DELETE ${API}/api_keys/{id}`, `DELETE ${API}/api_key`,
   `POST ${API}/public_keys`, `DELETE ${API}/public_keys/{id}`,

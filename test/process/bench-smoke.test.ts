@@ -34,6 +34,7 @@ describe('bench harness smoke run [sqlite]', () => {
       cold: { requests: 10, warmRequests: 10, rounds: 1 },
       // One row past the console's first page of 200.
       console: { rounds: 1, warmupRounds: 0, folderSize: 201 },
+      automations: { automations: 3, rounds: 1 },
     };
     const report = await runBench(options, () => undefined);
 
@@ -52,6 +53,8 @@ describe('bench harness smoke run [sqlite]', () => {
     expect(report.rows.filter((row) => row.kind === 'activity' && row.measurement !== undefined)).toHaveLength(2);
     // The WebDAV section's uploads and downloads, through each door.
     expect(report.rows.filter((row) => row.kind === 'webdav' && row.transfer !== undefined).map((row) => row.scenario.split(' (')[0])).toEqual(['REST PUT /files/<path>', 'WebDAV PUT', 'REST GET /files/<path>?action=stream', 'WebDAV GET']);
+    // The automations section: an upload with none, with some watching other folders, and into a watched folder.
+    expect(report.rows.filter((row) => row.kind === 'automations' && row.measurement !== undefined)).toHaveLength(3);
     // The SFTP section: OpenSSH's sftp against Atrium (and against OpenSSH's sshd, where installed),
     // then the concurrent sessions.
     const sftp = report.rows.filter((row) => row.kind === 'sftp');

@@ -23,6 +23,7 @@ import { partnerGrants } from './020-partner-grants.js';
 import { jobs } from './021-jobs.js';
 import { automations } from './022-automations.js';
 import { automationWork } from './023-automation-work.js';
+import { automationWatchVersion } from './024-automation-watch-version.js';
 
 /**
  * Every migration, in order, listed statically (no directory scanning, so the build output and
@@ -54,6 +55,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '021-jobs': jobs(dialect),
     '022-automations': automations(dialect),
     '023-automation-work': automationWork(dialect),
+    '024-automation-watch-version': automationWatchVersion(dialect),
   };
   return { getMigrations: async () => migrations };
 }

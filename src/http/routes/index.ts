@@ -4,6 +4,7 @@ import type { RouteDeps } from '../route-deps.js';
 import { apiKeyRoutes } from './api-keys.js';
 import { automationRunRoutes } from './automation-runs.js';
 import { automationRoutes } from './automations.js';
+import { automationWebhookRoutes } from './automation-webhooks.js';
 import { filesAndFoldersRoutes } from './files/index.js';
 import { groupUserRoutes } from './group-users.js';
 import { groupRoutes } from './groups.js';
@@ -39,6 +40,7 @@ export function registerApiRoutes(api: ApiInstance, deps: RouteDeps): void {
   partnerRoutes(api, deps);
   automationRoutes(api, deps);
   automationRunRoutes(api, deps);
+  automationWebhookRoutes(api, deps);
   filesAndFoldersRoutes(api, deps);
   lockRoutes(api, deps);
   historyRoutes(api, deps);
