@@ -234,6 +234,31 @@ describe.each(testDatabaseTargets())('automation runs at work [$name]', (target)
     expect(await logOf(after[1]!)).toContain('standing also for 2 earlier due times missed while the server was down');
   });
 
+  it('an action trigger runs on the file that arrived: a copy into archive/%Y/, recorded as the automation', async () => {
+    const id = await create({ name: 'Archive the inbox', automation: 'copy_file', trigger: 'action', trigger_actions: ['create'], path: 'inbox', destinations: ['archive/%Y/'] });
+    await put('inbox/arrived.txt', 'arrived');
+    expect((await lastRun(id)).status).toBe('queued');
+    await t.core.jobs.runDue();
+    const run = await lastRun(id);
+    expect(run).toMatchObject({ status: 'success', successful_operations: 1 });
+    expect(await logOf(run)).toContain(`Run because of the create of /_/Workspaces/${ws}/inbox/arrived.txt`);
+    expect(await downloadText(t, `archive/${year()}/arrived.txt`, as())).toBe('arrived');
+    const copies = await t.database.db.selectFrom('history').selectAll().where('action', '=', 'copy').where('automation_id', '=', id).execute();
+    expect(copies).toEqual([expect.objectContaining({ interface: 'automation', automation_name: 'Archive the inbox', destination: `_/Workspaces/${ws}/archive/${year()}/arrived.txt` })]);
+  });
+
+  it('automations that trigger each other stop three levels deep: a copy into a watched folder never runs forever', async () => {
+    // A copy arrives by `copy`, a new file by `create`: each follows both.
+    const ping = await create({ automation: 'copy_file', trigger: 'action', trigger_actions: ['create', 'copy'], path: 'ping', destinations: ['pong/%Fb+.%Fe'] });
+    const pong = await create({ automation: 'copy_file', trigger: 'action', trigger_actions: ['create', 'copy'], path: 'pong', destinations: ['ping/%Fb+.%Fe'] });
+    await put('ping/f.txt', 'ball');
+    for (let round = 0; round < 10 && (await t.core.jobs.runDue()) > 0; round += 1);
+    expect(await listedPaths(t, 'ping', as())).toEqual(['ping/f++.txt', 'ping/f.txt']);
+    expect(await listedPaths(t, 'pong', as())).toEqual(['pong/f+++.txt', 'pong/f+.txt']);
+    expect((await runsOf(ping)).map((run) => run.status)).toEqual(['success', 'success']);
+    expect((await runsOf(pong)).map((run) => run.status)).toEqual(['success']);
+  });
+
   describe('two nodes on one database', () => {
     const secondNode = () => {
       const core = createCore({
