@@ -21,10 +21,11 @@ const PAGE = 500;
 
 export async function* sourceFiles(session: FileSession, automation: Automation, cause: AutomationRunCause, log: RunLog): AsyncGenerator<SourceFile> {
   const settings = automation.settings;
-  const compiled = compileFileGlobs({ path: settings.path, source: settings.source, exclude_pattern: settings.exclude_pattern });
+  const params = cause.kind === 'webhook' ? cause.params : {};
+  const compiled = compileFileGlobs({ path: withParams(settings.path, params), source: withParams(settings.source, params), exclude_pattern: settings.exclude_pattern });
   // Saving checked the globs; one refused now was saved before a rule refused it.
   if (!compiled.ok) throw new Error(`its ${compiled.field} cannot be read: ${compiled.problem}`);
-  const pathGlob = parsePathGlob((settings.path ?? '').replace(/^\/+|\/+$/g, ''));
+  const pathGlob = parsePathGlob((withParams(settings.path, params) ?? '').replace(/^\/+|\/+$/g, ''));
   const folderGlob = pathGlob.ok ? pathGlob.glob : undefined;
   if (cause.kind === 'action') {
     const arrived = toRequestPath(automation.workspaceId, cause.destination ?? cause.path);
@@ -63,6 +64,24 @@ export async function* sourceFiles(session: FileSession, automation: Automation,
     after = page.next;
   } while (after !== undefined);
   if (found === 0) log.note('No file matched');
+}
+
+const WEBHOOK_TOKEN = /%u-([A-Za-z0-9_]+)/g;
+
+/**
+ * A glob with the webhook call's `%u-<param>` tokens filled in (docs/automations.md#webhook-calls):
+ * "move the file the call names". A value is taken literally, its wildcards escaped, so a caller
+ * names files and never widens what the automation takes; one holding a `/`, or a token the call
+ * did not send, fails the run, saying which.
+ */
+function withParams(glob: string | null, params: Readonly<Record<string, string>>): string | null {
+  if (glob === null || !glob.includes('%u-')) return glob;
+  return glob.replace(WEBHOOK_TOKEN, (_, name: string) => {
+    const value = Object.hasOwn(params, name) ? params[name] : undefined;
+    if (value === undefined) throw new Error(`%u-${name} cannot be filled in: the call sent no parameter ${name}`);
+    if (value.includes('/') || value === '' || value === '.' || value === '..') throw new Error(`%u-${name} cannot be filled in: "${value}" is not a name`);
+    return value.replace(/[*?[\]{}\\]/g, (c) => `\\${c}`);
+  });
 }
 
 async function statIfThere(session: FileSession, path: string): Promise<FileEntry | undefined> {
