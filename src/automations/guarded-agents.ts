@@ -88,7 +88,7 @@ function checkedLookup(check: AddressCheck) {
       const first = addresses[0];
       if (allowed.length === 0 || first === undefined) {
         const refusal = first === undefined ? 'no address' : `${first.address}, ${check(first.address) ?? ''}`;
-        callback(new ImportFailure(`${hostname} resolves to ${refusal}`), options.all === true ? [] : '');
+        callback(new ImportFailure(`${hostname} resolves to ${refusal}`, true), options.all === true ? [] : '');
         return;
       }
       if (options.all === true) callback(null, allowed);
@@ -98,5 +98,5 @@ function checkedLookup(check: AddressCheck) {
 }
 
 function refused(address: string, refusal: string): ImportFailure {
-  return new ImportFailure(`${address} is ${refusal}`);
+  return new ImportFailure(`${address} is ${refusal}`, true);
 }

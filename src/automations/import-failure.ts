@@ -5,6 +5,15 @@
  */
 export class ImportFailure extends Error {
   override name = 'ImportFailure';
+
+  /**
+   * `permanent`: another try cannot change it (an address the rule refuses, a URL that cannot be
+   * used, a file too large, a 4xx answer), so the run's step fails at once instead of being tried
+   * again (step-retries.ts). A network failure, a timeout or a 5xx answer may pass.
+   */
+  constructor(message: string, readonly permanent = false) {
+    super(message);
+  }
 }
 
 /** The URL as a run's log may show it: scheme, host and path, without credentials or query. */

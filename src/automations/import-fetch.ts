@@ -71,7 +71,7 @@ export async function openImport(request: ImportRequest, options: ImportOptions)
       const location = response.headers.location;
       if (REDIRECT_STATUSES.has(status) && location !== undefined) {
         response.destroy();
-        if (redirects === MAX_IMPORT_REDIRECTS) throw new ImportFailure(`${urlForLog(url)}: more than ${MAX_IMPORT_REDIRECTS} redirects`);
+        if (redirects === MAX_IMPORT_REDIRECTS) throw new ImportFailure(`${urlForLog(url)}: more than ${MAX_IMPORT_REDIRECTS} redirects`, true);
         const next = importUrl(location, `the redirect from ${urlForLog(url)}`, url);
         // As browsers do: a POST redirected by 301, 302 or 303 is followed with a GET, without the content.
         if (status !== 307 && status !== 308 && method === 'post') {
@@ -87,7 +87,7 @@ export async function openImport(request: ImportRequest, options: ImportOptions)
       }
       if (status < 200 || status > 299) {
         response.destroy();
-        throw new ImportFailure(`${urlForLog(url)}: the server answered ${status} ${http.STATUS_CODES[status] ?? ''}`.trimEnd());
+        throw new ImportFailure(`${urlForLog(url)}: the server answered ${status} ${http.STATUS_CODES[status] ?? ''}`.trimEnd(), status >= 400 && status < 500 && status !== 408 && status !== 429);
       }
       return openBody(response, url, options.maxBytes, agents, watch);
     }
@@ -115,10 +115,10 @@ function importUrl(text: string, what: string, base?: URL): URL {
   try {
     url = new URL(text, base);
   } catch {
-    throw new ImportFailure(`${what} is not a valid URL`);
+    throw new ImportFailure(`${what} is not a valid URL`, true);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ImportFailure(`${what} is not an http or https URL (it is ${url.protocol.slice(0, 20)})`);
+    throw new ImportFailure(`${what} is not an http or https URL (it is ${url.protocol.slice(0, 20)})`, true);
   }
   return url;
 }
@@ -131,7 +131,7 @@ function requestHeaders(given: Record<string, string>): Record<string, string> {
       http.validateHeaderName(name);
       http.validateHeaderValue(name, value);
     } catch {
-      throw new ImportFailure(`the request header "${name.slice(0, MAX_HEADER_NAME_SHOWN)}" is not a valid HTTP header`);
+      throw new ImportFailure(`the request header "${name.slice(0, MAX_HEADER_NAME_SHOWN)}" is not a valid HTTP header`, true);
     }
     if (!HEADERS_SET_HERE.has(name.toLowerCase())) headers[name] = value;
   }
@@ -162,7 +162,7 @@ function openBody(response: http.IncomingMessage, url: URL, maxBytes: number, ag
   const contentLength = announced !== undefined && /^\d+$/.test(announced) ? Number(announced) : null;
   if (contentLength !== null && contentLength > maxBytes) {
     response.destroy();
-    throw new ImportFailure(`${urlForLog(url)}: the file is ${contentLength} bytes, larger than the limit of ${maxBytes} bytes`);
+    throw new ImportFailure(`${urlForLog(url)}: the file is ${contentLength} bytes, larger than the limit of ${maxBytes} bytes`, true);
   }
   const body = new ImportSizeLimit(maxBytes, () => watch.progress(), (error) => importFailureOf(error, url));
   watch.watch(body);

@@ -21,7 +21,7 @@ export class ImportSizeLimit extends Transform {
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.received += chunk.length;
     if (this.received > this.maxBytes) {
-      callback(new ImportFailure(`the file is larger than the limit of ${this.maxBytes} bytes`));
+      callback(new ImportFailure(`the file is larger than the limit of ${this.maxBytes} bytes`, true));
       return;
     }
     this.onProgress();

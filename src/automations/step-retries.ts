@@ -1,4 +1,5 @@
 import { AtriumError } from '../errors/atrium-error.js';
+import { ImportFailure } from './import-failure.js';
 
 // Each step of a run is tried up to 3 times before it counts as failed (docs/automations.md#runs):
 // what fails for a moment (a lock another client holds, the storage or a remote server briefly
@@ -17,7 +18,7 @@ export class StepRefused extends Error {}
 
 /** Whether trying again may help: an Atrium refusal only if it is a passing one; any other failure (storage, network) may pass. */
 export function mayPass(error: unknown): boolean {
-  if (error instanceof StepRefused) return false;
+  if (error instanceof StepRefused || (error instanceof ImportFailure && error.permanent)) return false;
   if (!(error instanceof AtriumError)) return true;
   return PASSING_TYPES.has(error.type) || error.family === 'service-unavailable';
 }

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queueAutomationRun } from '../../src/automations/index.js';
 import { createCore } from '../../src/core.js';
@@ -257,6 +259,31 @@ describe.each(testDatabaseTargets())('automation runs at work [$name]', (target)
     expect(await listedPaths(t, 'pong', as())).toEqual(['pong/f+++.txt', 'pong/f+.txt']);
     expect((await runsOf(ping)).map((run) => run.status)).toEqual(['success', 'success']);
     expect((await runsOf(pong)).map((run) => run.status)).toEqual(['success']);
+  });
+
+  it('import_file: a loopback URL is refused by default, and imported once a Site Administrator allows internal addresses', async () => {
+    const server = http.createServer((request, response) => {
+      response.writeHead(200, { 'Content-Type': 'text/csv', 'Content-Disposition': 'attachment; filename="rates.csv"' });
+      response.end(`rates for ${request.method}`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const id = await create({ automation: 'import_file', destinations: ['imports/%Y/'], import_urls: [{ name: 'rates', url: `http://127.0.0.1:${port}/daily?token=secret-token`, method: 'get' }] });
+      const refused = await runNow(id);
+      expect(refused).toMatchObject({ status: 'failure', failed_operations: 1 });
+      const log = await logOf(refused);
+      expect(log).toContain(`Import http://127.0.0.1:${port}/daily: failed:`);
+      expect(log).toContain('automation_import_private_addresses');
+      // The query may hold a token: never in the log.
+      expect(log).not.toContain('secret-token');
+      expect((await t.api.patch('/site', { automation_import_private_addresses: true }, { key: BOOTSTRAP_KEY })).status).toBe(200);
+      expect(await runNow(id)).toMatchObject({ status: 'success', successful_operations: 1 });
+      expect(await downloadText(t, `imports/${year()}/rates.csv`, as())).toBe('rates for GET');
+    } finally {
+      await t.api.patch('/site', { automation_import_private_addresses: false }, { key: BOOTSTRAP_KEY });
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   describe('two nodes on one database', () => {
