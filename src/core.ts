@@ -18,7 +18,7 @@ const STALE_TEMPORARY_MS = 60 * 60 * 1000;
 const HISTORY_RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 
 /** The settings the core's parts and the front doors read (main.ts reads the rest: where to listen, which database, the first start). */
-export type CoreConfig = Pick<Config, 'dataDir' | 'maxUploadBytes' | 'headerBrands' | 'logLevel' | 'accessLog' | 'trustProxy'>;
+export type CoreConfig = Pick<Config, 'dataDir' | 'maxUploadBytes' | 'headerBrands' | 'logLevel' | 'accessLog' | 'trustProxy'> & Partial<Pick<Config, 'jobLeaseMs'>>;
 
 /**
  * What every front door shares, built once by main.ts: the database, the clock, the settings,
@@ -61,7 +61,7 @@ export function createCore(parts: { database: Database; clock: Clock; timer: Tim
   const storage = new LocalDiskStorage(path.join(config.dataDir, 'files'));
   let housekeeping: NodeJS.Timeout | undefined;
   let onJobsError: (error: unknown) => void = () => undefined;
-  const jobs = new JobRunner({ db: database.db, clock, timer, onError: (error) => onJobsError(error) });
+  const jobs = new JobRunner({ db: database.db, clock, timer, onError: (error) => onJobsError(error), ...(config.jobLeaseMs === undefined ? {} : { leaseMs: config.jobLeaseMs }) });
   // File actions queue the runs of the `action` automations that watch them (docs/automations.md#action-triggers).
   const files = createFileOperations({ db: database.db, clock, storage, maxUploadBytes: config.maxUploadBytes, watcher: new ActionTriggers(database.db) });
   registerAutomationWork(jobs, {

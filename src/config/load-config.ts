@@ -48,6 +48,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Con
     keepAliveTimeoutMs: parseDuration('ATRIUM_KEEP_ALIVE_TIMEOUT', text('keepAliveTimeoutMs'), 72_000),
     sftpPort: parsePort('ATRIUM_SFTP_PORT', text('sftpPort'), undefined),
     workers: parseWorkers(text('workers')),
+    jobLeaseMs: parseJobLease(text('jobLeaseMs')),
     sftpHostKeyFiles: text('sftpHostKeyFiles')?.split(',').map((file) => file.trim()).filter((file) => file !== '').map((file) => path.resolve(file)),
   };
   checkBootstrap(config);
@@ -234,6 +235,13 @@ function parseCount(name: string, value: string | undefined, fallback: number): 
 const DURATION_UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000 };
 
 /** `500ms`, `30s`, `2m`, or a bare number of seconds; always more than zero. */
+/** The job lease: a heartbeat comes every third of it, so below 3 s one slow database turn could lose a job that is alive. */
+function parseJobLease(value: string | undefined): number {
+  const ms = parseDuration('ATRIUM_JOB_LEASE', value, 60_000);
+  if (ms < 3000) throw new ConfigError('ATRIUM_JOB_LEASE', `"${value}" is shorter than 3s: a node's heartbeat could come late`);
+  return ms;
+}
+
 function parseDuration(name: string, value: string | undefined, fallbackMs: number): number {
   if (value === undefined) return fallbackMs;
   const match = /^(\d+)\s*(ms|s|m)?$/i.exec(value);

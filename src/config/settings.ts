@@ -42,6 +42,8 @@ export interface Config {
   sftpHostKeyFiles: string[] | undefined;
   /** Server processes sharing the ports: a count, or `auto` for one per CPU core this process may use. */
   workers: number | 'auto';
+  /** How long a node holds a background job without a heartbeat (docs/background-jobs.md). */
+  jobLeaseMs: number;
 }
 
 export interface SettingSpec {
@@ -77,5 +79,6 @@ export const SETTINGS: readonly SettingSpec[] = [
   { key: 'sftpPort', env: 'ATRIUM_SFTP_PORT', flag: 'sftp-port', defaultText: 'none (SFTP off)', meaning: 'serves SFTP on this port, on the same address (docs/sftp.md)' },
   { key: 'sftpHostKeyFiles', env: 'ATRIUM_SFTP_HOST_KEY_FILES', flag: 'sftp-host-key-files', defaultText: 'generated in the data dir', meaning: 'comma-separated SFTP host private key files (OpenSSH or PEM, unencrypted) instead of the generated Ed25519 and RSA keys' },
   { key: 'workers', env: 'ATRIUM_WORKERS', flag: 'workers', defaultText: '1', meaning: 'server processes sharing the ports, each on its own core: a number, or `auto` for one per CPU core available (docs/deployment.md)' },
+  { key: 'jobLeaseMs', env: 'ATRIUM_JOB_LEASE', flag: 'job-lease', defaultText: '60s', meaning: 'how long a node holds a background job (an automation run) without a heartbeat: a node that dies hands its job to another this long after its last one; at least 3s' },
   { key: 'accessLog', env: 'ATRIUM_ACCESS_LOG', flag: 'access-log', defaultText: 'true', meaning: 'one log line per request (`false` halves logging cost)' },
 ];

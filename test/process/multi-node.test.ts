@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { adminQuery, POSTGRES_TEST_URL } from '../support/postgres-server.js';
+import { adminQuery, adminRows, POSTGRES_TEST_URL } from '../support/postgres-server.js';
 import { startServer, type ServerProcess } from '../support/server-process.js';
 
 const KEY = 'multi-node-bootstrap-key-0123456789abcdef';
@@ -44,7 +46,8 @@ describe.skipIf(!serverMode)('several nodes on one PostgreSQL [postgres]', () =>
 
   beforeAll(async () => {
     await adminQuery(`create schema ${schema}`);
-    const env = { ATRIUM_DATABASE_URL: url, ATRIUM_BOOTSTRAP_API_KEY: KEY, ATRIUM_DATA_DIR: '/tmp/atrium-unused', ATRIUM_ACCESS_LOG: 'false' };
+    // A short job lease, so that a killed node's automation run passes to another in seconds.
+    const env = { ATRIUM_DATABASE_URL: url, ATRIUM_BOOTSTRAP_API_KEY: KEY, ATRIUM_DATA_DIR: '/tmp/atrium-unused', ATRIUM_ACCESS_LOG: 'false', ATRIUM_JOB_LEASE: '3s' };
     nodes = await Promise.all([startServer(env), startServer(env), startServer(env)]);
   });
   afterAll(async () => {
@@ -162,5 +165,81 @@ describe.skipIf(!serverMode)('several nodes on one PostgreSQL [postgres]', () =>
       expect(refused.status).toBe(404);
       expect(refused.body.type).toBe('not-found/file-not-found');
     }
+  });
+
+  describe('automation runs', () => {
+    /** A loopback server an import_file automation fetches from: each request answered by `answer`, counted. */
+    let requests = 0;
+    let answer: (response: http.ServerResponse) => void = (response) => response.end('fetched');
+    const source = http.createServer((_request, response) => {
+      requests += 1;
+      answer(response);
+    });
+    let sourceUrl = '';
+    beforeAll(async () => {
+      await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
+      sourceUrl = `http://127.0.0.1:${(source.address() as AddressInfo).port}/report.csv`;
+      expect((await admin('PATCH', '/site', { automation_import_private_addresses: true })).status).toBe(200);
+    });
+    afterAll(async () => {
+      source.closeAllConnections();
+      await new Promise((resolve) => source.close(resolve));
+    });
+    const newImport = async () => {
+      const folder = `imports-${randomBytes(3).toString('hex')}`;
+      const made = await admin('POST', '/automations', {
+        automation: 'import_file', destinations: [`${folder}/`], overwrite_files: true, import_urls: [{ url: sourceUrl, method: 'get' }],
+      });
+      expect(made.status).toBe(201);
+      return { id: made.body.id as number, folder };
+    };
+    const runsOf = async (id: number) => (await admin('GET', `/automation_runs?automation_id=${id}`)).body as { id: number; status: string }[];
+    /** Waits (the nodes poll every 5 s) until `done` holds; the test's own timeout bounds it. */
+    const until = async (done: () => Promise<boolean>) => {
+      while (!(await done())) await new Promise((resolve) => setTimeout(resolve, 200));
+    };
+    const jobsOf = (runIds: number[]) => adminRows(`select payload, status, attempts, locked_by from ${schema}.jobs where kind = 'automation_run'`)
+      .then((rows) => rows.filter((row) => runIds.includes((JSON.parse(row.payload as string) as { runId: number }).runId)));
+
+    it('takes each queued run on exactly one of the nodes', async () => {
+      requests = 0;
+      answer = (response) => response.end('fetched');
+      const { id } = await newImport();
+      for (let i = 0; i < 12; i += 1) expect((await admin('POST', `/automations/${id}/manual_run`)).status).toBe(204);
+      await until(async () => (await runsOf(id)).every((run) => run.status === 'success'));
+      const runs = await runsOf(id);
+      expect(runs).toHaveLength(12);
+      // Each run fetched once: no node ran one that another had taken.
+      expect(requests).toBe(12);
+      const jobs = await jobsOf(runs.map((run) => run.id));
+      expect(jobs.map((job) => [job.status, job.attempts])).toEqual(Array.from({ length: 12 }, () => ['done', 1]));
+    }, 90_000);
+
+    it('finishes on another node a run cut by killing the node that ran it', async () => {
+      requests = 0;
+      const stalled: http.ServerResponse[] = [];
+      // The first fetch hangs until its node is killed; the next one is answered.
+      answer = (response) => {
+        if (requests === 1) stalled.push(response);
+        else response.end('fetched after the crash');
+      };
+      const { id, folder } = await newImport();
+      expect((await admin('POST', `/automations/${id}/manual_run`)).status).toBe(204);
+      await until(async () => stalled.length === 1);
+      const [run] = await runsOf(id);
+      expect(run?.status).toBe('running');
+      const [job] = await jobsOf([run!.id]);
+      const holder = nodes.find((node) => String(job?.locked_by).includes(`:${node.child.pid}:`));
+      expect(holder).toBeDefined();
+      await holder!.stop('SIGKILL');
+      nodes = nodes.filter((node) => node !== holder);
+      await until(async () => (await runsOf(id))[0]?.status === 'success');
+      expect(requests).toBe(2);
+      const [after] = await jobsOf([run!.id]);
+      expect(after).toMatchObject({ status: 'done', attempts: 2 });
+      expect(after?.locked_by).not.toBe(job?.locked_by);
+      const listed = await admin('GET', `/folders/${folder}`);
+      expect(listed.body.map((entry: { path: string }) => entry.path)).toEqual([`${folder}/report.csv`]);
+    }, 90_000);
   });
 });
