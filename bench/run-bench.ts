@@ -36,6 +36,8 @@ export interface ResultRow {
   cache?: 'cold' | 'warm';
   /** `action` automations watching other folders (the automations section). */
   automations?: number;
+  /** The trigger index's look-up for an upload no automation watches, in the bench's process: with none, and with `automations` watching elsewhere. */
+  triggerLookup?: { noneMicros: number; watchingMicros: number };
   /** Server processes serving (the workers section: 1, or 2 workers under a primary). */
   workers?: number;
   /** What drove the load when it was not autocannon in the bench's process (the workers section: wrk). */
@@ -355,6 +357,7 @@ function describe(row: ResultRow): string {
   if (row.pageTiming !== undefined) return `${where}: ${row.scenario}: median ${row.pageTiming.medianMs.toFixed(0)} ms, worst ${row.pageTiming.worstMs.toFixed(0)} ms`;
   if (row.digestCost !== undefined) return `${where}: ${row.scenario}: ${row.digestCost.ratio.toFixed(2)}× (${row.digestCost.allMsPerMib.toFixed(2)} / ${row.digestCost.sha256MsPerMib.toFixed(2)} ms/MiB)`;
   if (row.recordingCost !== undefined) return `${where}: ${row.scenario}: ${row.recordingCost.appMicros.toFixed(1)} µs CPU, ${row.recordingCost.databaseMicros.toFixed(1)} µs database CPU`;
+  if (row.triggerLookup !== undefined) return `${where}: ${row.scenario}: ${row.triggerLookup.watchingMicros.toFixed(2)} µs CPU with ${row.automations ?? '?'} automations, ${row.triggerLookup.noneMicros.toFixed(2)} µs with none`;
   const m = row.measurement as Measurement;
   return `${where}: ${row.scenario}: ${m.requestsPerSecond.toFixed(0)} req/s, ${m.cpuMicrosPerRequest.toFixed(0)} µs CPU/req`;
 }

@@ -68,6 +68,7 @@ export function createCore(parts: { database: Database; clock: Clock; timer: Tim
     db: database.db,
     files,
     wait: (ms, signal) => waitOn(timer, ms, signal),
+    now: () => clock.now(),
     // An import is a file as any upload is: no larger than the server takes in one.
     importFetch: async (request, signal) => openImport(request, {
       allowPrivateAddresses: await automationImportMayReachPrivateAddresses(database.db), signal, maxBytes: config.maxUploadBytes, timer,

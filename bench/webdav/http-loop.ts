@@ -46,7 +46,11 @@ interface LoopResult {
   p99Ms: number;
 }
 
-async function closedLoop(baseUrl: string, request: AnyRequest, connections: number, seconds: number): Promise<LoopResult> {
+/**
+ * `connections` clients each sending the next request as soon as the last is answered, for
+ * `seconds`; `request` is the same each time, or made anew for each (a new file for each upload).
+ */
+export async function closedLoop(baseUrl: string, request: AnyRequest | (() => AnyRequest), connections: number, seconds: number): Promise<LoopResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const latencies: number[] = [];
   let failed = 0;
@@ -55,7 +59,7 @@ async function closedLoop(baseUrl: string, request: AnyRequest, connections: num
   const loop = async () => {
     while (performance.now() < end) {
       const sent = performance.now();
-      const answer = await sendOnce(baseUrl, request, agent).catch(() => ({ status: 0 }));
+      const answer = await sendOnce(baseUrl, typeof request === 'function' ? request() : request, agent).catch(() => ({ status: 0 }));
       if (answer.status >= 200 && answer.status < 300) latencies.push(performance.now() - sent);
       else failed += 1;
     }

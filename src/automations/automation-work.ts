@@ -1,6 +1,6 @@
 import type { JobRunner } from '../jobs/index.js';
 import { AUTOMATION_RUN_JOB } from './automation-runs.js';
-import { type AutomationWorkDeps, carryOutRun } from './run-automation.js';
+import { type AutomationWorkDeps, carryOutRun, giveUpRun } from './run-automation.js';
 import { queueDueScheduledRuns } from './schedule-queue.js';
 
 /**
@@ -8,7 +8,11 @@ import { queueDueScheduledRuns } from './schedule-queue.js';
  * queues the runs of schedules that came due (every node does both; each run is taken by one).
  */
 export function registerAutomationWork(jobs: JobRunner, deps: AutomationWorkDeps): void {
-  jobs.register(AUTOMATION_RUN_JOB, (payload, _job, context) => carryOutRun(deps, runIdOf(payload), context));
+  jobs.register(
+    AUTOMATION_RUN_JOB,
+    (payload, _job, context) => carryOutRun(deps, runIdOf(payload), context),
+    (payload, error) => giveUpRun(deps, runIdOf(payload), error),
+  );
   jobs.everyPoll((now) => queueDueScheduledRuns(deps.db, now));
 }
 

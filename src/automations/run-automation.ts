@@ -5,6 +5,7 @@ import { inTransaction } from '../db/transaction.js';
 import type { FileEntry, FileOperations, FileSession } from '../files/index.js';
 import type { JobContext } from '../jobs/index.js';
 import type { Origin } from '../lib/origin.js';
+import { isoTime } from '../lib/time.js';
 import {
   type AutomationRun, type AutomationRunStatus, automationRunCause, findAutomationRunById, finishAutomationRun, markAutomationRunRetried,
   markAutomationRunRunning, setAutomationRunRetry,
@@ -32,6 +33,8 @@ export interface AutomationWorkDeps {
   files: FileOperations;
   /** Waits between a step's tries, on the server's timer (tests fire it). */
   wait: Wait;
+  /** The server's clock. */
+  now: () => number;
   importFetch?: ImportFetch;
 }
 
@@ -71,6 +74,20 @@ export async function carryOutRun(deps: AutomationWorkDeps, runId: number, conte
   }
   const status: AutomationRunStatus = log.failed === 0 ? 'success' : log.successful === 0 ? 'failure' : 'partial_failure';
   await finish(deps, automation, run, cause, log, status, started, context);
+}
+
+/**
+ * The run's end when its job failed for good (the database away through every attempt, or the node
+ * running its last attempt killed): `failure`, saying why, instead of `running` for ever. Its
+ * steps' lines are lost with the attempt that wrote them; what they did is in History.
+ */
+export async function giveUpRun(deps: AutomationWorkDeps, runId: number, error: string): Promise<void> {
+  const run = await findAutomationRunById(deps.db, runId);
+  if (run === undefined || (run.status !== 'running' && run.status !== 'queued')) return;
+  const now = deps.now();
+  await finishAutomationRun(deps.db, runId, {
+    status: 'failure', successful: 0, failed: 0, log: `${isoTime(now)} The run could not be carried out: ${error}\n`, completedAt: now, runtimeSeconds: 0, retryAt: null,
+  });
 }
 
 /** Records the run's end; a failed one is queued again when its automation asks for retries. */

@@ -15,5 +15,5 @@ export {
   type JobRequest,
   type JobStatus,
 } from './job-queue.js';
-export { DEFAULT_LEASE_MS, DEFAULT_POLL_INTERVAL_MS, JobRunner, type JobContext, type JobHandler, type JobRunnerOptions } from './job-runner.js';
+export { DEFAULT_LEASE_MS, DEFAULT_POLL_INTERVAL_MS, JobRunner, type JobContext, type JobGivenUp, type JobHandler, type JobRunnerOptions } from './job-runner.js';
 export { retryDelayMs } from './retry-delay.js';

@@ -26,6 +26,14 @@ export interface JobContext {
  */
 export type JobHandler = (payload: unknown, job: ClaimedJob, context: JobContext) => Promise<void> | void;
 
+/**
+ * Called once a job of the kind has failed for good (its last attempt threw, or the node running
+ * its last attempt died), with the last error: for what the feature records of the work itself (an
+ * automation run's status), which would otherwise say it is still running. Its own failure is
+ * reported like the runner's.
+ */
+export type JobGivenUp = (payload: unknown, error: string) => Promise<void>;
+
 export interface JobRunnerOptions {
   db: Db;
   /** The server's clock; tests pass one they move. */
@@ -55,6 +63,7 @@ const BEATS_PER_LEASE = 3;
 export class JobRunner {
   readonly nodeId: string;
   private readonly handlers = new Map<string, JobHandler>();
+  private readonly givenUp = new Map<string, JobGivenUp>();
   private readonly duties: ((now: number) => Promise<unknown>)[] = [];
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly leaseMs: number;
@@ -71,10 +80,11 @@ export class JobRunner {
     this.onError = options.onError ?? (() => undefined);
   }
 
-  /** Makes `handler` run the jobs of `kind`; one handler per kind. */
-  register(kind: string, handler: JobHandler): void {
+  /** Makes `handler` run the jobs of `kind`; one handler per kind. `onGivenUp`: see JobGivenUp. */
+  register(kind: string, handler: JobHandler, onGivenUp?: JobGivenUp): void {
     if (this.handlers.has(kind)) throw new Error(`job kind "${kind}" has a handler already`);
     this.handlers.set(kind, handler);
+    if (onGivenUp !== undefined) this.givenUp.set(kind, onGivenUp);
   }
 
   /**
@@ -143,7 +153,8 @@ export class JobRunner {
     }
     if (job.attempts > job.maxAttempts) {
       // Its last attempt's node stopped mid-job (the lease ran out): it has no attempt left.
-      await failJobForGood(db, job, `the node running its last attempt stopped before it ended (${job.attempts - 1} of ${job.maxAttempts} attempts)`, clock.now());
+      const error = `the node running its last attempt stopped before it ended (${job.attempts - 1} of ${job.maxAttempts} attempts)`;
+      if (await failJobForGood(db, job, error, clock.now())) await this.giveUp(job, error);
       return;
     }
     const lost = new AbortController();
@@ -157,7 +168,11 @@ export class JobRunner {
       stopBeating();
     }
     if (failure === undefined) await completeJob(db, job, clock.now());
-    else await failJob(db, job, failure, clock.now());
+    else if ((await failJob(db, job, failure, clock.now())) && job.attempts >= job.maxAttempts) await this.giveUp(job, failure);
+  }
+
+  private async giveUp(job: ClaimedJob, error: string): Promise<void> {
+    await this.givenUp.get(job.kind)?.(job.payload, error).catch(this.onError);
   }
 
   /** Keeps the job's lease while its handler runs; aborts `lost` when the job is no longer this attempt's. */

@@ -286,6 +286,20 @@ describe.each(testDatabaseTargets())('automation runs at work [$name]', (target)
     }
   });
 
+  it('a run whose every attempt died with its node ends as a failure saying why, not running for ever', async () => {
+    const id = await create({ automation: 'create_folder', destinations: ['never/'] });
+    expect((await t.api.post(`/automations/${id}/manual_run`, {}, as())).status).toBe(204);
+    // Three nodes take it in turn and die before recording anything: each attempt's lease runs out.
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      expect(await claimDueJob(t.database.db, `a node that dies, ${attempt}`, t.clock.now(), DEFAULT_LEASE_MS)).toBeDefined();
+      t.clock.advance(DEFAULT_LEASE_MS + 1);
+    }
+    await t.core.jobs.runDue();
+    const run = await lastRun(id);
+    expect(run).toMatchObject({ status: 'failure', completed_at: expect.any(String) });
+    expect(await logOf(run)).toContain('The run could not be carried out: the node running its last attempt stopped before it ended (3 of 3 attempts)');
+  });
+
   describe('two nodes on one database', () => {
     const secondNode = () => {
       const core = createCore({
