@@ -27,8 +27,11 @@ export async function subjectOf(db: Db, user: User): Promise<Subject> {
 const SITE_WIDE_KEY_SUBJECT: Subject = { userId: -1, workspaceId: 0, siteAdmin: true, workspaceAdmin: false, groupIds: new Set(), partnerId: null };
 
 /** The engine's subject for whoever calls: its user's, or the site-wide key's. */
-export function subjectOfCaller(db: Db, caller: Caller): Promise<Subject> {
-  return caller.user === null ? Promise.resolve(SITE_WIDE_KEY_SUBJECT) : subjectOf(db, caller.user);
+export async function subjectOfCaller(db: Db, caller: Caller): Promise<Subject> {
+  if (caller.user === null) return SITE_WIDE_KEY_SUBJECT;
+  const subject = await subjectOf(db, caller.user);
+  // Through a share link the engine narrows the creator's access to the link's reach.
+  return caller.credential.kind === 'share_link' ? { ...subject, extent: caller.credential.extent } : subject;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { Extent } from '../authz/index.js';
 import type { PermissionSet } from '../repositories/api-keys.js';
 import { type User } from '../repositories/users.js';
 
@@ -5,7 +6,12 @@ export type Credential =
   | { kind: 'session'; sessionId: number; reauthFailures: number }
   | { kind: 'api_key'; keyId: number; permissionSet: PermissionSet; workspaceId: number }
   /** A username and password sent with the request itself (HTTP Basic at WebDAV, SFTP's password). */
-  | { kind: 'password' };
+  | { kind: 'password' }
+  /**
+   * A share link's visitor (docs/sharing.md): its creator's access as it is now, narrowed to the
+   * link's reach by the engine (authz/extent.ts). It reaches file operations only.
+   */
+  | { kind: 'share_link'; bundleId: number; extent: Extent };
 
 /**
  * Who is calling: the user (null for a site-wide key) and the credential used. Authentication
@@ -56,4 +62,13 @@ export function callerFromPassword(user: User): Caller {
  */
 export function callerOfAutomation(workspaceId: number): Caller {
   return callerFromApiKey(null, { id: 0, permissionSet: 'full', workspaceId });
+}
+
+/**
+ * Whoever opens a share link: it acts as the link's creator as that user is now, through the
+ * link's reach only (share-link-reach.ts), in the link's Workspace. No administrator authority
+ * comes with it, whatever its creator's.
+ */
+export function callerOfShareLink(creator: User, link: { bundleId: number; workspaceId: number; extent: Extent }): Caller {
+  return { user: creator, credential: { kind: 'share_link', bundleId: link.bundleId, extent: link.extent }, siteAdmin: false, homeWorkspaceId: link.workspaceId };
 }

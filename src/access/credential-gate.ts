@@ -13,12 +13,14 @@ export type OperationKind = 'file' | 'file-context' | 'administration';
 
 /**
  * The one rule on which credential reaches which kind of operation: a `files_only` API key reaches
- * no administration; every other credential reaches every kind. Whether the caller may then do
+ * no administration; a share link reaches file operations only; every other credential reaches
+ * every kind. Whether the caller may then do
  * the operation is decided afterwards, by the operation, from current data.
  */
 export function credentialReaches(caller: Caller, kind: OperationKind): boolean {
   const credential = caller.credential;
   if (credential.kind === 'api_key' && credential.permissionSet === 'files_only') return kind !== 'administration';
+  if (credential.kind === 'share_link') return kind === 'file';
   return true;
 }
 

@@ -5,7 +5,7 @@
 export { assertMayManageAutomationsOf, automationListScope, findVisibleAutomation } from './automation-authority.js';
 export { isAdministratorOf, subjectOf, subjectOfCaller } from './authority.js';
 export { type Call } from './call.js';
-export { type Caller, callerFromApiKey, callerFromPassword, callerFromSession, callerOfAutomation } from './caller.js';
+export { type Caller, callerFromApiKey, callerFromPassword, callerFromSession, callerOfAutomation, callerOfShareLink } from './caller.js';
 export { assertCredentialReaches, credentialReaches, type OperationKind } from './credential-gate.js';
 export { accountActive, addressAllowed, assertAddressAdmits, assertDoorAdmits, assertListKeepsCaller, type Door, type DoorConnection } from './door-admission.js';
 export { assertJoiningOpensOnlyOwnDoors, assertMayActAs, assertOpensOnlyOwnDoors, newUserDoorDefaults } from './door-delegation.js';
@@ -33,6 +33,7 @@ export {
 } from './request-paths.js';
 export { resolveRequestWorkspace } from './request-workspace.js';
 export { accountReach, actsAtSiteLevel, assertActsAtSiteLevel, assertMaySetSiteAdmin, authorityKeyOf, isConfined, reachesWorkspace } from './site-level.js';
+export { SHARE_LINK_PERMISSIONS, type ShareLinkPermissions, shareLinkAcceptsUploads, shareLinkExtent } from './share-link-reach.js';
 export { holdsOverSubtree } from './subtree-access.js';
 export { findVisibleUser, userVisibility } from './user-visibility.js';
 export { workspacesVisibleTo } from './workspace-visibility.js';

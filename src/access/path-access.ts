@@ -1,4 +1,4 @@
-import { decide, grantMatches, hasGrantBelow, isStrictAncestor, parentKey, type Capability, type EntryType, type Grant, type Subject } from '../authz/index.js';
+import { decide, grantMatches, hasGrantBelow, inExtent, isStrictAncestor, parentKey, type Capability, type EntryType, type Grant, type Subject } from '../authz/index.js';
 import type { Db } from '../db/database.js';
 import { grantsBelowThatCanMatch } from '../repositories/grants/index.js';
 import { grantHolderOf, grantsOverPath } from './path-grants.js';
@@ -63,12 +63,21 @@ export class PathAccess {
    * on it or below it). What is not visible is answered `not-found`, never `not-authorized`.
    */
   async visible(key: string, type: EntryType): Promise<boolean> {
+    const extent = this.viewer.subject.extent;
+    // Through a share link: only the link's paths, and of them only what its creator sees now.
+    if (extent !== undefined) return inExtent(extent, { pathKey: key, type }) && this.creatorsAccess().visible(key, type);
     if (key === this.viewer.rootKey) return true;
     const parent = parentKey(key);
     if (parent === null) return false;
     const onParent = this.capabilities(parent, 'directory');
     if (onParent.has('list') || (type === 'directory' && onParent.has('write'))) return true;
     return this.hasGrantAtOrBelow(key);
+  }
+
+  /** The same grants seen by the link's creator itself: what a share link's reach is bounded by. */
+  private creatorsAccess(): PathAccess {
+    const { extent: _link, ...creator } = this.viewer.subject;
+    return new PathAccess(this.db, { ...this.viewer, subject: creator }, this.ancestorGrants, this.subtree);
   }
 
   /** The viewer's grants strictly below `key` that can match it (the engine decides which do). */

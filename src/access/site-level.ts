@@ -4,12 +4,14 @@ import type { Caller } from './caller.js';
 /**
  * Whether the credential is confined to its home Workspace (contract 4.3): a `files_only` key, a
  * key created in a Custom Workspace, and any credential of a Custom Workspace user or of a Partner
- * user, also one of a Partner in Workspace 0 (docs/partners.md). Such a credential acts only
+ * user, also one of a Partner in Workspace 0 (docs/partners.md), and a share link, in its own
+ * Workspace (docs/sharing.md). Such a credential acts only
  * inside its home, whatever its user may do with another credential.
  */
 export function isConfined(caller: Caller): boolean {
   if (caller.user !== null && (caller.user.workspaceId !== 0 || caller.user.partnerId !== null)) return true;
   const credential = caller.credential;
+  if (credential.kind === 'share_link') return true;
   return credential.kind === 'api_key' && (credential.permissionSet === 'files_only' || credential.workspaceId !== 0);
 }
 
@@ -79,6 +81,7 @@ export function assertMaySetSiteAdmin(caller: Caller, targetWorkspaceId: number,
 export function authorityKeyOf(caller: Caller): string {
   const user = caller.user;
   const who = user === null ? 'site-wide key' : [user.id, user.workspaceId, user.siteAdmin, user.workspaceAdmin].join(':');
-  return [who, caller.siteAdmin ? 'site admin' : '', isConfined(caller) ? `confined to ${caller.homeWorkspaceId}` : ''].join('\u0000');
+  const link = caller.credential.kind === 'share_link' ? `share link ${caller.credential.bundleId}` : '';
+  return [who, caller.siteAdmin ? 'site admin' : '', isConfined(caller) ? `confined to ${caller.homeWorkspaceId}` : '', link].join('\u0000');
 }
 

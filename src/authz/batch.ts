@@ -1,3 +1,4 @@
+import { narrowToExtent } from './extent.js';
 import { coversBelow } from './coverage.js';
 import { ALL_CAPABILITIES, capabilitiesOfMask, levelMask } from './levels.js';
 import { grantMatches } from './matching.js';
@@ -72,7 +73,7 @@ export function decideChildren(
       (own?.adminOfWorkspaces.has(workspaceId) ?? false);
     // As in decide: an administrator of the child's Workspace is never narrowed by grants.
     const mask = siteAdmin || workspaceAdmin ? ALL_CAPABILITIES : fromAbove.mask | (own?.mask ?? 0);
-    return {
+    const access: ChildAccess = {
       name,
       pathKey,
       type,
@@ -81,6 +82,7 @@ export function decideChildren(
       workspaceAdmin,
       folderAdmin: fromAbove.folderAdmin || (own?.folderAdmin ?? false),
     };
+    return subject.extent === undefined ? access : narrowToExtent(subject.extent, { pathKey, type }, access);
   });
 }
 

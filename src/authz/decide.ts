@@ -1,3 +1,4 @@
+import { narrowToExtent } from './extent.js';
 import { coverageOf } from './coverage.js';
 import { ALL_CAPABILITIES, capabilitiesOfMask, levelMask } from './levels.js';
 import { matchGrant } from './matching.js';
@@ -84,7 +85,7 @@ export function decide(subject: Subject, target: Target, grants: readonly Grant[
   // grants only ever add, so no grant can narrow a Site or Workspace Administrator.
   if (siteAdmin || workspaceAdmin) mask = ALL_CAPABILITIES;
 
-  return {
+  const decision: Decision = {
     target,
     workspaceId,
     capabilities: capabilitiesOfMask(mask),
@@ -94,6 +95,7 @@ export function decide(subject: Subject, target: Target, grants: readonly Grant[
     reasons,
     nearMisses,
   };
+  return subject.extent === undefined ? decision : narrowToExtent(subject.extent, target, decision);
 }
 
 /** Whether `subject` has `capability` on `target`. */

@@ -9,6 +9,8 @@ export type {
   ChildEntry,
   Decision,
   EntryType,
+  Extent,
+  ExtentPath,
   Grant,
   Grantee,
   GrantSource,
@@ -30,6 +32,7 @@ export type { Coverage } from './coverage.js';
 export { grantMatches, granteeMatches, matchGrant, matchGrantee } from './matching.js';
 export { givesFolderAdmin, isPartnerUser, workspaceAdminByFlag, workspaceAdminGrantWorkspace } from './roles.js';
 export { decide, can } from './decide.js';
+export { inExtent, narrowToExtent } from './extent.js';
 export { decideChildren } from './batch.js';
 export { childNamesTowardGrants, hasGrantBelow } from './grants-below.js';
 export { replacedGrantIds, sameGrantee } from './replacement.js';

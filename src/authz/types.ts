@@ -36,6 +36,24 @@ export interface Subject {
    * grants: no grant of another kind matches it and no administrative flag counts for it.
    */
   readonly partnerId: number | null;
+  /**
+   * Set when the subject acts through a share link (docs/sharing.md): it reaches only the link's
+   * paths, with only the link's capabilities there, and never more than the user itself holds now.
+   */
+  readonly extent?: Extent;
+}
+
+/** What a share link lets its holder reach of its creator's access (authz/extent.ts). */
+export interface Extent {
+  readonly paths: readonly ExtentPath[];
+  /** At most `list`, `read`, `write` and `delete`: a link never shares, manages or reads History. */
+  readonly capabilities: readonly Capability[];
+}
+
+export interface ExtentPath {
+  readonly pathKey: string;
+  /** A folder with everything below it; else the path itself and, for a folder, the files directly in it. */
+  readonly recursive: boolean;
 }
 
 export type EntryType = 'file' | 'directory';

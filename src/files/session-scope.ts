@@ -41,7 +41,9 @@ export function decisionKeyOf(scope: SessionScope): string {
   // A confined credential names less than its user's others do (namedSitePath); a Partner user
   // names and is shown paths in its Partner's root folder, which may move between requests.
   const confined = isConfined(scope.caller) ? 1 : 0;
-  return `${userId}:${workspaceId}:${siteAdmin ? 1 : 0}:${workspaceAdmin ? 1 : 0}:${[...groupIds].join(',')}:${scope.requestWorkspaceId}:${confined}:${scope.frame.rootKey}`;
+  // A share link sees less than its creator: its reach is part of every answer.
+  const link = scope.subject.extent === undefined ? '' : JSON.stringify(scope.subject.extent);
+  return `${userId}:${workspaceId}:${siteAdmin ? 1 : 0}:${workspaceAdmin ? 1 : 0}:${[...groupIds].join(',')}:${scope.requestWorkspaceId}:${confined}:${scope.frame.rootKey}:${link}`;
 }
 
 /**

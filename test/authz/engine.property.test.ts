@@ -10,7 +10,7 @@ import {
   hasGrantBelow,
   replacedGrantIds,
 } from '../../src/authz/index.js';
-import type { ChildEntry, Decision, EntryType, Grant, Grantee, Level, Subject } from '../../src/authz/index.js';
+import type { Capability, ChildEntry, Decision, EntryType, Extent, Grant, Grantee, Level, Subject } from '../../src/authz/index.js';
 import {
   referenceChildNamesTowardGrants,
   referenceChildren,
@@ -101,6 +101,11 @@ const userArb = fc.record({
   // Mostly none. A Partner user with flags or groups cannot be stored; the engine must still
   // give it its Partner's grants and nothing else.
   partnerId: fc.oneof({ weight: 3, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(...PARTNER_IDS) }),
+  // Now and then acting through a share link: a few paths, mostly near the grants, and what it lets be done.
+  extent: fc.option(fc.record({
+    paths: fc.array(fc.record({ pathKey: pathArb, recursive: fc.boolean() }), { minLength: 1, maxLength: 3 }),
+    capabilities: fc.subarray<Capability>(['list', 'read', 'write', 'delete', 'history', 'share', 'manage']),
+  }), { freq: 3 }),
 });
 const siteArb = fc.record({
   users: fc.tuple(...USER_IDS.map(() => userArb)),
@@ -130,7 +135,10 @@ function folderNear(grants: Grant[]): fc.Arbitrary<string> {
   return fc.oneof({ weight: 1, arbitrary: pathArb }, { weight: 3, arbitrary: aboveArb });
 }
 
-type Site = { users: { workspaceId: number; siteAdmin: boolean; workspaceAdmin: boolean; groups: number[]; partnerId: number | null }[]; grants: Grant[] };
+type Site = {
+  users: { workspaceId: number; siteAdmin: boolean; workspaceAdmin: boolean; groups: number[]; partnerId: number | null; extent: Extent | null }[];
+  grants: Grant[];
+};
 
 function subjectsOf(site: Site): Subject[] {
   return site.users.map((user, index) => ({
@@ -140,6 +148,7 @@ function subjectsOf(site: Site): Subject[] {
     workspaceAdmin: user.workspaceAdmin,
     groupIds: new Set(user.groups),
     partnerId: user.partnerId,
+    ...(user.extent === null ? {} : { extent: user.extent }),
   }));
 }
 

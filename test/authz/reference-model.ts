@@ -136,7 +136,7 @@ export function referenceDecide(subject: Subject, target: Target, grants: Grant[
     for (const capability of ORDER) have.add(capability);
   }
 
-  return {
+  const decision: ReferenceDecision = {
     workspaceId,
     capabilities: ORDER.filter((capability) => have.has(capability)),
     siteAdmin,
@@ -145,6 +145,41 @@ export function referenceDecide(subject: Subject, target: Target, grants: Grant[
     appliedGrantIds: applied.map((grant) => grant.id).sort((a, b) => a - b),
     nearMissGrantIds: nearMissGrantIds.sort((a, b) => a - b),
   };
+  return subject.extent === undefined ? decision : throughLink(subject, target, decision);
+}
+
+/**
+ * A share link's reach (docs/sharing.md), applied to what the creator holds: the target must be
+ * one of the link's paths, below a recursive one, or a file right in a non-recursive folder. There
+ * it keeps of the creator's capabilities only list, read, write and delete, only those the link
+ * names, and never delete on a shared path itself; elsewhere nothing. No role at all.
+ */
+function throughLink(subject: Subject, target: Target, decision: ReferenceDecision): ReferenceDecision {
+  const extent = subject.extent!;
+  const t = segmentsOf(target.pathKey);
+  let reached = false;
+  let isSharedPath = false;
+  for (const path of extent.paths) {
+    const p = segmentsOf(path.pathKey);
+    if (t.length === p.length && beginsWith(t, p)) {
+      reached = true;
+      isSharedPath = true;
+    } else if (path.recursive && t.length > p.length && beginsWith(t, p)) {
+      reached = true;
+    } else if (!path.recursive && target.type === 'file' && t.length === p.length + 1 && beginsWith(t, p)) {
+      reached = true;
+    }
+  }
+  const kept: Capability[] = [];
+  if (reached) {
+    for (const capability of decision.capabilities) {
+      if (capability === 'history' || capability === 'share' || capability === 'manage') continue;
+      if (!extent.capabilities.includes(capability)) continue;
+      if (capability === 'delete' && isSharedPath) continue;
+      kept.push(capability);
+    }
+  }
+  return { ...decision, capabilities: kept, siteAdmin: false, workspaceAdmin: false, folderAdmin: false };
 }
 
 export function referenceChildren(
