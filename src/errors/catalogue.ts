@@ -72,11 +72,11 @@ export const errors = {
   bundleNotFound: () => new AtriumError('not-found', 'Bundle not found.'),
   bundleRegistrationNotFound: () => new AtriumError('not-found/bundle-registration-not-found', 'Bundle registration not found.'),
   bundlePathNotFound: (path: string) =>
-    new AtriumError('not-found/bundle-path-not-found', `Nothing to share at "${path.slice(0, 200)}": no such file or folder, or one you cannot see.`, { modelErrors: { paths: [`"${path.slice(0, 200)}" was not found`] } }),
+    new AtriumError('not-found/bundle-path-not-found', `Nothing to share at "${shownPath(path)}": no such file or folder, or one you cannot see.`, { modelErrors: { paths: [`"${shownPath(path)}" was not found`] } }),
   bundlePermissionRequired: (path: string) =>
-    new AtriumError('not-authorized/bundle-permission-required', `Sharing "${path.slice(0, 200)}" needs the Share (bundle) permission on it, or admin.`),
+    new AtriumError('not-authorized/bundle-permission-required', `Sharing "${shownPath(path)}" needs the Share (bundle) permission on it, or admin.`),
   writeAndBundlePermissionRequired: (path: string) =>
-    new AtriumError('not-authorized/write-and-bundle-permission-required', `A link that takes uploads into "${path.slice(0, 200)}" needs both the Share (bundle) permission and write permission there.`),
+    new AtriumError('not-authorized/write-and-bundle-permission-required', `A link that takes uploads into "${shownPath(path)}" needs both the Share (bundle) permission and write permission there.`),
   sharingDisabled: () =>
     new AtriumError('not-authorized/not-allowed-to-create-bundle', 'Sharing is turned off on this site (the site setting sharing_enabled): no share link can be created.'),
   bundleNamesNotAllowed: () =>
@@ -180,6 +180,11 @@ export const errors = {
   lockRemovalRestricted: () =>
     new AtriumError('not-authorized/site-admin-or-workspace-admin-permission-required', 'Only the user who took a lock, or an administrator, may remove it.'),
 } as const;
+
+/** A path as a message names it: bounded, so a hostile one cannot make the answer large. */
+function shownPath(path: unknown): string {
+  return String(path).slice(0, 200);
+}
 
 function describe(prefix: string, modelErrors: ModelErrors): string {
   const details = Object.entries(modelErrors).map(([field, messages]) => `${field} ${messages.join(', ')}`);

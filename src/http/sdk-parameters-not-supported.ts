@@ -12,6 +12,14 @@ const USER_PARAMETERS_NOT_TAKEN = [
 const AUTOMATION_PARAMETERS_NOT_TAKEN = ['legacy_sync_ids', 'sync_ids', 'holiday_region', 'always_serialize_jobs', 'legacy_folder_matching'];
 
 /**
+ * A share link's parameters the SDK documents for create and update that Atrium does not take:
+ * custom forms, clickwraps, inboxes, snapshots, watermarks and mailed receipts are not in Atrium.
+ */
+const BUNDLE_PARAMETERS_NOT_TAKEN = [
+  'form_field_set_id', 'clickwrap_id', 'inbox_id', 'create_snapshot', 'finalize_snapshot', 'send_email_receipt_to_uploader', 'watermark_attachment_file',
+];
+
+/**
  * The parameters the pinned Files.com SDK (files.com 1.2.314) documents for a write method that
  * Atrium does not honour, by route (`METHOD path`; PUT shares PATCH's list). They are refused with
  * `bad-request/request-params-invalid` naming them (refuse-unsupported-parameters.ts), never
@@ -71,6 +79,9 @@ export const SDK_PARAMETERS_NOT_SUPPORTED: Readonly<Record<string, readonly stri
   // one at a time, and folder matching has only the current behaviour (docs/automations.md#fields).
   'POST /automations': AUTOMATION_PARAMETERS_NOT_TAKEN,
   'PATCH /automations/:id': AUTOMATION_PARAMETERS_NOT_TAKEN,
+  // Custom forms, clickwraps, inboxes, snapshots, watermarks and mailed receipts (docs/sharing.md#fields).
+  'POST /bundles': [...BUNDLE_PARAMETERS_NOT_TAKEN, 'snapshot_id'],
+  'PATCH /bundles/:id': [...BUNDLE_PARAMETERS_NOT_TAKEN, 'watermark_attachment_delete'],
   'POST /sessions': [
     'otp', 'partial_session_id',
   ],

@@ -32,6 +32,8 @@ export interface BundleRegistration {
   bundleId: number;
   workspaceId: number;
   bundleRecipientId: number | null;
+  /** The code of its link, as the link has it now. */
+  bundleCode: string | null;
   code: string;
   name: string | null;
   email: string | null;
@@ -117,9 +119,9 @@ type RegistrationRow = {
   company: string | null; ip: string | null; created_at: number | string;
 };
 
-function toRegistration(row: RegistrationRow): BundleRegistration {
+function toRegistration(row: RegistrationRow, bundleCodes: ReadonlyMap<number, string>): BundleRegistration {
   return {
-    id: row.id, bundleId: row.bundle_id, workspaceId: row.workspace_id, bundleRecipientId: row.bundle_recipient_id, code: row.code, name: row.name,
+    id: row.id, bundleId: row.bundle_id, workspaceId: row.workspace_id, bundleRecipientId: row.bundle_recipient_id, bundleCode: bundleCodes.get(row.bundle_id) ?? null, code: row.code, name: row.name,
     email: row.email, company: row.company, ip: row.ip, createdAt: Number(row.created_at),
   };
 }
@@ -140,13 +142,21 @@ export async function insertBundleRegistration(db: Db, registration: {
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  return toRegistration(row as RegistrationRow);
+  return toRegistration(row as RegistrationRow, await bundleCodesOf(db, [row.bundle_id]));
+}
+
+/** The codes of the links `ids`, by id. */
+async function bundleCodesOf(db: Db, ids: readonly number[]): Promise<Map<number, string>> {
+  const wanted = [...new Set(ids)];
+  if (wanted.length === 0) return new Map();
+  const rows = await db.selectFrom('bundles').select(['id', 'code']).where('id', 'in', wanted).execute();
+  return new Map(rows.map((row) => [row.id, row.code]));
 }
 
 /** A registration by its own code (the visitor's cookie), of the link `bundleId` only. */
 export async function findBundleRegistrationByCode(db: Db, bundleId: number, code: string): Promise<BundleRegistration | undefined> {
   const row = await db.selectFrom('bundle_registrations').selectAll().where('code', '=', code).where('bundle_id', '=', bundleId).executeTakeFirst();
-  return row === undefined ? undefined : toRegistration(row as RegistrationRow);
+  return row === undefined ? undefined : toRegistration(row as RegistrationRow, await bundleCodesOf(db, [row.bundle_id]));
 }
 
 /**
@@ -171,14 +181,16 @@ function recordsOf<T extends RecordTable>(db: Db, table: T, scope: BundleRecordS
 
 export async function listBundleRegistrations(db: Db, scope: BundleRecordScope, page: IdPageRequest): Promise<BundleRegistration[]> {
   const rows = await recordsOf(db, 'bundle_registrations', scope).selectAll().where('id', '>', page.afterId).orderBy('id').limit(page.limit).execute();
-  return rows.map((row) => toRegistration(row as RegistrationRow));
+  const codes = await bundleCodesOf(db, rows.map((row) => row.bundle_id));
+  return rows.map((row) => toRegistration(row as RegistrationRow, codes));
 }
 
 async function registrationsById(db: Db, ids: readonly (number | null)[]): Promise<Map<number, BundleRegistration>> {
   const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
   if (wanted.length === 0) return new Map();
   const rows = await db.selectFrom('bundle_registrations').selectAll().where('id', 'in', wanted).execute();
-  return new Map(rows.map((row) => [row.id, toRegistration(row as RegistrationRow)]));
+  const codes = await bundleCodesOf(db, rows.map((row) => row.bundle_id));
+  return new Map(rows.map((row) => [row.id, toRegistration(row as RegistrationRow, codes)]));
 }
 
 /** Records what a visitor did through a link (the public page calls it). Paths are qualified site paths. */
