@@ -157,6 +157,8 @@ function namedPaths(a: Call, inputs: readonly string[]): { site: SitePath; named
       site = framedSitePath(a.caller, frame, named);
     } catch (error) {
       if (error instanceof AtriumError && error.type === 'not-found/file-not-found') throw errors.bundlePathNotFound(named);
+      // Which of the paths, and that it is one of `paths`.
+      if (error instanceof AtriumError && error.type === 'bad-request/invalid-path') throw errors.invalidPath(`paths: "${named.slice(0, 200)}": ${error.message}`);
       throw error;
     }
     if (!byKey.has(site.key)) byKey.set(site.key, { site, named });
