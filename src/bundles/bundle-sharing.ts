@@ -1,4 +1,6 @@
 import { type Call, findVisibleBundle } from '../access/index.js';
+import type { Db } from '../db/database.js';
+import { lockAndRead } from '../db/serialise.js';
 import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors/catalogue.js';
 import { recordHistory } from '../history/index.js';
@@ -8,6 +10,7 @@ import {
   type BundleRecipient, type BundleRecipientFilter, insertBundleRecipients, listBundleRecipients as listRecipientsOf, type NewBundleRecipient,
   recipientKeysOf,
 } from '../repositories/bundle-activity.js';
+import { findBundleById } from '../repositories/bundles.js';
 import { refusingDuplicates } from '../repositories/constraint-errors.js';
 import { bundleShared } from './bundle-history.js';
 
@@ -51,6 +54,9 @@ export async function shareBundle(a: Call, id: number, input: ShareInput): Promi
   const bundle = await findVisibleBundle(a.db, a.caller, a.requestWorkspaceId, id);
   if (!(await readSharingSettings(a.db)).sharing_enabled) throw errors.sharingDisabled();
   await refusingDuplicates(() => inTransaction(a.db, async (tx) => {
+    // The link's recipients are looked at and added one sharing at a time: of identical sharings at
+    // once, the first records the recipients and the others find them recorded.
+    await lockedBundle(tx, bundle.id);
     const known = await recipientKeysOf(tx, bundle.id, checked.map((r) => r.recipient.toLowerCase()));
     const fresh = new Map<string, NewBundleRecipient>();
     for (const r of checked) {
@@ -80,11 +86,17 @@ export async function createBundleRecipient(a: Call, input: { bundle_id: number;
   const bundle = await findVisibleBundle(a.db, a.caller, a.requestWorkspaceId, input.bundle_id);
   if (!(await readSharingSettings(a.db)).sharing_enabled) throw errors.sharingDisabled();
   return refusingDuplicates(() => inTransaction(a.db, async (tx) => {
+    await lockedBundle(tx, bundle.id);
     if ((await recipientKeysOf(tx, bundle.id, [checked.recipient.toLowerCase()])).size > 0) throw errors.recipientAlreadyShared();
     const [recorded] = await insertBundleRecipients(tx, bundle, [checked], a.now);
     await recordHistory(tx, a, [bundleShared(bundle, [recorded as BundleRecipient], note)]);
     return recorded as BundleRecipient;
   }), () => errors.recipientAlreadyShared());
+}
+
+/** Locks the link until the transaction ends; `not-found` when it was deleted meanwhile. */
+async function lockedBundle(tx: Db, id: number): Promise<void> {
+  if ((await lockAndRead(tx, 'bundles', id, findBundleById)) === undefined) throw errors.bundleNotFound();
 }
 
 function checkedRecipient(r: { recipient: string; name: string | null; company: string | null }, note: string | null): NewBundleRecipient {

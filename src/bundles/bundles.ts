@@ -119,14 +119,22 @@ export async function updateBundle(a: Call, id: number, input: BundleInput): Pro
   const nothing = Object.keys(changed).length === 0 && paths === undefined && code === undefined && !newCreator && passwordHash === undefined;
   if (!nothing) {
     await refusingDuplicates(() => inTransaction(a.db, async (tx) => {
+      // Compared again with the link as it is now, other changes of it waiting: of identical
+      // changes at once, the first is made and recorded, and the others find nothing left to change.
       const before = await lockedBundle(tx, found.id);
       const beforePaths = await findBundlePaths(tx, found.id);
+      const still = Object.fromEntries(Object.entries(changed)
+        .filter(([field, value]) => before.settings[field as keyof BundleSettings] !== value)) as Partial<BundleSettings>;
+      const newPaths = paths !== undefined && !samePaths(paths.map((p) => p.pathKey), beforePaths.map((p) => p.pathKey)) ? paths : undefined;
+      const newCode = code !== undefined && code !== before.code ? code : undefined;
+      const handedTo = newCreator && creator !== undefined && creator.id !== before.userId ? creator.id : undefined;
+      if (Object.keys(still).length === 0 && newPaths === undefined && newCode === undefined && handedTo === undefined && passwordHash === undefined) return;
       await updateBundleRow(tx, found.id, {
-        settings: changed, ...(code === undefined ? {} : { code }), ...(newCreator && creator !== undefined ? { userId: creator.id } : {}),
-        ...(passwordHash === undefined ? {} : { passwordHash }), ...(paths === undefined ? {} : { paths }),
+        settings: still, ...(newCode === undefined ? {} : { code: newCode }), ...(handedTo === undefined ? {} : { userId: handedTo }),
+        ...(passwordHash === undefined ? {} : { passwordHash }), ...(newPaths === undefined ? {} : { paths: newPaths }),
       }, a.now);
       const after = (await findBundleById(tx, found.id)) as Bundle;
-      await recordHistory(tx, a, [bundleUpdated({ bundle: before, paths: beforePaths }, { bundle: after, paths: paths ?? beforePaths })]);
+      await recordHistory(tx, a, [bundleUpdated({ bundle: before, paths: beforePaths }, { bundle: after, paths: newPaths ?? beforePaths })]);
     }), codeTaken);
   }
   return viewOf(a.db, found.id);
