@@ -4,7 +4,7 @@
 // relative path, so a pattern per folder depth says exactly where an import lands.
 
 /** Features: each is entered only through its index.ts. */
-export const FEATURES = ['access', 'history', 'identity', 'directory', 'grants', 'files', 'access-review', 'partners', 'jobs', 'automations'];
+export const FEATURES = ['access', 'history', 'identity', 'directory', 'grants', 'files', 'access-review', 'partners', 'jobs', 'automations', 'bundles'];
 
 /** Front doors: they translate a protocol and call features; nothing below may import them. */
 export const FRONT_DOORS = ['http', 'cli', 'scim', 'webdav', 'sftp'];
@@ -36,6 +36,10 @@ export const MAY_IMPORT = {
   // Automations: rules that copy, move, delete and make folders on a schedule or after an event;
   // they act on files and hand their runs to jobs.
   automations: ['access', 'history', 'jobs', 'files', 'grants', 'authz', 'db', 'lib', 'errors', 'repositories', 'config'],
+  // Share links: links to a Workspace's files, made on their creator's authority under the site's
+  // settings (identity keeps them, and hashes the links' passwords as it hashes users'); their
+  // path templates name time zones as automations read them.
+  bundles: ['access', 'history', 'identity', 'automations', 'authz', 'db', 'lib', 'errors', 'repositories'],
   http: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],
   cli: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],
   scim: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],

@@ -433,6 +433,100 @@ export interface AutomationWatchVersionTable {
   version: number | string;
 }
 
+/** A share link (docs/sharing.md). */
+export interface BundlesTable {
+  id: Id;
+  workspace_id: number;
+  /** Its creator; null once that user is deleted, which ends the link. */
+  user_id: number | null;
+  /** The last part of its public URL, as written. */
+  code: string;
+  /** The code lower-cased: no two links differ by case alone. */
+  code_key: string;
+  description: string | null;
+  internal_name: string | null;
+  note: string | null;
+  expires_at: number | null;
+  start_access_on_date: number | null;
+  max_uses: number | null;
+  /** argon2id hash of the link's password; null when it has none. */
+  password_hash: string | null;
+  permissions: string;
+  require_registration: DefaultedFlag;
+  skip_name: DefaultedFlag;
+  skip_email: DefaultedFlag;
+  skip_company: DefaultedFlag;
+  path_template: string | null;
+  path_template_time_zone: string | null;
+  dont_separate_submissions_by_folder: DefaultedFlag;
+  dont_allow_folders_in_uploads: DefaultedFlag;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A path a share link shares: a qualified site path. */
+export interface BundlePathsTable {
+  id: Id;
+  bundle_id: number;
+  path: string;
+  path_key: string;
+  recursive: Flag;
+}
+
+/** Someone a share link was shared with (recorded; Atrium sends no mail). */
+export interface BundleRecipientsTable {
+  id: Id;
+  bundle_id: number;
+  workspace_id: number;
+  recipient: string;
+  /** The address lower-cased: each is recorded once per link. */
+  recipient_key: string;
+  name: string | null;
+  company: string | null;
+  note: string | null;
+  sent_at: number | null;
+  created_at: number;
+}
+
+/** A visitor of a share link who registered (name, email, company) on its public page. */
+export interface BundleRegistrationsTable {
+  id: Id;
+  bundle_id: number;
+  workspace_id: number;
+  bundle_recipient_id: number | null;
+  /** The registration's own code, which the public page keeps in the visitor's cookie. */
+  code: string;
+  name: string | null;
+  email: string | null;
+  company: string | null;
+  ip: string | null;
+  created_at: number;
+}
+
+/** Something a visitor did through a share link (an upload, a folder made, a registration). */
+export interface BundleActionsTable {
+  id: Id;
+  bundle_id: number;
+  workspace_id: number;
+  bundle_registration_id: number | null;
+  action: string;
+  path: string | null;
+  source: string | null;
+  destination: string | null;
+  created_at: number;
+}
+
+/** A download through a share link: one file, or the whole link as a ZIP. */
+export interface BundleDownloadsTable {
+  id: Id;
+  bundle_id: number;
+  workspace_id: number;
+  bundle_registration_id: number | null;
+  download_method: string;
+  path: string | null;
+  created_at: number;
+}
+
 export interface Tables {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -460,4 +554,10 @@ export interface Tables {
   automations: AutomationsTable;
   automation_runs: AutomationRunsTable;
   automation_watch_version: AutomationWatchVersionTable;
+  bundles: BundlesTable;
+  bundle_paths: BundlePathsTable;
+  bundle_recipients: BundleRecipientsTable;
+  bundle_registrations: BundleRegistrationsTable;
+  bundle_actions: BundleActionsTable;
+  bundle_downloads: BundleDownloadsTable;
 }

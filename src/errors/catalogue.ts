@@ -68,6 +68,23 @@ export const errors = {
   partnerNotFound: () => new AtriumError('not-found', 'Partner not found.'),
   automationNotFound: () => new AtriumError('not-found', 'Automation not found.'),
   automationRunNotFound: () => new AtriumError('not-found', 'Automation run not found.'),
+  // Share links (docs/sharing.md). Files.com's SDKs define no type for a missing link: plain `not-found`, named in the message.
+  bundleNotFound: () => new AtriumError('not-found', 'Bundle not found.'),
+  bundleRegistrationNotFound: () => new AtriumError('not-found/bundle-registration-not-found', 'Bundle registration not found.'),
+  bundlePathNotFound: (path: string) =>
+    new AtriumError('not-found/bundle-path-not-found', `Nothing to share at "${shownPath(path)}": no such file or folder, or one you cannot see.`, { modelErrors: { paths: [`"${shownPath(path)}" was not found`] } }),
+  bundlePermissionRequired: (path: string) =>
+    new AtriumError('not-authorized/bundle-permission-required', `Sharing "${shownPath(path)}" needs the Share (bundle) permission on it, or admin.`),
+  writeAndBundlePermissionRequired: (path: string) =>
+    new AtriumError('not-authorized/write-and-bundle-permission-required', `A link that takes uploads into "${shownPath(path)}" needs both the Share (bundle) permission and write permission there.`),
+  sharingDisabled: () =>
+    new AtriumError('not-authorized/not-allowed-to-create-bundle', 'Sharing is turned off on this site (the site setting sharing_enabled): no share link can be created.'),
+  bundleNamesNotAllowed: () =>
+    new AtriumError('not-authorized/insufficient-permission-for-params', 'Choosing a share link\'s code is turned off on this site (the site setting allow_bundle_names): leave code out, and a random one is made.', { modelErrors: { code: ['may not be chosen on this site'] } }),
+  invalidBundleCode: (message: string) =>
+    new AtriumError('processing-failure/invalid-bundle-code', message, { modelErrors: { code: [message] } }),
+  recipientAlreadyShared: () =>
+    new AtriumError('processing-failure/recipient-already-shared', 'This share link is already shared with this recipient.', { modelErrors: { recipient: ['is already a recipient of this link'] } }),
   membershipNotFound: () => new AtriumError('not-found/group-user-not-found', 'Group membership not found.'),
   modelSaveError: (modelErrors: ModelErrors) =>
     new AtriumError('processing-failure/model-save-error', describe('The change cannot be saved', modelErrors), { modelErrors }),
@@ -163,6 +180,11 @@ export const errors = {
   lockRemovalRestricted: () =>
     new AtriumError('not-authorized/site-admin-or-workspace-admin-permission-required', 'Only the user who took a lock, or an administrator, may remove it.'),
 } as const;
+
+/** A path as a message names it: bounded, so a hostile one cannot make the answer large. */
+function shownPath(path: unknown): string {
+  return String(path).slice(0, 200);
+}
 
 function describe(prefix: string, modelErrors: ModelErrors): string {
   const details = Object.entries(modelErrors).map(([field, messages]) => `${field} ${messages.join(', ')}`);

@@ -12,6 +12,14 @@ const USER_PARAMETERS_NOT_TAKEN = [
 const AUTOMATION_PARAMETERS_NOT_TAKEN = ['legacy_sync_ids', 'sync_ids', 'holiday_region', 'always_serialize_jobs', 'legacy_folder_matching'];
 
 /**
+ * A share link's parameters the SDK documents for create and update that Atrium does not take:
+ * custom forms, clickwraps, inboxes, snapshots, watermarks and mailed receipts are not in Atrium.
+ */
+const BUNDLE_PARAMETERS_NOT_TAKEN = [
+  'form_field_set_id', 'clickwrap_id', 'inbox_id', 'create_snapshot', 'finalize_snapshot', 'send_email_receipt_to_uploader', 'watermark_attachment_file',
+];
+
+/**
  * The parameters the pinned Files.com SDK (files.com 1.2.314) documents for a write method that
  * Atrium does not honour, by route (`METHOD path`; PUT shares PATCH's list). They are refused with
  * `bad-request/request-params-invalid` naming them (refuse-unsupported-parameters.ts), never
@@ -28,7 +36,7 @@ export const SDK_PARAMETERS_NOT_SUPPORTED: Readonly<Record<string, readonly stri
   'POST /api_keys': ['path'],
   'PATCH /site': [
     'subdomain', 'domain', 'domain_hsts_header', 'domain_letsencrypt_chain', 'email', 'reply_to_email',
-    'allow_bundle_names', 'bundle_expiration', 'welcome_email_enabled', 'ask_about_overwrites',
+    'welcome_email_enabled', 'ask_about_overwrites',
     'show_request_access_link', 'welcome_email_cc', 'welcome_email_subject', 'welcome_custom_text',
     'language', 'windows_mode_ftp', 'default_time_zone', 'desktop_app', 'desktop_app_session_ip_pinning',
     'desktop_app_session_lifetime', 'mobile_app', 'mobile_app_session_ip_pinning',
@@ -43,14 +51,14 @@ export const SDK_PARAMETERS_NOT_SUPPORTED: Readonly<Record<string, readonly stri
     'password_require_letter', 'password_require_mixed', 'password_require_special',
     'password_require_number', 'password_require_unbreached', 'require_logout_from_bundles_and_inboxes',
     'dav_user_root_enabled', 'sftp_user_root_enabled', 'disable_password_reset', 'immutable_files',
-    'bundle_not_found_message', 'bundle_password_required', 'bundle_require_registration',
+    
     'bundle_require_share_recipient', 'bundle_registration_notifications', 'bundle_activity_notifications',
     'bundle_upload_receipt_notifications', 'document_edits_in_bundle_allowed',
     'password_requirements_apply_to_bundles', 'prevent_root_permissions_for_non_site_admins',
     'opt_out_global', 'custom_namespace', 'non_sso_groups_allowed', 'non_sso_users_allowed',
-    'sharing_enabled', 'snapshot_sharing_enabled', 'user_requests_enabled', 'user_requests_notify_admins',
+    'snapshot_sharing_enabled', 'user_requests_enabled', 'user_requests_notify_admins',
     'ftp_enabled', 'show_user_notifications_log_in_link', 'sftp_host_key_type', 'active_sftp_host_key_id',
-    'protocol_access_groups_only', 'revoke_bundle_access_on_disable_or_delete', 'bundle_watermark_value',
+    'protocol_access_groups_only', 'bundle_watermark_value',
     'group_admins_can_set_user_password', 'bundle_recipient_blacklist_free_email_domains',
     'bundle_recipient_blacklist_domains', 'admins_bypass_locked_subfolders', 'allowed_2fa_method_sms',
     'allowed_2fa_method_totp', 'allowed_2fa_method_webauthn', 'allowed_2fa_method_yubi',
@@ -71,6 +79,9 @@ export const SDK_PARAMETERS_NOT_SUPPORTED: Readonly<Record<string, readonly stri
   // one at a time, and folder matching has only the current behaviour (docs/automations.md#fields).
   'POST /automations': AUTOMATION_PARAMETERS_NOT_TAKEN,
   'PATCH /automations/:id': AUTOMATION_PARAMETERS_NOT_TAKEN,
+  // Custom forms, clickwraps, inboxes, snapshots, watermarks and mailed receipts (docs/sharing.md#fields).
+  'POST /bundles': [...BUNDLE_PARAMETERS_NOT_TAKEN, 'snapshot_id'],
+  'PATCH /bundles/:id': [...BUNDLE_PARAMETERS_NOT_TAKEN, 'watermark_attachment_delete'],
   'POST /sessions': [
     'otp', 'partial_session_id',
   ],

@@ -8,14 +8,16 @@ export { authenticate, type PresentedCredentials } from './authenticate.js';
 export { bootstrapFirstStart, type BootstrapResult } from './bootstrap.js';
 export { clientAddressKey } from './client-address.js';
 export { checkNewPassword, checkPasswordDiffers } from './password-policy.js';
-export { DUMMY_PASSWORD_HASH, hashPassword } from './passwords.js';
+export { DUMMY_PASSWORD_HASH, hashPassword, verifyPasswordOrDummy } from './passwords.js';
 export { type ConfirmIdentity, identityConfirmation, requireReauthentication } from './reauthentication.js';
 export { hashSecret, newApiKeySecret, newSessionId } from './secrets.js';
 export { logIn, logOut, type NewSession, startSession } from './sessions.js';
 export { type PasswordSignIn, verifyPasswordSignIn } from './sign-in.js';
 export { changeSiteSettings, readSitePolicies, readSiteSettingsAs, SITE_ID, type SiteView } from './site-administration.js';
 export { hourSpellingsOf } from './site-setting-hours.js';
-export { automationImportMayReachPrivateAddresses, historyRetentionDays, SETTING_RANGES, type SiteSettings } from './site-settings.js';
+export {
+  automationImportMayReachPrivateAddresses, BUNDLE_EXPIRATION_DAYS, historyRetentionDays, readSharingSettings, SETTING_RANGES, type SharingSettings, type SiteSettings,
+} from './site-settings.js';
 export { PasswordDoor, REMEMBER_PASSWORD_MS } from './password-door.js';
 export { endLockout, lockoutEnds } from './lockouts.js';
 export { type PublicKey } from '../repositories/public-keys.js';

@@ -29,6 +29,23 @@ export interface SiteSettings {
    * internal addresses. Off, an automation cannot be a way into the server's own network.
    */
   automation_import_private_addresses: boolean;
+  /** Share links (docs/sharing.md): off, no new link can be made. */
+  sharing_enabled: boolean;
+  /**
+   * Days a new share link lasts when its creator sets no expiry, and the longest any link may be
+   * set to last from the moment it is set; null: links need not expire.
+   */
+  bundle_expiration: number | null;
+  /** Every share link must have a password. */
+  bundle_password_required: boolean;
+  /** Every share link asks its visitors to register (name, email, company). */
+  bundle_require_registration: boolean;
+  /** A share link stops working while its creator is disabled (a deleted creator's links always end). */
+  revoke_bundle_access_on_disable_or_delete: boolean;
+  /** Creators may choose their links' codes (the last part of the URL). */
+  allow_bundle_names: boolean;
+  /** What the public page says for a link that does not exist or no longer works; empty: its own words. */
+  bundle_not_found_message: string;
 }
 
 export const DEFAULT_SITE_SETTINGS: Readonly<SiteSettings> = {
@@ -45,7 +62,26 @@ export const DEFAULT_SITE_SETTINGS: Readonly<SiteSettings> = {
   history_retention_days: 365,
   allowed_ips: '',
   automation_import_private_addresses: false,
+  sharing_enabled: true,
+  bundle_expiration: null,
+  bundle_password_required: false,
+  bundle_require_registration: false,
+  revoke_bundle_access_on_disable_or_delete: true,
+  allow_bundle_names: false,
+  bundle_not_found_message: '',
 };
+
+/** Settings that may also be null (none): a stored number or null is read as it is. */
+const NULLABLE_NUMBERS: ReadonlySet<keyof SiteSettings> = new Set(['bundle_expiration']);
+
+/** The range of `bundle_expiration`, in days: a day at least, a century at most. */
+export const BUNDLE_EXPIRATION_DAYS = { minimum: 1, maximum: 36_500 } as const;
+
+/** Whether `value` is of the type of setting `name`. */
+function fitsSetting(name: keyof SiteSettings, value: unknown): boolean {
+  if (NULLABLE_NUMBERS.has(name)) return value === null || typeof value === 'number';
+  return typeof value === typeof DEFAULT_SITE_SETTINGS[name];
+}
 
 type NumericSetting = { [K in keyof SiteSettings]: SiteSettings[K] extends number ? K : never }[keyof SiteSettings];
 
@@ -75,7 +111,7 @@ export async function readSiteSettings(db: Db): Promise<SiteSettings> {
   const settings = { ...DEFAULT_SITE_SETTINGS };
   for (const name of Object.keys(settings) as (keyof SiteSettings)[]) {
     const value = stored.get(name);
-    if (typeof value === typeof settings[name]) (settings as Record<string, unknown>)[name] = value;
+    if (value !== undefined && fitsSetting(name, value)) (settings as Record<string, unknown>)[name] = value;
   }
   return settings;
 }
@@ -89,7 +125,7 @@ export async function updateSiteSettings(a: Call, changes: Partial<SiteSettings>
   const known: Partial<Record<keyof SiteSettings, unknown>> = {};
   for (const name of Object.keys(DEFAULT_SITE_SETTINGS) as (keyof SiteSettings)[]) {
     const value = changes[name];
-    if (value !== undefined && typeof value === typeof DEFAULT_SITE_SETTINGS[name]) known[name] = value;
+    if (value !== undefined && fitsSetting(name, value)) known[name] = value;
   }
   await inTransaction(db, async (tx) => {
     // Compared with the settings as they are now, other changes of them waiting: of identical
@@ -110,6 +146,23 @@ export async function updateSiteSettings(a: Call, changes: Partial<SiteSettings>
     }]);
   });
   return readSiteSettings(db);
+}
+
+/**
+ * The site settings share links follow (docs/sharing.md#site-settings). Read when a link is made,
+ * changed or visited, with no caller's authority: the settings are the Site Administrators'
+ * decision, which every creator follows.
+ */
+export type SharingSettings = Pick<SiteSettings, 'sharing_enabled' | 'bundle_expiration' | 'bundle_password_required' | 'bundle_require_registration'
+  | 'revoke_bundle_access_on_disable_or_delete' | 'allow_bundle_names' | 'bundle_not_found_message'>;
+
+export async function readSharingSettings(db: Db): Promise<SharingSettings> {
+  const s = await readSiteSettings(db);
+  return {
+    sharing_enabled: s.sharing_enabled, bundle_expiration: s.bundle_expiration, bundle_password_required: s.bundle_password_required,
+    bundle_require_registration: s.bundle_require_registration, revoke_bundle_access_on_disable_or_delete: s.revoke_bundle_access_on_disable_or_delete,
+    allow_bundle_names: s.allow_bundle_names, bundle_not_found_message: s.bundle_not_found_message,
+  };
 }
 
 /** How long History keeps its records (housekeeping reads it; no caller's authority is involved). */

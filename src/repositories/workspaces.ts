@@ -46,10 +46,10 @@ export async function deleteWorkspaceRow(db: Db, id: number): Promise<void> {
 }
 
 /** What keeps a Workspace from being deleted: anything that belongs to it. */
-export async function workspaceContents(db: Db, id: number): Promise<{ users: number; groups: number; partners: number; apiKeys: number; permissions: number; automations: number }> {
-  const count = async (table: 'users' | 'groups' | 'partners' | 'api_keys' | 'permissions' | 'automations') => {
+export async function workspaceContents(db: Db, id: number): Promise<{ users: number; groups: number; partners: number; apiKeys: number; permissions: number; automations: number; bundles: number }> {
+  const count = async (table: 'users' | 'groups' | 'partners' | 'api_keys' | 'permissions' | 'automations' | 'bundles') => {
     const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('workspace_id', '=', id).executeTakeFirstOrThrow();
     return Number(row.n);
   };
-  return { users: await count('users'), groups: await count('groups'), partners: await count('partners'), apiKeys: await count('api_keys'), permissions: await count('permissions'), automations: await count('automations') };
+  return { users: await count('users'), groups: await count('groups'), partners: await count('partners'), apiKeys: await count('api_keys'), permissions: await count('permissions'), automations: await count('automations'), bundles: await count('bundles') };
 }

@@ -173,6 +173,21 @@ class Home {
     return { id: made.id as number, runId: runs[0].id as number };
   }
 
+  /**
+   * A share link of `Shared` in the home Workspace, shared with one recipient: made by the site for
+   * the home's Workspace Administrator (a Site Administrator in Workspace 0), who may share it.
+   */
+  async bundle(): Promise<number> {
+    const made = await asSite(this.site.t, this.workspace, 'POST', '/bundles', { paths: ['Shared'], user_id: this.bundleOwner().id, internal_name: unique('bundle') });
+    await asSite(this.site.t, this.workspace, 'POST', `/bundles/${made.id}/share`, { to: ['someone@example.com'] });
+    return made.id as number;
+  }
+
+  /** Who may share `Shared` in the home Workspace. */
+  bundleOwner(): User {
+    return this.workspace === 0 ? this.site.siteAdmin : this.site.workspaceAdmin;
+  }
+
   /** The whole API path of a webhook automation's URL, the automation of the home Workspace. */
   async webhookPath(): Promise<string> {
     const made = await asSite(this.site.t, this.workspace, 'POST', '/automations', { name: unique('webhook'), automation: 'copy_file', trigger: 'webhook', path: 'Shared', destinations: ['Shared/copies/'] });
@@ -326,6 +341,21 @@ export const requestBuilders: Record<string, RequestBuilder> = {
   'GET /automation_runs': async (site, caller) => get(`/automation_runs?automation_id=${(await home(site, caller).automation()).id}`),
   'GET /automation_runs/{id}': async (site, caller) => get(`/automation_runs/${(await home(site, caller).automation()).runId}`),
   'GET /automation_runs/{id}/status_messages': async (site, caller) => get(`/automation_runs/${(await home(site, caller).automation()).runId}/status_messages`),
+  'GET /bundles': async () => get('/bundles'),
+  // A caller without a user of its own (a site-wide key) names who the link is for.
+  'POST /bundles': async (site, caller) => ({
+    method: 'POST', path: '/bundles', body: { paths: ['Shared'], ...(caller.userId === null ? { user_id: home(site, caller).bundleOwner().id } : {}) },
+  }),
+  'GET /bundles/{id}': async (site, caller) => get(`/bundles/${await home(site, caller).bundle()}`),
+  'PUT /bundles/{id}': async (site, caller) => ({ method: 'PUT', path: `/bundles/${await home(site, caller).bundle()}`, body: { note: unique('renamed') } }),
+  'PATCH /bundles/{id}': async (site, caller) => ({ method: 'PATCH', path: `/bundles/${await home(site, caller).bundle()}`, body: { note: unique('renamed') } }),
+  'DELETE /bundles/{id}': async (site, caller) => ({ method: 'DELETE', path: `/bundles/${await home(site, caller).bundle()}` }),
+  'POST /bundles/{id}/share': async (site, caller) => ({ method: 'POST', path: `/bundles/${await home(site, caller).bundle()}/share`, body: { to: ['another@example.com'] } }),
+  'GET /bundle_recipients': async (site, caller) => get(`/bundle_recipients?bundle_id=${await home(site, caller).bundle()}`),
+  'POST /bundle_recipients': async (site, caller) => ({ method: 'POST', path: '/bundle_recipients', body: { bundle_id: await home(site, caller).bundle(), recipient: 'one@example.com' } }),
+  'GET /bundle_registrations': async () => get('/bundle_registrations'),
+  'GET /bundle_downloads': async () => get('/bundle_downloads'),
+  'GET /bundle_actions': async () => get('/bundle_actions'),
   'GET /partners': async () => get('/partners'),
   'POST /partners': async () => ({ method: 'POST', path: '/partners', body: { name: unique('new-partner'), root_folder: `Shared/${unique('partner-root')}` } }),
   'GET /partners/{id}': async (site, caller) => get(`/partners/${await home(site, caller).partner()}`),

@@ -64,6 +64,13 @@ describe.each(testDatabaseTargets())('simultaneous identical writes [$name]', (t
   const newGroup = async (fields: Record<string, unknown> = {}) => (await post('/groups', { name: unique('group'), ...fields })) as { id: number };
   const newPartner = async () => (await post('/partners', { name: unique('partner'), root_folder: unique('partner-root') })) as { id: number };
   const newAutomation = async () => (await post('/automations', { automation: 'copy_file', name: unique('automation') })) as { id: number };
+  /** A share link of a folder of its own, made for a Site Administrator (the site-wide key has no user). */
+  const newBundle = async () => {
+    const folder = unique('shared');
+    await post(`/folders/${folder}`, {});
+    const owner = await createUser(db(), { siteAdmin: true });
+    return (await post('/bundles', { paths: [folder], user_id: owner.id })) as { id: number };
+  };
   const membershipOf = async (groupId: number, userId: number) => {
     await post('/group_users', { group_id: groupId, user_id: userId });
     return ((await t.api.get(`/group_users?group_id=${groupId}`, admin)).body as { id: number; user_id: number }[]).find((m) => m.user_id === userId)!.id;
@@ -253,6 +260,39 @@ describe.each(testDatabaseTargets())('simultaneous identical writes [$name]', (t
     'PUT /automations/{id}': async () => automationRenamed('PUT'),
     'PATCH /automations/{id}': async () => automationRenamed('PATCH'),
     'DELETE /automations/{id}': async () => deleted(`/automations/${(await newAutomation()).id}`, 'not-found', 'automation_destroy'),
+    // A share link's chosen code is taken once; a random one is each link's own.
+    'POST /bundles': async () => {
+      const { id } = await newBundle();
+      const { paths, user_id: userId } = (await t.api.get(`/bundles/${id}`, admin)).body;
+      await t.api.patch('/site', { allow_bundle_names: true }, admin);
+      const code = unique('code').replace(/[^A-Za-z0-9_-]/g, '');
+      return {
+        method: 'POST', path: '/bundles', options: { ...admin, body: { paths, user_id: userId, code } }, answers: { 201: 1, 422: AT_ONCE - 1 },
+        refusal: 'processing-failure/model-save-error', recorded: { bundle_create: 1 },
+        after: async () => {
+          expect((await t.api.get(`/bundles?filter[code]=${code}`, admin)).body).toHaveLength(1);
+          await t.api.patch('/site', { allow_bundle_names: false }, admin);
+        },
+      };
+    },
+    'PUT /bundles/{id}': async () => bundleChanged('PUT'),
+    'PATCH /bundles/{id}': async () => bundleChanged('PATCH'),
+    'DELETE /bundles/{id}': async () => deleted(`/bundles/${(await newBundle()).id}`, 'not-found', 'bundle_destroy'),
+    'POST /bundles/{id}/share': async () => {
+      const bundle = await newBundle();
+      return {
+        method: 'POST', path: `/bundles/${bundle.id}/share`, options: { ...admin, body: { to: ['once@example.com'] } }, answers: { 204: AT_ONCE }, recorded: { bundle_share: 1 },
+        after: async () => expect((await t.api.get(`/bundle_recipients?bundle_id=${bundle.id}`, admin)).body).toHaveLength(1),
+      };
+    },
+    'POST /bundle_recipients': async () => {
+      const bundle = await newBundle();
+      return {
+        method: 'POST', path: '/bundle_recipients', options: { ...admin, body: { bundle_id: bundle.id, recipient: 'once@example.com' } },
+        answers: { 201: 1, 422: AT_ONCE - 1 }, refusal: 'processing-failure/recipient-already-shared', recorded: { bundle_share: 1 },
+        after: async () => expect((await t.api.get(`/bundle_recipients?bundle_id=${bundle.id}`, admin)).body).toHaveLength(1),
+      };
+    },
     'POST /automations/{id}/manual_run': async () => {
       const automation = await newAutomation();
       return {
@@ -466,6 +506,12 @@ describe.each(testDatabaseTargets())('simultaneous identical writes [$name]', (t
     const automation = await newAutomation();
     const name = unique('renamed');
     return renamed(method, `/automations/${automation.id}`, { name }, 'automation_update', async () => expect((await t.api.get(`/automations/${automation.id}`, admin)).body.name).toBe(name));
+  }
+
+  async function bundleChanged(method: string): Promise<Burst> {
+    const bundle = await newBundle();
+    const note = unique('note');
+    return renamed(method, `/bundles/${bundle.id}`, { note }, 'bundle_update', async () => expect((await t.api.get(`/bundles/${bundle.id}`, admin)).body.note).toBe(note));
   }
 
   async function membershipChanged(method: string): Promise<Burst> {

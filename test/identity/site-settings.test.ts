@@ -19,6 +19,13 @@ const DEFAULTS = {
   history_retention_days: 365,
   allowed_ips: '',
   automation_import_private_addresses: false,
+  sharing_enabled: true,
+  bundle_expiration: null,
+  bundle_password_required: false,
+  bundle_require_registration: false,
+  revoke_bundle_access_on_disable_or_delete: true,
+  allow_bundle_names: false,
+  bundle_not_found_message: '',
 };
 /** What the site answers about the server itself, whatever the settings (this app runs no SFTP). */
 const FACTS = {
@@ -148,6 +155,12 @@ describe.each(testDatabaseTargets())('site settings [$name]', (target) => {
       { automation_import_private_addresses: 'true' },
       { automation_import_private_addresses: 1 },
       { automation_import_private_addresses: null },
+      { sharing_enabled: null },
+      { bundle_expiration: 0 },
+      { bundle_expiration: 36_501 },
+      { bundle_expiration: '7' },
+      { allow_bundle_names: 'yes' },
+      { bundle_not_found_message: null },
       { session_expiry: 0 },
       { session_expiry: 0.01 },
       { session_expiry: 'one' },

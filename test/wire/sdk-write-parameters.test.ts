@@ -49,6 +49,8 @@ const METHODS: WriteMethod[] = [
   { model: 'Session', heading: 'Create user session', method: 'POST', path: '/sessions' },
   { model: 'Automation', heading: 'Create Automation', method: 'POST', path: '/automations' },
   { model: 'Automation', heading: 'Update Automation', method: 'PATCH', path: '/automations/{id}' },
+  { model: 'Bundle', heading: 'Create Bundle', method: 'POST', path: '/bundles' },
+  { model: 'Bundle', heading: 'Update Bundle', method: 'PATCH', path: '/bundles/{id}' },
 ];
 
 /** The table's key for a method: Fastify's route path (`:id`, `*`). */
@@ -240,6 +242,9 @@ describe.each(testDatabaseTargets())('the SDK\'s write parameters, honoured or r
       'POST /sessions': await t.api.post('/sessions', { username: 'nobody', password: 'nothing', ...refusedBody(METHODS[17]!) }),
       'POST /automations': await t.api.post('/automations', { automation: 'copy_file', ...refusedBody(METHODS[18]!) }, admin),
       'PATCH /automations/:id': await t.api.patch(`/automations/${(await t.api.post('/automations', { automation: 'copy_file' }, admin)).body.id}`, { ...refusedBody(METHODS[19]!) }, admin),
+      // Refused before the link is looked for: the parameters alone decide.
+      'POST /bundles': await t.api.post('/bundles', { paths: ['anything'], ...refusedBody(METHODS[20]!) }, admin),
+      'PATCH /bundles/:id': await t.api.patch('/bundles/1', { ...refusedBody(METHODS[21]!) }, admin),
     };
     for (const m of METHODS.filter((w) => refusedOf(w).length > 0 && !['User'].includes(w.model))) {
       const answer = answers[tableKey(m) as keyof typeof answers];
@@ -348,7 +353,9 @@ describe.each(testDatabaseTargets())('the SDK\'s write parameters, honoured or r
     const site = (await t.api.get('/site', admin)).body;
     const siteChange = covers(method('Site', 'Update'), {
       name: 'Renamed site', session_expiry_minutes: 90, user_lockout: false, user_lockout_tries: 7, user_lockout_within_minutes: 120, user_lockout_lock_period_minutes: 180,
-      password_min_length: 14, users_can_create_api_keys: false, allowed_ips: '10.0.0.0/8\n127.0.0.0/8\n::1/128', ...Object.fromEntries(['sftp_enabled', 'dav_enabled', 'always_mkdir_parents', 'use_provided_modified_at', 'users_can_create_ssh_keys', 'calculate_file_checksums_crc32', 'calculate_file_checksums_md5', 'calculate_file_checksums_sha1', 'calculate_file_checksums_sha256'].map((fact) => [fact, site[fact]])),
+      password_min_length: 14, users_can_create_api_keys: false, allowed_ips: '10.0.0.0/8\n127.0.0.0/8\n::1/128', sharing_enabled: true, bundle_expiration: 36_500,
+      bundle_password_required: true, bundle_require_registration: true, revoke_bundle_access_on_disable_or_delete: false, allow_bundle_names: true,
+      bundle_not_found_message: 'This link has gone.', ...Object.fromEntries(['sftp_enabled', 'dav_enabled', 'always_mkdir_parents', 'use_provided_modified_at', 'users_can_create_ssh_keys', 'calculate_file_checksums_crc32', 'calculate_file_checksums_md5', 'calculate_file_checksums_sha1', 'calculate_file_checksums_sha256'].map((fact) => [fact, site[fact]])),
     });
     const changedSite = await t.api.patch('/site', siteChange, admin);
     expect(changedSite.status).toBe(200);
@@ -357,6 +364,33 @@ describe.each(testDatabaseTargets())('the SDK\'s write parameters, honoured or r
     const inHours = covers(method('Site', 'Update'), { session_expiry: 3, user_lockout_within: 4, user_lockout_lock_period: 5 });
     expect((await t.api.patch('/site', inHours, admin)).body).toMatchObject({ session_expiry_minutes: 180, user_lockout_within_minutes: 240, user_lockout_lock_period_minutes: 300 });
     await t.api.patch('/site', { allowed_ips: '', user_lockout: true }, admin);
+
+    // Every share link field at once, on create and again (each changed) on update, under the
+    // site settings just set (codes may be chosen; a password and registration are required).
+    await t.api.post('/folders/to-share', {}, admin);
+    await t.api.post('/folders/to-share-too', {}, admin);
+    await t.api.post('/permissions', { path: 'to-share', user_id: userId, permission: 'admin' }, admin);
+    await t.api.post('/permissions', { path: 'to-share-too', user_id: userId, permission: 'admin' }, admin);
+    const code = unique('params').replace(/[^A-Za-z0-9_-]/g, '');
+    const bundleBody = {
+      user_id: userId, paths: ['to-share'], password: 'a link password', dont_separate_submissions_by_folder: true, expires_at: '2099-01-01T00:00:00Z', max_uses: 5,
+      description: 'all of them', note: 'internal', code, path_template: '{{name}}', path_template_time_zone: 'UTC', permissions: 'read_write',
+      require_registration: true, require_share_recipient: false, skip_email: true, skip_name: true, skip_company: true, start_access_on_date: '2030-01-01T00:00:00Z',
+    };
+    const withoutPassword = ({ password: _password, ...rest }: Record<string, unknown>) => rest;
+    const bundle = await t.api.post('/bundles', covers(method('Bundle', 'Create'), bundleBody), admin);
+    expect([bundle.status, bundle.body]).toEqual([201, expect.objectContaining({ ...withoutPassword(bundleBody), password_protected: true })]);
+    const bundleChange = {
+      paths: ['to-share-too'], password: 'another link password', code: `${code}-2`, description: 'changed', dont_separate_submissions_by_folder: false,
+      expires_at: '2098-01-01T00:00:00Z', max_uses: 6, note: 'changed too', path_template: '{{email}}', path_template_time_zone: 'Eastern Time (US & Canada)',
+      permissions: 'read', require_registration: true, require_share_recipient: false, skip_company: false, start_access_on_date: '2031-01-01T00:00:00Z',
+      skip_email: false, skip_name: false,
+    };
+    const changedBundle = await t.api.patch(`/bundles/${bundle.body.id}`, covers(method('Bundle', 'Update'), bundleChange), admin);
+    expect(changedBundle.body).toMatchObject(withoutPassword(bundleChange));
+    const row = await t.database.db.selectFrom('bundles').select('password_hash').where('id', '=', bundle.body.id).executeTakeFirstOrThrow();
+    expect(row.password_hash).toMatch(/^\$argon2id\$/);
+    await t.api.patch('/site', { bundle_expiration: null, bundle_password_required: false, bundle_require_registration: false, allow_bundle_names: false }, admin);
 
     const password = 'a password for the session test';
     const signer = (await t.api.post('/users', { username: unique('signer'), password }, admin)).body;

@@ -24,6 +24,7 @@ import { jobs } from './021-jobs.js';
 import { automations } from './022-automations.js';
 import { automationWork } from './023-automation-work.js';
 import { automationWatchVersion } from './024-automation-watch-version.js';
+import { bundles } from './025-bundles.js';
 
 /**
  * Every migration, in order, listed statically (no directory scanning, so the build output and
@@ -56,6 +57,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '022-automations': automations(dialect),
     '023-automation-work': automationWork(dialect),
     '024-automation-watch-version': automationWatchVersion(dialect),
+    '025-bundles': bundles(dialect),
   };
   return { getMigrations: async () => migrations };
 }

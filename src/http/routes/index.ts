@@ -5,6 +5,8 @@ import { apiKeyRoutes } from './api-keys.js';
 import { automationRunRoutes } from './automation-runs.js';
 import { automationRoutes } from './automations.js';
 import { automationWebhookRoutes } from './automation-webhooks.js';
+import { bundleRecordRoutes } from './bundle-records.js';
+import { bundleRoutes } from './bundles.js';
 import { filesAndFoldersRoutes } from './files/index.js';
 import { groupUserRoutes } from './group-users.js';
 import { groupRoutes } from './groups.js';
@@ -41,6 +43,8 @@ export function registerApiRoutes(api: ApiInstance, deps: RouteDeps): void {
   automationRoutes(api, deps);
   automationRunRoutes(api, deps);
   automationWebhookRoutes(api, deps);
+  bundleRoutes(api, deps);
+  bundleRecordRoutes(api, deps);
   filesAndFoldersRoutes(api, deps);
   lockRoutes(api, deps);
   historyRoutes(api, deps);

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { changeSiteSettings, hourSpellingsOf, readSiteSettingsAs, SETTING_RANGES, type SiteView } from '../../identity/index.js';
+import { BUNDLE_EXPIRATION_DAYS, changeSiteSettings, hourSpellingsOf, readSiteSettingsAs, SETTING_RANGES, type SiteView } from '../../identity/index.js';
 import { errors } from '../../errors/catalogue.js';
 import { isoTime } from '../../lib/time.js';
 import { callOf, confirmIdentity } from '../call.js';
@@ -39,6 +39,15 @@ const SettingFields = {
   history_retention_days: integerSetting('history_retention_days', 'History records older than this many days are removed (docs/history.md)'),
   allowed_ips: Type.String({ maxLength: 16_384, description: 'Newline-separated addresses and CIDR ranges anyone may connect from, besides the users\' and groups\' own lists; empty restricts nothing' }),
   automation_import_private_addresses: Type.Boolean({ description: 'Import automations may fetch from loopback, private, link-local and other internal addresses (docs/automations.md); off by default' }),
+  sharing_enabled: Type.Boolean({ description: 'Share links (bundles) may be made (docs/sharing.md); on by default' }),
+  bundle_expiration: Type.Union([Type.Null(), Type.Integer(BUNDLE_EXPIRATION_DAYS)], {
+    description: 'Days a new share link lasts when its creator sets no expiry, and the longest any link may be set to last; null: links need not expire',
+  }),
+  bundle_password_required: Type.Boolean({ description: 'Every share link must have a password' }),
+  bundle_require_registration: Type.Boolean({ description: 'Every share link asks its visitors to register (name, email, company)' }),
+  revoke_bundle_access_on_disable_or_delete: Type.Boolean({ description: "A share link stops working while its creator is disabled (a deleted creator's links always end); on by default" }),
+  allow_bundle_names: Type.Boolean({ description: "Creators may choose their share links' codes (the last part of the URL); off by default" }),
+  bundle_not_found_message: Type.String({ maxLength: 4096, description: 'What the public page says for a share link that does not exist or no longer works; empty: its own words' }),
 };
 
 // What GET /site shows besides the settings: the site's identity and facts of the running server,

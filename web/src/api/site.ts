@@ -43,6 +43,18 @@ export interface SiteSettings {
   allowed_ips: string;
   /** Import automations may fetch from loopback, private and other internal addresses. */
   automation_import_private_addresses: boolean;
+  /** Share links may be made and shared (docs/sharing.md). */
+  sharing_enabled: boolean;
+  /** Days a new share link lasts when its creator sets no expiry, and the longest any may last; null: no limit. */
+  bundle_expiration: number | null;
+  bundle_password_required: boolean;
+  bundle_require_registration: boolean;
+  /** A share link stops working while its creator is disabled. */
+  revoke_bundle_access_on_disable_or_delete: boolean;
+  /** Creators may choose their share links' codes. */
+  allow_bundle_names: boolean;
+  /** What a share link's page says when the link does not exist or no longer works; empty: its own words. */
+  bundle_not_found_message: string;
 }
 
 export async function readSite(): Promise<SiteSettings> {
@@ -54,7 +66,8 @@ const SETTING_NAMES: Record<keyof SiteSettings, true> = {
   session_expiry_minutes: true, session_max_lifetime_minutes: true, user_lockout: true, user_lockout_tries: true,
   user_lockout_within_minutes: true, user_lockout_lock_period_minutes: true, login_attempts_per_ip_per_hour: true,
   password_min_length: true, users_can_create_api_keys: true, history_retention_days: true, allowed_ips: true,
-  automation_import_private_addresses: true,
+  automation_import_private_addresses: true, sharing_enabled: true, bundle_expiration: true, bundle_password_required: true,
+  bundle_require_registration: true, revoke_bundle_access_on_disable_or_delete: true, allow_bundle_names: true, bundle_not_found_message: true,
 };
 
 /**

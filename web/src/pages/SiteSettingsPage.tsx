@@ -3,6 +3,16 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { changeSite, readSite, type SiteSettings } from '../api/site';
 
 type NumericSetting = { [K in keyof SiteSettings]: SiteSettings[K] extends number ? K : never }[keyof SiteSettings];
+type FlagSetting = { [K in keyof SiteSettings]: SiteSettings[K] extends boolean ? K : never }[keyof SiteSettings];
+
+/** The share links' switches (docs/sharing.md#site-settings). */
+const SHARING_FLAGS: { name: FlagSetting; label: string; description?: string }[] = [
+  { name: 'sharing_enabled', label: 'Users may make share links', description: 'Off, no link can be made or shared, and existing links stop working.' },
+  { name: 'bundle_password_required', label: 'Every share link needs a password' },
+  { name: 'bundle_require_registration', label: 'Every share link asks visitors to register' },
+  { name: 'revoke_bundle_access_on_disable_or_delete', label: "A disabled user's share links stop working", description: "A deleted user's links always end." },
+  { name: 'allow_bundle_names', label: 'Creators may choose a share link\'s code', description: 'Off, every link gets a random code no one can guess.' },
+];
 
 const NUMBERS: { name: NumericSetting; label: string; min: number; max: number }[] = [
   { name: 'session_expiry_minutes', label: 'Sign out after this many idle minutes', min: 1, max: 525_600 },
@@ -58,6 +68,15 @@ export function SiteSettingsPage() {
           autosize minRows={2} maxRows={10} value={settings.allowed_ips} onChange={(e) => set({ allowed_ips: e.currentTarget.value })} />
         <Switch label="Import automations may fetch from internal addresses" description="Loopback, private and link-local addresses, such as this server's own services or a cloud metadata service. Leave it off unless imports must reach your internal network."
           checked={settings.automation_import_private_addresses} onChange={(e) => set({ automation_import_private_addresses: e.currentTarget.checked })} />
+        <Title order={2} size="h3">Share links</Title>
+        {SHARING_FLAGS.map((flag) => (
+          <Switch key={flag.name} label={flag.label} description={flag.description} checked={settings[flag.name]} onChange={(e) => set({ [flag.name]: e.currentTarget.checked })} />
+        ))}
+        <NumberInput label="Share links expire after this many days" description="Also the longest a link may be set to last. Empty: links need not expire."
+          min={1} max={36_500} allowDecimal={false} allowNegative={false} value={settings.bundle_expiration ?? ''}
+          onChange={(value) => set({ bundle_expiration: value === '' ? null : Number(value) })} />
+        <Textarea label="Message for a missing or ended share link" description="Empty: the page's own words." autosize minRows={1} maxRows={6}
+          value={settings.bundle_not_found_message} onChange={(e) => set({ bundle_not_found_message: e.currentTarget.value })} />
         <Button type="submit" loading={busy} w="fit-content">Save</Button>
       </Stack>
     </form>
