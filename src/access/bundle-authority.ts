@@ -1,6 +1,7 @@
 import { workspaceRootKey } from '../authz/index.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
+import { SHARE_LINK_PERMISSIONS, shareLinkAcceptsUploads, type ShareLinkPermissions } from './share-link-reach.js';
 import { type Bundle, type BundlePath, findBundleById } from '../repositories/bundles.js';
 import { findEntry } from '../repositories/entries.js';
 import { inScope, type Scope } from '../repositories/scope.js';
@@ -19,9 +20,6 @@ import { findVisibleUser } from './user-visibility.js';
 // - a link is seen, changed and deleted by its creator and by the administrators of its Workspace
 //   (Site Administrators, Workspace Administrators); to anyone else, and from another Workspace,
 //   it does not exist: not found, never refused, so nothing is learnt of it.
-
-/** Links whose visitors may upload: they need write on every path, besides Share. */
-export const UPLOAD_PERMISSIONS: ReadonlySet<string> = new Set(['write', 'read_write', 'full']);
 
 /**
  * The links a listing shows (and the links whose records it shows): every link in scope to an
@@ -76,7 +74,8 @@ export interface SharedPath extends BundlePath {
 export async function assertMayShare(db: Db, creator: User, workspaceId: number, sites: readonly { site: SitePath; named: string }[], permissions: string): Promise<SharedPath[]> {
   const subject = await subjectOf(db, creator);
   const rootKey = workspaceId === 0 ? '' : workspaceRootKey(workspaceId);
-  const uploads = UPLOAD_PERMISSIONS.has(permissions);
+  // Links whose visitors may upload need write on every path, besides Share.
+  const uploads = (SHARE_LINK_PERMISSIONS as readonly string[]).includes(permissions) && shareLinkAcceptsUploads(permissions as ShareLinkPermissions);
   const shared: SharedPath[] = [];
   for (const { site, named } of sites) {
     if (site.workspaceId !== workspaceId) {

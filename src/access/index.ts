@@ -4,7 +4,7 @@
 
 export { assertMayManageAutomationsOf, automationListScope, findVisibleAutomation } from './automation-authority.js';
 export { isAdministratorOf, subjectOf, subjectOfCaller } from './authority.js';
-export { assertMayShare, bundleCreator, bundleListScope, creatorOf, findVisibleBundle, type SharedPath, UPLOAD_PERMISSIONS } from './bundle-authority.js';
+export { assertMayShare, bundleCreator, bundleListScope, creatorOf, findVisibleBundle, type SharedPath } from './bundle-authority.js';
 export { type Call } from './call.js';
 export { type Caller, callerFromApiKey, callerFromPassword, callerFromSession, callerOfAutomation, callerOfShareLink } from './caller.js';
 export { assertCredentialReaches, credentialReaches, type OperationKind } from './credential-gate.js';

@@ -1,3 +1,4 @@
+import { SHARE_LINK_PERMISSIONS } from '../access/index.js';
 import { lookUpTimeZone } from '../automations/index.js';
 import { errors } from '../errors/catalogue.js';
 import { parseIsoTimeInput } from '../lib/iso-time-input.js';
@@ -7,8 +8,8 @@ import type { BundleSettings } from '../repositories/bundles.js';
 // value outside a field's list or of the wrong form is `request-params-invalid` (400); what
 // Files.com has and Atrium does not do is `model-save-error` (422), saying why.
 
-/** What a link lets its visitors do (Files.com's `permissions`). */
-export const BUNDLE_PERMISSIONS = ['read', 'write', 'read_write', 'full', 'preview_only'] as const;
+/** What a link lets its visitors do (Files.com's `permissions`), as access/share-link-reach.ts reads them. */
+export const BUNDLE_PERMISSIONS = SHARE_LINK_PERMISSIONS;
 
 const MAX_TEXT = 16_384;
 const MAX_PATH_TEMPLATE = 5000;

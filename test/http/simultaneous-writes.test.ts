@@ -293,6 +293,19 @@ describe.each(testDatabaseTargets())('simultaneous identical writes [$name]', (t
         after: async () => expect((await t.api.get(`/bundle_recipients?bundle_id=${bundle.id}`, admin)).body).toHaveLength(1),
       };
     },
+    'POST /automations/webhook/{webhookId}/{secret}': async () => {
+      // Each call of a webhook is a request to run: twenty calls queue twenty runs, none lost.
+      const made = await post('/automations', { automation: 'copy_file', trigger: 'webhook', name: unique('webhook') }) as { id: number; webhook_url: string };
+      const path = new URL(made.webhook_url).pathname.slice(API.length);
+      return {
+        method: 'POST', path, options: { body: { file: 'a.txt' } }, answers: { 200: AT_ONCE }, recorded: {},
+        after: async (answers) => {
+          const runs = (await t.api.get(`/automation_runs?automation_id=${made.id}&per_page=1000`, admin)).body as { id: number }[];
+          expect(runs).toHaveLength(AT_ONCE);
+          expect(new Set(answers.map((answer) => answer.body.automation_run_id))).toEqual(new Set(runs.map((run) => run.id)));
+        },
+      };
+    },
     'POST /automations/{id}/manual_run': async () => {
       const automation = await newAutomation();
       return {
