@@ -140,11 +140,13 @@ export function triggerInWords(automation: Automation): string {
 
 /** A run's status in words, and the colour of its badge. */
 export const RUN_STATUS: Record<AutomationRunStatus, { label: string; color: string }> = {
-  // Shade 9 (gray 7): white text on the theme's default shades is below a 4.5:1 contrast ratio.
+  // Shades whose white text has at least a 4.5:1 contrast ratio: the theme's default shades do
+  // not, nor do green.9 (4.4:1) and orange.9 (4.3:1), so success is teal.9 (5.0:1) and a partial
+  // failure a colour of its own from the dark end: the red of failure is 5.5:1.
   queued: { label: 'queued', color: 'gray.7' },
   running: { label: 'running', color: 'blue.9' },
-  success: { label: 'success', color: 'green.9' },
-  partial_failure: { label: 'partial failure', color: 'orange.9' },
+  success: { label: 'success', color: 'teal.9' },
+  partial_failure: { label: 'partial failure', color: 'grape.9' },
   failure: { label: 'failure', color: 'red.9' },
   skipped: { label: 'skipped', color: 'gray.7' },
   canceled: { label: 'canceled', color: 'dark.6' },
