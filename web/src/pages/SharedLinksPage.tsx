@@ -83,7 +83,7 @@ function LinkList() {
                 <Group gap="xs">
                   <CopyLinkButton bundle={bundle} />
                   <Button variant="default" size="xs" onClick={() => setDialog({ kind: 'edit', bundle })}>Edit</Button>
-                  <Button variant="subtle" color="red.9" size="xs" onClick={() => setDialog({ kind: 'delete', bundle })}>Delete</Button>
+                  <Button variant="subtle" color="red" size="xs" onClick={() => setDialog({ kind: 'delete', bundle })}>Delete</Button>
                 </Group>
               </Stack>
             </Paper>
@@ -162,7 +162,7 @@ function LinkScreen({ id }: { id: number }) {
         <Title order={1} size="h2" style={{ overflowWrap: 'anywhere', minWidth: 0 }}>{shared}</Title>
         <Group gap="xs">
           <Button variant="default" onClick={() => setDialog('edit')}>Edit</Button>
-          <Button variant="subtle" color="red.9" onClick={() => setDialog('delete')}>Delete</Button>
+          <Button variant="subtle" color="red" onClick={() => setDialog('delete')}>Delete</Button>
         </Group>
       </Group>
       {bundle.username === null && <Badge color="gray.7" variant="filled">Its creator was deleted: it does not work</Badge>}
