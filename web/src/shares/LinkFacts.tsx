@@ -7,7 +7,7 @@ import { formatTime } from '../files/format';
 export function expiryInWords(bundle: Bundle): string {
   if (bundle.expires_at === null) return 'Never';
   const past = new Date(bundle.expires_at).getTime() <= Date.now();
-  return `${past ? 'Expired' : 'Expires'} ${formatTime(bundle.expires_at)}`;
+  return `${formatTime(bundle.expires_at)}${past ? ' (expired)' : ''}`;
 }
 
 export function usesInWords(bundle: Bundle): string {
