@@ -350,11 +350,40 @@ async function partnersTour({ site, page, shoot }: Tour) {
   await shoot('partner-users');
 }
 
+async function sharingTour({ site, page, shoot }: Tour) {
+  const dana = (await site.admin('GET', `/users?filter[username]=${DANA.username}`))[0];
+  await site.admin('POST', '/permissions', { path: 'Team', user_id: dana.id, permission: 'bundle' });
+  await page.goto(`${site.baseUrl}/files`);
+  await signIn(page, DANA);
+  await rowAction(page, 'Team', 'Share');
+  const dialog = page.getByRole('dialog', { name: 'Share Team' });
+  await dialog.getByRole('textbox', { name: 'Description' }).fill('The plans for the auditors');
+  await dialog.getByLabel('Password', { exact: true }).fill('a password for the auditors');
+  await dialog.getByLabel('Expires').fill('2031-12-31T18:00');
+  await shoot('share-dialog');
+  await dialog.getByRole('button', { name: 'Create link' }).click();
+  const made = page.getByRole('dialog', { name: 'Link to Team' });
+  await made.getByTestId('share-url').waitFor();
+  await made.getByRole('textbox', { name: 'Email addresses' }).fill('auditor@example.com');
+  await made.getByRole('button', { name: 'Record recipients' }).click();
+  await made.getByRole('status').waitFor();
+  await shoot('share-link-made');
+  await made.getByRole('button', { name: 'Done' }).click();
+  await rowAction(page, 'Team', 'Request files');
+  const request = page.getByRole('dialog', { name: 'Request files into Team' });
+  await request.getByRole('button', { name: 'Create request link' }).click();
+  await page.getByRole('dialog', { name: 'Link to Team' }).getByRole('button', { name: 'Done' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Shared links' }).click();
+  await page.getByText('Upload only (file request)').waitFor();
+  await page.getByRole('link', { name: 'Team' }).first().waitFor();
+  await shoot('shared-links');
+}
+
 /**
  * In this order: History first, while it holds a page of records rather than every tour's; a tour
  * that changes a site setting puts it back before the next begins.
  */
-const TOURS = [historyTour, signInTour, lockoutTour, inactivityTour, filesTour, sortedTour, accountTour, workspacesTour, usersTour, siteTour, explainTour, groupsTour, permissionsTour, folderAdminTour, workspaceByGrantTour, partnersTour];
+const TOURS = [historyTour, signInTour, lockoutTour, inactivityTour, filesTour, sortedTour, accountTour, workspacesTour, usersTour, siteTour, explainTour, groupsTour, permissionsTour, folderAdminTour, workspaceByGrantTour, partnersTour, sharingTour];
 
 async function main(): Promise<void> {
   let site: ConsoleServer | undefined;

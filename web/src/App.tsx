@@ -15,6 +15,7 @@ const SiteSettingsPage = lazy(() => import('./pages/SiteSettingsPage').then((m) 
 const PartnersPage = lazy(() => import('./pages/PartnersPage').then((m) => ({ default: m.PartnersPage })));
 const PartnerUsersPage = lazy(() => import('./pages/PartnerUsersPage').then((m) => ({ default: m.PartnerUsersPage })));
 const AutomationsPage = lazy(() => import('./pages/AutomationsPage').then((m) => ({ default: m.AutomationsPage })));
+const SharedLinksPage = lazy(() => import('./pages/SharedLinksPage').then((m) => ({ default: m.SharedLinksPage })));
 const HistoryPage = lazy(() => import('./pages/HistoryPage').then((m) => ({ default: m.HistoryPage })));
 
 export function App() {
@@ -26,6 +27,8 @@ export function App() {
           <Route path="/files/*" element={<FilesPage />} />
           <Route path="/account" element={<AccountPage />} />
           <Route path="/history" element={<HistoryPage />} />
+          <Route path="/shared-links" element={<SharedLinksPage />} />
+          <Route path="/shared-links/:bundleId" element={<SharedLinksPage />} />
           <Route path="/admin/users" element={<UsersPage />} />
           <Route path="/admin/groups" element={<GroupsPage />} />
           <Route path="/admin/partners" element={<PartnersPage />} />

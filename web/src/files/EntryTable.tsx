@@ -1,17 +1,18 @@
 import { ActionIcon, Anchor, Menu, Table, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
-import { mayManage } from '../api/explain';
+import { explain } from '../api/explain';
 import type { Entry, FolderSort, SortField } from '../api/files';
 import { folderUrl } from './Breadcrumbs';
 import { formatSize, formatTime, permissionLetters } from './format';
 
-export type EntryAction = 'download' | 'move' | 'copy' | 'delete' | 'explain' | 'reach' | 'permissions' | 'history';
+export type EntryAction = 'download' | 'move' | 'copy' | 'delete' | 'explain' | 'reach' | 'permissions' | 'history' | 'share' | 'request-files';
 
 /**
- * Whether a folder's menu offers its permissions: `all` for an administrator of the Workspace, who
- * manages every folder; `ask` otherwise, where the server is asked (explain) when the menu opens,
- * since a Folder Admin manages only the folders under their admin grant.
+ * Whether a row's menu offers a folder's permissions and sharing: `all` for an administrator of
+ * the Workspace, who manages and may share everything; `ask` otherwise, where the server is asked
+ * (explain) when the menu opens, since a Folder Admin manages only the folders under their admin
+ * grant, and a user shares only where a `bundle` grant lets them.
  */
 export type PermissionsOffer = 'all' | 'ask';
 
@@ -104,7 +105,7 @@ function EntryMenu(props: { entry: Entry; onAction(entry: Entry, action: EntryAc
 function OpenedEntryMenu({ entry, onAction, offerPermissions }: { entry: Entry; onAction(entry: Entry, action: EntryAction): void; offerPermissions: PermissionsOffer }) {
   const mayRead = entry.permissions.includes('r');
   const mayDelete = entry.permissions.includes('d');
-  const manages = useManages(entry, offerPermissions);
+  const { manages, shares } = useCapabilities(entry, offerPermissions);
   // This button replaced the one just pressed: the focus stays where the person left it.
   const target = useRef<HTMLButtonElement>(null);
   useEffect(() => target.current?.focus(), []);
@@ -117,7 +118,7 @@ function OpenedEntryMenu({ entry, onAction, offerPermissions }: { entry: Entry; 
           <span aria-hidden="true">⋯</span>
         </ActionIcon>
       </Menu.Target>
-      <Menu.Dropdown data-manages={manages === undefined ? 'checking' : String(manages)}>
+      <Menu.Dropdown data-manages={manages === undefined ? 'checking' : String(manages)} data-shares={shares === undefined ? 'checking' : String(shares)}>
         {entry.type === 'file' && (
           <Menu.Item disabled={!mayRead} onClick={() => onAction(entry, 'download')}>
             Download{mayRead ? '' : ' (needs read permission)'}
@@ -130,6 +131,8 @@ function OpenedEntryMenu({ entry, onAction, offerPermissions }: { entry: Entry; 
         <Menu.Item onClick={() => onAction(entry, 'history')}>History</Menu.Item>
         {manages === true && <Menu.Item onClick={() => onAction(entry, 'reach')}>Who can reach this?</Menu.Item>}
         {manages === true && <Menu.Item onClick={() => onAction(entry, 'permissions')}>Permissions</Menu.Item>}
+        {shares === true && <Menu.Item onClick={() => onAction(entry, 'share')}>Share</Menu.Item>}
+        {shares === true && entry.type === 'directory' && <Menu.Item onClick={() => onAction(entry, 'request-files')}>Request files</Menu.Item>}
         <Menu.Item disabled={!mayRead} onClick={() => onAction(entry, 'copy')}>
           Copy{mayRead ? '' : ' (needs read permission)'}
         </Menu.Item>
@@ -141,14 +144,22 @@ function OpenedEntryMenu({ entry, onAction, offerPermissions }: { entry: Entry; 
   );
 }
 
-/** Whether the caller manages the grants on a folder entry (never offered on a file); undefined while the server is asked. */
-function useManages(entry: Entry, offer: PermissionsOffer): boolean | undefined {
-  const [manages, setManages] = useState<boolean | undefined>(entry.type === 'directory' && offer === 'ask' ? undefined : offer === 'all' && entry.type === 'directory');
+/**
+ * Whether the caller manages the grants on a folder entry (never offered on a file) and may share
+ * the entry by a link; undefined while the server is asked.
+ */
+function useCapabilities(entry: Entry, offer: PermissionsOffer): { manages: boolean | undefined; shares: boolean | undefined } {
+  const [known, setKnown] = useState<{ manages: boolean; shares: boolean } | undefined>(
+    offer === 'all' ? { manages: entry.type === 'directory', shares: true } : undefined,
+  );
   useEffect(() => {
-    if (offer === 'all' || entry.type !== 'directory') return;
+    if (offer === 'all') return;
     const controller = new AbortController();
-    mayManage(entry.path, controller.signal).then(setManages, () => undefined);
+    explain(entry.path, undefined, { type: entry.type, signal: controller.signal }).then(
+      ({ capabilities }) => setKnown({ manages: entry.type === 'directory' && capabilities.includes('manage'), shares: capabilities.includes('share') }),
+      () => undefined,
+    );
     return () => controller.abort();
   }, [entry.path, entry.type, offer]);
-  return manages;
+  return { manages: known?.manages, shares: known?.shares };
 }

@@ -18,8 +18,9 @@ import { useAuthority } from '../session/authority';
 const ReachDialog = lazy(() => import('../files/ReachDialog').then((m) => ({ default: m.ReachDialog })));
 const ExplainDialog = lazy(() => import('../files/ExplainDialog').then((m) => ({ default: m.ExplainDialog })));
 const PermissionsDialog = lazy(() => import('../files/PermissionsDialog').then((m) => ({ default: m.PermissionsDialog })));
+const ShareDialog = lazy(() => import('../shares/ShareDialog').then((m) => ({ default: m.ShareDialog })));
 
-type Dialog = { kind: 'new-folder' } | { kind: 'folder-permissions' } | { kind: 'move' | 'copy' | 'delete' | 'explain' | 'reach' | 'permissions'; entry: Entry } | undefined;
+type Dialog = { kind: 'new-folder' } | { kind: 'folder-permissions' } | { kind: 'move' | 'copy' | 'delete' | 'explain' | 'reach' | 'permissions' | 'share' | 'request-files'; entry: Entry } | undefined;
 
 export function FilesPage() {
   const path = (useParams()['*'] ?? '').replace(/\/+$/, '');
@@ -140,6 +141,11 @@ export function FilesPage() {
         {dialog?.kind === 'folder-permissions' && <PermissionsDialog path={path} name={path === '' ? 'All files' : path} onClose={() => setDialog(undefined)} />}
         {dialog?.kind === 'permissions' && <PermissionsDialog path={dialog.entry.path} name={dialog.entry.display_name} onClose={() => setDialog(undefined)} />}
         {dialog?.kind === 'reach' && <ReachDialog path={dialog.entry.path} name={dialog.entry.display_name} type={dialog.entry.type} onClose={() => setDialog(undefined)} />}
+        {(dialog?.kind === 'share' || dialog?.kind === 'request-files') && (
+          <ShareDialog onClose={() => setDialog(undefined)} target={{
+            kind: 'new', path: dialog.entry.path, name: dialog.entry.display_name, folder: dialog.entry.type === 'directory', request: dialog.kind === 'request-files',
+          }} />
+        )}
         {dialog?.kind === 'explain' && <ExplainDialog path={dialog.entry.path} name={dialog.entry.display_name} forOthers={mayAskForOthers} onClose={() => setDialog(undefined)} />}
       </Suspense>
       {dialog?.kind === 'delete' && (
