@@ -42,8 +42,9 @@ export function LinkFiles({ link, path, refresh, onOpenFolder, onVisitRequired }
   return (
     <Stack gap="sm" component="section" aria-label="Shared files">
       <Group justify="space-between" gap="xs" align="center">
-        <nav aria-label="Folder path" style={breakAnywhere}>
-          <Breadcrumbs separatorMargin={4} style={{ flexWrap: 'wrap' }}>
+        <nav aria-label="Folder path" style={{ ...breakAnywhere, flex: '1 1 14rem' }}>
+          {/* A long folder name wraps rather than widen the page past a phone's screen. */}
+          <Breadcrumbs separatorMargin={4} style={{ flexWrap: 'wrap' }} styles={{ breadcrumb: { whiteSpace: 'normal', ...breakAnywhere } }}>
             {crumbs.map((crumb, i) =>
               i === crumbs.length - 1 ? (
                 <Text key={crumb.path} fw={600} aria-current="page" style={breakAnywhere}>{crumb.name}</Text>

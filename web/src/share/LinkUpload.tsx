@@ -186,7 +186,7 @@ function UploadRow({ item, onCancel }: { item: LinkUploadItem; onCancel(): void 
           Saved as {item.storedAs}{renamed ? ' (a file of that name was already there)' : ''}.
         </Text>
       )}
-      {item.error !== undefined && <Text size="xs" c="red" role="alert">{item.error}</Text>}
+      {item.error !== undefined && <Text size="xs" c="var(--mantine-color-error)" role="alert">{item.error}</Text>}
     </div>
   );
 }
