@@ -82,7 +82,7 @@ function OpenLink({ link, path, onOpenFolder, onChanged }: { link: Link; path: s
           {uploadOnly && (
             <Text>Files you send here go to the person who shared this link. You will not see files other people sent, and they will not see yours.</Text>
           )}
-          {link.can.upload && <LinkUpload link={link} folder={link.can.list ? path : ''} onUploaded={() => setListed((n) => n + 1)} />}
+          {link.can.upload && <LinkUpload link={link} path={path} onUploaded={() => setListed((n) => n + 1)} />}
           {link.can.list && <LinkFiles link={link} path={path} refresh={listed} onOpenFolder={onOpenFolder} onVisitRequired={onChanged} />}
           {!link.can.list && !link.can.upload && <Text>This link gives nothing to see or send.</Text>}
         </>

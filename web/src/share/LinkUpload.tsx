@@ -1,7 +1,8 @@
-import { Alert, Box, Button, CloseButton, FileButton, Group, Paper, Progress, Stack, Text } from '@mantine/core';
+import { Alert, Box, Button, CloseButton, FileButton, Group, NativeSelect, Paper, Progress, Stack, Text } from '@mantine/core';
 import { useCallback, useRef, useState, type DragEvent } from 'react';
 import { formatSize } from '../files/format';
 import { LinkError, uploadToLink, type Link } from './api';
+import { useUploadFolders } from './useUploadFolders';
 
 interface LinkUploadItem {
   id: number;
@@ -56,7 +57,11 @@ async function filesOf(entry: FileSystemEntry, folder: string): Promise<Picked[]
  * bar, and each ends with the name it was stored as or the reason it was refused. A file larger
  * than the link takes is refused here, before a byte is sent.
  */
-export function LinkUpload({ link, folder, onUploaded }: { link: Link; folder: string; onUploaded(): void }) {
+export function LinkUpload({ link, path, onUploaded }: { link: Link; path: string; onUploaded(): void }) {
+  const targets = useUploadFolders(link, path);
+  const [chosen, setChosen] = useState<string | undefined>();
+  const folders = targets.kind === 'ready' ? targets.folders : [];
+  const folder = chosen !== undefined && folders.includes(chosen) ? chosen : folders[0];
   const [items, setItems] = useState<LinkUploadItem[]>([]);
   const [notice, setNotice] = useState<string | undefined>();
   const [over, setOver] = useState(false);
@@ -69,6 +74,7 @@ export function LinkUpload({ link, folder, onUploaded }: { link: Link; folder: s
   }, []);
 
   const start = useCallback((picked: Picked[]) => {
+    if (folder === undefined) return;
     for (const { file, folder: below } of picked) {
       const id = nextId.current++;
       const name = joined(below, file.name);
@@ -142,13 +148,18 @@ export function LinkUpload({ link, folder, onUploaded }: { link: Link; folder: s
         }}
       >
         <Stack gap="xs" align="center">
+          {folders.length > 1 && (
+            <NativeSelect label="Upload into" data={folders} value={folder} onChange={(event) => setChosen(event.currentTarget.value)} style={{ maxWidth: '100%' }} />
+          )}
           <Text>{link.dont_allow_folders_in_uploads ? 'Drop files here to upload them' : 'Drop files or folders here to upload them'}</Text>
-          <FileButton multiple onChange={(files) => { setNotice(undefined); start(files.map((file) => ({ file, folder: '' }))); }}>
+          <FileButton multiple disabled={folder === undefined} onChange={(files) => { setNotice(undefined); start(files.map((file) => ({ file, folder: '' }))); }}>
             {(props) => <Button {...props}>Choose files</Button>}
           </FileButton>
           <Text size="sm" c="dimmed">Up to {formatSize(link.max_upload_bytes)} a file.</Text>
         </Stack>
       </Box>
+      {targets.kind === 'failed' && <Alert color="red" role="alert" title="Uploads cannot be sent">{targets.message}</Alert>}
+      {targets.kind === 'ready' && folders.length === 0 && <Alert color="red" role="alert" title="Uploads cannot be sent">This link has no folder to upload into.</Alert>}
       {notice !== undefined && <Alert color="yellow" role="status">{notice}</Alert>}
       {items.length > 0 && (
         <Paper withBorder p="sm" aria-label="Uploads" component="section">
