@@ -20,7 +20,7 @@ const theme = createTheme({
 
 // A share link's page, for visitors without an account: loaded on its own, outside the session, so
 // opening a link never asks the server who is signed in nor shows any of the console.
-const LinkPage = lazy(() => import('./share/LinkPage').then((m) => ({ default: m.LinkPage })));
+const LinkPage = lazy(() => import('./link-page/LinkPage').then((m) => ({ default: m.LinkPage })));
 
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>
