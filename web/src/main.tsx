@@ -1,9 +1,9 @@
 import '@mantine/core/styles.css';
 import './theme.css';
-import { createTheme, MantineProvider, Modal } from '@mantine/core';
-import { StrictMode } from 'react';
+import { Center, createTheme, Loader, MantineProvider, Modal } from '@mantine/core';
+import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router';
+import { BrowserRouter, Route, Routes } from 'react-router';
 import { App } from './App';
 import { SessionProvider } from './session/session';
 
@@ -18,13 +18,18 @@ const theme = createTheme({
   },
 });
 
+// A share link's page, for visitors without an account: loaded on its own, outside the session, so
+// opening a link never asks the server who is signed in nor shows any of the console.
+const LinkPage = lazy(() => import('./link-page/LinkPage').then((m) => ({ default: m.LinkPage })));
+
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>
     <MantineProvider theme={theme} defaultColorScheme="auto">
       <BrowserRouter>
-        <SessionProvider>
-          <App />
-        </SessionProvider>
+        <Routes>
+          <Route path="/f/:code" element={<Suspense fallback={<Center py="xl"><Loader size="sm" aria-label="Loading" /></Center>}><LinkPage /></Suspense>} />
+          <Route path="*" element={<SessionProvider><App /></SessionProvider>} />
+        </Routes>
       </BrowserRouter>
     </MantineProvider>
   </StrictMode>,

@@ -206,7 +206,7 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     // The hostile name is text: no image element, no script ran.
     expect(await page.locator('img').count()).toBe(0);
     expect(await page.getByText(HOSTILE, { exact: true }).count()).toBeGreaterThan(0);
-    expect(await page.locator('[data-entry="big.bin"] td').nth(2).textContent()).toBe('20.0 MB');
+    expect(await page.locator('[data-entry="big.bin"] td').nth(2).textContent()).toBe('20.0 MiB');
     expect(await page.locator('[data-entry="notes.txt"] td').nth(4).textContent()).toBe('lrwd');
     await accessible(page, 'a folder, its uploads finished');
     await page.getByRole('button', { name: 'Clear finished' }).click();

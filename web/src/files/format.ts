@@ -1,4 +1,5 @@
-const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
+// Steps of 1024, so the binary prefixes: a KiB is 1024 bytes, where a kB would be 1000.
+const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
 
 export function formatSize(bytes: number | null): string {
   if (bytes === null) return '—';
