@@ -69,10 +69,21 @@ async function folderEntries(visitor: LinkVisitor, place: LinkPlace): Promise<Li
   let after;
   do {
     const page = await visitor.session.list(workspacePathOf(place), { sort: DEFAULT_LISTING_SORT, after, limit: PAGE });
-    for (const entry of page.entries) listed.push(linkEntryOf(entry, `${relative}/${entry.name}`, entry.name));
+    for (const entry of page.entries.filter(shownToVisitor)) listed.push(linkEntryOf(entry, `${relative}/${entry.name}`, entry.name));
     after = page.next;
   } while (after !== undefined && listed.length < MAX_LINK_ENTRIES);
   return listed.slice(0, MAX_LINK_ENTRIES);
+}
+
+/**
+ * Whether a visitor's listing shows an entry the session listed: a folder the visitor may list, a
+ * file it may read, by the capabilities the session answers. A link that only takes uploads
+ * (`write`) lists nothing below its shared folders, though the session shows a writer the
+ * folders it could drop files into: those are other visitors' submission folders, named after
+ * them, and no visitor is shown another's submission.
+ */
+export function shownToVisitor(entry: FileEntry): boolean {
+  return entry.capabilities.includes(entry.type === 'directory' ? 'list' : 'read');
 }
 
 /** The entry, or undefined when the session does not show it (gone, or beyond the visitor's reach). */

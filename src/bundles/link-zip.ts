@@ -3,6 +3,7 @@ import { ZipFile } from 'yazl';
 import { errors } from '../errors/catalogue.js';
 import { DEFAULT_LISTING_SORT, type FileEntry } from '../files/index.js';
 import { insertBundleDownload } from '../repositories/bundle-activity.js';
+import { shownToVisitor } from './link-files.js';
 import type { LinkDeps, LinkVisitor } from './link-visits.js';
 import { placeOf, workspacePathOf } from './link-paths.js';
 
@@ -76,7 +77,7 @@ async function collect(visitor: LinkVisitor, items: ZipItem[], path: string, pre
   let after;
   do {
     const page = await visitor.session.list(path, { sort: DEFAULT_LISTING_SORT, after, limit: PAGE });
-    for (const child of page.entries) {
+    for (const child of page.entries.filter(shownToVisitor)) {
       if (items.length >= MAX_ZIP_ENTRIES) throw errors.paramsInvalid({ path: [`holds more than ${MAX_ZIP_ENTRIES} files and folders: download its folders one by one`] });
       await collect(visitor, items, `${path}/${child.name}`, prefix === '' ? child.name : `${prefix}/${child.name}`, child);
     }
