@@ -45,7 +45,7 @@ export async function zipOfLink(deps: LinkDeps, visitor: LinkVisitor, relative: 
     name = 'shared-files';
     for (const top of visitor.tops) {
       const entry = await statIfReached(visitor, top.path);
-      if (entry !== undefined) await collect(visitor, items, top.path, top.name, entry);
+      if (entry !== undefined && shownToVisitor(entry)) await collect(visitor, items, top.path, top.name, entry);
     }
   } else {
     const path = workspacePathOf(place);
@@ -92,6 +92,9 @@ function archive(visitor: LinkVisitor, items: readonly ZipItem[]): Readable {
   // A file that can no longer be read (deleted meanwhile, its reach gone) ends the download
   // broken rather than as an archive that looks whole.
   zip.on('error', (error: Error) => output.destroy(error));
+  // A visitor who goes away ends the archive: the file being read is closed, not left open.
+  let reading: Readable | undefined;
+  output.on('close', () => reading?.destroy());
   for (const item of items) {
     const options = { mtime: new Date(item.entry.modifiedAt), mode: item.entry.type === 'directory' ? 0o40755 : 0o100644 };
     if (item.entry.type === 'directory') {
@@ -99,7 +102,10 @@ function archive(visitor: LinkVisitor, items: readonly ZipItem[]): Readable {
       continue;
     }
     zip.addReadStreamLazy(item.name, { ...options, compress: false, size: item.entry.size ?? 0 }, (done) => {
-      visitor.session.read(item.path).then((opened) => done(null, opened.stream), (error: unknown) => done(error, undefined as never));
+      visitor.session.read(item.path).then((opened) => {
+        reading = opened.stream;
+        done(null, opened.stream);
+      }, (error: unknown) => done(error, undefined as never));
     });
   }
   zip.end();

@@ -304,4 +304,35 @@ describe.each(testDatabaseTargets())('visiting a share link [$name]', (target) =
     }
     expect((await rawGet(t, `${PUBLIC}/${link.code}/files/sub/b.txt`, cookie)).body).toBe('beta');
   });
+
+  it('answers bad input with the documented error, never a 500', async () => {
+    const link = await makeLink({ paths: ['Shared'], password: 'a link password' });
+    const visitor: Visitor = {};
+    const cases: [string, string, { json?: unknown; raw?: string; headers?: Record<string, string> }, number][] = [
+      ['POST', '/visits', { json: { password: 12 } }, 400],
+      // Fields the API does not know are dropped, as everywhere in the API.
+      ['POST', '/visits', { json: { password: 'x', extra: 'field' } }, 401],
+      ['POST', '/visits', { raw: '{not json', headers: { 'content-type': 'application/json' } }, 400],
+      ['POST', '/visits', { json: { password: 'x'.repeat(5000) } }, 401],
+    ];
+    for (const [method, path, options, status] of cases) {
+      const answer = await visit(t, visitor, method, `${PUBLIC}/${link.code}${path}`, options);
+      expect([answer.status, typeof answer.body?.type], `${method} ${path} ${JSON.stringify(options).slice(0, 80)}`).toEqual([status, 'string']);
+    }
+    expect((await visit(t, visitor, 'POST', `${PUBLIC}/${link.code}/visits`, { json: { password: 'a link password' } })).status).toBe(201);
+    const asked: [string, number][] = [
+      ['/entries?path=Shared%2Fa.txt%01', 400], ['/entries?path=Shared/a.txt', 200], ['/zip?path=Shared/a.txt', 400], ['/files/Shared', 400],
+      ['/files/Shared/%C3', 400], ['/files/Shared/a.txt?disposition=sideways', 400], ['/entries?path=Shared/nothing', 404],
+    ];
+    for (const [path, status] of asked) {
+      const answer = await visit(t, visitor, 'GET', `${PUBLIC}/${link.code}${path}`);
+      expect([answer.status, typeof answer.body?.type], path).toEqual([status, status === 200 ? 'undefined' : 'string']);
+    }
+    const head = await visit(t, visitor, 'HEAD', `${PUBLIC}/${link.code}/files/Shared/a.txt`);
+    expect([head.status, head.headers.get('content-length'), head.bytes.length]).toEqual([200, '5', 0]);
+    const beyond = await visit(t, visitor, 'GET', `${PUBLIC}/${link.code}/files/Shared/a.txt`, { headers: { range: 'bytes=100-200' } });
+    expect(beyond.status).toBeLessThan(500);
+    // A visit's cookie that is no token at all is no visit.
+    expect((await visit(t, { cookie: 'atrium_link=%00%01' }, 'GET', `${PUBLIC}/${link.code}/entries`)).status).toBe(401);
+  });
 });

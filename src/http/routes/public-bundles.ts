@@ -48,7 +48,7 @@ const VisitBody = Type.Object({
   name: Type.Optional(Type.String()),
   email: Type.Optional(Type.String()),
   company: Type.Optional(Type.String()),
-}, { additionalProperties: false });
+});
 
 const EntryBody = Type.Object({
   path: Type.String(), name: Type.String(), type: Type.Union([Type.Literal('file'), Type.Literal('directory')]), size: Type.Union([Type.Number(), Type.Null()]),
@@ -172,12 +172,8 @@ export function publicBundleRoutes(app: ApiInstance, deps: RouteDeps): void {
       .header('Last-Modified', new Date(served.entry.modifiedAt).toUTCString());
     if (served.range === undefined) reply.code(200).header('Content-Length', String(size));
     else reply.code(206).header('Content-Range', `bytes ${served.range.start}-${served.range.end}/${size}`).header('Content-Length', String(served.range.end - served.range.start + 1));
-    const raw = reply as FastifyReply;
-    if (headersOnly) {
-      served.stream.destroy();
-      return raw.send();
-    }
-    return raw.send(served.stream);
+    // HEAD: Fastify answers the headers of this GET and drops the stream (empty: nothing was read).
+    return (reply as FastifyReply).send(served.stream);
   });
 
   app.get(`${LINKS}/:code/zip`, {
