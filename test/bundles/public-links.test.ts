@@ -270,6 +270,19 @@ describe.each(testDatabaseTargets())('visiting a share link [$name]', (target) =
     expect([picture.status, picture.headers.get('content-type'), picture.headers.get('content-security-policy')]).toEqual([200, 'image/png', 'sandbox']);
   });
 
+  it('names two shared paths of the same name apart at the link\'s top', async () => {
+    expect((await t.api.post('/folders/Shared/Drop/sub', {}, { key: s.admin1.key })).status).toBe(201);
+    await putFile('Shared/Drop/sub/c.txt', 'gamma');
+    const link = await makeLink({ paths: ['Shared/sub', 'Shared/Drop/sub'] });
+    const visitor: Visitor = {};
+    expect((await visit(t, visitor, 'GET', `${PUBLIC}/${link.code}/entries`)).body.entries.map((e: { path: string }) => e.path)).toEqual(['sub', 'sub (2)']);
+    expect((await visit(t, visitor, 'GET', `${PUBLIC}/${link.code}/entries?path=${encodeURIComponent('sub (2)')}`)).body.entries.map((e: { path: string }) => e.path)).toEqual(['sub (2)/c.txt']);
+    expect((await visit(t, visitor, 'GET', `${PUBLIC}/${link.code}/files/${encodePath('sub (2)/c.txt')}`)).bytes.toString()).toBe('gamma');
+    expect(Object.fromEntries(await unzip((await visit(t, visitor, 'GET', `${PUBLIC}/${link.code}/zip`)).bytes))).toEqual({
+      'sub/': '', 'sub/b.txt': 'beta', 'sub (2)/': '', 'sub (2)/c.txt': 'gamma',
+    });
+  });
+
   it('ends the link\'s reach with its creator\'s: a grant deleted empties its top and hides its files', async () => {
     const creator = await createUser(t.database.db, { workspaceId: s.ws1, username: unique('creator') });
     const key = await createApiKey(t.database.db, { userId: creator.id, workspaceId: s.ws1 });
