@@ -38,8 +38,9 @@ export const MAY_IMPORT = {
   automations: ['access', 'history', 'jobs', 'files', 'grants', 'authz', 'db', 'lib', 'errors', 'repositories', 'config'],
   // Share links: links to a Workspace's files, made on their creator's authority under the site's
   // settings (identity keeps them, and hashes the links' passwords as it hashes users'); their
-  // path templates name time zones as automations read them.
-  bundles: ['access', 'history', 'identity', 'automations', 'authz', 'db', 'lib', 'errors', 'repositories'],
+  // path templates name time zones as automations read them; their visitors act through a file
+  // session opened on the link's reach.
+  bundles: ['access', 'history', 'identity', 'automations', 'files', 'authz', 'db', 'lib', 'errors', 'repositories'],
   http: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],
   cli: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],
   scim: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],

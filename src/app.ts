@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { Core } from './core.js';
 import { dataVersionOf, requestArrived } from './db/read-cache.js';
-import { API_ROOT, stripJsonSuffix } from './http/api-paths.js';
+import { API_ROOT, PUBLIC_API_ROOT, stripJsonSuffix } from './http/api-paths.js';
 import { authenticationHook } from './http/authentication-hook.js';
 import { registerConsole } from './http/console/register-console.js';
 import { brandHeaders } from './http/brand-headers.js';
@@ -21,6 +21,7 @@ import { requestIdFor } from './http/request-id.js';
 import type { RouteDeps } from './http/route-deps.js';
 import { healthRoutes } from './http/routes/health.js';
 import { registerApiRoutes } from './http/routes/index.js';
+import { publicBundleRoutes } from './http/routes/public-bundles.js';
 import { redactWebhookSecret } from './http/routes/automation-webhooks.js';
 import { PUBLIC_URL, redactTransferToken } from './http/routes/files/transfer-urls.js';
 import { closeHttp2SessionsOnClose } from './http/tls/http2-sessions.js';
@@ -105,6 +106,8 @@ export async function buildApp(core: Core, listener: FrontDoorListener = {}): Pr
     api.addHook('onRequest', authenticationHook(deps.db, deps.clock, headers));
     registerApiRoutes(api, deps);
   }, { prefix: API_ROOT });
+  // Atrium's own API for people without an account (a share link's visitors): no credential is read.
+  await app.register(async (open) => publicBundleRoutes(open, deps), { prefix: PUBLIC_API_ROOT });
   await registerScim(app, { db: deps.db, clock: deps.clock, headers });
   await registerWebdav(app, { db: deps.db, clock: deps.clock, files: core.files, passwords: core.passwords });
   // The web console at `/`, when it has been built (npm run build).

@@ -4,8 +4,9 @@ import { readSharingSettings, verifyPasswordOrDummy } from '../identity/index.js
 import { type Bundle, type BundlePath, findBundleByCode as findByCode, findBundlePaths } from '../repositories/bundles.js';
 
 // A share link as its public page finds it (docs/sharing.md#visiting-a-link): by its code, with
-// whether it works now. The public page is another part of Atrium; it calls these, and records
-// what visitors do with insertBundleRegistration, insertBundleAction and insertBundleDownload.
+// whether it works now. Its visitors' side (link-visits.ts, link-files.ts, link-zip.ts) calls
+// these, and records what visitors do with insertBundleRegistration, insertBundleAction and
+// insertBundleDownload.
 
 /** Why a link does not work now; none when it does. */
 export type BundleClosedReason = 'sharing_disabled' | 'not_started' | 'expired' | 'creator_deleted' | 'creator_disabled';
@@ -25,8 +26,8 @@ export interface FoundBundle {
  * disabled users (`revoke_bundle_access_on_disable_or_delete`, on by default), is not disabled.
  * The code is compared by the database's unique index, not by a constant-time comparison: the
  * lookup's time depends on the index, not on how many characters of a guess were right, and a
- * code is 128 random bits besides. How often a visitor may guess is the public page's to limit.
- * Whether a visitor has used a link up (`max_uses`) is the public page's to count.
+ * code is 128 random bits besides. Password guesses are limited in link-password.ts; a link's
+ * uses (`max_uses`) are its visits, counted in link-visits.ts.
  */
 export async function findBundleByCode(db: Db, code: string, now: number): Promise<FoundBundle | undefined> {
   const bundle = await findByCode(db, code);

@@ -14,3 +14,8 @@ export { type BundleInput, type BundleView, createBundle, deleteBundle, getBundl
 export { createBundleRecipient, listBundleRecipients, type RecipientInput, shareBundle, type ShareInput } from './bundle-sharing.js';
 export { type BundleRecordsOf, listBundleActions, listBundleDownloads, listBundleRegistrations } from './bundle-records.js';
 export { type BundleClosedReason, bundlePasswordMatches, findBundleByCode, type FoundBundle } from './bundle-lookup.js';
+export { type LinkFacts, linkFacts } from './link-facts.js';
+export { enterLink, type LinkClient, type LinkDeps, linkForVisitor, type LinkVisitor, startVisit, type VisitInput } from './link-visits.js';
+export { type Disposition, deleteFromLink, type LinkEntry, linkEntries, type LinkFileBytes, type LinkUpload, readLinkFile, uploadToLink } from './link-files.js';
+export { type LinkZip, zipOfLink } from './link-zip.js';
+export { CLIENT_PASSWORD_FAILURES_PER_HOUR, LINK_PASSWORD_FAILURES_PER_HOUR } from './link-password.js';

@@ -527,6 +527,26 @@ export interface BundleDownloadsTable {
   created_at: number;
 }
 
+/** One browser's visit of a share link (one use of its max_uses): its cookie's token (as SHA-256), its registration and its upload folder. */
+export interface BundleVisitsTable {
+  id: Id;
+  bundle_id: number;
+  token_hash: string;
+  bundle_registration_id: number | null;
+  /** The name of the folder its uploads go into (below the shared folder), once decided. */
+  upload_folder: string | null;
+  ip: string | null;
+  created_at: number;
+}
+
+/** A wrong password given to a share link, from a client address (its key). */
+export interface BundlePasswordFailuresTable {
+  id: Id;
+  bundle_id: number;
+  client_key: string;
+  created_at: number;
+}
+
 export interface Tables {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -560,4 +580,6 @@ export interface Tables {
   bundle_registrations: BundleRegistrationsTable;
   bundle_actions: BundleActionsTable;
   bundle_downloads: BundleDownloadsTable;
+  bundle_visits: BundleVisitsTable;
+  bundle_password_failures: BundlePasswordFailuresTable;
 }

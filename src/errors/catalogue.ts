@@ -70,6 +70,15 @@ export const errors = {
   automationRunNotFound: () => new AtriumError('not-found', 'Automation run not found.'),
   // Share links (docs/sharing.md). Files.com's SDKs define no type for a missing link: plain `not-found`, named in the message.
   bundleNotFound: () => new AtriumError('not-found', 'Bundle not found.'),
+  /** Any share link that is missing or does not work now, to its visitors: one answer, in the site's words when it has some. */
+  publicBundleNotFound: (message: string) =>
+    new AtriumError('not-found/bundle-not-found', message === '' ? 'This link does not exist or is no longer available.' : message),
+  bundlePasswordIncorrect: () => new AtriumError('not-authenticated/bundle-password-incorrect', 'The password of this link is not right.'),
+  bundleVisitRequired: () =>
+    new AtriumError('not-authenticated/bundle-visit-required', 'This link asks for its password or its visitors\' registration first (POST /api/public/bundles/<code>/visits).'),
+  bundleOnlyAllowsPreviews: () => new AtriumError('processing-failure/bundle-only-allows-previews', 'This link allows previews only: its files are shown, not downloaded.'),
+  tooManyBundlePasswordAttempts: (retryAfterSeconds: number) =>
+    new AtriumError('rate-limited/too-many-bundle-password-attempts', 'Too many wrong passwords for this link or from this address. Try again later.', { retryAfterSeconds }),
   bundleRegistrationNotFound: () => new AtriumError('not-found/bundle-registration-not-found', 'Bundle registration not found.'),
   bundlePathNotFound: (path: string) =>
     new AtriumError('not-found/bundle-path-not-found', `Nothing to share at "${shownPath(path)}": no such file or folder, or one you cannot see.`, { modelErrors: { paths: [`"${shownPath(path)}" was not found`] } }),

@@ -31,6 +31,8 @@ export interface FileOperations {
    * recorded in History as a download by the link's holder from address `ip` (downloads.ts).
    */
   openDownload(token: string, range: RangeRequest | undefined, options: ReadOptions & { ip: string | null }): Promise<OpenedDownload>;
+  /** The largest file an upload may store (ATRIUM_MAX_UPLOAD_BYTES), for clients that say so before sending. */
+  readonly maxUploadBytes: number;
 }
 
 export function createFileOperations(parts: { db: Db; clock: Clock; storage: BlobStorage; maxUploadBytes: number; watcher?: FileEventWatcher }): FileOperations {
@@ -42,5 +44,6 @@ export function createFileOperations(parts: { db: Db; clock: Clock; storage: Blo
     },
     receivePart: (token, body, declaredLength) => receivePart(deps, token, body, declaredLength),
     openDownload: (token, range, options) => openDownload(deps, token, range, options),
+    maxUploadBytes: parts.maxUploadBytes,
   };
 }

@@ -126,6 +126,13 @@ async function appendAfterLastSeen(tx: Db, recording: Recording, event: HistoryE
   return false;
 }
 
+/** The event's targets, with the share link it came through when it did (`bundle`). */
+function targetsOf(origin: Origin, event: HistoryEvent): string | null {
+  const link = origin.bundle;
+  const targets = link === undefined ? event.targets : { ...event.targets, bundle: { id: link.id, code: link.code, registration_id: link.registrationId } };
+  return targets == null ? null : JSON.stringify(redactSecrets(targets));
+}
+
 function rowOf(id: number, { now, origin, actor }: Recording, event: HistoryEvent): Omit<NewHistoryRow, 'hash'> {
   return {
     id,
@@ -144,7 +151,7 @@ function rowOf(id: number, { now, origin, actor }: Recording, event: HistoryEven
     destination: event.destination ?? null,
     destination_key: event.destination == null ? null : pathKey(event.destination),
     display: event.display,
-    targets: event.targets == null ? null : JSON.stringify(redactSecrets(event.targets)),
+    targets: targetsOf(origin, event),
     automation_id: origin.automation?.id ?? null,
     automation_name: origin.automation?.name ?? null,
   };

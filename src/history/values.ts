@@ -9,11 +9,12 @@ export const FILES_COM_ACTIONS = [
   'permission_create', 'permission_destroy', 'api_key_create', 'api_key_update', 'api_key_destroy', 'archived_delete',
 ] as const;
 
-/** Atrium's additions: a session ended, a failed reauthentication, Workspaces, site settings, SSH public keys, Partners, automations and share links. */
+/** Atrium's additions: a session ended, a failed reauthentication, Workspaces, site settings, SSH public keys, Partners, automations, share links and a share link's wrong password. */
 export const ATRIUM_ACTIONS = [
   'logout', 'failedreauth', 'workspace_create', 'workspace_update', 'workspace_destroy', 'site_update',
   'public_key_create', 'public_key_update', 'public_key_destroy', 'partner_create', 'partner_update', 'partner_destroy',
   'automation_create', 'automation_update', 'automation_destroy', 'bundle_create', 'bundle_update', 'bundle_destroy', 'bundle_share',
+  'bundle_password_failed',
 ] as const;
 
 export const HISTORY_ACTIONS = [...FILES_COM_ACTIONS, ...ATRIUM_ACTIONS] as const;

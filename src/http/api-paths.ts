@@ -1,5 +1,8 @@
 export const API_ROOT = '/api/rest/v1';
 
+/** Atrium's own API that needs no credential: a share link's visitors (docs/sharing.md#visiting-a-link). */
+export const PUBLIC_API_ROOT = '/api/public';
+
 // Under these, `.json` can be part of a file or folder name, so it is never stripped.
 const PATH_RESOURCES = [`${API_ROOT}/folders`, `${API_ROOT}/files`, `${API_ROOT}/file_actions`];
 

@@ -24,4 +24,13 @@ export interface Origin {
   readonly ip: string | null;
   /** Set when an automation's run acts (interface `automation`). */
   readonly automation?: AutomationActor;
+  /** Set when a visitor acts through a share link (interface `web`): History names the link in `targets.bundle`. */
+  readonly bundle?: ShareLinkActor;
+}
+
+/** The share link a visitor acts through (docs/sharing.md#visiting-a-link), and the visitor's registration if any. */
+export interface ShareLinkActor {
+  readonly id: number;
+  readonly code: string;
+  readonly registrationId: number | null;
 }

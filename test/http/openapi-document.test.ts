@@ -12,9 +12,13 @@ type Document = {
 };
 
 const API = '/api/rest/v1';
+/** Atrium's own API for share links' visitors: no credential at all. */
+const LINKS = '/api/public/bundles/{code}';
 const PUBLIC_ROUTES = new Set([
   `POST ${API}/sessions`, `DELETE ${API}/sessions`, `GET ${API}/downloads/{token}`, `PUT ${API}/uploads/{token}`,
   `GET ${API}/automations/webhook/{webhookId}/{secret}`, `POST ${API}/automations/webhook/{webhookId}/{secret}`,
+  `GET ${LINKS}`, `POST ${LINKS}/visits`, `GET ${LINKS}/entries`, `GET ${LINKS}/files/{path}`, `PUT ${LINKS}/files/{path}`, `DELETE ${LINKS}/files/{path}`,
+  `GET ${LINKS}/zip`,
 ]);
 const REAUTHENTICATED_ROUTES = [
   `POST ${API}/api_keys`, `DELETE ${API}/api_keys/{id}`, `DELETE ${API}/api_key`,
@@ -45,7 +49,10 @@ function registeredApiRoutes(app: TestApp['app']): string[] {
       if (match[3] !== undefined) routes.push(`${method} ${openApiPath(path)}`);
     }
   }
-  return routes.filter((route) => route.split(' ')[1]?.startsWith(`${API}/`) && !route.includes(`${API}/docs`) && !route.includes(`${API}/openapi`));
+  return routes.filter((route) => {
+    const path = route.split(' ')[1] ?? '';
+    return (path.startsWith(`${API}/`) || path.startsWith('/api/public/')) && !route.includes(`${API}/docs`) && !route.includes(`${API}/openapi`);
+  });
 }
 
 function operation(document: Document, route: string): Operation {
@@ -96,6 +103,14 @@ describe('the OpenAPI document, with both header brands configured', () => {
     }
     const documented = Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`));
     expect(new Set(documented)).toEqual(new Set(routes));
+  });
+
+  it('documents the share-link visitors\' API with no credential', () => {
+    for (const route of [...PUBLIC_ROUTES].filter((r) => r.includes(LINKS))) {
+      const op = operation(document, route);
+      expect(op.security, route).toEqual([]);
+      expect(headerNames(document, op), route).toEqual([]);
+    }
   });
 
   it('names the reauthentication header on the routes that ask for it, and only there', () => {

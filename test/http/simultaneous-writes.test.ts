@@ -65,11 +65,11 @@ describe.each(testDatabaseTargets())('simultaneous identical writes [$name]', (t
   const newPartner = async () => (await post('/partners', { name: unique('partner'), root_folder: unique('partner-root') })) as { id: number };
   const newAutomation = async () => (await post('/automations', { automation: 'copy_file', name: unique('automation') })) as { id: number };
   /** A share link of a folder of its own, made for a Site Administrator (the site-wide key has no user). */
-  const newBundle = async () => {
+  const newBundle = async (fields: Record<string, unknown> = {}) => {
     const folder = unique('shared');
     await post(`/folders/${folder}`, {});
     const owner = await createUser(db(), { siteAdmin: true });
-    return (await post('/bundles', { paths: [folder], user_id: owner.id })) as { id: number };
+    return { ...(await post('/bundles', { paths: [folder], user_id: owner.id, ...fields })) as { id: number; code: string }, folder };
   };
   const membershipOf = async (groupId: number, userId: number) => {
     await post('/group_users', { group_id: groupId, user_id: userId });
@@ -291,6 +291,33 @@ describe.each(testDatabaseTargets())('simultaneous identical writes [$name]', (t
         method: 'POST', path: '/bundle_recipients', options: { ...admin, body: { bundle_id: bundle.id, recipient: 'once@example.com' } },
         answers: { 201: 1, 422: AT_ONCE - 1 }, refusal: 'processing-failure/recipient-already-shared', recorded: { bundle_share: 1 },
         after: async () => expect((await t.api.get(`/bundle_recipients?bundle_id=${bundle.id}`, admin)).body).toHaveLength(1),
+      };
+    },
+    // A share link's visitors (docs/sharing.md#visiting-a-link), each request without a cookie a visitor of its own.
+    'POST /api/public/bundles/{code}/visits': async () => {
+      // A link used once: one visit of twenty at once gets in, the others find it used up.
+      const link = await newBundle({ max_uses: 1 });
+      return {
+        method: 'POST', path: `/api/public/bundles/${link.code}/visits`, options: { body: {} }, answers: { 201: 1, 404: AT_ONCE - 1 },
+        refusal: 'not-found/bundle-not-found', recorded: {},
+        after: async () => expect(await db().selectFrom('bundle_visits').select('id').where('bundle_id', '=', link.id).execute()).toHaveLength(1),
+      };
+    },
+    'PUT /api/public/bundles/{code}/files/{path}': async () => {
+      // On a full link an upload replaces: the first creates the file, each later one replaces it.
+      const link = await newBundle({ permissions: 'full', dont_separate_submissions_by_folder: true });
+      return {
+        method: 'PUT', path: `/api/public/bundles/${link.code}/files/${link.folder}/same.txt`, options: { rawBody: 'same bytes', headers: { 'content-type': 'application/octet-stream' } },
+        answers: { 201: AT_ONCE }, recorded: { create: 1, update: AT_ONCE - 1 },
+        after: async () => expect((await t.api.get(`/files/${link.folder}/same.txt?action=stream`, admin)).text).toBe('same bytes'),
+      };
+    },
+    'DELETE /api/public/bundles/{code}/files/{path}': async () => {
+      const link = await newBundle({ permissions: 'full' });
+      await upload(`${link.folder}/gone.txt`, 'contents');
+      return {
+        ...deleted(`/api/public/bundles/${link.code}/files/${link.folder}/gone.txt`, 'not-found/file-not-found', 'destroy', {}),
+        after: async () => expect(await statusOf(`/files/${link.folder}/gone.txt`)).toBe(404),
       };
     },
     'POST /automations/webhook/{webhookId}/{secret}': async () => {
@@ -545,7 +572,7 @@ describe.each(testDatabaseTargets())('simultaneous identical writes [$name]', (t
   it('has a case for every write operation of the OpenAPI document', async () => {
     const document = (await t.api.get(`${API}/openapi.json`)).body as { paths: Record<string, Record<string, unknown>> };
     const writes = Object.entries(document.paths).flatMap(([path, item]) =>
-      Object.keys(item).filter((method) => method !== 'get').map((method) => `${method.toUpperCase()} ${path.slice(API.length)}`));
+      Object.keys(item).filter((method) => method !== 'get').map((method) => `${method.toUpperCase()} ${path.startsWith(API) ? path.slice(API.length) : path}`));
     expect(Object.keys(SCENARIOS).sort()).toEqual(writes.sort());
   });
 

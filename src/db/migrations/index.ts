@@ -25,6 +25,7 @@ import { automations } from './022-automations.js';
 import { automationWork } from './023-automation-work.js';
 import { automationWatchVersion } from './024-automation-watch-version.js';
 import { bundles } from './025-bundles.js';
+import { bundleVisits } from './026-bundle-visits.js';
 
 /**
  * Every migration, in order, listed statically (no directory scanning, so the build output and
@@ -58,6 +59,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '023-automation-work': automationWork(dialect),
     '024-automation-watch-version': automationWatchVersion(dialect),
     '025-bundles': bundles(dialect),
+    '026-bundle-visits': bundleVisits(dialect),
   };
   return { getMigrations: async () => migrations };
 }

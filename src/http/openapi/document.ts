@@ -1,5 +1,5 @@
 import type { SwaggerOptions } from '@fastify/swagger';
-import { API_ROOT } from '../api-paths.js';
+import { API_ROOT, PUBLIC_API_ROOT } from '../api-paths.js';
 import type { BrandHeaders } from '../brand-headers.js';
 import { errorTypesByStatus } from './error-types.js';
 import { REAUTHENTICATION_MARKER, SESSION_HEADER_MARKER } from './route-markers.js';
@@ -107,7 +107,7 @@ export function openApiOptions(headers: BrandHeaders): SwaggerOptions {
       security: [...headers.apiKey, ...headers.session, 'basic'].map((name) => ({ [name]: [] })),
     },
     transform: ({ schema, url, route }) => {
-      if (!url.startsWith(API_ROOT)) return { schema: { ...schema, hide: true }, url };
+      if (!url.startsWith(`${API_ROOT}/`) && !url.startsWith(`${PUBLIC_API_ROOT}/`)) return { schema: { ...schema, hide: true }, url };
       const documented: Json = { ...(schema as Json) };
       if (route.config?.public !== true) documented[AUTH_MARKER] = true;
       const query = documented.querystring as { properties?: Json } | undefined;

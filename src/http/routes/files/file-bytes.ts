@@ -33,7 +33,7 @@ export function sendStream(reply: FastifyReply, file: ServedFile, stream: Readab
 }
 
 /** RFC 6266: an ASCII fallback name and the exact UTF-8 one. */
-function contentDisposition(name: string): string {
+export function contentDisposition(name: string, kind: 'attachment' | 'inline' = 'attachment'): string {
   const fallback = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+  return `${kind}; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }

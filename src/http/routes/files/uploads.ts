@@ -65,11 +65,11 @@ export function uploadRoutes(app: ApiInstance, deps: RouteDeps): void {
  * under HTTP/2 a body may come with no Content-Length and no content type, and is then read
  * straight from the request stream (which is simply empty when there is no body).
  */
-function bodyOf(request: FastifyRequest): Readable {
+export function bodyOf(request: FastifyRequest): Readable {
   return (request.body as Readable | undefined) ?? request.raw;
 }
 
-function declaredLength(header: string | undefined): number | undefined {
+export function declaredLength(header: string | undefined): number | undefined {
   if (header === undefined || !/^\d+$/.test(header)) return undefined;
   const length = Number(header);
   return Number.isSafeInteger(length) ? length : undefined;
@@ -80,7 +80,7 @@ function declaredLength(header: string | undefined): number | undefined {
  * not worth receiving: the connection is closed after the answer instead of being kept alive
  * while the client goes on sending.
  */
-async function closingOnRefusal<T>(reply: FastifyReply, run: () => Promise<T>): Promise<T> {
+export async function closingOnRefusal<T>(reply: FastifyReply, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
