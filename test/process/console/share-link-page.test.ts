@@ -95,8 +95,7 @@ describe.runIf(browserAvailable()).each(databases)('the share link page in Chrom
   /** A link made by the first administrator (a site-wide key names the link's creator). */
   const createLink = (body: Record<string, unknown>) => site.admin('POST', '/bundles', { user_id: adminId, ...body }) as Promise<{ code: string; url: string }>;
 
-  // enabled when the public link API lands
-  it.skip('a visitor gives the password, previews an image and a text, and downloads a ZIP holding the same files, byte for byte', async () => {
+  it('a visitor gives the password, previews an image and a text, and downloads a ZIP holding the same files, byte for byte', async () => {
     const link = await createLink({ paths: ['Reports'], password: PASSWORD, permissions: 'read', description: 'For the auditors <b>2026</b>' });
     expect(link.url.endsWith(`/f/${link.code}`)).toBe(true);
     const page = await browser.context.newPage();
@@ -170,8 +169,7 @@ describe.runIf(browserAvailable()).each(databases)('the share link page in Chrom
     await page.close();
   });
 
-  // enabled when the public link API lands
-  it.skip('a visitor uploads through an upload-only link on a phone\'s width, each file with its bar, a taken name stored as " (1)"', async () => {
+  it('a visitor uploads through an upload-only link on a phone\'s width, each file with its bar, a taken name stored as " (1)"', async () => {
     const link = await createLink({ paths: ['Inbox'], permissions: 'write', dont_separate_submissions_by_folder: true });
     await putFile('Inbox/hello.txt', Buffer.from('was there first\n'));
     const page = await browser.context.newPage();
@@ -207,8 +205,7 @@ describe.runIf(browserAvailable()).each(databases)('the share link page in Chrom
     await page.close();
   });
 
-  // enabled when the public link API lands
-  it.skip('a link that does not exist shows the not-found page, with the server\'s sentence', async () => {
+  it('a link that does not exist shows the not-found page, with the server\'s sentence', async () => {
     const page = await browser.context.newPage();
     await page.goto(`${site.baseUrl}/f/NoSuchLinkCode12345`);
     await page.getByRole('heading', { name: 'Link not available' }).waitFor();

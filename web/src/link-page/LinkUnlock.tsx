@@ -66,8 +66,9 @@ export function LinkUnlock({ link, onUnlocked }: { link: Link; onUnlocked(): voi
               <TextInput label="Company" autoComplete="organization" value={values.company} onChange={set('company')} error={fieldMessage(error, 'company')} />
             </>
           )}
+          {/* Mantine marks a password field in error with data-invalid only: aria-invalid tells a screen reader too. */}
           {link.password_protected && (
-            <PasswordInput label="Password" autoComplete="off" value={values.password} onChange={set('password')} error={passwordError} data-autofocus />
+            <PasswordInput label="Password" autoComplete="off" value={values.password} onChange={set('password')} error={passwordError} aria-invalid={passwordError !== undefined} data-autofocus />
           )}
           {error !== undefined && !shownByField && (
             <Alert color="red" role="alert" title={error.status === 429 ? 'Too many attempts' : 'The link did not open'}>{error.message}</Alert>
