@@ -226,6 +226,17 @@ class Home {
     return { folder, file };
   }
 
+  /**
+   * A share link of a new folder under `Shared` holding one file, made for the home Workspace's
+   * Share holder: its code, the folder's name (its path inside the link) and the file's path there.
+   */
+  async link(permissions = 'full'): Promise<{ code: string; folderName: string; file: string }> {
+    const { folder, file } = await this.file();
+    const made = await asSite(this.site.t, this.workspace, 'POST', '/bundles', { paths: [folder], permissions, user_id: this.bundleOwner().id });
+    const folderName = folder.slice(folder.lastIndexOf('/') + 1);
+    return { code: made.code as string, folderName, file: `${folderName}/${file.slice(file.lastIndexOf('/') + 1)}` };
+  }
+
   /** A file under `Shared` with a lock any user of the Workspace may remove, taken with a site-wide key. */
   async lockedFile(): Promise<{ file: string; token: string }> {
     const { file } = await this.file();
@@ -270,6 +281,10 @@ async function ownHistoryExport(site: Site, caller: ConfinedCaller): Promise<num
 }
 
 const get = (path: string): OperationRequest => ({ method: 'GET', path });
+/** The public share-link API's root (a whole path: it lies beside the REST API). */
+const LINKS = '/api/public/bundles';
+/** A path inside a link, each segment encoded as the link page sends it. */
+const segments = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 
 /** One request per operation, keyed as `METHOD /path-template` below the API root. */
 export const requestBuilders: Record<string, RequestBuilder> = {
@@ -354,6 +369,29 @@ export const requestBuilders: Record<string, RequestBuilder> = {
   'GET /bundle_recipients': async (site, caller) => get(`/bundle_recipients?bundle_id=${await home(site, caller).bundle()}`),
   'POST /bundle_recipients': async (site, caller) => ({ method: 'POST', path: '/bundle_recipients', body: { bundle_id: await home(site, caller).bundle(), recipient: 'one@example.com' } }),
   'GET /bundle_registrations': async () => get('/bundle_registrations'),
+  // The public API of share links: whatever credential comes with a request, it reads none.
+  'GET /api/public/bundles/{code}': async (site, caller) => get(`${LINKS}/${(await home(site, caller).link()).code}`),
+  'POST /api/public/bundles/{code}/visits': async (site, caller) => ({ method: 'POST', path: `${LINKS}/${(await home(site, caller).link()).code}/visits`, body: {} }),
+  'GET /api/public/bundles/{code}/entries': async (site, caller) => {
+    const link = await home(site, caller).link();
+    return get(`${LINKS}/${link.code}/entries?path=${encodeURIComponent(link.folderName)}`);
+  },
+  'GET /api/public/bundles/{code}/files/{path}': async (site, caller) => {
+    const link = await home(site, caller).link();
+    return get(`${LINKS}/${link.code}/files/${segments(link.file)}?disposition=attachment`);
+  },
+  'GET /api/public/bundles/{code}/zip': async (site, caller) => {
+    const link = await home(site, caller).link();
+    return get(`${LINKS}/${link.code}/zip?path=${encodeURIComponent(link.folderName)}`);
+  },
+  'PUT /api/public/bundles/{code}/files/{path}': async (site, caller) => {
+    const link = await home(site, caller).link();
+    return { method: 'PUT', path: `${LINKS}/${link.code}/files/${segments(`${link.folderName}/sent.txt`)}`, rawBody: 'file words' };
+  },
+  'DELETE /api/public/bundles/{code}/files/{path}': async (site, caller) => {
+    const link = await home(site, caller).link();
+    return { method: 'DELETE', path: `${LINKS}/${link.code}/files/${segments(link.file)}` };
+  },
   'GET /bundle_downloads': async () => get('/bundle_downloads'),
   'GET /bundle_actions': async () => get('/bundle_actions'),
   'GET /partners': async () => get('/partners'),

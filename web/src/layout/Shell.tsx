@@ -43,8 +43,9 @@ function Frame() {
             <WorkspaceSwitcher />
             <Group component="nav" aria-label="Main" gap="md" wrap="nowrap" style={{ overflowX: 'auto', minWidth: 0 }}>
               <NavLink to="/files" style={NAV_LINK_STYLE}>Files</NavLink>
-              {/* Everyone may have links: their own; the server decides whose they see. */}
-              <NavLink to="/shared-links" style={NAV_LINK_STYLE}>Shared links</NavLink>
+              {/* Everyone may have links, their own (the server decides whose they see); a Partner user
+                  holds no Share permission (a Partner's levels have none), so it has none. */}
+              {!partnerUser && <NavLink to="/shared-links" style={NAV_LINK_STYLE}>Shared links</NavLink>}
               {isAdministrator && <NavLink to="/admin/users" style={NAV_LINK_STYLE}>Users</NavLink>}
               {isAdministrator && <NavLink to="/admin/groups" style={NAV_LINK_STYLE}>Groups</NavLink>}
               {administersPartners && <NavLink to="/admin/partners" style={NAV_LINK_STYLE}>Partners</NavLink>}
