@@ -3,23 +3,12 @@
  * cookie the browser sends by itself. Every request carries the console header, without which the
  * server ignores the cookie (a cross-site page cannot add it).
  */
+import { ApiError } from './api-error';
+
+export { ApiError };
+
 export const API_ROOT = '/api/rest/v1';
 const CONSOLE_HEADER = 'X-Atrium-Console';
-
-/**
- * An error answered by the API: its `type`, a message meant for people, and, for a refused
- * change, what is wrong with each field it names (`model_errors`), for a form to show beside them.
- */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly type: string,
-    message: string,
-    readonly fieldErrors: Readonly<Record<string, readonly string[]>> = {},
-  ) {
-    super(message);
-  }
-}
 
 /** The answers that mean the console's session is gone (ended, timed out, or never there). */
 const SESSION_GONE = new Set([

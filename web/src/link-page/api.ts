@@ -1,3 +1,4 @@
+import { ApiError as LinkError } from '../api/api-error';
 import { encodePath } from '../api/files';
 
 /**
@@ -48,17 +49,8 @@ export interface StoredUpload {
   size: number;
 }
 
-/** An answer other than success, with the server's own sentence for people. */
-export class LinkError extends Error {
-  constructor(
-    readonly status: number,
-    readonly type: string,
-    message: string,
-    readonly fieldErrors: Readonly<Record<string, readonly string[]>> = {},
-  ) {
-    super(message);
-  }
-}
+/** An answer other than success, with the server's own sentence for people: the console's own error, without its session. */
+export { LinkError };
 
 /** The link closed, for whatever reason: the server answers every such case alike. */
 export const LINK_NOT_FOUND = 'not-found/bundle-not-found';
