@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import yauzl from 'yauzl';
 import { browserAvailable, chromiumPerTest, expectAccessible, pageProblems } from '../../support/browser.js';
 import { ADMIN, KEY_FOR_TESTS, startConsoleServer, type ConsoleServer } from './console-server.js';
+import { openFileMenu, signInAs } from './console-steps.js';
 
 const databases = inject('postgresMode') === 'server' ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
 // One Chromium for the file, both databases' runs; each test in a context of its own, as a visitor's new browser.
@@ -95,10 +96,24 @@ describe.runIf(browserAvailable()).each(databases)('the share link page in Chrom
   /** A link made by the first administrator (a site-wide key names the link's creator). */
   const createLink = (body: Record<string, unknown>) => site.admin('POST', '/bundles', { user_id: adminId, ...body }) as Promise<{ code: string; url: string }>;
 
-  it('a visitor gives the password, previews an image and a text, and downloads a ZIP holding the same files, byte for byte', async () => {
-    const link = await createLink({ paths: ['Reports'], password: PASSWORD, permissions: 'read', description: 'For the auditors <b>2026</b>' });
-    expect(link.url.endsWith(`/f/${link.code}`)).toBe(true);
-    const page = await browser.context.newPage();
+  it('a user shares a folder with a password in the console; a visitor in a fresh browser gives the password, previews an image and a text, and downloads a ZIP holding the same files, byte for byte', async () => {
+    // The link is made as its creator makes it: in the console, from the folder's menu.
+    const creator = await browser.context.newPage();
+    await creator.goto(`${site.baseUrl}/files`);
+    await signInAs(creator, ADMIN);
+    await creator.getByRole('table').getByRole('link', { name: 'Reports' }).waitFor();
+    await (await openFileMenu(creator, 'Reports')).getByRole('menuitem', { name: 'Share', exact: true }).click();
+    const share = creator.getByRole('dialog', { name: 'Share Reports' });
+    await share.getByRole('radio', { name: 'View and download' }).check();
+    await share.getByRole('textbox', { name: 'Description' }).fill('For the auditors <b>2026</b>');
+    await share.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await share.getByRole('button', { name: 'Create link' }).click();
+    const url = (await creator.getByRole('dialog', { name: 'Link to Reports' }).getByTestId('share-url').textContent()) ?? '';
+    const link = { url, code: url.slice(url.lastIndexOf('/') + 1) };
+    expect(link.url).toBe(`${site.baseUrl}/f/${link.code}`);
+    // The visitor: another browser, which never signed in.
+    const visitor = await browser.context.browser()!.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 800 } });
+    const page = await visitor.newPage();
     const problems = pageProblems(page);
     const requests = apiRequestsOf(page, site.baseUrl);
     await page.goto(`${site.baseUrl}/f/${link.code}`);
@@ -154,7 +169,7 @@ describe.runIf(browserAvailable()).each(databases)('the share link page in Chrom
 
     // The visit is an HttpOnly cookie for this link alone; nothing is kept where a script reads it,
     // and only the public link API was asked.
-    const cookies = await browser.context.cookies(site.baseUrl + `/api/public/bundles/${link.code}`);
+    const cookies = await visitor.cookies(site.baseUrl + `/api/public/bundles/${link.code}`);
     const visit = cookies.find((cookie) => cookie.name === 'atrium_link');
     expect(visit?.httpOnly).toBe(true);
     expect(visit?.sameSite).toBe('Strict');
@@ -166,7 +181,8 @@ describe.runIf(browserAvailable()).each(databases)('the share link page in Chrom
     expect(requests.filter((request) => !request.includes(` /api/public/bundles/${link.code}`))).toEqual([]);
     expect(requests.some((request) => request.includes(PASSWORD) || request.includes(encodeURIComponent(PASSWORD)))).toBe(false);
     expect(problems).toEqual([]);
-    await page.close();
+    await visitor.close();
+    await creator.close();
   });
 
   it('a visitor uploads through an upload-only link on a phone\'s width, each file with its bar, a taken name stored as " (1)"', async () => {

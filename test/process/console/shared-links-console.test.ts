@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { browserAvailable, chromiumPerTest, expectAccessible, pageProblems } from '../../support/browser.js';
 import { startConsoleServer, type ConsoleServer } from './console-server.js';
+import { openFileMenu, signInAs } from './console-steps.js';
 
 const databases = inject('postgresMode') === 'server' ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
 const SAM = { username: 'sam', password: 'sam has a long password' };
@@ -9,20 +10,6 @@ const RITA = { username: 'rita', password: 'rita has a long password' };
 const HOSTILE_DESCRIPTION = '<img src=x onerror=alert(1)> for the auditors';
 // One Chromium for the file, both databases' runs; each test in a context of its own.
 const browser = chromiumPerTest();
-
-async function signInAs(page: Page, who: { username: string; password: string }) {
-  await page.getByLabel('Username').fill(who.username);
-  await page.getByRole('textbox', { name: 'Password' }).fill(who.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
-
-/** Opens the ⋯ menu of the row named `row` on the Files page; the menu, once the server said what it offers. */
-async function openMenu(page: Page, row: string) {
-  await page.getByRole('button', { name: `Actions for ${row}` }).click();
-  const menu = page.getByRole('menu', { name: `Actions for ${row}` });
-  await menu.and(page.locator('[data-shares="true"], [data-shares="false"]')).waitFor();
-  return menu;
-}
 
 /** How wide the page is, and how wide the window: wider than the window, a phone shows a sideways scroll. */
 const overflowsSideways = (page: Page) => page.evaluate(() => {
@@ -70,7 +57,7 @@ describe.runIf(browserAvailable()).each(databases)('Share links in the console i
     await signInAs(page, SAM);
     await page.getByRole('table').getByRole('link', { name: 'reports' }).waitFor();
 
-    const menu = await openMenu(page, 'reports');
+    const menu = await openFileMenu(page, 'reports');
     await menu.getByRole('menuitem', { name: 'Share', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Share reports' });
     // A folder's link may take uploads: every permission is offered, in words.
@@ -156,7 +143,7 @@ describe.runIf(browserAvailable()).each(databases)('Share links in the console i
     await page.goto(`${site.baseUrl}/files`);
     await signInAs(page, SAM);
     await page.getByRole('table').getByRole('link', { name: 'reports' }).waitFor();
-    const menu = await openMenu(page, 'reports');
+    const menu = await openFileMenu(page, 'reports');
     await menu.getByRole('menuitem', { name: 'Request files' }).click();
     const dialog = page.getByRole('dialog', { name: 'Request files into reports' });
     await dialog.getByText('They see nothing that is already there.').waitFor();
@@ -190,7 +177,7 @@ describe.runIf(browserAvailable()).each(databases)('Share links in the console i
     await signInAs(page, RITA);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Files' }).click();
     await page.getByRole('table').getByRole('link', { name: 'reports' }).waitFor();
-    const ritasMenu = await openMenu(page, 'reports');
+    const ritasMenu = await openFileMenu(page, 'reports');
     expect(await ritasMenu.getAttribute('data-shares')).toBe('false');
     expect(await ritasMenu.getByRole('menuitem', { name: 'Share', exact: true }).count()).toBe(0);
     expect(await ritasMenu.getByRole('menuitem', { name: 'Request files' }).count()).toBe(0);
