@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { adminQuery, adminRows, POSTGRES_TEST_URL } from '../support/postgres-server.js';
 import { startServer, type ServerProcess } from '../support/server-process.js';
+import { temporaryFolders } from '../support/temp-dirs.js';
 
 const KEY = 'multi-node-bootstrap-key-0123456789abcdef';
 const PASSWORD = 'a long enough password';
@@ -15,6 +16,8 @@ if (!serverMode) process.stderr.write('\nSKIPPED: the multi-node tests need a Po
  * nodes between requests: whatever one node changes, the next request on another node sees.
  */
 describe.skipIf(!serverMode)('several nodes on one PostgreSQL [postgres]', () => {
+  // The nodes' shared file storage (their runs import files into it), removed after the last test.
+  const temporaryFolder = temporaryFolders();
   const schema = `atrium_nodes_${randomBytes(4).toString('hex')}`;
   const url = `${POSTGRES_TEST_URL}${POSTGRES_TEST_URL.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}`;
   let nodes: ServerProcess[] = [];
@@ -47,7 +50,7 @@ describe.skipIf(!serverMode)('several nodes on one PostgreSQL [postgres]', () =>
   beforeAll(async () => {
     await adminQuery(`create schema ${schema}`);
     // A short job lease, so that a killed node's automation run passes to another in seconds.
-    const env = { ATRIUM_DATABASE_URL: url, ATRIUM_BOOTSTRAP_API_KEY: KEY, ATRIUM_DATA_DIR: '/tmp/atrium-unused', ATRIUM_ACCESS_LOG: 'false', ATRIUM_JOB_LEASE: '3s' };
+    const env = { ATRIUM_DATABASE_URL: url, ATRIUM_BOOTSTRAP_API_KEY: KEY, ATRIUM_DATA_DIR: temporaryFolder('atrium-nodes-'), ATRIUM_ACCESS_LOG: 'false', ATRIUM_JOB_LEASE: '3s' };
     nodes = await Promise.all([startServer(env), startServer(env), startServer(env)]);
   });
   afterAll(async () => {

@@ -4,12 +4,15 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { migrationProvider } from '../../src/db/migrations/index.js';
 import { adminQuery, POSTGRES_TEST_URL } from '../support/postgres-server.js';
 import { runServer, startServer, type ServerProcess } from '../support/server-process.js';
+import { temporaryFolders } from '../support/temp-dirs.js';
 
 const KEY = 'postgres-process-bootstrap-key-0123456789abcdef';
 const serverMode = inject('postgresMode') === 'server';
 if (!serverMode) process.stderr.write('\nSKIPPED: PostgreSQL process tests need a PostgreSQL server (none reachable).\n\n');
 
 describe.skipIf(!serverMode)('the server as processes on one PostgreSQL [postgres]', () => {
+  // Where the nodes keep files (a first start writes its host keys and the like), removed after the last test.
+  const temporaryFolder = temporaryFolders();
   const schema = `atrium_proc_${randomBytes(4).toString('hex')}`;
   const url = `${POSTGRES_TEST_URL}${POSTGRES_TEST_URL.includes('?') ? '&' : '?'}options=-c%20search_path%3D${schema}`;
   const running: ServerProcess[] = [];
@@ -25,7 +28,7 @@ describe.skipIf(!serverMode)('the server as processes on one PostgreSQL [postgre
       ATRIUM_ADMIN_USERNAME: 'first-admin',
       ATRIUM_ADMIN_PASSWORD: 'a sufficiently long password',
       ATRIUM_BOOTSTRAP_API_KEY: KEY,
-      ATRIUM_DATA_DIR: '/tmp/atrium-unused',
+      ATRIUM_DATA_DIR: temporaryFolder('atrium-nodes-'),
     };
     const nodes = await Promise.all([startServer(env), startServer(env), startServer(env)]);
     running.push(...nodes);
