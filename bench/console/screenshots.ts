@@ -379,11 +379,35 @@ async function sharingTour({ site, page, shoot }: Tour) {
   await shoot('shared-links');
 }
 
+/** The page a link's visitor sees (`/f/<code>`), in a browser that never signed in: the password, the files, a phone's width, a file request. */
+async function linkPageTour({ site, page, shoot }: Tour) {
+  const dana = (await site.admin('GET', `/users?filter[username]=${DANA.username}`))[0];
+  for (const [name, words] of [['plan.txt', 'The plan, in three steps.'], ['budget.csv', 'item,amount\nrent,1200\n']]) {
+    const put = await fetch(`${site.baseUrl}/api/rest/v1/files/Team/${name}`, { method: 'PUT', headers: { 'X-ServiceAPI-Key': KEY_FOR_TESTS }, body: words });
+    if (put.status !== 201) throw new Error(`uploading ${name} answered ${put.status}`);
+  }
+  const link = await site.admin('POST', '/bundles', { paths: ['Team'], user_id: dana.id, password: 'a password for the auditors', description: 'The plans for the auditors' });
+  await page.goto(`${site.baseUrl}/f/${link.code}`);
+  const open = page.getByRole('form', { name: 'Open the link' });
+  await open.getByRole('textbox', { name: 'Password' }).waitFor();
+  await shoot('link-page-password');
+  await open.getByRole('textbox', { name: 'Password' }).fill('a password for the auditors');
+  await open.getByRole('button', { name: 'Open' }).click();
+  await page.getByRole('button', { name: /Team/ }).or(page.getByRole('link', { name: 'Team' })).first().waitFor();
+  await shoot('link-page');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shoot('link-page-narrow');
+  const request = await site.admin('POST', '/bundles', { paths: ['Team'], user_id: dana.id, permissions: 'write', description: 'Send us your receipts' });
+  await page.goto(`${site.baseUrl}/f/${request.code}`);
+  await page.getByTestId('link-drop-zone').waitFor();
+  await shoot('link-page-request');
+}
+
 /**
  * In this order: History first, while it holds a page of records rather than every tour's; a tour
  * that changes a site setting puts it back before the next begins.
  */
-const TOURS = [historyTour, signInTour, lockoutTour, inactivityTour, filesTour, sortedTour, accountTour, workspacesTour, usersTour, siteTour, explainTour, groupsTour, permissionsTour, folderAdminTour, workspaceByGrantTour, partnersTour, sharingTour];
+const TOURS = [historyTour, signInTour, lockoutTour, inactivityTour, filesTour, sortedTour, accountTour, workspacesTour, usersTour, siteTour, explainTour, groupsTour, permissionsTour, folderAdminTour, workspaceByGrantTour, partnersTour, sharingTour, linkPageTour];
 
 async function main(): Promise<void> {
   let site: ConsoleServer | undefined;
