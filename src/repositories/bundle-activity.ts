@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import type { Tables } from '../db/tables.js';
 import type { IdPageRequest } from '../lib/sorted-page.js';
 import type { Scope } from './scope.js';
 
@@ -214,7 +215,21 @@ export interface BundleRecordFilter {
 }
 
 export async function listBundleActions(db: Db, scope: BundleRecordScope, filter: BundleRecordFilter, page: IdPageRequest): Promise<BundleAction[]> {
-  let query = recordsOf(db, 'bundle_actions', scope).selectAll().where('id', '>', page.afterId).orderBy('id').limit(page.limit);
+  const { rows, registrations } = await recordPage(db, 'bundle_actions', scope, filter, page);
+  return rows.map((row) => ({
+    id: row.id, bundleId: row.bundle_id, workspaceId: row.workspace_id, action: row.action, path: row.path, source: row.source, destination: row.destination,
+    createdAt: Number(row.created_at), registration: row.bundle_registration_id === null ? null : (registrations.get(row.bundle_registration_id) ?? null),
+  }));
+}
+
+/**
+ * One page of a link's actions or downloads (they are filtered alike), oldest first, with the
+ * registrations they were made under, read in one more query.
+ */
+async function recordPage<T extends 'bundle_actions' | 'bundle_downloads'>(
+  db: Db, table: T, scope: BundleRecordScope, filter: BundleRecordFilter, page: IdPageRequest,
+): Promise<{ rows: Selectable<Tables[T]>[]; registrations: Map<number, BundleRegistration> }> {
+  let query = recordsOf(db, table, scope).selectAll().where('id', '>', page.afterId).orderBy('id').limit(page.limit);
   if (filter.bundleRegistrationId !== undefined) query = query.where('bundle_registration_id', '=', filter.bundleRegistrationId);
   const range = filter.createdAt;
   if (range?.gt !== undefined) query = query.where('created_at', '>', range.gt);
@@ -222,11 +237,7 @@ export async function listBundleActions(db: Db, scope: BundleRecordScope, filter
   if (range?.lt !== undefined) query = query.where('created_at', '<', range.lt);
   if (range?.lteq !== undefined) query = query.where('created_at', '<=', range.lteq);
   const rows = await query.execute();
-  const registrations = await registrationsById(db, rows.map((row) => row.bundle_registration_id));
-  return rows.map((row) => ({
-    id: row.id, bundleId: row.bundle_id, workspaceId: row.workspace_id, action: row.action, path: row.path, source: row.source, destination: row.destination,
-    createdAt: Number(row.created_at), registration: row.bundle_registration_id === null ? null : (registrations.get(row.bundle_registration_id) ?? null),
-  }));
+  return { rows: rows as Selectable<Tables[T]>[], registrations: await registrationsById(db, rows.map((row) => row.bundle_registration_id)) };
 }
 
 /** Records a download through a link (the public page calls it). `path` is a qualified site path; null for a whole-link ZIP. */
@@ -244,15 +255,7 @@ export async function insertBundleDownload(db: Db, download: {
 }
 
 export async function listBundleDownloads(db: Db, scope: BundleRecordScope, filter: BundleRecordFilter, page: IdPageRequest): Promise<BundleDownload[]> {
-  let query = recordsOf(db, 'bundle_downloads', scope).selectAll().where('id', '>', page.afterId).orderBy('id').limit(page.limit);
-  if (filter.bundleRegistrationId !== undefined) query = query.where('bundle_registration_id', '=', filter.bundleRegistrationId);
-  const range = filter.createdAt;
-  if (range?.gt !== undefined) query = query.where('created_at', '>', range.gt);
-  if (range?.gteq !== undefined) query = query.where('created_at', '>=', range.gteq);
-  if (range?.lt !== undefined) query = query.where('created_at', '<', range.lt);
-  if (range?.lteq !== undefined) query = query.where('created_at', '<=', range.lteq);
-  const rows = await query.execute();
-  const registrations = await registrationsById(db, rows.map((row) => row.bundle_registration_id));
+  const { rows, registrations } = await recordPage(db, 'bundle_downloads', scope, filter, page);
   return rows.map((row) => ({
     id: row.id, bundleId: row.bundle_id, workspaceId: row.workspace_id, downloadMethod: row.download_method, path: row.path, createdAt: Number(row.created_at),
     registration: row.bundle_registration_id === null ? null : (registrations.get(row.bundle_registration_id) ?? null),
