@@ -4,6 +4,7 @@ import { asSortedPage, type SortedPageRequest } from '../lib/sorted-page.js';
 import { moveAutomationWatchVersion } from './automation-watch.js';
 import { afterInOrder, flagAsNumber } from './keyset-order.js';
 import type { Scope } from './scope.js';
+import { withinTimeRange } from './time-range.js';
 
 /** One URL an `import_file` automation fetches (Files.com's `import_urls` entry). */
 export interface ImportUrl {
@@ -159,11 +160,7 @@ export async function listAutomationsInScope(db: Db, scope: Scope, filter: Autom
   if (filter.workspaceId !== undefined) query = query.where('workspace_id', '=', filter.workspaceId);
   if (filter.disabled !== undefined) query = query.where('disabled', '=', filter.disabled);
   if (filter.automation !== undefined) query = query.where('automation', '=', filter.automation);
-  const range = filter.lastModifiedAt;
-  if (range?.gt !== undefined) query = query.where('last_modified_at', '>', range.gt);
-  if (range?.gteq !== undefined) query = query.where('last_modified_at', '>=', range.gteq);
-  if (range?.lt !== undefined) query = query.where('last_modified_at', '<', range.lt);
-  if (range?.lteq !== undefined) query = query.where('last_modified_at', '<=', range.lteq);
+  if (filter.lastModifiedAt !== undefined) query = query.where(withinTimeRange('last_modified_at', filter.lastModifiedAt));
   return (await query.execute()).map((row) => toAutomation(row as unknown as AutomationRow));
 }
 

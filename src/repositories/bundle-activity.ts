@@ -3,6 +3,7 @@ import type { Db } from '../db/database.js';
 import type { Tables } from '../db/tables.js';
 import type { IdPageRequest } from '../lib/sorted-page.js';
 import type { Scope } from './scope.js';
+import { withinTimeRange } from './time-range.js';
 
 // What happens to a share link, kept beside it (docs/sharing.md#what-a-link-records): the people it
 // was shared with, and what its visitors did. The public page writes the visitors' part through
@@ -231,11 +232,7 @@ async function recordPage<T extends 'bundle_actions' | 'bundle_downloads'>(
 ): Promise<{ rows: Selectable<Tables[T]>[]; registrations: Map<number, BundleRegistration> }> {
   let query = recordsOf(db, table, scope).selectAll().where('id', '>', page.afterId).orderBy('id').limit(page.limit);
   if (filter.bundleRegistrationId !== undefined) query = query.where('bundle_registration_id', '=', filter.bundleRegistrationId);
-  const range = filter.createdAt;
-  if (range?.gt !== undefined) query = query.where('created_at', '>', range.gt);
-  if (range?.gteq !== undefined) query = query.where('created_at', '>=', range.gteq);
-  if (range?.lt !== undefined) query = query.where('created_at', '<', range.lt);
-  if (range?.lteq !== undefined) query = query.where('created_at', '<=', range.lteq);
+  if (filter.createdAt !== undefined) query = query.where(withinTimeRange('created_at', filter.createdAt));
   const rows = await query.execute();
   return { rows: rows as Selectable<Tables[T]>[], registrations: await registrationsById(db, rows.map((row) => row.bundle_registration_id)) };
 }

@@ -3,6 +3,7 @@ import type { Db } from '../db/database.js';
 import { asSortedPage, type SortedPageRequest } from '../lib/sorted-page.js';
 import { afterInOrder } from './keyset-order.js';
 import type { Scope } from './scope.js';
+import { withinTimeRange } from './time-range.js';
 
 /** What a share link's creator sets, under the names Files.com gives the fields. */
 export interface BundleSettings {
@@ -146,12 +147,8 @@ export async function listBundlesInScope(db: Db, scope: Scope, creatorId: number
   if (filter.userId !== undefined) query = query.where('bundles.user_id', '=', filter.userId);
   if (filter.code !== undefined) query = query.where('bundles.code', '=', filter.code);
   if (filter.codePrefix !== undefined) query = query.where(sql<boolean>`substr(${sql.ref('bundles.code')}, 1, ${filter.codePrefix.length}) = ${filter.codePrefix}`);
-  for (const [column, range] of [['bundles.created_at', filter.createdAt], ['bundles.expires_at', filter.expiresAt]] as const) {
-    if (range?.gt !== undefined) query = query.where(column, '>', range.gt);
-    if (range?.gteq !== undefined) query = query.where(column, '>=', range.gteq);
-    if (range?.lt !== undefined) query = query.where(column, '<', range.lt);
-    if (range?.lteq !== undefined) query = query.where(column, '<=', range.lteq);
-  }
+  if (filter.createdAt !== undefined) query = query.where(withinTimeRange('bundles.created_at', filter.createdAt));
+  if (filter.expiresAt !== undefined) query = query.where(withinTimeRange('bundles.expires_at', filter.expiresAt));
   return (await query.execute()).map((row) => toBundle(row as unknown as BundleRow));
 }
 
