@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { callerOfAutomation } from '../access/index.js';
+import { callerOfAutomation, toRequestPath } from '../access/index.js';
 import type { Db } from '../db/database.js';
 import { inTransaction } from '../db/transaction.js';
 import type { FileEntry, FileOperations, FileSession } from '../files/index.js';
@@ -182,8 +182,7 @@ class RunSteps {
 
   /** A qualified site path as the automation's Workspace shows it. */
   private workspacePath(sitePath: string): string {
-    const prefix = `_/Workspaces/${this.automation.workspaceId}/`;
-    return this.automation.workspaceId !== 0 && sitePath.toLowerCase().startsWith(prefix.toLowerCase()) ? sitePath.slice(prefix.length) : sitePath;
+    return toRequestPath(this.automation.workspaceId, sitePath) ?? sitePath;
   }
 
   /** One step: tried up to 3 times, its outcome (or why it failed) logged and counted. */

@@ -4,6 +4,7 @@ import { EVERY_ENTRY, type FileEntry, type FileSession } from '../files/index.js
 import type { Automation } from '../repositories/automations.js';
 import { automationTakesFile, compileFileGlobs, parsePathGlob, pathGlobMatches, type PathGlob } from './globs.js';
 import type { RunLog } from './run-log.js';
+import { statIfThere } from './run-steps.js';
 import type { AutomationRunCause } from './run-cause.js';
 
 // The files a run of `delete_file`, `copy_file` or `move_file` takes (docs/automations.md#which-files):
@@ -84,14 +85,6 @@ function withParams(glob: string | null, params: Readonly<Record<string, string>
   });
 }
 
-async function statIfThere(session: FileSession, path: string): Promise<FileEntry | undefined> {
-  try {
-    return await session.stat(path);
-  } catch (error) {
-    if (error instanceof AtriumError && error.family === 'not-found') return undefined;
-    throw error;
-  }
-}
 
 /** The shallowest folder above the file that `path` matches ('' for the root, or when none does). */
 function baseOf(folderGlob: PathGlob | undefined, filePath: string): string {
