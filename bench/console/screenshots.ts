@@ -379,6 +379,28 @@ async function sharingTour({ site, page, shoot }: Tour) {
   await shoot('shared-links');
 }
 
+/** Automations: the list in words, an automation's page with its next runs and a run's log, the form. */
+async function automationsTour({ site, page, shoot }: Tour) {
+  await site.admin('POST', '/automations', { name: 'Archive the inbox', automation: 'copy_file', trigger: 'action', trigger_actions: ['create'], path: 'Team', destinations: ['Archive/%Y/'] });
+  const nightly = await site.admin('POST', '/automations', {
+    name: 'Clean up old exports', automation: 'delete_file', trigger: 'daily', schedule_times_of_day: ['02:00'], schedule_time_zone: 'Europe/Paris', path: 'Team', value: { older_than_days: 30 },
+  });
+  await site.admin('POST', `/automations/${nightly.id}/manual_run`, {});
+  await page.goto(`${site.baseUrl}/admin/automations`);
+  await signIn(page, ADMIN);
+  await page.locator('[data-automation="Archive the inbox"]').waitFor();
+  await shoot('automations');
+  await page.goto(`${site.baseUrl}/admin/automations/${nightly.id}`);
+  await page.getByTestId('next-run-times').waitFor();
+  // The server's runner takes the run at its next poll: the page shows it once it has run.
+  await page.getByRole('table', { name: 'Runs' }).getByText('success', { exact: true }).or(page.getByRole('table', { name: 'Runs' }).getByText('queued', { exact: true })).first().waitFor();
+  await shoot('automation');
+  await page.goto(`${site.baseUrl}/admin/automations`);
+  await page.getByRole('button', { name: 'New automation' }).click();
+  await page.getByRole('dialog', { name: 'New automation' }).waitFor();
+  await shoot('automation-form');
+}
+
 /** The page a link's visitor sees (`/f/<code>`), in a browser that never signed in: the password, the files, a phone's width, a file request. */
 async function linkPageTour({ site, page, shoot }: Tour) {
   const dana = (await site.admin('GET', `/users?filter[username]=${DANA.username}`))[0];
@@ -407,7 +429,7 @@ async function linkPageTour({ site, page, shoot }: Tour) {
  * In this order: History first, while it holds a page of records rather than every tour's; a tour
  * that changes a site setting puts it back before the next begins.
  */
-const TOURS = [historyTour, signInTour, lockoutTour, inactivityTour, filesTour, sortedTour, accountTour, workspacesTour, usersTour, siteTour, explainTour, groupsTour, permissionsTour, folderAdminTour, workspaceByGrantTour, partnersTour, sharingTour, linkPageTour];
+const TOURS = [historyTour, signInTour, lockoutTour, inactivityTour, filesTour, sortedTour, accountTour, workspacesTour, usersTour, siteTour, explainTour, groupsTour, permissionsTour, folderAdminTour, workspaceByGrantTour, partnersTour, automationsTour, sharingTour, linkPageTour];
 
 async function main(): Promise<void> {
   let site: ConsoleServer | undefined;
