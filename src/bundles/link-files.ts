@@ -65,11 +65,17 @@ async function topEntries(visitor: LinkVisitor): Promise<LinkEntry[]> {
 
 async function folderEntries(visitor: LinkVisitor, place: LinkPlace): Promise<LinkEntry[]> {
   const relative = relativePathOf(place);
+  const path = workspacePathOf(place);
+  const itself = visitor.session.locate(path).key;
   const listed: LinkEntry[] = [];
   let after;
   do {
-    const page = await visitor.session.list(workspacePathOf(place), { sort: DEFAULT_LISTING_SORT, after, limit: PAGE });
-    for (const entry of page.entries.filter(shownToVisitor)) listed.push(linkEntryOf(entry, `${relative}/${entry.name}`, entry.name));
+    const page = await visitor.session.list(path, { sort: DEFAULT_LISTING_SORT, after, limit: PAGE });
+    for (const entry of page.entries.filter(shownToVisitor)) {
+      // A file lists as itself: its path is the one asked for, not a name below it.
+      const entryPath = visitor.session.locate(entry.path).key === itself ? relative : `${relative}/${entry.name}`;
+      listed.push(linkEntryOf(entry, entryPath, entry.name));
+    }
     after = page.next;
   } while (after !== undefined && listed.length < MAX_LINK_ENTRIES);
   return listed.slice(0, MAX_LINK_ENTRIES);

@@ -45,7 +45,7 @@ export async function zipOfLink(deps: LinkDeps, visitor: LinkVisitor, relative: 
     name = 'shared-files';
     for (const top of visitor.tops) {
       const entry = await statIfReached(visitor, top.path);
-      if (entry !== undefined && shownToVisitor(entry)) await collect(visitor, items, top.path, top.name, entry);
+      if (entry !== undefined && shownToVisitor(entry)) await collect(visitor, items, top.path, archiveName(top.name), entry);
     }
   } else {
     const path = workspacePathOf(place);
@@ -70,6 +70,17 @@ async function statIfReached(visitor: LinkVisitor, path: string): Promise<FileEn
   }
 }
 
+/**
+ * A file's or folder's name as the archive holds it. A ZIP separates folders by `/` alone, but
+ * archivers read a `\` as a separator too, and a leading `C:` as a drive: a file named `..\x`
+ * (a name like any other in a Workspace) would be extracted above the folder it is extracted to, and
+ * yazl refuses such a name outright. Both are written as `-`, as a submission folder's name writes
+ * a `\`.
+ */
+function archiveName(name: string): string {
+  return name.replaceAll('\\', '-').replace(/^([A-Za-z]):/u, '$1-');
+}
+
 /** The entry at `path` and, for a folder, everything the session lists below it, named from `prefix`. */
 async function collect(visitor: LinkVisitor, items: ZipItem[], path: string, prefix: string, entry: FileEntry): Promise<void> {
   if (prefix !== '') items.push({ name: prefix, path, entry });
@@ -79,7 +90,7 @@ async function collect(visitor: LinkVisitor, items: ZipItem[], path: string, pre
     const page = await visitor.session.list(path, { sort: DEFAULT_LISTING_SORT, after, limit: PAGE });
     for (const child of page.entries.filter(shownToVisitor)) {
       if (items.length >= MAX_ZIP_ENTRIES) throw errors.paramsInvalid({ path: [`holds more than ${MAX_ZIP_ENTRIES} files and folders: download its folders one by one`] });
-      await collect(visitor, items, `${path}/${child.name}`, prefix === '' ? child.name : `${prefix}/${child.name}`, child);
+      await collect(visitor, items, `${path}/${child.name}`, prefix === '' ? archiveName(child.name) : `${prefix}/${archiveName(child.name)}`, child);
     }
     after = page.next;
   } while (after !== undefined);

@@ -42,17 +42,32 @@ export async function visit(t: TestApp, visitor: Visitor, method: string, path: 
 }
 
 /** A GET whose path is sent exactly as written (fetch would resolve `..` and `.` before sending). */
-export function rawGet(t: TestApp, path: string, cookie?: string): Promise<{ status: number; body: string }> {
+export async function rawGet(t: TestApp, path: string, cookie?: string): Promise<{ status: number; body: string }> {
+  const answer = await rawSend(t, 'GET', path, { cookie });
+  return { status: answer.status, body: answer.bytes.toString('utf8') };
+}
+
+/** Any request whose path is sent exactly as written, unresolved and not re-encoded. */
+export function rawSend(t: TestApp, method: string, path: string, options: { cookie?: string; body?: string } = {}): Promise<PublicAnswer> {
   const url = new URL(t.baseUrl);
+  const headers: Record<string, string> = {};
+  if (options.cookie !== undefined) headers.cookie = options.cookie;
+  if (options.body !== undefined) headers['content-type'] = 'application/octet-stream';
   return new Promise((resolve, reject) => {
-    const sent = httpRequest({ host: url.hostname, port: url.port, method: 'GET', path, headers: cookie === undefined ? {} : { cookie } }, (response) => {
+    const sent = httpRequest({ host: url.hostname, port: url.port, method, path, headers }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      response.on('end', () => {
+        const bytes = Buffer.concat(chunks);
+        const json = (response.headers['content-type'] ?? '').includes('application/json') && bytes.length > 0 ? JSON.parse(bytes.toString('utf8')) : undefined;
+        const answerHeaders = new Headers();
+        for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') answerHeaders.set(name, value);
+        resolve({ status: response.statusCode ?? 0, headers: answerHeaders, body: json, bytes });
+      });
       response.on('error', reject);
     });
     sent.on('error', reject);
-    sent.end();
+    sent.end(options.body);
   });
 }
 

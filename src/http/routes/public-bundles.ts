@@ -70,6 +70,15 @@ function setVisitCookie(reply: FastifyReply, request: FastifyRequest, code: stri
   }));
 }
 
+/** Percent-decodes a path as the client spelled it; what is no UTF-8 (`%c0%ae`, an overlong `.`) names nothing. */
+function decodedPath(spelled: string): string {
+  try {
+    return decodeURIComponent(spelled);
+  } catch {
+    throw errors.invalidPath('The path is not valid percent-encoded UTF-8.');
+  }
+}
+
 /** The path after `/files/` in the URL as the client sent it, percent-decoded once (`%2F` is a `/` in the path, and `..` stays for the feature to refuse). */
 function filePath(request: FastifyRequest, code: string): string {
   const url = request.url;
@@ -79,11 +88,21 @@ function filePath(request: FastifyRequest, code: string): string {
   const afterCode = raw.indexOf('/files/', raw.indexOf(marker) + marker.length);
   // The route matched, so the segment is there; anything else is a routing bug.
   if (afterCode === -1) throw new Error(`public file route matched ${raw} for ${code}`);
-  try {
-    return decodeURIComponent(raw.slice(afterCode + '/files/'.length));
-  } catch {
-    throw errors.invalidPath('The path is not valid percent-encoded UTF-8.');
+  return decodedPath(raw.slice(afterCode + '/files/'.length));
+}
+
+/**
+ * `?path=`, as plain text. The query parser keeps a value it cannot percent-decode as it was
+ * written, which would make `%c0%ae%c0%ae` a folder's name where the same spelling in a file's URL
+ * is refused: it is refused here too, so a path means the same on every endpoint.
+ */
+function queryPath(request: FastifyRequest, parsed: string | undefined): string {
+  const query = request.url.indexOf('?');
+  for (const pair of query === -1 ? [] : request.url.slice(query + 1).split('&')) {
+    const equals = pair.indexOf('=');
+    if (equals !== -1 && pair.slice(0, equals) === 'path') decodedPath(pair.slice(equals + 1).replaceAll('+', ' '));
   }
+  return parsed ?? '';
 }
 
 function entryBody(entry: LinkEntry) {
@@ -143,7 +162,7 @@ export function publicBundleRoutes(app: ApiInstance, deps: RouteDeps): void {
   }, async (request, reply) => {
     const at = linkDeps();
     const visitor = await visitorOf(request, reply, request.params.code, at);
-    return { entries: (await linkEntries(visitor, request.query.path ?? '')).map(entryBody) };
+    return { entries: (await linkEntries(visitor, queryPath(request, request.query.path))).map(entryBody) };
   });
 
   app.get(`${LINKS}/:code/files/*`, {
@@ -187,7 +206,7 @@ export function publicBundleRoutes(app: ApiInstance, deps: RouteDeps): void {
   }, async (request, reply) => {
     const at = linkDeps();
     const visitor = await visitorOf(request, reply, request.params.code, at);
-    const zip = await zipOfLink(at, visitor, request.query.path ?? '');
+    const zip = await zipOfLink(at, visitor, queryPath(request, request.query.path));
     return (reply as FastifyReply)
       .header('Content-Type', 'application/zip')
       .header('Content-Disposition', contentDisposition(`${zip.name}.zip`))

@@ -3,9 +3,10 @@ import { familyOf } from '../../../src/errors/atrium-error.js';
 import { createApiKey, createUser } from '../../support/factories.js';
 import { BOOTSTRAP_KEY, type TestApp } from '../../support/test-app.js';
 import { grantAsSite, memberOf, newWorkspace, putFile } from '../files-support.js';
-import { FILE_CAPABILITIES, type FileCapability, type FileDoor, type Who } from './file-door.js';
-
-const ELSEWHERE = 'other Workspace';
+import { type DoorEntry, FILE_CAPABILITIES, type FileCapability, type FileDoor, type Refusal, type Who } from './file-door.js';
+import {
+  ELSEWHERE_FILE, ELSEWHERE_WORDS, resolvedAnswer, SECRET_FILE, SECRET_WORDS, SHARED_FILE, SHARED_WORDS, spellingOf, TRAVERSAL_CASES, type TraversalAnswer, type TraversalCase,
+} from './traversal-cases.js';
 
 /**
  * The file contract, written once for every front door: what list, stat, read, write, create
@@ -44,11 +45,11 @@ export function describeFileContract<T extends TestApp>(app: () => T, makeDoor: 
     for (const [path, permission] of [['shared', 'readonly'], ['inbox', 'list'], ['inbox', 'writeonly'], ['own', 'full']] as const) {
       await grantAsSite(t, { path, user_id: user.id, permission }, workspace);
     }
-    await door.write(admin, 'shared/doc.txt', 'shared words');
-    await door.write(admin, 'private/secret.txt', 'secret words');
+    await door.write(admin, SHARED_FILE, SHARED_WORDS);
+    await door.write(admin, SECRET_FILE, SECRET_WORDS);
     await door.createFolder(admin, 'inbox', { mkdirParents: false });
     await door.createFolder(admin, 'own', { mkdirParents: false });
-    const elsewhere = await putFile(t, 'elsewhere.txt', ELSEWHERE, { key: BOOTSTRAP_KEY, workspace: otherWorkspace });
+    const elsewhere = await putFile(t, ELSEWHERE_FILE, ELSEWHERE_WORDS, { key: BOOTSTRAP_KEY, workspace: otherWorkspace });
     expect(elsewhere.status, JSON.stringify(elsewhere.body)).toBe(201);
   });
   afterAll(() => door.close());
@@ -62,6 +63,45 @@ export function describeFileContract<T extends TestApp>(app: () => T, makeDoor: 
     expect(refusal.families, `${String(outcome.error)} for ${type}`).toContain(familyOf(type));
     if (refusal.type !== undefined) expect(refusal.type).toBe(type);
   }
+
+  /**
+   * Each traversal spelling (traversal-cases.ts) answers, for stat and read, what the table says
+   * this door answers: the shared file itself, or the refusal. All are tried, and every spelling
+   * answered otherwise is named.
+   */
+  async function expectTraversals(who: Who, traversals: readonly TraversalCase[]): Promise<void> {
+    const wrong: string[] = [];
+    for (const traversal of traversals) {
+      const spelling = spellingOf(traversal, otherWorkspace);
+      const wanted = door.speaks.dotSegmentsRefused ? traversal.namesDoor : resolvedAnswer(spelling);
+      for (const [operation, attempt] of [['stat', () => door.stat(who, spelling)], ['read', () => door.read(who, spelling)]] as const) {
+        const got = await answerTo(attempt);
+        if (!answers(got, wanted)) wrong.push(`${operation} ${spelling}: wanted ${wanted}, got ${JSON.stringify(got)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  }
+
+  /** What an operation answered: what it gave, or its refusal as the door tells it. */
+  async function answerTo(attempt: () => Promise<unknown>): Promise<{ value: unknown } | { refusal: Refusal }> {
+    try {
+      return { value: await attempt() };
+    } catch (error) {
+      const refusal = door.refusalOf(error);
+      if (refusal === undefined) throw error;
+      return { refusal };
+    }
+  }
+
+  function answers(got: { value: unknown } | { refusal: Refusal }, wanted: TraversalAnswer): boolean {
+    if (wanted === 'shared file') {
+      if (!('value' in got)) return false;
+      const value = got.value as DoorEntry | string;
+      return typeof value === 'string' ? value === SHARED_WORDS : value.path === SHARED_FILE && value.type === 'file' && value.size === SHARED_WORDS.length;
+    }
+    return 'refusal' in got && got.refusal.families.includes(familyOf(wanted)) && (got.refusal.type === undefined || got.refusal.type === wanted);
+  }
+  const aiming = (aims: TraversalCase['aims']) => TRAVERSAL_CASES.filter((traversal) => traversal.aims === aims);
 
   /** The capabilities an entry shows through this door: these, or none where the protocol shows none. */
   function shown(capabilities: readonly FileCapability[]): readonly FileCapability[] | undefined {
@@ -149,6 +189,8 @@ export function describeFileContract<T extends TestApp>(app: () => T, makeDoor: 
       await expectRefusal(door.createFolder(member, 'private', { mkdirParents: false }), 'not-authorized/write-permission-required');
       await expectRefusal(door.copy(member, 'shared/doc.txt', 'private/doc.txt'), 'not-authorized/write-permission-required');
       expect((await door.list(member, '')).map((entry) => entry.path)).not.toContain('private');
+      // However the path beside the caller's reach is spelled.
+      await expectTraversals(member, aiming('beside'));
     });
 
     it('refuses what the caller sees but may not do, saying which permission is missing', async () => {
@@ -182,6 +224,8 @@ export function describeFileContract<T extends TestApp>(app: () => T, makeDoor: 
       await expectRefusal(door.stat(admin, `_/Workspaces/${otherWorkspace}/elsewhere.txt`), 'not-found/file-not-found');
       await expectRefusal(door.read(member, `_/Workspaces/${otherWorkspace}/elsewhere.txt`), 'not-found/file-not-found');
       await expectRefusal(door.delete(admin, '', { recursive: true }), 'bad-request/invalid-path');
+      // A spelling of a path inside the caller's reach names that path, or is refused: never another.
+      await expectTraversals(member, aiming('inside'));
     });
   });
 
@@ -200,14 +244,14 @@ export function describeFileContract<T extends TestApp>(app: () => T, makeDoor: 
     it('lets a Site Administrator reach a Custom Workspace from the site root, at _/Workspaces/<id>', async () => {
       const root = `_/Workspaces/${workspace}`;
       expect(await door.stat(siteAdmin, `${root}/shared/doc.txt`)).toEqual({ path: `${root}/shared/doc.txt`, type: 'file', size: 12, capabilities: shown(FILE_CAPABILITIES) });
-      expect(await door.read(siteAdmin, `${root}/private/secret.txt`)).toBe('secret words');
+      expect(await door.read(siteAdmin, `${root}/${SECRET_FILE}`)).toBe(SECRET_WORDS);
       expect((await door.list(siteAdmin, root)).map((entry) => entry.path)).toEqual(expect.arrayContaining([`${root}/shared`, `${root}/private`]));
-      expect(await door.read(siteAdmin, `_/Workspaces/${otherWorkspace}/elsewhere.txt`)).toBe(ELSEWHERE);
-      if (door.speaks.workspaceSelection) expect(await door.read({ key: siteAdmin.key, workspace }, 'shared/doc.txt')).toBe('shared words');
+      expect(await door.read(siteAdmin, `_/Workspaces/${otherWorkspace}/${ELSEWHERE_FILE}`)).toBe(ELSEWHERE_WORDS);
+      if (door.speaks.workspaceSelection) expect(await door.read({ key: siteAdmin.key, workspace }, SHARED_FILE)).toBe(SHARED_WORDS);
     });
 
     it('confines a key made in a Custom Workspace, or of its user, to that Workspace', async () => {
-      const elsewhere = `_/Workspaces/${otherWorkspace}/elsewhere.txt`;
+      const elsewhere = `_/Workspaces/${otherWorkspace}/${ELSEWHERE_FILE}`;
       for (const who of [admin, member, filesOnly, siteAdminConfined]) {
         // Inside a Custom Workspace `_/Workspaces/N` is a name in the Workspace itself.
         await expectRefusal(door.stat(who, elsewhere), 'not-found/file-not-found');
@@ -218,9 +262,10 @@ export function describeFileContract<T extends TestApp>(app: () => T, makeDoor: 
         await expectRefusal(door.delete(who, elsewhere, { recursive: false }), 'not-found/file-not-found');
         // One folder up from the Workspace root is `_/Workspaces`, where the other Workspace is.
         await expectRefusal(door.read(who, `../${otherWorkspace}/elsewhere.txt`), door.speaks.dotSegmentsRefused ? 'bad-request/invalid-path' : 'not-found/file-not-found');
-        if (door.speaks.workspaceSelection) await expectRefusal(door.read({ ...who, workspace: otherWorkspace }, 'elsewhere.txt'), 'bad-request/invalid-workspace-id-header');
+        if (door.speaks.workspaceSelection) await expectRefusal(door.read({ ...who, workspace: otherWorkspace }, ELSEWHERE_FILE), 'bad-request/invalid-workspace-id-header');
+        await expectTraversals(who, aiming('elsewhere'));
       }
-      expect(await door.read(siteAdminConfined, 'shared/doc.txt')).toBe('shared words');
+      expect(await door.read(siteAdminConfined, SHARED_FILE)).toBe(SHARED_WORDS);
       await expectRefusal(door.stat(admin, 'own/copied.txt'), 'not-found/file-not-found');
       // A write there lands in the key's own Workspace, where the site sees it below that root.
       for (const who of [admin, siteAdminConfined]) {
@@ -229,7 +274,7 @@ export function describeFileContract<T extends TestApp>(app: () => T, makeDoor: 
       }
       await door.write(siteAdminConfined, elsewhere, 'planted');
       expect(await door.read(siteAdmin, `_/Workspaces/${workspace}/${elsewhere}`)).toBe('planted');
-      expect(await elsewhereNow()).toBe(ELSEWHERE);
+      expect(await elsewhereNow()).toBe(ELSEWHERE_WORDS);
     });
   });
 }
