@@ -72,7 +72,7 @@ describe.each(testDatabaseTargets())('previews and ZIP downloads [$name]', (targ
     }
     const odd = await fetch(`${await downloadUri(t, 'media/photo.png')}?disposition=show`);
     expect(odd.status).toBe(400);
-    expect((await odd.json()).type).toBe('bad-request/request-params-invalid');
+    expect(((await odd.json()) as { type: string }).type).toBe('bad-request/request-params-invalid');
   });
 
   it('streams a preview in ranges, as a player asks', async () => {

@@ -1,5 +1,5 @@
 import { Alert, Button, Center, CopyButton, Loader } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { ApiError } from '../api/client';
 import { fileDetails, joinPath } from '../api/files';
 import { FilePreview, type PreviewedFile, type PreviewView } from '../preview/FilePreview';
@@ -41,11 +41,17 @@ export function FileOpener({ folder, name, onClose }: { folder: string; name: st
         <Button component="a" href={url} download={name} rel="noreferrer" variant="default" size="xs">Download</Button>
       </>
     )}>
-      {opening.kind === 'finding' && <Center py="md"><Loader size="sm" aria-label="Opening the file" /></Center>}
-      {opening.kind === 'failed' && <Alert color="red" role="alert" title="This file cannot be opened">{opening.message}</Alert>}
-      {file !== undefined && file.view === undefined && <Alert color="gray" title="No preview for this kind of file">Download it to open it on your device.</Alert>}
+      {instead(opening)}
     </FilePreview>
   );
+}
+
+/** What the dialog shows instead of the file: while it is found, why it cannot be opened, or that it is only downloaded. */
+function instead(opening: Opening): ReactNode {
+  if (opening.kind === 'finding') return <Center py="md"><Loader size="sm" aria-label="Opening the file" /></Center>;
+  if (opening.kind === 'failed') return <Alert color="red" role="alert" title="This file cannot be opened">{opening.message}</Alert>;
+  if (opening.file.view === undefined) return <Alert color="gray" title="No preview for this kind of file">Download it to open it on your device.</Alert>;
+  return undefined;
 }
 
 async function open(path: string, signal: AbortSignal): Promise<Opening> {

@@ -156,8 +156,8 @@ export function FilesPage() {
         {mayWrite && <Text size="sm" c="dimmed" visibleFrom="sm">or drop files on the list</Text>}
         {managesHere === true && <Button variant="default" onClick={() => setDialog({ kind: 'folder-permissions' })}>Permissions of this folder</Button>}
       </Group>
-      {actionError !== undefined && <Alert color="red" role="alert" withCloseButton onClose={() => setActionError(undefined)}>{actionError}</Alert>}
-      {notice !== undefined && <Alert color="green" role="status" withCloseButton onClose={() => setNotice(undefined)}>{notice}</Alert>}
+      {actionError !== undefined && <Alert color="red" role="alert" withCloseButton closeButtonLabel="Dismiss" onClose={() => setActionError(undefined)}>{actionError}</Alert>}
+      {notice !== undefined && <Alert color="green" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(undefined)}>{notice}</Alert>}
       {chosen.length > 0 && (
         <SelectionBar entries={chosen} onClear={selection.clear} onError={setActionError}
           onMove={() => setDialog({ kind: 'move', entries: chosen })} onDelete={() => setDialog({ kind: 'delete', entries: chosen })} />
@@ -165,7 +165,7 @@ export function FilesPage() {
       <UploadList uploads={uploads.uploads} onCancel={uploads.cancel} onClear={uploads.clearFinished} />
       <DropZone disabled={!mayWrite} onFiles={(files) => uploads.start(path, files)}>
         {folder.missing ? (
-          <Alert color="orange" role="alert" title="This folder does not exist">
+          <Alert color="red" role="alert" title="This folder does not exist">
             There is no folder {path} here, or you may not see it. It may have been moved, renamed or deleted.{' '}
             <Button variant="subtle" size="xs" onClick={() => navigate(folderUrl(parentOf(path)))}>Go up</Button>
           </Alert>
