@@ -80,11 +80,11 @@ export function EntryTable({ entries, onAction, offerPermissions, sort, onSort, 
               <Table.Td style={{ wordBreak: 'break-all' }}>
                 {folder ? (
                   <>
-                    <Anchor component={Link} to={{ pathname: folderUrl(entry.path), search }} inherit>{shownName(entry.path)}</Anchor>
+                    <Anchor component={Link} to={{ pathname: folderUrl(entry.path), search }} inherit className="entry-name">{shownName(entry.path)}</Anchor>
                     {entry.path === WORKSPACES_FOLDER && <Text size="xs" c="dimmed">The Custom Workspaces' files, a folder for each</Text>}
                   </>
                 ) : (
-                  <button type="button" className="file-name" onClick={() => onAction(entry, 'open')}>{entry.display_name}</button>
+                  <button type="button" className="file-name entry-name" onClick={() => onAction(entry, 'open')}>{entry.display_name}</button>
                 )}
               </Table.Td>
               <Table.Td>{folder ? 'Folder' : 'File'}</Table.Td>
