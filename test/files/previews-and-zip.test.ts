@@ -106,7 +106,11 @@ describe.each(testDatabaseTargets())('previews and ZIP downloads [$name]', (targ
     const hidden = await zipOf(t, ['team/open/a.txt', 'team/closed/c.txt'], reader.key);
     expect(hidden.status).toBe(404);
     expect(hidden.body().type).toBe('not-found/file-not-found');
-    // A file listed but not readable is refused, not left out in silence.
+    // Below a folder, a file the caller sees but may not read is left out, not sent broken.
+    const listed = await zipOf(t, ['drop'], lister.key);
+    expect(listed.status, listed.bytes.toString()).toBe(200);
+    expect(Object.fromEntries(await unzip(listed.bytes))).toEqual({ 'drop/': '' });
+    // Named on its own, such a file is refused, not left out in silence.
     const dropped = await zipOf(t, ['drop/d.txt'], lister.key);
     expect(dropped.status).toBe(403);
     expect(dropped.body().type).toBe('not-authorized/read-permission-required');
