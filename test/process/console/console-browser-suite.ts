@@ -49,6 +49,28 @@ async function dropFiles(page: Page, files: { name: string; text?: string; gener
   await page.dispatchEvent('[data-testid=drop-zone]', 'drop', { dataTransfer });
 }
 
+/**
+ * Moves the row `row` into `folder` with its menu's Move to…: the folder typed, or browsed to in
+ * the picker and chosen; the row leaves the listing.
+ */
+async function moveEntry(page: Page, row: string, folder: string, how: { via: 'typed' } | { via: 'picker'; open: string[]; check(page: Page, state: string): Promise<void> }) {
+  await page.getByRole('button', { name: `Actions for ${row}` }).click();
+  await page.getByRole('menu', { name: `Actions for ${row}` }).getByRole('menuitem', { name: 'Move to…' }).click();
+  const move = page.getByRole('dialog', { name: `Move ${row}` });
+  if (how.via === 'typed') {
+    await move.getByLabel('Move to folder').fill(folder);
+  } else {
+    // The picker opens at the folder the row is in; `open` walks down from there.
+    await move.getByRole('button', { name: 'Browse…' }).click();
+    for (const segment of how.open) await move.getByRole('button', { name: `Open ${segment}` }).click();
+    await move.getByRole('button', { name: `Choose ${folder.slice(folder.lastIndexOf('/') + 1)}` }).click();
+    expect(await move.getByLabel('Move to folder').inputValue()).toBe(folder);
+    await how.check(page, 'the move dialog, a folder picked');
+  }
+  await move.getByRole('button', { name: 'Move here' }).click();
+  await page.locator(`[data-entry="${row}"]`).waitFor({ state: 'detached' });
+}
+
 async function downloadedBytes(page: Page, row: string): Promise<Buffer> {
   await page.getByRole('button', { name: `Actions for ${row}` }).click();
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menu', { name: `Actions for ${row}` }).getByRole('menuitem', { name: 'Download' }).click()]);
@@ -158,7 +180,7 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     await Promise.all([first.close(), reopened.close(), third.close()]);
   });
 
-  it('works with files: folders, uploads by drag and drop with progress, access in words, download, rename, move with the picker, delete', async () => {
+  it('works with files: folders, uploads by drag and drop with progress, access in words, download, rename, move, delete', async () => {
     const page = await browser.context.newPage();
     const problems = pageProblems(page);
     await page.goto(`${site.baseUrl}/`);
@@ -238,17 +260,7 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     await page.getByLabel('New name').fill('notes-2026.txt');
     await page.getByRole('dialog', { name: 'Rename' }).getByRole('button', { name: 'Rename' }).click();
     await page.locator('[data-entry="notes-2026.txt"]').waitFor();
-    // Moved with the folder picker: browsed to, chosen, and moved by the API's own call.
-    await page.getByRole('button', { name: 'Actions for notes-2026.txt' }).click();
-    await page.getByRole('menu', { name: 'Actions for notes-2026.txt' }).getByRole('menuitem', { name: 'Move to…' }).click();
-    const move = page.getByRole('dialog', { name: 'Move notes-2026.txt' });
-    await move.getByRole('button', { name: 'Browse…' }).click();
-    await move.getByRole('button', { name: 'Open Plans' }).click();
-    await move.getByRole('button', { name: 'Choose Plans' }).click();
-    expect(await move.getByLabel('Move to folder').inputValue()).toBe('Team/Plans');
-    await accessible(page, 'the move dialog, a folder picked');
-    await move.getByRole('button', { name: 'Move here' }).click();
-    await page.locator('[data-entry="notes-2026.txt"]').waitFor({ state: 'detached' });
+    await moveEntry(page, 'notes-2026.txt', 'Team/Plans', { via: 'typed' });
     await table.getByRole('link', { name: 'Plans' }).click();
     await page.locator('[data-entry="notes-2026.txt"]').waitFor();
     await page.getByRole('navigation', { name: 'Folder path' }).getByRole('link', { name: 'Team' }).click();
@@ -380,7 +392,7 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     await page.close();
   });
 
-  it('opens files: a picture, a PDF in the browser\'s viewer, a text with line numbers; moves rows by dragging; downloads two as one ZIP', async () => {
+  it('opens files: a picture, a PDF in the browser\'s viewer, a text with line numbers; moves with the picker and by dragging; downloads a folder and a file as one ZIP', async () => {
     const danaId = (await site.admin('GET', '/users?filter[username]=dana'))[0].id;
     await site.admin('POST', '/folders/Media/Sub', { mkdir_parents: true });
     await site.admin('POST', '/permissions', { path: 'Media', user_id: danaId, permission: 'full' });
@@ -435,25 +447,25 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     await expect.poll(() => page.getByTestId('text-lines').textContent()).toBe('first line\nsecond line\nthird line\n');
     await page.keyboard.press('Escape');
 
-    // Dragged onto a folder's row, then back up onto the breadcrumb.
-    await page.locator('[data-entry="one.txt"]').dragTo(page.locator('[data-entry="Sub"]'));
-    await page.locator('[data-entry="one.txt"]').waitFor({ state: 'detached' });
-    expect((await site.admin('GET', '/folders/Media/Sub')).map((e: any) => e.display_name)).toEqual(['one.txt']);
+    // Moved with the folder picker (browsed to and chosen), dragged back up onto the breadcrumb, and down onto the folder's row.
+    await moveEntry(page, 'one.txt', 'Media/Sub', { via: 'picker', open: ['Sub'], check: accessible });
     await page.getByRole('table').getByRole('link', { name: 'Sub' }).click();
     await page.locator('[data-entry="one.txt"]').dragTo(page.getByRole('navigation', { name: 'Folder path' }).getByRole('link', { name: 'Media' }));
     await page.getByText('This folder is empty.').waitFor();
     await page.getByRole('navigation', { name: 'Folder path' }).getByRole('link', { name: 'Media' }).click();
-    await page.locator('[data-entry="one.txt"]').waitFor();
+    await page.locator('[data-entry="one.txt"]').dragTo(page.locator('[data-entry="Sub"]'));
+    await page.locator('[data-entry="one.txt"]').waitFor({ state: 'detached' });
+    expect((await site.admin('GET', '/folders/Media/Sub')).map((e: any) => e.display_name)).toEqual(['one.txt']);
 
-    // Two ticked: one ZIP of both, each with its bytes.
-    await page.getByRole('checkbox', { name: 'Select one.txt' }).check();
+    // A folder and a file ticked: one ZIP of both, each file with its bytes.
+    await page.getByRole('checkbox', { name: 'Select Sub' }).check();
     await page.getByRole('checkbox', { name: 'Select two.txt' }).check();
     const bar = page.getByRole('region', { name: 'Selected items' });
     await bar.getByText('2 items selected').waitFor();
     await accessible(page, 'two rows selected');
     const [download] = await Promise.all([page.waitForEvent('download'), bar.getByRole('button', { name: 'Download as ZIP' }).click()]);
     expect(download.suggestedFilename()).toBe('Media.zip');
-    expect(Object.fromEntries(await unzip(fs.readFileSync(await download.path())))).toEqual({ 'one.txt': 'one', 'two.txt': 'two' });
+    expect(Object.fromEntries(await unzip(fs.readFileSync(await download.path())))).toEqual({ 'Sub/': '', 'Sub/one.txt': 'one', 'two.txt': 'two' });
     expect(problems).toEqual([]);
     await page.close();
   });
