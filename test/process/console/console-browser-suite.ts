@@ -547,6 +547,10 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     await signInAs(page, ADMIN);
     const switcher = page.getByRole('combobox', { name: 'Workspace' });
     await expect.poll(() => switcher.inputValue()).toBe('Default Workspace');
+    // The root's `_`, which holds the Custom Workspaces' files, is named for a person, in the listing and the breadcrumbs.
+    await page.locator('[data-entry="_"]').getByRole('link', { name: 'Workspaces' }).click();
+    await page.getByRole('navigation', { name: 'Folder path' }).getByText('Workspaces', { exact: true }).waitFor();
+    await page.getByText('Each Custom Workspace keeps its files here', { exact: false }).waitFor();
     await switcher.click();
     await page.getByRole('option', { name: 'Acme' }).click();
     await page.getByRole('table').getByRole('link', { name: 'Reports' }).waitFor();
