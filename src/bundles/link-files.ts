@@ -1,13 +1,15 @@
 import type { Readable } from 'node:stream';
 import { AtriumError } from '../errors/atrium-error.js';
 import { errors } from '../errors/catalogue.js';
-import { type ByteRange, DEFAULT_LISTING_SORT, type FileEntry, type RangeRequest } from '../files/index.js';
+import { type ByteRange, DEFAULT_LISTING_SORT, type Disposition, type FileEntry, isPreviewable, type RangeRequest, readableInListing } from '../files/index.js';
 import { insertBundleAction, insertBundleDownload } from '../repositories/bundle-activity.js';
 import { findRegistrationFields, settleUploadFolder } from '../repositories/bundle-visits.js';
 import { entryTypeAt } from '../repositories/entries.js';
 import { type LinkPlace, placeOf, relativePathOf, type SharedTop, workspacePathOf } from './link-paths.js';
 import { submissionFolderName } from './link-submissions.js';
 import type { LinkClient, LinkDeps, LinkVisitor } from './link-visits.js';
+
+export type { Disposition };
 
 // What a share link's visitors do with its files (docs/sharing.md#visiting-a-link): list, preview,
 // download, upload and delete, each through the link's file session (link-visits.ts), which alone
@@ -28,19 +30,6 @@ export interface LinkEntry {
 /** A folder's entries the page shows at most: a link's page is not a sync client. */
 export const MAX_LINK_ENTRIES = 10_000;
 const PAGE = 1000;
-
-/**
- * The media types a browser may show in the page itself: pictures, PDF, plain text, sound and
- * film. Nothing that runs script where it is shown (HTML, SVG), whatever its sandbox.
- */
-const PREVIEWABLE = new Set([
-  'image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/bmp', 'image/avif', 'application/pdf', 'text/plain', 'text/markdown', 'text/csv',
-  'text/tab-separated-values',
-]);
-
-export function isPreviewable(mimeType: string | null): boolean {
-  return mimeType !== null && (PREVIEWABLE.has(mimeType) || mimeType.startsWith('audio/') || mimeType.startsWith('video/'));
-}
 
 function linkEntryOf(entry: FileEntry, path: string, name: string): LinkEntry {
   return { path, name, type: entry.type, size: entry.size, modifiedAt: entry.modifiedAt, mimeType: entry.mimeType, previewable: entry.type === 'file' && isPreviewable(entry.mimeType) };
@@ -83,14 +72,12 @@ async function folderEntries(visitor: LinkVisitor, place: LinkPlace): Promise<Li
 
 /**
  * Whether a visitor's listing shows an entry the session listed: a folder the visitor may list, a
- * file it may read, by the capabilities the session answers. A link that only takes uploads
+ * file it may read, as a ZIP takes them (files/zip-archive.ts). A link that only takes uploads
  * (`write`) lists nothing below its shared folders, though the session shows a writer the
  * folders it could drop files into: those are other visitors' submission folders, named after
  * them, and no visitor is shown another's submission.
  */
-export function shownToVisitor(entry: FileEntry): boolean {
-  return entry.capabilities.includes(entry.type === 'directory' ? 'list' : 'read');
-}
+export const shownToVisitor: (entry: FileEntry) => boolean = readableInListing;
 
 /** The entry, or undefined when the session does not show it (gone, or beyond the visitor's reach). */
 async function reached(stat: Promise<FileEntry>): Promise<FileEntry | undefined> {
@@ -101,8 +88,6 @@ async function reached(stat: Promise<FileEntry>): Promise<FileEntry | undefined>
     throw error;
   }
 }
-
-export type Disposition = 'inline' | 'attachment';
 
 export interface LinkFileBytes {
   entry: FileEntry;

@@ -6,9 +6,11 @@ import { activity } from '../lib/activity.js';
 import { actorOf, type Recording } from '../history/index.js';
 import { findEntryById, type Entry } from '../repositories/entries.js';
 import { usernamesOf } from '../repositories/grants/index.js';
+import { contentTypeOf } from '../lib/media-types.js';
 import type { ByteRange } from '../storage/blob-storage.js';
 import { resolveRange, type RangeRequest } from './byte-range.js';
 import type { FileDeps } from './file-deps.js';
+import { isPreviewable } from './previewable-types.js';
 import { fileRead, recordFileEventsAlone, sessionRecording } from './file-history.js';
 import { visibleEntry } from './file-lookup.js';
 import type { SessionScope } from './session-scope.js';
@@ -75,19 +77,28 @@ export interface OpenedBytes {
   range: ByteRange | undefined;
 }
 
-/** What a download through a signed link serves: the file's name, size, times and bytes. */
+/** How a file is served: shown in the browser (`inline`), or saved. */
+export type Disposition = 'inline' | 'attachment';
+
+/** What a download through a signed link serves: the file's name, size, times and bytes, and how. */
 export interface OpenedDownload extends OpenedBytes {
   name: string;
   size: number;
   mtime: number;
   sha256: string | null;
+  /** `inline` only when it was asked for and the file's type is safe to show (previewable-types.ts). */
+  disposition: Disposition;
+  /** The file's own media type when shown; `application/octet-stream` when saved. */
+  contentType: string;
 }
 
 /**
  * A signed download link's file version, streamed. The link carries its own authority (it was
- * issued to a caller with `read`), so no credential is asked.
+ * issued to a caller with `read`), so no credential is asked. `asked` is how the client wants it
+ * served: a preview (`inline`) is the same download, recorded alike, of a previewable type served
+ * as itself; any other file is served as an opaque attachment whatever was asked.
  */
-export async function openDownload(deps: FileDeps, token: string, rangeRequest: RangeRequest | undefined, options: ReadOptions & { ip: string | null }): Promise<OpenedDownload> {
+export async function openDownload(deps: FileDeps, token: string, rangeRequest: RangeRequest | undefined, options: ReadOptions & { ip: string | null; asked?: Disposition }): Promise<OpenedDownload> {
   const parsed = deps.links.parse(token);
   if (parsed.target.kind !== 'download') throw errors.notFound();
   const { holder } = parsed.target;
@@ -107,7 +118,12 @@ export async function openDownload(deps: FileDeps, token: string, rangeRequest: 
       actor: { userId: holder.userId, username: username ?? null, apiKeyId: holder.apiKeyId },
     }));
   }
-  return { name, size: entry.size ?? 0, mtime: entry.mtime, sha256: entry.sha256, ...opened };
+  const mimeType = contentTypeOf(name);
+  const inline = options.asked === 'inline' && isPreviewable(mimeType);
+  return {
+    name, size: entry.size ?? 0, mtime: entry.mtime, sha256: entry.sha256, ...opened,
+    disposition: inline ? 'inline' : 'attachment', contentType: inline ? mimeType : 'application/octet-stream',
+  };
 }
 
 /** Records a download of a file by the session's caller (a reader that serves its first byte: file-reader.ts). */

@@ -5,7 +5,7 @@ import type { Origin } from '../lib/origin.js';
 import type { Clock } from '../lib/time.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
 import type { RangeRequest } from './byte-range.js';
-import { openDownload, type OpenedDownload, type ReadOptions } from './downloads.js';
+import { type Disposition, openDownload, type OpenedDownload, type ReadOptions } from './downloads.js';
 import type { FileDeps, FileEventWatcher } from './file-deps.js';
 import { FileSession } from './file-session.js';
 import { openScope } from './session-scope.js';
@@ -28,9 +28,10 @@ export interface FileOperations {
   receivePart(token: string, body: Readable | undefined, declaredLength: number | undefined): Promise<ReceivedPart>;
   /**
    * The bytes of the file version a signed download link names (or the part of them asked for),
-   * recorded in History as a download by the link's holder from address `ip` (downloads.ts).
+   * recorded in History as a download by the link's holder from address `ip`, served as `asked`
+   * when the file's type allows it (downloads.ts).
    */
-  openDownload(token: string, range: RangeRequest | undefined, options: ReadOptions & { ip: string | null }): Promise<OpenedDownload>;
+  openDownload(token: string, range: RangeRequest | undefined, options: ReadOptions & { ip: string | null; asked?: Disposition }): Promise<OpenedDownload>;
   /** The largest file an upload may store (ATRIUM_MAX_UPLOAD_BYTES), for clients that say so before sending. */
   readonly maxUploadBytes: number;
 }

@@ -4,7 +4,7 @@
 // transfer links are answered outside any session. The only entrance to the feature.
 
 export { type RangeRequest } from './byte-range.js';
-export { type OpenedDownload, type TransferLink } from './downloads.js';
+export { type Disposition, type OpenedDownload, type TransferLink } from './downloads.js';
 export { modifiedTimeShown, type FileEntry } from './file-entry.js';
 export { createFileOperations, type FileOperations } from './file-operations.js';
 export { type FileEventFollowUp, type FileEventWatcher } from './file-deps.js';
@@ -29,3 +29,6 @@ export { MAX_READS_PER_PAGE, type SubtreePosition, type SubtreeSearchRequest } f
 export { DEFAULT_LISTING_SORT, type ChildPosition, type ListingSort, type ListingSortField, type SortDirection } from '../repositories/entry-listing.js';
 export { type ByteRange } from '../storage/blob-storage.js';
 export { partEntityTag, type PartEntityTag } from './upload-declarations.js';
+export { isPreviewable } from './previewable-types.js';
+export { archiveName, collectZipItems, MAX_ZIP_ENTRIES, readableInListing, zipStream, type ZipItem } from './zip-archive.js';
+export { MAX_SELECTED_PATHS, zipOfSelection, type SelectionZip } from './selection-zip.js';

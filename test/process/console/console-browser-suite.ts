@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { browserAvailable, chromiumPerTest, expectAccessible, pageProblems, requestsOf, type TestBrowser } from '../../support/browser.js';
+import { unzip } from '../../bundles/public-link-support.js';
 import { ADMIN, KEY_FOR_TESTS, startConsoleServer, type ConsoleServer } from './console-server.js';
 
 const MiB = 1024 * 1024;
@@ -46,6 +47,28 @@ async function dropFiles(page: Page, files: { name: string; text?: string; gener
   }, files);
   await page.dispatchEvent('[data-testid=drop-zone]', 'dragover', { dataTransfer });
   await page.dispatchEvent('[data-testid=drop-zone]', 'drop', { dataTransfer });
+}
+
+/**
+ * Moves the row `row` into `folder` with its menu's Move to…: the folder typed, or browsed to in
+ * the picker and chosen; the row leaves the listing.
+ */
+async function moveEntry(page: Page, row: string, folder: string, how: { via: 'typed' } | { via: 'picker'; open: string[]; check(page: Page, state: string): Promise<void> }) {
+  await page.getByRole('button', { name: `Actions for ${row}` }).click();
+  await page.getByRole('menu', { name: `Actions for ${row}` }).getByRole('menuitem', { name: 'Move to…' }).click();
+  const move = page.getByRole('dialog', { name: `Move ${row}` });
+  if (how.via === 'typed') {
+    await move.getByLabel('Move to folder').fill(folder);
+  } else {
+    // The picker opens at the folder the row is in; `open` walks down from there.
+    await move.getByRole('button', { name: 'Browse…' }).click();
+    for (const segment of how.open) await move.getByRole('button', { name: `Open ${segment}` }).click();
+    await move.getByRole('button', { name: `Choose ${folder.slice(folder.lastIndexOf('/') + 1)}` }).click();
+    expect(await move.getByLabel('Move to folder').inputValue()).toBe(folder);
+    await how.check(page, 'the move dialog, a folder picked');
+  }
+  await move.getByRole('button', { name: 'Move here' }).click();
+  await page.locator(`[data-entry="${row}"]`).waitFor({ state: 'detached' });
 }
 
 async function downloadedBytes(page: Page, row: string): Promise<Buffer> {
@@ -162,15 +185,18 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     await Promise.all([first.close(), reopened.close(), third.close()]);
   });
 
-  it('works with files: folders, uploads by drag and drop with progress, letters, download, move, delete', async () => {
+  it('works with files: folders, uploads by drag and drop with progress, access in words, download, rename, move, delete', async () => {
     const page = await browser.context.newPage();
     const problems = pageProblems(page);
     await page.goto(`${site.baseUrl}/`);
     await signInAs(page, DANA);
     const table = page.getByRole('table');
     await table.getByRole('link', { name: 'Team' }).waitFor();
-    expect(await page.locator('[data-entry="Archive"] td').nth(4).textContent()).toBe('lr--');
-    expect(await page.locator('[data-entry="Team"] td').nth(4).textContent()).toBe('lrwd');
+    // The person's access in words, a sentence in the tooltip.
+    expect(await page.locator('[data-entry="Archive"] td').nth(5).textContent()).toBe('Browse, open');
+    expect(await page.locator('[data-entry="Team"] td').nth(5).textContent()).toBe('Browse, open, add, delete');
+    expect(await page.locator('[data-entry="Team"] td').nth(5).getAttribute('title'))
+      .toBe('You may see what is in it, open and download what is in it, add files and folders to it and delete, rename or move it.');
     // No administration for a regular user.
     expect(await page.getByRole('link', { name: /administration|users|groups|workspaces|site settings/i }).count()).toBe(0);
 
@@ -211,8 +237,8 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     // The hostile name is text: no image element, no script ran.
     expect(await page.locator('img').count()).toBe(0);
     expect(await page.getByText(HOSTILE, { exact: true }).count()).toBeGreaterThan(0);
-    expect(await page.locator('[data-entry="big.bin"] td').nth(2).textContent()).toBe('20.0 MiB');
-    expect(await page.locator('[data-entry="notes.txt"] td').nth(4).textContent()).toBe('lrwd');
+    expect(await page.locator('[data-entry="big.bin"] td').nth(3).textContent()).toBe('20.0 MiB');
+    expect(await page.locator('[data-entry="notes.txt"] td').nth(5).textContent()).toBe('Open, add, delete');
     await accessible(page, 'a folder, its uploads finished');
     await page.getByRole('button', { name: 'Clear finished' }).click();
     await page.emulateMedia({ colorScheme: 'dark' });
@@ -235,10 +261,11 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     expect(createHash('sha256').update(big).digest('hex')).toBe(createHash('sha256').update(bigFileBytes(20 * MiB)).digest('hex'));
 
     await page.getByRole('button', { name: 'Actions for notes.txt' }).click();
-    await page.getByRole('menu', { name: 'Actions for notes.txt' }).getByRole('menuitem', { name: 'Rename or move' }).click();
-    await page.getByLabel(/New path/).fill('Team/Plans/notes-2026.txt');
-    await page.getByRole('button', { name: 'Move' }).click();
-    await page.locator('[data-entry="notes.txt"]').waitFor({ state: 'detached' });
+    await page.getByRole('menu', { name: 'Actions for notes.txt' }).getByRole('menuitem', { name: 'Rename' }).click();
+    await page.getByLabel('New name').fill('notes-2026.txt');
+    await page.getByRole('dialog', { name: 'Rename' }).getByRole('button', { name: 'Rename' }).click();
+    await page.locator('[data-entry="notes-2026.txt"]').waitFor();
+    await moveEntry(page, 'notes-2026.txt', 'Team/Plans', { via: 'typed' });
     await table.getByRole('link', { name: 'Plans' }).click();
     await page.locator('[data-entry="notes-2026.txt"]').waitFor();
     await page.getByRole('navigation', { name: 'Folder path' }).getByRole('link', { name: 'Team' }).click();
@@ -270,7 +297,7 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     await page.close();
   });
 
-  it('files: uploads by the picker, an upload cancelled, a folder of more than one page, a folder that cannot be opened', async () => {
+  it('files: uploads by the picker, an upload cancelled, a folder of more than one page, a folder that does not exist', async () => {
     await site.admin('POST', '/folders/Many', { mkdir_parents: true });
     for (let i = 0; i < 230; i += 1) await site.admin('POST', `/folders/Many/sub-${String(i).padStart(3, '0')}`, {});
     await site.admin('POST', '/permissions', { path: 'Many', user_id: (await site.admin('GET', '/users?filter[username]=dana'))[0].id, permission: 'readonly' });
@@ -311,11 +338,14 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     await page.locator('[data-entry="sub-229"]').waitFor();
     expect(await page.locator('tbody tr').count()).toBe(230);
 
-    // A folder that is not there (or not for this user) says so, with a way to try again.
+    // A folder that is not there (or not for this user) says so, takes nothing, and offers the way up.
     await page.goto(`${site.baseUrl}/files/No/Such/Folder`);
-    await page.getByRole('alert').getByText('This folder could not be opened').waitFor();
-    await page.getByRole('button', { name: 'Try again' }).waitFor();
-    await accessible(page, 'a folder that cannot be opened');
+    await page.getByRole('alert').getByText('This folder does not exist').waitFor();
+    expect(await page.getByRole('button', { name: 'Upload files' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'New folder' }).isDisabled()).toBe(true);
+    await accessible(page, 'a folder that does not exist');
+    await page.getByRole('button', { name: 'Go up' }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/files/No/Such');
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -363,6 +393,84 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     await page.getByRole('columnheader', { name: 'Name' }).getByRole('button').click();
     await expect.poll(shown).toEqual(['Sub', 'large.txt', 'medium.txt', 'small.txt', 'tiny.txt']);
     expect(new URL(page.url()).search).toBe('');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  itOnSqlite('opens files: a picture, a PDF in the browser\'s viewer, a text with line numbers; moves with the picker and by dragging; downloads a folder and a file as one ZIP', async () => {
+    const danaId = (await site.admin('GET', '/users?filter[username]=dana'))[0].id;
+    await site.admin('POST', '/folders/Media/Sub', { mkdir_parents: true });
+    await site.admin('POST', '/permissions', { path: 'Media', user_id: danaId, permission: 'full' });
+    const files: Record<string, Buffer> = {
+      'dot.png': Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64'),
+      'paper.pdf': Buffer.from('%PDF-1.1\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj '
+        + '3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n'),
+      'readme.txt': Buffer.from('first line\nsecond line\nthird line\n'),
+      'one.txt': Buffer.from('one'),
+      'two.txt': Buffer.from('two'),
+    };
+    for (const [name, bytes] of Object.entries(files)) {
+      const put = await fetch(`${site.baseUrl}/api/rest/v1/files/Media/${name}`, { method: 'PUT', headers: { 'X-ServiceAPI-Key': KEY_FOR_TESTS }, body: bytes });
+      expect(put.status).toBe(201);
+    }
+    const page = await browser.context.newPage();
+    const problems = pageProblems(page);
+    await page.goto(`${site.baseUrl}/files/Media`);
+    await signInAs(page, DANA);
+    await page.locator('[data-entry="two.txt"]').waitFor();
+
+    // A picture: drawn from the signed link, served inline.
+    await page.getByRole('button', { name: 'dot.png', exact: true }).click();
+    const preview = page.getByRole('dialog', { name: 'dot.png' });
+    await expect.poll(() => preview.getByRole('img', { name: 'dot.png' }).evaluate((img: any) => img.complete && img.naturalWidth)).toBe(1);
+    expect(new URL(page.url()).searchParams.get('open')).toBe('dot.png');
+    await preview.getByRole('button', { name: 'Copy link' }).waitFor();
+    expect(await preview.getByRole('link', { name: 'Download' }).getAttribute('href')).toMatch(/\/api\/rest\/v1\/downloads\//);
+    await page.keyboard.press('Escape');
+    await preview.waitFor({ state: 'detached' });
+    expect(new URL(page.url()).searchParams.get('open')).toBeNull();
+
+    // A PDF in the browser's own viewer: the frame's answer is the PDF, inline, sandboxed.
+    const [frameAnswer] = await Promise.all([
+      page.waitForResponse((r) => r.url().includes('/downloads/') && r.url().includes('disposition=inline') && r.request().method() === 'GET'),
+      page.getByRole('button', { name: 'paper.pdf', exact: true }).click(),
+    ]);
+    expect(frameAnswer.status()).toBe(200);
+    const frameHeaders = await frameAnswer.allHeaders();
+    expect(frameHeaders['content-type']).toBe('application/pdf');
+    expect(frameHeaders['content-disposition']).toMatch(/^inline;/);
+    expect(frameHeaders['content-security-policy']).toBe('sandbox');
+    await page.getByRole('dialog', { name: 'paper.pdf' }).locator('iframe[title="paper.pdf (PDF)"]').waitFor();
+    await page.keyboard.press('Escape');
+
+    // Text, numbered line by line; the address opens it again (what Copy link hands on).
+    await page.getByRole('button', { name: 'readme.txt', exact: true }).click();
+    await expect.poll(() => page.getByTestId('text-lines').textContent()).toBe('first line\nsecond line\nthird line\n');
+    expect(await page.getByTestId('line-numbers').textContent()).toBe('1\n2\n3');
+    await accessible(page, 'a text file previewed');
+    await page.reload();
+    await expect.poll(() => page.getByTestId('text-lines').textContent()).toBe('first line\nsecond line\nthird line\n');
+    await page.keyboard.press('Escape');
+
+    // Moved with the folder picker (browsed to and chosen), dragged back up onto the breadcrumb, and down onto the folder's row.
+    await moveEntry(page, 'one.txt', 'Media/Sub', { via: 'picker', open: ['Sub'], check: accessible });
+    await page.getByRole('table').getByRole('link', { name: 'Sub' }).click();
+    await page.locator('[data-entry="one.txt"]').dragTo(page.getByRole('navigation', { name: 'Folder path' }).getByRole('link', { name: 'Media' }));
+    await page.getByText('This folder is empty.').waitFor();
+    await page.getByRole('navigation', { name: 'Folder path' }).getByRole('link', { name: 'Media' }).click();
+    await page.locator('[data-entry="one.txt"]').dragTo(page.locator('[data-entry="Sub"]'));
+    await page.locator('[data-entry="one.txt"]').waitFor({ state: 'detached' });
+    expect((await site.admin('GET', '/folders/Media/Sub')).map((e: any) => e.display_name)).toEqual(['one.txt']);
+
+    // A folder and a file ticked: one ZIP of both, each file with its bytes.
+    await page.getByRole('checkbox', { name: 'Select Sub' }).check();
+    await page.getByRole('checkbox', { name: 'Select two.txt' }).check();
+    const bar = page.getByRole('region', { name: 'Selected items' });
+    await bar.getByText('2 items selected').waitFor();
+    await accessible(page, 'two rows selected');
+    const [download] = await Promise.all([page.waitForEvent('download'), bar.getByRole('button', { name: 'Download as ZIP' }).click()]);
+    expect(download.suggestedFilename()).toBe('Media.zip');
+    expect(Object.fromEntries(await unzip(fs.readFileSync(await download.path())))).toEqual({ 'Sub/': '', 'Sub/one.txt': 'one', 'two.txt': 'two' });
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -444,6 +552,10 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     await signInAs(page, ADMIN);
     const switcher = page.getByRole('combobox', { name: 'Workspace' });
     await expect.poll(() => switcher.inputValue()).toBe('Default Workspace');
+    // The root's `_`, which holds the Custom Workspaces' files, is named for a person, in the listing and the breadcrumbs.
+    await page.locator('[data-entry="_"]').getByRole('link', { name: 'Workspaces' }).click();
+    await page.getByRole('navigation', { name: 'Folder path' }).getByText('Workspaces', { exact: true }).waitFor();
+    await page.getByText('Each Custom Workspace keeps its files here', { exact: false }).waitFor();
     await switcher.click();
     await page.getByRole('option', { name: 'Acme' }).click();
     await page.getByRole('table').getByRole('link', { name: 'Reports' }).waitFor();

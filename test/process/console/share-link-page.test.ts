@@ -156,7 +156,7 @@ describe.runIf(browserAvailable()).each(databases)('the share link page in Chrom
 
     // The text, as text: its markup is not drawn.
     await page.getByRole('button', { name: 'Preview summary.txt' }).click();
-    await expect.poll(() => page.getByTestId('text-preview').textContent()).toBe(SHARED['Reports/summary.txt']?.toString());
+    await expect.poll(() => page.getByTestId('text-lines').textContent()).toBe(SHARED['Reports/summary.txt']?.toString());
     await page.keyboard.press('Escape');
 
     // Back at the top by the breadcrumbs, everything as one ZIP, compared byte for byte.

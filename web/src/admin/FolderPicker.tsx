@@ -8,12 +8,14 @@ import { DEFAULT_SORT, joinPath, listFolder, parentOf, PAGE_SIZE } from '../api/
  * *Browse* opens a small list of the folders the caller can see, to walk down and choose one.
  * Paths are relative to the Workspace root, as the folders API and grants write them.
  */
-export function FolderPicker({ label, description, value, onChange, required }: {
+export function FolderPicker({ label, description, value, onChange, required, rootLabel }: {
   label: string;
   description: string;
   value: string;
   onChange(path: string): void;
   required?: boolean;
+  /** The root may be chosen too, under this name (a move to the top folder); not offered without it. */
+  rootLabel?: string;
 }) {
   const [browsing, setBrowsing] = useState<string | undefined>();
   return (
@@ -26,7 +28,7 @@ export function FolderPicker({ label, description, value, onChange, required }: 
         </Button>
       </Group>
       {browsing !== undefined && (
-        <FolderBrowser label={label} folder={browsing} onOpen={setBrowsing}
+        <FolderBrowser label={label} folder={browsing} onOpen={setBrowsing} rootLabel={rootLabel}
           onChoose={(path) => { onChange(path); setBrowsing(undefined); }} />
       )}
     </Stack>
@@ -38,7 +40,7 @@ function trimmed(path: string): string {
 }
 
 /** The subfolders of one folder: open one to go down, go up, or choose the folder shown. */
-function FolderBrowser({ label, folder, onOpen, onChoose }: { label: string; folder: string; onOpen(path: string): void; onChoose(path: string): void }) {
+function FolderBrowser({ label, folder, onOpen, onChoose, rootLabel }: { label: string; folder: string; onOpen(path: string): void; onChoose(path: string): void; rootLabel?: string | undefined }) {
   const [listing, setListing] = useState<{ folder: string; names: string[]; more: boolean } | undefined>();
   const [error, setError] = useState<string | undefined>();
 
@@ -84,6 +86,7 @@ function FolderBrowser({ label, folder, onOpen, onChoose }: { label: string; fol
         <Group gap="xs">
           {folder !== '' && <Button size="xs" variant="default" onClick={() => onOpen(parentOf(folder))}>Up</Button>}
           {folder !== '' && <Button size="xs" onClick={() => onChoose(folder)}>Choose {folder.split('/').pop()}</Button>}
+          {folder === '' && rootLabel !== undefined && <Button size="xs" onClick={() => onChoose('')}>Choose {rootLabel}</Button>}
         </Group>
       </Stack>
     </Paper>

@@ -76,6 +76,8 @@ export interface ApiRequest {
   signingIn?: boolean;
   /** The answer is plain text (a run's log), handed over as it came. */
   text?: boolean;
+  /** The answer is bytes (a ZIP), handed over as a Blob. */
+  blob?: boolean;
 }
 
 export interface ApiResponse<T> {
@@ -128,6 +130,10 @@ async function send<T>(method: string, path: string, request: ApiRequest): Promi
     ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
     ...(request.signal === undefined ? {} : { signal: request.signal }),
   });
+  if (response.ok && request.blob === true) {
+    sessionStorage.setItem(ACTIVITY_KEY, String(Date.now()));
+    return { data: (await response.blob()) as T, headers: response.headers };
+  }
   const text = await response.text();
   const parsed: unknown = text === '' ? undefined : safeJson(text);
   if (!response.ok) {

@@ -8,6 +8,8 @@ export interface Entry {
   size: number | null;
   mtime: string;
   permissions: string;
+  /** A file's media type by its name (`application/octet-stream` when unknown); null for a folder. */
+  mime_type?: string | null;
 }
 
 export interface Page {
@@ -71,6 +73,19 @@ export async function copyEntry(path: string, destination: string): Promise<void
 export async function downloadLink(path: string): Promise<string> {
   const { data } = await api<{ download_uri: string }>('GET', `/files/${encodePath(path)}`);
   return data.download_uri;
+}
+
+/** A file as the API describes it, with a signed link to its bytes when the caller may read it. */
+export async function fileDetails(path: string, signal?: AbortSignal): Promise<Entry & { download_uri?: string }> {
+  const { data } = await api<Entry & { download_uri?: string }>('GET', `/files/${encodePath(path)}`, signal === undefined ? {} : { signal });
+  return data;
+}
+
+/** Several files and folders as one ZIP (`POST /file_actions/zip`), and the name the server gave it. */
+export async function zipOf(paths: string[]): Promise<{ blob: Blob; name: string }> {
+  const { data, headers } = await api<Blob>('POST', '/file_actions/zip', { body: { paths }, blob: true });
+  const named = /filename\*=UTF-8''([^;]+)/.exec(headers.get('Content-Disposition') ?? '');
+  return { blob: data, name: named?.[1] === undefined ? 'files.zip' : decodeURIComponent(named[1]) };
 }
 
 /** The caller's letters on a folder itself (the root included). */

@@ -1,12 +1,20 @@
-import { ActionIcon, Anchor, Menu, Table, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Anchor, Checkbox, Menu, Table, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { explain } from '../api/explain';
 import type { Entry, FolderSort, SortField } from '../api/files';
-import { folderUrl } from './Breadcrumbs';
-import { formatSize, formatTime, permissionLetters } from './format';
+import { folderUrl, shownName, WORKSPACES_FOLDER } from './Breadcrumbs';
+import { capabilityWords, formatSize, formatTime } from './format';
+import { draggedPaths, dropTargetProps, startDrag } from './row-drag';
 
-export type EntryAction = 'download' | 'move' | 'copy' | 'delete' | 'explain' | 'reach' | 'permissions' | 'history' | 'share' | 'request-files';
+export type EntryAction = 'open' | 'download' | 'rename' | 'move' | 'copy' | 'delete' | 'explain' | 'reach' | 'permissions' | 'history' | 'share' | 'request-files';
+
+/** Which rows are ticked, by path, and how the table changes it. */
+export interface Selection {
+  selected: ReadonlySet<string>;
+  toggle(path: string): void;
+  setAll(paths: string[], on: boolean): void;
+}
 
 /**
  * Whether a row's menu offers a folder's permissions and sharing: `all` for an administrator of
@@ -18,51 +26,77 @@ export type PermissionsOffer = 'all' | 'ask';
 
 /**
  * One row per entry. Names are always rendered as text, whatever characters they hold. An action
- * the caller's letters do not allow is shown disabled with the reason, never offered in vain.
+ * the caller's letters do not allow is shown disabled with the reason, never offered in vain. A
+ * file's name opens it; a row may be ticked, and dragged onto a folder's row to move it there
+ * (with the other ticked rows when it is one of them).
  */
-export function EntryTable({ entries, onAction, offerPermissions, sort, onSort }: {
+export function EntryTable({ entries, onAction, offerPermissions, sort, onSort, selection, onDropInto }: {
   entries: Entry[];
   onAction(entry: Entry, action: EntryAction): void;
   offerPermissions: PermissionsOffer;
   sort: FolderSort;
   onSort(field: SortField): void;
+  selection: Selection;
+  /** Rows dropped on a folder: move them into it. */
+  onDropInto(folder: string, paths: string[]): void;
 }) {
   // Opening a subfolder keeps the order the person chose.
   const { search } = useLocation();
   const header = { sort, onSort };
+  const { selected } = selection;
+  const ticked = entries.filter((e) => selected.has(e.path)).length;
   return (
     <Table.ScrollContainer minWidth={560}>
       <Table highlightOnHover verticalSpacing="xs">
         <VisuallyHidden component="caption">Folder contents, folders first</VisuallyHidden>
         <Table.Thead>
           <Table.Tr>
+            <Table.Th scope="col" w={36}>
+              <Checkbox aria-label="Select all" checked={ticked > 0 && ticked === entries.length} indeterminate={ticked > 0 && ticked < entries.length}
+                onChange={(event) => selection.setAll(entries.map((e) => e.path), event.currentTarget.checked)} />
+            </Table.Th>
             <SortableHeader field="path" {...header}>Name</SortableHeader>
             <Table.Th scope="col">Type</Table.Th>
             <SortableHeader field="size" align="right" {...header}>Size</SortableHeader>
             <SortableHeader field="modified_at_datetime" {...header}>Modified</SortableHeader>
-            <Table.Th scope="col"><abbr title="Your permissions: l list, r read, w write, d delete">Permissions</abbr></Table.Th>
+            <Table.Th scope="col">You may</Table.Th>
             <Table.Th scope="col"><VisuallyHidden>Actions</VisuallyHidden></Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {entries.map((entry) => (
-            <Table.Tr key={entry.path} data-entry={entry.display_name}>
+          {entries.map((entry) => {
+            const access = capabilityWords(entry.permissions, entry.type);
+            const folder = entry.type === 'directory';
+            const drop = folder ? dropTargetProps(entry.path, (paths) => onDropInto(entry.path, paths)) : {};
+            return (
+            <Table.Tr key={entry.path} data-entry={entry.display_name} data-selected={selected.has(entry.path) || undefined}
+              draggable={entry.permissions.includes('d')}
+              onDragStart={(event) => startDrag(event, selected.has(entry.path) ? draggedPaths(entries, selected) : [entry.path])}
+              {...drop}>
+              <Table.Td>
+                {/* A plain checkbox: 200 rows of the component library's would cost more than the rest of the row. */}
+                <input type="checkbox" className="row-check" aria-label={`Select ${entry.display_name}`} checked={selected.has(entry.path)} onChange={() => selection.toggle(entry.path)} />
+              </Table.Td>
               <Table.Td style={{ wordBreak: 'break-all' }}>
-                {entry.type === 'directory' ? (
-                  <Anchor component={Link} to={{ pathname: folderUrl(entry.path), search }} inherit>{entry.display_name}</Anchor>
+                {folder ? (
+                  <>
+                    <Anchor component={Link} to={{ pathname: folderUrl(entry.path), search }} inherit className="entry-name">{shownName(entry.path)}</Anchor>
+                    {entry.path === WORKSPACES_FOLDER && <Text size="xs" c="dimmed">The Custom Workspaces' files, a folder for each</Text>}
+                  </>
                 ) : (
-                  <Text span inherit>{entry.display_name}</Text>
+                  <button type="button" className="file-name entry-name" onClick={() => onAction(entry, 'open')}>{entry.display_name}</button>
                 )}
               </Table.Td>
-              <Table.Td>{entry.type === 'directory' ? 'Folder' : 'File'}</Table.Td>
+              <Table.Td>{folder ? 'Folder' : 'File'}</Table.Td>
               <Table.Td ta="right">{formatSize(entry.size)}</Table.Td>
               <Table.Td>{formatTime(entry.mtime)}</Table.Td>
-              <Table.Td ff="monospace" aria-label={`Permissions: ${entry.permissions || 'none'}`}>{permissionLetters(entry.permissions)}</Table.Td>
+              <Table.Td title={access.sentence} aria-label={access.sentence} data-access={entry.permissions}>{access.short}</Table.Td>
               <Table.Td>
                 <EntryMenu entry={entry} onAction={onAction} offerPermissions={offerPermissions} />
               </Table.Td>
             </Table.Tr>
-          ))}
+            );
+          })}
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
@@ -124,8 +158,11 @@ function OpenedEntryMenu({ entry, onAction, offerPermissions }: { entry: Entry; 
             Download{mayRead ? '' : ' (needs read permission)'}
           </Menu.Item>
         )}
+        <Menu.Item disabled={!mayDelete} onClick={() => onAction(entry, 'rename')}>
+          Rename{mayDelete ? '' : ' (needs delete permission)'}
+        </Menu.Item>
         <Menu.Item disabled={!mayDelete} onClick={() => onAction(entry, 'move')}>
-          Rename or move{mayDelete ? '' : ' (needs delete permission)'}
+          Move to…{mayDelete ? '' : ' (needs delete permission)'}
         </Menu.Item>
         <Menu.Item onClick={() => onAction(entry, 'explain')}>Why can this be reached?</Menu.Item>
         <Menu.Item onClick={() => onAction(entry, 'history')}>History</Menu.Item>

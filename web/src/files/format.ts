@@ -19,7 +19,23 @@ export function formatTime(iso: string): string {
   return Number.isNaN(date.getTime()) ? iso : timeFormat.format(date);
 }
 
-/** The permission letters in a fixed order, with a dash for each one missing (`lr--`). */
-export function permissionLetters(letters: string): string {
-  return ['l', 'r', 'w', 'd'].map((letter) => (letters.includes(letter) ? letter : '-')).join('');
+/** What each permission letter lets the person do, in words, for a folder and for a file. */
+const CAPABILITIES: { letter: string; word: string; folder: string; file: string }[] = [
+  { letter: 'l', word: 'Browse', folder: 'see what is in it', file: 'see it' },
+  { letter: 'r', word: 'Open', folder: 'open and download what is in it', file: 'open and download it' },
+  { letter: 'w', word: 'Add', folder: 'add files and folders to it', file: 'replace its contents' },
+  { letter: 'd', word: 'Delete', folder: 'delete, rename or move it', file: 'delete, rename or move it' },
+];
+
+/**
+ * The person's own access to an entry, from the API's letters: short words for the table
+ * (`Browse, open, add, delete`) and a sentence for the tooltip and screen readers.
+ */
+export function capabilityWords(letters: string, type: 'directory' | 'file'): { short: string; sentence: string } {
+  const held = CAPABILITIES.filter((c) => letters.includes(c.letter) && (type === 'directory' || c.letter !== 'l' || letters.length === 1));
+  if (held.length === 0) return { short: 'None', sentence: 'You may not do anything with it.' };
+  const short = held.map((c, i) => (i === 0 ? c.word : c.word.toLowerCase())).join(', ');
+  const what = held.map((c) => (type === 'directory' ? c.folder : c.file));
+  const listed = what.length === 1 ? what[0] : `${what.slice(0, -1).join(', ')} and ${what[what.length - 1]}`;
+  return { short, sentence: `You may ${listed}.` };
 }

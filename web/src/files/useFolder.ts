@@ -1,10 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { ApiError } from '../api/client';
 import { listFolder, type Entry, type FolderSort } from '../api/files';
 
 export interface FolderState {
   entries: Entry[];
   loading: boolean;
   error: string | undefined;
+  /** The folder is not there (or not for this person: the server answers both alike). */
+  missing: boolean;
   hasMore: boolean;
   loadMore(): void;
   reload(): void;
@@ -20,6 +23,7 @@ export function useFolder(path: string, sort: FolderSort): FolderState {
   const [next, setNext] = useState<string | undefined>();
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | undefined>();
+  const [missing, setMissing] = useState(false);
   const [generation, setGeneration] = useState(0);
   const inFlight = useRef<AbortController | undefined>(undefined);
 
@@ -29,6 +33,7 @@ export function useFolder(path: string, sort: FolderSort): FolderState {
     inFlight.current = controller;
     setLoading(true);
     setError(undefined);
+    setMissing(false);
     listFolder(path, sort, cursor, controller.signal).then(
       (page) => {
         if (controller.signal.aborted) return;
@@ -39,6 +44,7 @@ export function useFolder(path: string, sort: FolderSort): FolderState {
       (caught: unknown) => {
         if (controller.signal.aborted) return;
         setError(caught instanceof Error ? caught.message : 'The folder could not be read.');
+        setMissing(caught instanceof ApiError && caught.status === 404);
         setLoading(false);
       },
     );
@@ -61,6 +67,7 @@ export function useFolder(path: string, sort: FolderSort): FolderState {
     entries,
     loading,
     error,
+    missing,
     hasMore: next !== undefined,
     loadMore: () => {
       if (next !== undefined && !loading) load(next, false);

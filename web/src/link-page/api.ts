@@ -132,24 +132,6 @@ export async function listEntries(code: string, path: string, signal?: AbortSign
   return answer.entries;
 }
 
-/** The longest text a preview shows: enough to read, never a whole log file in memory. */
-export const TEXT_PREVIEW_BYTES = 1024 * 1024;
-
-/** The start of a text file, and whether there is more of it than that. */
-export async function readTextStart(code: string, path: string, signal: AbortSignal): Promise<{ text: string; cut: boolean }> {
-  const response = await fetch(fileUrl(code, path, 'inline'), {
-    credentials: 'same-origin',
-    headers: { Range: `bytes=0-${TEXT_PREVIEW_BYTES - 1}` },
-    signal,
-  });
-  if (!response.ok) throw errorOf(response.status, await response.text());
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  // A server that ignored the range sent it all: show the start only.
-  const shown = bytes.subarray(0, TEXT_PREVIEW_BYTES);
-  const total = Number(response.headers.get('Content-Range')?.split('/')[1] ?? bytes.length);
-  return { text: new TextDecoder().decode(shown), cut: total > shown.length };
-}
-
 /**
  * Uploads one file as the request's whole body. XMLHttpRequest rather than fetch: it is what
  * reports how much of the body has been sent.

@@ -1,16 +1,21 @@
 import { Alert, Button, Center, FileButton, Group, Loader, Stack, Text, Tooltip } from '@mantine/core';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { mayManage } from '../api/explain';
-import { copyEntry, createFolder, deleteEntry, downloadLink, folderPermissions, joinPath, moveEntry, type Entry } from '../api/files';
-import { FolderBreadcrumbs } from '../files/Breadcrumbs';
+import { copyEntry, createFolder, deleteEntry, downloadLink, folderPermissions, joinPath, moveEntry, parentOf, type Entry } from '../api/files';
+import { FolderBreadcrumbs, folderUrl, WORKSPACES_FOLDER } from '../files/Breadcrumbs';
 import { historyLink } from '../history/links';
 import { ConfirmDialog, NameDialog } from '../files/dialogs';
 import { DropZone } from '../files/DropZone';
 import { EntryTable, type EntryAction } from '../files/EntryTable';
+import { moveInto } from '../files/move-entries';
+import { saveAs } from '../files/save-as';
+import { SelectionBar } from '../files/SelectionBar';
 import { UploadList } from '../files/UploadList';
 import { useFolder } from '../files/useFolder';
 import { useFolderSort } from '../files/useFolderSort';
+import { useSelection } from '../files/useSelection';
+import { previewKindOf } from '../preview/preview-kind';
 import { useUploads } from '../files/useUploads';
 import { useAuthority } from '../session/authority';
 
@@ -19,8 +24,18 @@ const ReachDialog = lazy(() => import('../files/ReachDialog').then((m) => ({ def
 const ExplainDialog = lazy(() => import('../files/ExplainDialog').then((m) => ({ default: m.ExplainDialog })));
 const PermissionsDialog = lazy(() => import('../files/PermissionsDialog').then((m) => ({ default: m.PermissionsDialog })));
 const ShareDialog = lazy(() => import('../shares/ShareDialog').then((m) => ({ default: m.ShareDialog })));
+const FileOpener = lazy(() => import('../files/FileOpener').then((m) => ({ default: m.FileOpener })));
+const MoveDialog = lazy(() => import('../files/MoveDialog').then((m) => ({ default: m.MoveDialog })));
 
-type Dialog = { kind: 'new-folder' } | { kind: 'folder-permissions' } | { kind: 'move' | 'copy' | 'delete' | 'explain' | 'reach' | 'permissions' | 'share' | 'request-files'; entry: Entry } | undefined;
+type Dialog =
+  | { kind: 'new-folder' }
+  | { kind: 'folder-permissions' }
+  | { kind: 'rename' | 'copy' | 'explain' | 'reach' | 'permissions' | 'share' | 'request-files'; entry: Entry }
+  | { kind: 'move' | 'delete'; entries: Entry[] }
+  | undefined;
+
+/** The address parameter of a file shown in a preview (`/files/Reports?open=summary.pdf`), which Copy link hands on. */
+const OPEN = 'open';
 
 export function FilesPage() {
   const path = (useParams()['*'] ?? '').replace(/\/+$/, '');
@@ -37,6 +52,10 @@ export function FilesPage() {
   const { reload } = folder;
   const uploads = useUploads(reload);
   const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const opened = params.get(OPEN) ?? undefined;
+  const selection = useSelection(path, folder.entries);
+  const [notice, setNotice] = useState<string | undefined>();
 
   useEffect(() => {
     const controller = new AbortController();
@@ -63,36 +82,66 @@ export function FilesPage() {
     return () => observer.disconnect();
   }, [hasMore, loadMore]);
 
-  const mayWrite = letters === undefined || letters.includes('w');
-  const writeReason = mayWrite ? undefined : 'You may not add anything to this folder.';
+  // A folder that is not there takes nothing: Upload and New folder say why instead of failing.
+  const mayWrite = !folder.missing && (letters === undefined || letters.includes('w'));
+  const writeReason = mayWrite ? undefined : folder.missing ? 'This folder does not exist.' : 'You may not add anything to this folder.';
+
+  const download = useCallback(async (entry: Entry) => {
+    try {
+      saveAs(await downloadLink(entry.path), entry.display_name);
+    } catch (caught) {
+      setActionError(caught instanceof Error ? caught.message : 'The download could not start.');
+    }
+  }, []);
 
   const onAction = useCallback(async (entry: Entry, action: EntryAction) => {
     setActionError(undefined);
-    if (action === 'download') {
-      try {
-        const link = document.createElement('a');
-        link.href = await downloadLink(entry.path);
-        link.download = entry.display_name;
-        link.rel = 'noreferrer';
-        document.body.append(link);
-        link.click();
-        link.remove();
-      } catch (caught) {
-        setActionError(caught instanceof Error ? caught.message : 'The download could not start.');
+    setNotice(undefined);
+    if (action === 'open') {
+      // What a browser can show opens in a preview (its own address, to copy); anything else downloads.
+      if (previewKindOf(entry.display_name, entry.mime_type) !== undefined) {
+        setParams((current) => { current.set(OPEN, entry.display_name); return current; });
+      } else {
+        await download(entry);
       }
       return;
     }
+    if (action === 'download') return download(entry);
     if (action === 'history') {
       navigate(historyLink(entry));
       return;
     }
+    if (action === 'move' || action === 'delete') {
+      setDialog({ kind: action, entries: [entry] });
+      return;
+    }
     setDialog({ kind: action, entry });
-  }, [navigate]);
+  }, [navigate, download, setParams]);
+
+  const closePreview = useCallback(() => setParams((current) => { current.delete(OPEN); return current; }), [setParams]);
+
+  // Rows dropped on a folder (a row or a breadcrumb): moved there by the same API call as the dialog's.
+  const dropInto = useCallback(async (target: string, paths: string[]) => {
+    setActionError(undefined);
+    setNotice(undefined);
+    const outcome = await moveInto(paths.map((p) => ({ path: p, display_name: p.slice(p.lastIndexOf('/') + 1) })), target);
+    if (outcome.moved > 0) {
+      selection.clear();
+      reload();
+      setNotice(`Moved ${outcome.moved === 1 ? paths[0]!.slice(paths[0]!.lastIndexOf('/') + 1) : `${outcome.moved} items`} to ${target === '' ? 'All files' : target}.`);
+    }
+    if (outcome.error !== undefined) setActionError(outcome.error);
+  }, [reload, selection]);
+
+  const chosen = folder.entries.filter((entry) => selection.selected.has(entry.path));
 
   return (
     // data-manages says whether the server was asked yet, so a test can tell "not offered" from "not yet known".
     <Stack gap="md" data-manages={managesHere === undefined ? 'checking' : String(managesHere)}>
-      <FolderBreadcrumbs path={path} />
+      <FolderBreadcrumbs path={path} onDropInto={(target, paths) => void dropInto(target, paths)} />
+      {path === WORKSPACES_FOLDER && (
+        <Text size="sm" c="dimmed">Each Custom Workspace keeps its files here, in Workspaces/ and the Workspace's number. Its users see that folder as their own All files.</Text>
+      )}
       <Group gap="sm">
         <Tooltip label={writeReason} disabled={mayWrite}>
           <Button variant="default" disabled={!mayWrite} onClick={() => setDialog({ kind: 'new-folder' })}>New folder</Button>
@@ -107,15 +156,26 @@ export function FilesPage() {
         {mayWrite && <Text size="sm" c="dimmed" visibleFrom="sm">or drop files on the list</Text>}
         {managesHere === true && <Button variant="default" onClick={() => setDialog({ kind: 'folder-permissions' })}>Permissions of this folder</Button>}
       </Group>
-      {actionError !== undefined && <Alert color="red" role="alert" withCloseButton onClose={() => setActionError(undefined)}>{actionError}</Alert>}
+      {actionError !== undefined && <Alert color="red" role="alert" withCloseButton closeButtonLabel="Dismiss" onClose={() => setActionError(undefined)}>{actionError}</Alert>}
+      {notice !== undefined && <Alert color="green" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(undefined)}>{notice}</Alert>}
+      {chosen.length > 0 && (
+        <SelectionBar entries={chosen} onClear={selection.clear} onError={setActionError}
+          onMove={() => setDialog({ kind: 'move', entries: chosen })} onDelete={() => setDialog({ kind: 'delete', entries: chosen })} />
+      )}
       <UploadList uploads={uploads.uploads} onCancel={uploads.cancel} onClear={uploads.clearFinished} />
       <DropZone disabled={!mayWrite} onFiles={(files) => uploads.start(path, files)}>
-        {folder.error !== undefined ? (
+        {folder.missing ? (
+          <Alert color="red" role="alert" title="This folder does not exist">
+            There is no folder {path} here, or you may not see it. It may have been moved, renamed or deleted.{' '}
+            <Button variant="subtle" size="xs" onClick={() => navigate(folderUrl(parentOf(path)))}>Go up</Button>
+          </Alert>
+        ) : folder.error !== undefined ? (
           <Alert color="red" role="alert" title="This folder could not be opened">
             {folder.error} <Button variant="subtle" size="xs" onClick={folder.reload}>Try again</Button>
           </Alert>
         ) : folder.entries.length > 0 ? (
-          <EntryTable entries={folder.entries} sort={sort} onSort={toggleSort} offerPermissions={authority.administrator ? 'all' : 'ask'} onAction={(entry, action) => void onAction(entry, action)} />
+          <EntryTable entries={folder.entries} sort={sort} onSort={toggleSort} offerPermissions={authority.administrator ? 'all' : 'ask'} onAction={(entry, action) => void onAction(entry, action)}
+            selection={selection} onDropInto={(target, paths) => void dropInto(target, paths)} />
         ) : folder.loading ? null : (
           <Center py="xl"><Text c="dimmed">This folder is empty.</Text></Center>
         )}
@@ -129,15 +189,19 @@ export function FilesPage() {
         <NameDialog opened title="New folder" label="Folder name" initial="" submitLabel="Create" onClose={() => setDialog(undefined)}
           onSubmit={async (name) => { await createFolder(joinPath(path, name)); reload(); }} />
       )}
-      {dialog?.kind === 'move' && (
-        <NameDialog opened title="Rename or move" label="New path (folders separated by /)" initial={dialog.entry.path} submitLabel="Move" onClose={() => setDialog(undefined)}
-          onSubmit={async (destination) => { await moveEntry(dialog.entry.path, destination); reload(); }} />
+      {dialog?.kind === 'rename' && (
+        <NameDialog opened title="Rename" label="New name" initial={dialog.entry.display_name} submitLabel="Rename" onClose={() => setDialog(undefined)}
+          onSubmit={async (name) => { await moveEntry(dialog.entry.path, joinPath(parentOf(dialog.entry.path), name)); reload(); }} />
       )}
       {dialog?.kind === 'copy' && (
         <NameDialog opened title="Copy" label="Copy to (folders separated by /)" initial={`${dialog.entry.path} copy`} submitLabel="Copy" onClose={() => setDialog(undefined)}
           onSubmit={async (destination) => { await copyEntry(dialog.entry.path, destination); reload(); }} />
       )}
       <Suspense fallback={null}>
+        {dialog?.kind === 'move' && (
+          <MoveDialog entries={dialog.entries} from={path} onClose={() => setDialog(undefined)} onMoved={() => { selection.clear(); reload(); }} />
+        )}
+        {opened !== undefined && <FileOpener folder={path} name={opened} onClose={closePreview} />}
         {dialog?.kind === 'folder-permissions' && <PermissionsDialog path={path} name={path === '' ? 'All files' : path} onClose={() => setDialog(undefined)} />}
         {dialog?.kind === 'permissions' && <PermissionsDialog path={dialog.entry.path} name={dialog.entry.display_name} onClose={() => setDialog(undefined)} />}
         {dialog?.kind === 'reach' && <ReachDialog path={dialog.entry.path} name={dialog.entry.display_name} type={dialog.entry.type} onClose={() => setDialog(undefined)} />}
@@ -149,11 +213,28 @@ export function FilesPage() {
         {dialog?.kind === 'explain' && <ExplainDialog path={dialog.entry.path} name={dialog.entry.display_name} forOthers={mayAskForOthers} onClose={() => setDialog(undefined)} />}
       </Suspense>
       {dialog?.kind === 'delete' && (
-        <ConfirmDialog opened title={dialog.entry.type === 'directory' ? 'Delete folder' : 'Delete file'} confirmLabel="Delete" onClose={() => setDialog(undefined)}
-          onConfirm={async () => { await deleteEntry(dialog.entry.path); reload(); }}>
-          Delete <strong>{dialog.entry.display_name}</strong>{dialog.entry.type === 'directory' ? ' and everything in it' : ''}? This cannot be undone.
+        <ConfirmDialog opened title={deleteTitle(dialog.entries)} confirmLabel="Delete" onClose={() => setDialog(undefined)}
+          onConfirm={async () => {
+            try {
+              for (const entry of dialog.entries) await deleteEntry(entry.path);
+            } finally {
+              selection.clear();
+              reload();
+            }
+          }}>
+          {dialog.entries.length === 1 ? (
+            <>Delete <strong>{dialog.entries[0]!.display_name}</strong>{dialog.entries[0]!.type === 'directory' ? ' and everything in it' : ''}?</>
+          ) : (
+            <>Delete these {dialog.entries.length} items{dialog.entries.some((e) => e.type === 'directory') ? ', the folders with everything in them' : ''}?</>
+          )} This cannot be undone.
         </ConfirmDialog>
       )}
     </Stack>
   );
 }
+
+function deleteTitle(entries: Entry[]): string {
+  if (entries.length > 1) return `Delete ${entries.length} items`;
+  return entries[0]?.type === 'directory' ? 'Delete folder' : 'Delete file';
+}
+

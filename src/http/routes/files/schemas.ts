@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { errors } from '../../../errors/catalogue.js';
-import { MAX_PARTS } from '../../../files/index.js';
+import { MAX_PARTS, MAX_SELECTED_PATHS } from '../../../files/index.js';
 import { paginationQuery } from '../../pagination.js';
 import { SortByQuery } from './listing-sort.js';
 
@@ -132,6 +132,11 @@ export const CreateFolderBody = Type.Object({
 
 export const CreateFolderQuery = Type.Object({ mkdir_parents: Type.Optional(Flag) });
 
+/** POST /file_actions/zip: the files and folders to take, as the request Workspace names them. */
+export const ZipRequestBody = Type.Object({
+  paths: Type.Array(Type.String({ maxLength: 8192 }), { minItems: 1, maxItems: MAX_SELECTED_PATHS, description: 'files and folders; a folder brings everything in it the caller may list and read' }),
+});
+
 export const FileGetQuery = Type.Object({
   action: Type.Optional(Type.String({ description: '`redirect` answers 302 to the download URL; `stream` sends the bytes at once' })),
   ...ignored,
@@ -220,3 +225,10 @@ export const UploadWholeQuery = Type.Object({ mkdir_parents: Type.Optional(Flag)
 export const ReceivedPartBody = Type.Object({ part_number: Type.Integer(), size: Type.Integer(), sha256: Type.String() });
 
 export const TokenParams = Type.Object({ token: Type.String({ maxLength: 256 }) });
+
+/** How a signed download is served: `inline` shows a previewable type in the browser (docs/files.md#previews). */
+export const DownloadQuery = Type.Object({
+  disposition: Type.Optional(Type.Union([Type.Literal('inline'), Type.Literal('attachment')], {
+    description: 'inline: pictures, PDF, plain text, sound and film served as their own type to be shown (sandboxed); anything else, and the default, is an attachment',
+  })),
+});
