@@ -5,7 +5,10 @@ import type { Grant, Level } from '../../src/authz/types.js';
 import type { TestApp } from '../support/test-app.js';
 import { PROTOCOLS, type Protocol, type SiteState } from './delegation-holdings.js';
 
-export async function readState(t: TestApp, userIds: number[], groupIds: number[], partnerIds: number[]): Promise<SiteState> {
+/** The rows of the site made of these users, groups and Partners, and every grant that names one of them. */
+export async function readState(t: TestApp, someUserIds: number[], someGroupIds: number[], somePartnerIds: number[]): Promise<SiteState> {
+  // `IN ()` is no SQL: an empty list stands for an id no row has.
+  const [userIds, groupIds, partnerIds] = [someUserIds, someGroupIds, somePartnerIds].map((ids) => (ids.length === 0 ? [-1] : ids)) as [number[], number[], number[]];
   const db = t.database.db;
   const doorFlags = ['sftp_permission', 'dav_permission', 'restapi_permission', 'ftp_permission'] as const;
   const userRows = await db.selectFrom('users').select(['id', 'workspace_id', 'site_admin', 'workspace_admin', 'disabled', 'partner_id', 'partner_admin', ...doorFlags]).where('id', 'in', userIds).execute();
