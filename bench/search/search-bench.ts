@@ -4,6 +4,8 @@ import { seedSmallSite } from '../seed/small-site.js';
 import { workspaceRoot } from '../seed/site-plan.js';
 import { ATRIUM_MAIN, startServer, type ServerProcess } from '../server-process.js';
 import { postgresStore, sqliteStore, type StoreName } from '../stores.js';
+import { cpuMicros } from '../proc-stats.js';
+import { postgresBackendsOf } from './database-backends.js';
 import { searchCorpus, searchTexts } from './search-corpus.js';
 
 export interface SearchBenchContext {
@@ -25,6 +27,12 @@ export interface SearchLatency {
   maxMs: number;
   /** Entries answered per search, at the median. */
   medianResults: number;
+  /**
+   * CPU time per timed search, in milliseconds: Atrium's process, and the PostgreSQL backends
+   * serving it (none on SQLite, whose work is in Atrium's process). Unlike the latencies, it does
+   * not grow when other work on the machine takes the cores.
+   */
+  cpuMsPerSearch: { atrium: number; database: number };
 }
 
 const API = '/api/rest/v1';
@@ -84,7 +92,7 @@ export async function searchBench(ctx: SearchBenchContext, record: (row: ResultR
       [SEARCH_SCENARIOS.short, admin, shortTexts, 100, true],
     ];
     for (const [scenario, headers, scenarioTexts, perPage, mustFind] of scenarios) {
-      const latency = await timeSearches(server.baseUrl, headers, scenarioTexts, perPage, mustFind, Math.ceil(ctx.searches / 10));
+      const latency = await timeSearches(server, headers, scenarioTexts, perPage, mustFind, Math.ceil(ctx.searches / 10));
       record({ ...base, scenario, searchLatency: latency });
     }
   } catch (error) {
@@ -100,10 +108,16 @@ export async function searchBench(ctx: SearchBenchContext, record: (row: ResultR
  * Each text searched once, one search at a time; the first `warmUp` are not counted. A search that
  * must find something and finds nothing is an error: a fast wrong answer is no figure.
  */
-async function timeSearches(baseUrl: string, headers: Record<string, string>, texts: readonly string[], perPage: number | undefined, mustFind: boolean, warmUp: number): Promise<SearchLatency> {
+async function timeSearches(server: ServerProcess, headers: Record<string, string>, texts: readonly string[], perPage: number | undefined, mustFind: boolean, warmUp: number): Promise<SearchLatency> {
+  const baseUrl = server.baseUrl;
   const latencies: number[] = [];
   const results: number[] = [];
+  let cpuAtStart: { atrium: number; backends: Map<number, number> } | undefined;
   for (const [i, text] of texts.entries()) {
+    if (i === warmUp) {
+      // After the warm-up, the connection pool is open: its backends are the ones to count.
+      cpuAtStart = { atrium: cpuMicros(server.pid), backends: new Map(postgresBackendsOf(server.pid).map((pid) => [pid, cpuMicros(pid)])) };
+    }
     const query = `search=${encodeURIComponent(text)}&search_all=true${perPage === undefined ? '' : `&per_page=${perPage}`}`;
     const started = performance.now();
     const response = await fetch(`${baseUrl}${API}/folders/?${query}`, { headers });
@@ -116,10 +130,21 @@ async function timeSearches(baseUrl: string, headers: Record<string, string>, te
     latencies.push(elapsed);
     results.push(found);
   }
+  const start = cpuAtStart as NonNullable<typeof cpuAtStart>;
+  const atrium = (cpuMicros(server.pid) - start.atrium) / 1000 / latencies.length;
+  let backends = 0;
+  for (const [pid, before] of start.backends) {
+    try {
+      backends += cpuMicros(pid) - before;
+    } catch {
+      // A backend that ended took its time with it: the figure is a lower bound.
+    }
+  }
   const sorted = [...latencies].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
   return {
     searches: sorted.length, medianMs: at(0.5), p90Ms: at(0.9), maxMs: sorted.at(-1) as number,
     medianResults: [...results].sort((a, b) => a - b)[Math.floor(results.length / 2)] as number,
+    cpuMsPerSearch: { atrium, database: backends / 1000 / latencies.length },
   };
 }

@@ -14,9 +14,10 @@ export function searchSection(report: BenchReport): string[] {
   return [
     `Search by part of a name (search_all) in a site of ${(rows[0]?.folderSize ?? 0).toLocaleString('en')} entries: each search another text, timed alone, request to last byte.`,
     '',
-    table(['database', 'scenario', 'searches', 'median ms', 'p90 ms', 'max ms', 'results (median)', ''], rows.map((r) => {
+    table(['database', 'scenario', 'searches', 'median ms', 'p90 ms', 'max ms', 'results (median)', 'CPU ms/search (Atrium + database)', ''], rows.map((r) => {
       const l = r.searchLatency;
-      return [r.database, r.scenario, String(l?.searches ?? ''), l?.medianMs.toFixed(1) ?? '', l?.p90Ms.toFixed(1) ?? '', l?.maxMs.toFixed(1) ?? '', String(l?.medianResults ?? ''),
+      const cpu = l === undefined ? '' : `${(l.cpuMsPerSearch.atrium + l.cpuMsPerSearch.database).toFixed(1)} (${l.cpuMsPerSearch.atrium.toFixed(1)} + ${l.cpuMsPerSearch.database.toFixed(1)})`;
+      return [r.database, r.scenario, String(l?.searches ?? ''), l?.medianMs.toFixed(1) ?? '', l?.p90Ms.toFixed(1) ?? '', l?.maxMs.toFixed(1) ?? '', String(l?.medianResults ?? ''), cpu,
         r.error !== undefined ? `ERROR: ${r.error}` : ''];
     })),
     '',

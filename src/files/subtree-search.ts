@@ -2,7 +2,7 @@ import type { SitePath } from '../access/index.js';
 import type { Entry } from '../repositories/entries.js';
 import { entriesBelow, indexedSearch, positionAfter, type NameConditions, type SubtreeOrderPosition } from '../repositories/entry-name-search.js';
 import { visibleEntry } from './file-lookup.js';
-import { withCapabilities, type VisibleEntry } from './folder-listing.js';
+import type { VisibleEntry } from './folder-listing.js';
 import { ListingReach } from './listing-reach.js';
 import { matchesEntry, type ListingMatch } from './listing-match.js';
 import type { SessionScope } from './session-scope.js';
@@ -54,7 +54,11 @@ export async function searchSubtree(scope: SessionScope, site: SitePath, request
   const inSubtree = await access.throughoutSubtree(root.pathKey);
   const search = new SubtreePage(scope, new ListingReach(scope, inSubtree, root.pathKey), root.pathKey, request.match);
   const found = await search.collect(request.after, request.limit);
-  return { entries: await byFolder(scope, inSubtree, found.rows), next: found.next };
+  // The access holds every grant of the caller's on, above and below the folder: each entry's
+  // capabilities are the engine's decision on it, made in memory (a page's entries lie in many
+  // folders, and a read per folder would cost more than the search).
+  const entries = found.rows.map((entry) => ({ entry, capabilities: [...inSubtree.capabilities(entry.pathKey, entry.type)] }));
+  return { entries, next: found.next };
 }
 
 /** One page's search: what it has found and what it may still look at. */
@@ -87,11 +91,15 @@ class SubtreePage {
     const db = this.scope.deps.db;
     let position = start;
     const indexed = indexedSearch(this.conditions.contains);
+    // Each batch of the index's matches twice the last: a caller who may see few of them needs
+    // few queries, each of which looks the text up again.
+    let batchSize = Math.max(wanted, 64);
     while (this.budget > 0) {
       // Through the name index, a batch of its matches; else a stretch of the subtree's order, its
       // end read first so that the database never reads further than the stretch.
       const until = indexed ? undefined : await positionAfter(db, this.rootKey, position, Math.min(this.budget, SCAN_STEP));
-      const asked = indexed ? Math.min(this.budget, Math.max(wanted - rows.length, 64)) : wanted - rows.length;
+      const asked = indexed ? Math.min(this.budget, batchSize) : wanted - rows.length;
+      batchSize *= 2;
       const batch = await entriesBelow(db, this.rootKey, { after: position, until, limit: asked, conditions: this.conditions });
       this.budget -= indexed ? batch.length : Math.min(this.budget, SCAN_STEP);
       for (const row of batch) {
@@ -111,18 +119,4 @@ class SubtreePage {
 
 function positionOf(entry: Readonly<Entry>): SubtreePosition {
   return { parentKey: entry.parentKey, type: entry.type, pathKey: entry.pathKey };
-}
-
-/** Capabilities of the page's entries, folder by folder, as each folder's listing gives them. */
-async function byFolder(scope: SessionScope, access: Parameters<typeof withCapabilities>[1], rows: readonly Readonly<Entry>[]): Promise<VisibleEntry[]> {
-  const visible: VisibleEntry[] = [];
-  let start = 0;
-  while (start < rows.length) {
-    const folderKey = (rows[start] as Entry).parentKey;
-    let end = start;
-    while (end < rows.length && (rows[end] as Entry).parentKey === folderKey) end += 1;
-    visible.push(...(await withCapabilities(scope.deps.db, access, folderKey, rows.slice(start, end))));
-    start = end;
-  }
-  return visible;
 }
