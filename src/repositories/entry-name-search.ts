@@ -88,9 +88,11 @@ function conditionsSql(db: Db, conditions: NameConditions): RawBuilder<boolean>[
 }
 
 /**
- * The rows of one range of the order that meet `where`, the first `limit` of them. Through SQLite's
- * name index, the index drives (CROSS JOIN fixes the join's order there): its few matches are
- * sorted, rather than the order's index read in full and each row looked up in the matches.
+ * The rows of one range of the order that meet `where`, the first `limit` of them. Through the
+ * name index, the index drives and its matches are then sorted: on SQLite a CROSS JOIN fixes the
+ * join's order; on PostgreSQL a materialized CTE keeps the planner from reading the order's index
+ * instead and testing every name (its estimate of a trigram search's matches can be far off, and
+ * that plan reads the whole subtree for a rare text).
  */
 async function rangeRows(
   db: Db,
@@ -99,17 +101,24 @@ async function rangeRows(
   limit: number,
   throughNameIndex: boolean,
 ): Promise<Entry[]> {
-  const source = throughNameIndex ? sql`from entry_names cross join entries e on e.id = entry_names.rowid` : sql`from entries e`;
-  const rows = await sql<Parameters<typeof toEntry>[0]>`
-    select ${COLUMNS} ${source} where ${sql.join([inRange(db, range), ...where], sql` and `)} ${ORDER(db)} limit ${limit}`.execute(db);
-  return rows.rows.map(toEntry);
+  const conditions = sql.join([inRange(db, range), ...where], sql` and `);
+  let query;
+  if (throughNameIndex && isPostgres(db)) {
+    query = sql<Parameters<typeof toEntry>[0]>`
+      with found as materialized (select ${COLUMNS} from entries e where ${conditions})
+      select * from found e ${ORDER(db)} limit ${limit}`;
+  } else {
+    const source = throughNameIndex ? sql`from entry_names cross join entries e on e.id = entry_names.rowid` : sql`from entries e`;
+    query = sql<Parameters<typeof toEntry>[0]>`select ${COLUMNS} ${source} where ${conditions} ${ORDER(db)} limit ${limit}`;
+  }
+  return (await query.execute(db)).rows.map(toEntry);
 }
 
 /**
  * Up to `limit` entries strictly below `rootKey` that meet the conditions, in the search order,
  * after `after` and not past `until` (inclusive). A `contains` text long enough for the trigram
- * indexes is looked up there (SQLite's `entry_names`, PostgreSQL's `entries_name_trgm`, which its
- * planner weighs against reading the order's index); otherwise the database reads the order's
+ * indexes is looked up there (SQLite's `entry_names`, PostgreSQL's `entries_name_trgm`) and its
+ * matches sorted; otherwise the database reads the order's
  * index (`entries_parent` on SQLite, `entries_subtree_order` on PostgreSQL) and checks each row.
  */
 export async function entriesBelow(
@@ -120,8 +129,8 @@ export async function entriesBelow(
   const contains = page.conditions.contains;
   if (contains?.includes('\u0000')) return [];
   const where = conditionsSql(db, page.conditions);
-  const throughNameIndex = !isPostgres(db) && indexedSearch(contains);
-  if (throughNameIndex) {
+  const throughNameIndex = indexedSearch(contains);
+  if (throughNameIndex && !isPostgres(db)) {
     // A phrase of the trigram tokenizer: every trigram of the text, in order (a superset, the
     // tokenizer folding case its own way); instr above keeps the exact matches.
     where.push(sql<boolean>`entry_names match ${`"${contains.replaceAll('"', '""')}"`}`);
