@@ -91,18 +91,21 @@ class SubtreePage {
     const db = this.scope.deps.db;
     let position = start;
     const indexed = indexedSearch(this.conditions.contains);
-    // Each batch of the index's matches twice the last: a caller who may see few of them needs
-    // few queries, each of which looks the text up again.
-    let batchSize = Math.max(wanted, 64);
+    // Each query of the index looks the text up again: after the first batch, the next asks for
+    // as many matches as the share of them the caller could see says the page still needs, so a
+    // caller who may list little of the subtree needs two or three queries, not one per page size.
+    let checked = 0;
     while (this.budget > 0) {
       // Through the name index, a batch of its matches; else a stretch of the subtree's order, its
       // end read first so that the database never reads further than the stretch.
       const until = indexed ? undefined : await positionAfter(db, this.rootKey, position, Math.min(this.budget, SCAN_STEP));
-      const asked = indexed ? Math.min(this.budget, batchSize) : wanted - rows.length;
-      batchSize *= 2;
+      const missing = wanted - rows.length;
+      const share = checked === 0 ? 1 : Math.max(rows.length / checked, 0.02);
+      const asked = indexed ? Math.min(this.budget, Math.max(64, Math.ceil((missing / share) * 1.25))) : missing;
       const batch = await entriesBelow(db, this.rootKey, { after: position, until, limit: asked, conditions: this.conditions });
       this.budget -= indexed ? batch.length : Math.min(this.budget, SCAN_STEP);
       for (const row of batch) {
+        checked += 1;
         position = positionOf(row);
         if (matchesEntry(this.match, row) && (await this.reach.shows(row.pathKey, row.type))) rows.push(row);
         if (rows.length === wanted) return full();

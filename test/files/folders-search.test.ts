@@ -162,7 +162,7 @@ describe.each(testDatabaseTargets())('folder listing: search, search_all, filter
       expect(paths(response)).toEqual(expected);
       expect(JSON.stringify(response.body)).not.toMatch(/secret|inner|q1/);
       expect(await listAll('lib', 'search=report&search_all=true', 1, { key: partial.key })).toEqual(expected);
-      // The listings the walk follows say the same: lib/secret and lib/reports list nothing for it.
+      // Its listings say the same: lib/secret and lib/reports list nothing for it.
       expect(await listedPaths(t, 'lib/secret', { key: partial.key })).toEqual([]);
       expect(await listedPaths(t, 'lib/reports', { key: partial.key })).toEqual([]);
       // The caller with a grant deep inside finds what lies there, and nothing on the way.
