@@ -102,7 +102,7 @@ class SubtreePage {
       const missing = wanted - rows.length;
       const share = checked === 0 ? 1 : Math.max(rows.length / checked, 0.02);
       const asked = indexed ? Math.min(this.budget, Math.max(64, Math.ceil((missing / share) * 1.25))) : missing;
-      const batch = await entriesBelow(db, this.rootKey, { after: position, until, limit: asked, conditions: this.conditions });
+      const batch = await entriesBelow(db, this.rootKey, { after: position, until, limit: asked, conditions: this.conditions, gather: checked > 0 });
       this.budget -= indexed ? batch.length : Math.min(this.budget, SCAN_STEP);
       for (const row of batch) {
         checked += 1;

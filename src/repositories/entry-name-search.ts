@@ -88,11 +88,13 @@ function conditionsSql(db: Db, conditions: NameConditions): RawBuilder<boolean>[
 }
 
 /**
- * The rows of one range of the order that meet `where`, the first `limit` of them. Through the
- * name index, the index drives and its matches are then sorted: on SQLite a CROSS JOIN fixes the
- * join's order; on PostgreSQL a materialized CTE keeps the planner from reading the order's index
- * instead and testing every name (its estimate of a trigram search's matches can be far off, and
- * that plan reads the whole subtree for a rare text).
+ * The rows of one range of the order that meet `where`, the first `limit` of them. Through
+ * SQLite's name index, the index drives and its matches are then sorted (a CROSS JOIN fixes the
+ * join's order). On PostgreSQL the planner chooses between the GIN index and reading the order's
+ * index, testing each name, which finds a first page of a common text at once; with `gather`, the
+ * index's matches are gathered first in a materialized CTE and then sorted, which costs what the
+ * matches are, whatever the planner guesses: what a search asks once it has found that the caller
+ * may see few of the matches, and a long read in order would find few.
  */
 async function rangeRows(
   db: Db,
@@ -100,15 +102,16 @@ async function rangeRows(
   where: readonly RawBuilder<boolean>[],
   limit: number,
   throughNameIndex: boolean,
+  gather: boolean,
 ): Promise<Entry[]> {
   const conditions = sql.join([inRange(db, range), ...where], sql` and `);
   let query;
-  if (throughNameIndex && isPostgres(db)) {
+  if (throughNameIndex && gather && isPostgres(db)) {
     query = sql<Parameters<typeof toEntry>[0]>`
       with found as materialized (select ${COLUMNS} from entries e where ${conditions})
       select * from found e ${ORDER(db)} limit ${limit}`;
   } else {
-    const source = throughNameIndex ? sql`from entry_names cross join entries e on e.id = entry_names.rowid` : sql`from entries e`;
+    const source = throughNameIndex && !isPostgres(db) ? sql`from entry_names cross join entries e on e.id = entry_names.rowid` : sql`from entries e`;
     query = sql<Parameters<typeof toEntry>[0]>`select ${COLUMNS} ${source} where ${conditions} ${ORDER(db)} limit ${limit}`;
   }
   return (await query.execute(db)).rows.map(toEntry);
@@ -124,7 +127,7 @@ async function rangeRows(
 export async function entriesBelow(
   db: Db,
   rootKey: string,
-  page: { after: SubtreeOrderPosition | undefined; until: SubtreeOrderPosition | undefined; limit: number; conditions: NameConditions },
+  page: { after: SubtreeOrderPosition | undefined; until: SubtreeOrderPosition | undefined; limit: number; conditions: NameConditions; gather?: boolean },
 ): Promise<Entry[]> {
   const contains = page.conditions.contains;
   if (contains?.includes('\u0000')) return [];
@@ -142,7 +145,7 @@ export async function entriesBelow(
     if (found.length >= page.limit) break;
     if (page.after !== undefined && rangeEndsBefore(range, page.after.parentKey)) continue;
     if (page.until !== undefined && rangeStartsAfter(range, page.until.parentKey)) break;
-    found.push(...(await rangeRows(db, range, where, page.limit - found.length, throughNameIndex)));
+    found.push(...(await rangeRows(db, range, where, page.limit - found.length, throughNameIndex, page.gather === true)));
   }
   return found;
 }
