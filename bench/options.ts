@@ -9,7 +9,7 @@ import type { StoreName } from './stores.js';
  * WebDAV, the 1 GiB transfers, SFTP, one process against two workers, the web console in Chromium,
  * and what automations' `action` triggers cost an upload.
  */
-export const BENCH_SECTIONS = ['main', 'growth', 'cold', 'history', 'webdav', 'transfers', 'sftp', 'workers', 'console', 'automations'] as const;
+export const BENCH_SECTIONS = ['main', 'growth', 'cold', 'history', 'webdav', 'transfers', 'sftp', 'workers', 'console', 'automations', 'search'] as const;
 export type BenchSection = (typeof BENCH_SECTIONS)[number];
 
 /** `BENCH_SECTIONS=main,growth`: the named sections only; unset, every section. An unknown name is an error, not a silent skip. */
@@ -51,6 +51,8 @@ export interface BenchOptions {
   console: { rounds: number; warmupRounds: number; folderSize: number };
   /** The automations section: the `action` automations watching other folders, and the rounds. */
   automations: { automations: number; rounds: number };
+  /** The search section: the entries of the searched site, and the searches timed per scenario. */
+  search: { entries: number; searches: number };
   /** The parts of the run to do (`BENCH_SECTIONS`); the baseline is always measured. */
   sections: ReadonlySet<BenchSection>;
   /** Extra Node.js flags for Atrium's process, e.g. `--cpu-prof --cpu-prof-dir=prof`. */
@@ -110,6 +112,7 @@ export function benchOptions(env: NodeJS.ProcessEnv): BenchOptions {
       folderSize: Number(env.BENCH_CONSOLE_FOLDER ?? (quick ? 1_000 : 10_000)),
     },
     automations: { automations: Number(env.BENCH_AUTOMATIONS ?? 1_000), rounds: quick ? 1 : 2 },
+    search: { entries: Number(env.BENCH_SEARCH_ENTRIES ?? (quick ? 10_000 : 100_000)), searches: Number(env.BENCH_SEARCHES ?? (quick ? 20 : 200)) },
     sections,
     atriumNodeArgs: (env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== ''),
     resultsDir: env.BENCH_RESULTS_DIR ?? 'bench/results',

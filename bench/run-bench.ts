@@ -11,6 +11,7 @@ import type { Transfer } from './transfer.js';
 import type { DigestCost } from './transfers/digest-cost.js';
 import { webdavBench } from './webdav/webdav-bench.js';
 import { automationsBench } from './automations/automations-bench.js';
+import { searchBench, type SearchLatency } from './search/search-bench.js';
 import { sftpBench } from './sftp/sftp-bench.js';
 import { transfersBench } from './transfers/transfers-bench.js';
 import { workersBench } from './workers/workers-bench.js';
@@ -22,7 +23,7 @@ import type { PageTiming } from './console/page-figures.js';
 import { ATRIUM_MAIN, BASELINE_MAIN, startServer, type ServerProcess } from './server-process.js';
 import { postgresStore, sqliteStore, type BenchStore, type StoreName } from './stores.js';
 
-export type RowKind = 'main' | 'activity' | 'floor' | 'grant-growth' | 'folder-growth' | 'access-log' | 'cold' | 'audit' | 'history-growth' | 'webdav' | 'sftp' | 'transfers' | 'workers' | 'console' | 'automations';
+export type RowKind = 'main' | 'activity' | 'floor' | 'grant-growth' | 'folder-growth' | 'access-log' | 'cold' | 'audit' | 'history-growth' | 'webdav' | 'sftp' | 'transfers' | 'workers' | 'console' | 'automations' | 'search';
 
 export interface ResultRow {
   kind: RowKind;
@@ -55,6 +56,8 @@ export interface ResultRow {
   budgetMs?: number;
   /** Requests per second as a fraction of the baseline's (the faster of its two runs). */
   ratioToBaseline?: number;
+  /** Searches timed one at a time (the search section). */
+  searchLatency?: SearchLatency;
   /** Why there is no measurement. */
   skipped?: string;
   /** The scenario's answer was wrong: no figure is given for it. */
@@ -112,6 +115,9 @@ export async function runBench(options: BenchOptions, progress: (line: string) =
         database: name, postgresUrl: options.postgresUrl, ...options.automations, timing: options.timing,
         connections: options.load.connections, atriumEnv: ATRIUM_ENV, nodeArgs: options.atriumNodeArgs,
       }, record, progress);
+    }
+    if (options.sections.has('search')) {
+      await searchBench({ database: name, postgresUrl: options.postgresUrl, ...options.search, atriumEnv: ATRIUM_ENV, nodeArgs: options.atriumNodeArgs }, record, progress);
     }
     if (options.sections.has('workers')) {
       await workersBench({
@@ -358,6 +364,7 @@ function describe(row: ResultRow): string {
   if (row.digestCost !== undefined) return `${where}: ${row.scenario}: ${row.digestCost.ratio.toFixed(2)}× (${row.digestCost.allMsPerMib.toFixed(2)} / ${row.digestCost.sha256MsPerMib.toFixed(2)} ms/MiB)`;
   if (row.recordingCost !== undefined) return `${where}: ${row.scenario}: ${row.recordingCost.appMicros.toFixed(1)} µs CPU, ${row.recordingCost.databaseMicros.toFixed(1)} µs database CPU`;
   if (row.triggerLookup !== undefined) return `${where}: ${row.scenario}: ${row.triggerLookup.watchingMicros.toFixed(2)} µs CPU with ${row.automations ?? '?'} automations, ${row.triggerLookup.noneMicros.toFixed(2)} µs with none`;
+  if (row.searchLatency !== undefined) return `${where}: ${row.scenario}: median ${row.searchLatency.medianMs.toFixed(1)} ms, p90 ${row.searchLatency.p90Ms.toFixed(1)} ms`;
   const m = row.measurement as Measurement;
   return `${where}: ${row.scenario}: ${m.requestsPerSecond.toFixed(0)} req/s, ${m.cpuMicrosPerRequest.toFixed(0)} µs CPU/req`;
 }

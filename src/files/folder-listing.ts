@@ -94,7 +94,7 @@ export function filterAdmits(filter: ChildFilter, key: string, type: EntryType):
   }
 }
 
-/** What a page may still spend on checking rows in memory (matchingChildren); shared by a walk's folders. */
+/** What a page may still spend on checking rows in memory (matchingChildren). */
 export interface CheckBudget {
   checks: number;
 }

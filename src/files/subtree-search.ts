@@ -1,19 +1,14 @@
-import { parentKey } from '../authz/index.js';
-import type { PathAccess, SitePath } from '../access/index.js';
+import type { SitePath } from '../access/index.js';
 import type { Entry } from '../repositories/entries.js';
-import { DEFAULT_LISTING_SORT, listChildren, NO_CONDITIONS, type ChildFilter, type ChildPosition } from '../repositories/entry-listing.js';
+import { entriesBelow, indexedSearch, positionAfter, type NameConditions, type SubtreeOrderPosition } from '../repositories/entry-name-search.js';
 import { visibleEntry } from './file-lookup.js';
-import { childFilter, filterAdmits, matchingChildren, MAX_CHECKED_PER_PAGE, positionOf, withCapabilities, type CheckBudget, type VisibleEntry } from './folder-listing.js';
+import type { VisibleEntry } from './folder-listing.js';
+import { ListingReach } from './listing-reach.js';
 import { matchesEntry, type ListingMatch } from './listing-match.js';
 import type { SessionScope } from './session-scope.js';
 
-/**
- * Where a search of a subtree stands between pages: inside a folder, after one of its children
- * (or at its start), or past a folder and everything below it.
- */
-export type SubtreePosition =
-  | { kind: 'in'; folderKey: string; after: ChildPosition | undefined }
-  | { kind: 'past'; folderKey: string };
+/** Where a search of a subtree stands between pages: the last entry it looked at (repositories/entry-name-search.ts). */
+export type SubtreePosition = SubtreeOrderPosition;
 
 export interface SubtreeSearchRequest {
   match: ListingMatch;
@@ -27,26 +22,27 @@ export interface SubtreeSearchPage {
 }
 
 /**
- * Folder reads one page of a subtree search may make: each reads one folder's matching entries (an
- * index range per type, as a plain listing's page does), or up to 64 of its subfolders to go on
- * to. When they run out the page ends early, possibly empty, with a cursor: the cost of a request
- * stays bounded however large the subtree, and the client follows the cursor for the rest.
+ * Entries one page of a subtree search may look at: rows the database finds and the server then
+ * checks against the listing rule, or, for a search too short for the name index, rows of the
+ * subtree's order it reads. When they run out the page ends early, possibly empty, with a cursor:
+ * a request's cost stays bounded however large the subtree and however little of it the caller
+ * may list, and the client follows the cursor for the rest.
  */
-export const MAX_READS_PER_PAGE = 500;
+export const MAX_LOOKED_AT_PER_PAGE = 10_000;
 
-/** Subfolders read at once when the walk moves from folder to folder. */
-const SUBFOLDER_BATCH = 64;
+/** Rows of the subtree's order one read of a scan covers (a search without an indexed text). */
+const SCAN_STEP = 2_500;
 
 /**
  * `search_all`: the entries below a folder, at any depth, that meet the match and that the caller
- * could reach by listing folder after folder from it: the walk lists each folder with exactly the
- * plain listing's rule (childFilter) and goes down only into the subfolders that listing shows, so
- * nothing appears that listing would not show, and no folder the caller cannot list is ever read.
+ * could reach by listing folder after folder from it (ListingReach: the listing's own rule, so
+ * nothing appears that listing would not show). A text of three characters or more is looked up
+ * in the name index (migration 028); a shorter one, or none, reads the subtree in order and
+ * checks each name.
  *
- * Order: the folders in depth-first order by name (a folder, then its subfolders, each with its
- * own), and in each folder its matching entries as its listing orders them by path (folders first,
- * then files). The grants below the folder are read once (PathAccess.throughoutSubtree), so every
- * decision on the way is made in memory.
+ * Order: by folder (by its path, compared by bytes), each folder's matches together, its folders
+ * first, then its files, by name. The grants below the folder are read once
+ * (PathAccess.throughoutSubtree), so every decision is made in memory.
  */
 export async function searchSubtree(scope: SessionScope, site: SitePath, request: SubtreeSearchRequest): Promise<SubtreeSearchPage> {
   const { entry: root, access } = await visibleEntry(scope, site);
@@ -55,125 +51,75 @@ export async function searchSubtree(scope: SessionScope, site: SitePath, request
     if (!matchesEntry(request.match, root)) return { entries: [], next: undefined };
     return { entries: [{ entry: root, capabilities: [...access.capabilities(root.pathKey, 'file')] }], next: undefined };
   }
-  const walk = new SubtreeWalk(scope, await access.throughoutSubtree(root.pathKey), root.pathKey, request.match);
-  const start: SubtreePosition = request.after === undefined ? { kind: 'in', folderKey: root.pathKey, after: undefined } : await walk.resumedAt(request.after);
-  const found = await walk.collect(start, request.limit);
-  return { entries: await walk.withCapabilities(found.rows), next: found.next };
+  const inSubtree = await access.throughoutSubtree(root.pathKey);
+  const search = new SubtreePage(scope, new ListingReach(scope, inSubtree, root.pathKey), root.pathKey, request.match);
+  const found = await search.collect(request.after, request.limit);
+  // The access holds every grant of the caller's on, above and below the folder: each entry's
+  // capabilities are the engine's decision on it, made in memory (a page's entries lie in many
+  // folders, and a read per folder would cost more than the search).
+  const entries = found.rows.map((entry) => ({ entry, capabilities: [...inSubtree.capabilities(entry.pathKey, entry.type)] }));
+  return { entries, next: found.next };
 }
 
-/**
- * One page's walk of a subtree: the folders' listing filters and subfolder batches it has read, and
- * what it has spent of the page's bounds (reads, and rows checked in memory).
- */
-class SubtreeWalk {
-  private readonly filters = new Map<string, Promise<ChildFilter>>();
-  /** The last batch of each folder's subfolders read, to step from one to the next without a read each. */
-  private readonly subfolders = new Map<string, { after: string | undefined; keys: string[]; complete: boolean }>();
-  private reads = 0;
-  private readonly budget: CheckBudget = { checks: MAX_CHECKED_PER_PAGE };
+/** One page's search: what it has found and what it may still look at. */
+class SubtreePage {
+  private budget = MAX_LOOKED_AT_PER_PAGE;
+  private readonly conditions: NameConditions;
 
   constructor(
     private readonly scope: SessionScope,
-    private readonly access: PathAccess,
+    private readonly reach: ListingReach,
     private readonly rootKey: string,
     private readonly match: ListingMatch,
-  ) {}
+  ) {
+    this.conditions = {
+      contains: match.contains,
+      nameLike: match.glob === undefined ? [] : [match.glob.compiled.like],
+      type: match.type,
+      modifiedAfter: match.modifiedAfter,
+    };
+  }
 
   /**
-   * Up to `limit` matching entries from `start` on, and where the next page starts (none when the
-   * subtree is done). One more than the page is looked for, so that a last page ends without a cursor.
+   * Up to `limit` entries after `start`, and where the next page starts (none when the subtree is
+   * done). One more than the page is looked for, so that a last page ends without a cursor.
    */
-  async collect(start: SubtreePosition, limit: number): Promise<{ rows: Readonly<Entry>[]; next: SubtreePosition | undefined }> {
-    let position = start;
+  async collect(start: SubtreePosition | undefined, limit: number): Promise<{ rows: Readonly<Entry>[]; next: SubtreePosition | undefined }> {
     const rows: Readonly<Entry>[] = [];
-    for (;;) {
-      if (position.kind === 'past' && position.folderKey === this.rootKey) return { rows, next: undefined };
-      if (this.reads >= MAX_READS_PER_PAGE || this.budget.checks <= 0) return { rows, next: position };
-      if (position.kind === 'past') {
-        const sibling = await this.nextSubfolder(parentKey(position.folderKey) ?? '', position.folderKey);
-        position = sibling === undefined ? { kind: 'past', folderKey: parentKey(position.folderKey) ?? '' } : { kind: 'in', folderKey: sibling, after: undefined };
-        continue;
+    const wanted = limit + 1;
+    const full = () => ({ rows: rows.slice(0, limit), next: positionOf(rows[limit - 1] as Entry) });
+    const db = this.scope.deps.db;
+    let position = start;
+    const indexed = indexedSearch(this.conditions.contains);
+    // Each query of the index looks the text up again: after the first batch, the next asks for
+    // as many matches as the share of them the caller could see says the page still needs, so a
+    // caller who may list little of the subtree needs two or three queries, not one per page size.
+    let checked = 0;
+    while (this.budget > 0) {
+      // Through the name index, a batch of its matches; else a stretch of the subtree's order, its
+      // end read first so that the database never reads further than the stretch.
+      const until = indexed ? undefined : await positionAfter(db, this.rootKey, position, Math.min(this.budget, SCAN_STEP));
+      const missing = wanted - rows.length;
+      const share = checked === 0 ? 1 : Math.max(rows.length / checked, 0.02);
+      const asked = indexed ? Math.min(this.budget, Math.max(64, Math.ceil((missing / share) * 1.25))) : missing;
+      const batch = await entriesBelow(db, this.rootKey, { after: position, until, limit: asked, conditions: this.conditions, gather: checked > 0 });
+      this.budget -= indexed ? batch.length : Math.min(this.budget, SCAN_STEP);
+      for (const row of batch) {
+        checked += 1;
+        position = positionOf(row);
+        if (matchesEntry(this.match, row) && (await this.reach.shows(row.pathKey, row.type))) rows.push(row);
+        if (rows.length === wanted) return full();
       }
-      const folderKey = position.folderKey;
-      this.reads += 1;
-      const found = await matchingChildren(
-        this.scope.deps.db, folderKey, await this.filterOf(folderKey), this.match, DEFAULT_LISTING_SORT, position.after, limit + 1 - rows.length, this.budget,
-      );
-      rows.push(...found.rows);
-      if (rows.length > limit) {
-        const last = rows[limit - 1] as Entry;
-        return { rows: rows.slice(0, limit), next: { kind: 'in', folderKey: parentKey(last.pathKey) ?? '', after: positionOf(DEFAULT_LISTING_SORT, last) } };
-      }
-      if (!found.exhausted) return { rows, next: { kind: 'in', folderKey, after: found.lastChecked ?? position.after } };
-      // This folder's own entries are done: its subfolders come next, then its next sibling.
-      const first = await this.nextSubfolder(folderKey, undefined);
-      position = first === undefined ? { kind: 'past', folderKey } : { kind: 'in', folderKey: first, after: undefined };
-    }
-  }
-
-  /**
-   * A position a client sent back, checked against the grants as they are now: if the folder it
-   * names can no longer be reached by listing from the root, the walk goes on past the highest
-   * folder on the way that the caller can no longer list into. A forged position thus shows
-   * nothing that listing would not, and tells nothing about the folder it names.
-   */
-  async resumedAt(position: SubtreePosition): Promise<SubtreePosition> {
-    const folderKey = position.folderKey;
-    if (folderKey === this.rootKey) return position;
-    const below = folderKey.slice(this.rootKey === '' ? 0 : this.rootKey.length + 1).split('/');
-    let current = this.rootKey;
-    for (const name of below) {
-      const child = current === '' ? name : `${current}/${name}`;
-      if (!filterAdmits(await this.filterOf(current), child, 'directory')) return { kind: 'past', folderKey: child };
-      current = child;
-    }
-    return position;
-  }
-
-  /** Capabilities of the page's entries, folder by folder, as each folder's listing gives them. */
-  async withCapabilities(rows: readonly Readonly<Entry>[]): Promise<VisibleEntry[]> {
-    const visible: VisibleEntry[] = [];
-    let start = 0;
-    while (start < rows.length) {
-      const folderKey = (rows[start] as Entry).parentKey;
-      let end = start;
-      while (end < rows.length && (rows[end] as Entry).parentKey === folderKey) end += 1;
-      visible.push(...(await withCapabilities(this.scope.deps.db, this.access, folderKey, rows.slice(start, end))));
-      start = end;
-    }
-    return visible;
-  }
-
-  private filterOf(folderKey: string): Promise<ChildFilter> {
-    let filter = this.filters.get(folderKey);
-    if (filter === undefined) {
-      filter = childFilter(this.scope, this.access, folderKey);
-      this.filters.set(folderKey, filter);
-    }
-    return filter;
-  }
-
-  /** The first subfolder of `folderKey` its listing shows after `after` (by name), if any. */
-  private async nextSubfolder(folderKey: string, after: string | undefined): Promise<string | undefined> {
-    const batch = this.subfolders.get(folderKey);
-    if (batch !== undefined) {
-      // Where `after` stands in the batch read last: at its start, at one of its keys, or unknown.
-      const index = after === batch.after ? -1 : after === undefined ? undefined : batch.keys.indexOf(after);
-      if (index !== undefined && (index >= 0 || after === batch.after)) {
-        const next = batch.keys[index + 1];
-        if (next !== undefined || batch.complete) return next;
+      if (batch.length < asked) {
+        // Nothing more matches up to the stretch's end: on from there, or done.
+        if (indexed || until === undefined) return { rows, next: undefined };
+        position = until;
       }
     }
-    this.reads += 1;
-    const rows = await listChildren(
-      this.scope.deps.db,
-      folderKey,
-      await this.filterOf(folderKey),
-      { after: after === undefined ? undefined : { type: 'directory', value: null, pathKey: after }, limit: SUBFOLDER_BATCH, sort: DEFAULT_LISTING_SORT },
-      { ...NO_CONDITIONS, type: 'directory' },
-    );
-    const keys = rows.map((row) => row.pathKey);
-    this.subfolders.set(folderKey, { after, keys, complete: keys.length < SUBFOLDER_BATCH });
-    return keys[0];
+    return { rows, next: position };
   }
+}
+
+function positionOf(entry: Readonly<Entry>): SubtreePosition {
+  return { parentKey: entry.parentKey, type: entry.type, pathKey: entry.pathKey };
 }

@@ -32,7 +32,9 @@ export function testDatabaseTargets(): TestDatabaseTarget[] {
           name: 'postgres-pglite',
           async open() {
             const { PGlite } = await import('@electric-sql/pglite');
-            return { database: fromDialect(new PGliteDialect(new PGlite()), 'postgres', undefined), url: undefined, drop: async () => undefined };
+            // pg_trgm backs the search of entry names (migration 028), as on a server.
+            const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+            return { database: fromDialect(new PGliteDialect(new PGlite({ extensions: { pg_trgm } })), 'postgres', undefined), url: undefined, drop: async () => undefined };
           },
         };
   const sqlite: TestDatabaseTarget = {

@@ -4,11 +4,12 @@ import type { RouteDeps } from '../../route-deps.js';
 import { DEFAULT_PER_PAGE, setCursorHeaders } from '../../pagination.js';
 import { errorResponses } from '../../schemas.js';
 import { listingMatchKey } from '../../../files/index.js';
-import { decodeFolderCursor, decodeSubtreeCursor, encodeFolderCursor, encodeSubtreeCursor } from './cursor.js';
+import { decodeFolderCursor, encodeFolderCursor } from './cursor.js';
 import { entryBody } from './entry-body.js';
 import { sessionAndPath } from './file-session.js';
 import { listingOptionsOf } from './listing-options.js';
 import { renderedListing, renderedSearch } from './listing-response.js';
+import { decodeSubtreeCursor, encodeSubtreeCursor } from './search-cursor.js';
 import { listingSortOf } from './listing-sort.js';
 import { providedMtimeOf } from './provided-mtime.js';
 import { CreateFolderBody, CreateFolderQuery, EntryBody, flagValue, ListingEntryBody, missingBodyAsEmpty, ListingQuery, PathParams } from './schemas.js';
@@ -38,9 +39,10 @@ export function folderRoutes(app: ApiInstance, deps: RouteDeps): void {
       let json: string;
       let cursor: string | undefined;
       if (subtree) {
-        const page = await renderedSearch(deps.db, session, path, folderKey, { match, after: decodeSubtreeCursor(folderKey, matchKey, request.query.cursor), limit }, rendering);
+        const after = await decodeSubtreeCursor(deps.db, deps.clock.now(), folderKey, matchKey, request.query.cursor);
+        const page = await renderedSearch(deps.db, session, path, folderKey, { match, after, limit }, rendering);
         json = page.json;
-        cursor = page.next === undefined ? undefined : encodeSubtreeCursor(folderKey, matchKey, page.next);
+        cursor = page.next === undefined ? undefined : await encodeSubtreeCursor(deps.db, deps.clock.now(), folderKey, matchKey, page.next);
       } else {
         const after = decodeFolderCursor(folderKey, matchKey, sort, request.query.cursor);
         const page = await renderedListing(deps.db, session, path, folderKey, { sort, after, limit, match }, rendering);

@@ -74,7 +74,7 @@ export async function renderedSearch(
   db: Db, session: FileSession, path: string, folderKey: string, request: SubtreeSearchRequest, rendering: ListingRendering,
 ): Promise<RenderedListing<SubtreePosition>> {
   const at = request.after;
-  const position = at === undefined ? ['', ''] : [at.kind, at.folderKey, ...(at.kind === 'in' ? positionKey(at.after) : [])];
+  const position = at === undefined ? ['', '', ''] : [at.parentKey, at.type, at.pathKey];
   const locks = await session.locksAround(path);
   const key = [session.decisionKey, 'subtree', folderKey, listingMatchKey(request.match), ...position, request.limit, locks.stamp];
   return renderedPage(db, key, rendering, () => session.search(path, request, locks));

@@ -1,0 +1,85 @@
+import { sql, type Kysely, type Migration } from 'kysely';
+import type { DialectName } from '../dialect.js';
+
+/**
+ * An index of entry names for searching by part of a name across folders (docs/files.md, "What a
+ * search costs"). A name is the last segment of the entry's path key (lower case, NFC), so the
+ * index is case-insensitive in the way paths compare.
+ *
+ * - SQLite: `entry_names`, an FTS5 table with the trigram tokenizer, one row per entry (its rowid
+ *   is the entry's id), filled here and kept in step by triggers on `entries`. Triggers, not the
+ *   file layer's commit path: every write to `entries` (a subtree move's bulk UPDATE, a recursive
+ *   delete, a restore, a bulk insert) updates the index in the same statement and transaction, by
+ *   whichever process or node makes it, so the index can never disagree with the table.
+ * - PostgreSQL: a GIN index with pg_trgm's `gin_trgm_ops` on the name expression of `entries`
+ *   itself, which PostgreSQL keeps in step with the table as it does any index; and a B-tree over
+ *   (parent key, type, path key) in byte order (`collate "C"`), the order search results come in
+ *   on both databases (SQLite compares text by bytes already, with `entries_parent`).
+ */
+export function entryNameSearch(dialect: DialectName): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      if (dialect === 'sqlite') {
+        await sql.raw(`create virtual table entry_names using fts5(name, tokenize = 'trigram')`).execute(db);
+        await sql.raw(`insert into entry_names (rowid, name) select id, ${nameOfEntry('')} from entries`).execute(db);
+        await sql.raw(`create trigger entry_names_insert after insert on entries begin
+            insert into entry_names (rowid, name) values (new.id, ${nameOfEntry('new.')});
+          end`).execute(db);
+        await sql.raw(`create trigger entry_names_delete after delete on entries begin
+            delete from entry_names where rowid = old.id;
+          end`).execute(db);
+        await sql.raw(`create trigger entry_names_rename after update of path_key, parent_key on entries begin
+            update entry_names set name = ${nameOfEntry('new.')} where rowid = new.id;
+          end`).execute(db);
+        return;
+      }
+      const trgm = await trigramSchema(db);
+      await sql.raw(`create index entries_name_trgm on entries using gin ((${nameOfEntry('')}) "${trgm}".gin_trgm_ops)`).execute(db);
+      await sql.raw(`create index entries_subtree_order on entries (parent_key collate "C", type, path_key collate "C")`).execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      if (dialect === 'sqlite') {
+        for (const trigger of ['entry_names_insert', 'entry_names_delete', 'entry_names_rename']) await sql.raw(`drop trigger ${trigger}`).execute(db);
+        await sql.raw('drop table entry_names').execute(db);
+        return;
+      }
+      await sql.raw('drop index entries_subtree_order').execute(db);
+      await sql.raw('drop index entries_name_trgm').execute(db);
+    },
+  };
+}
+
+/**
+ * An entry's name from its columns: its path key after its parent's key and the slash (the whole
+ * key at the root). Both databases count characters in `length` and `substr` alike, and the
+ * expression is immutable, so PostgreSQL indexes it. The search's query writes the same expression
+ * (repositories/entry-name-search.ts): PostgreSQL uses the index only for that expression.
+ */
+function nameOfEntry(row: string): string {
+  return `substr(${row}path_key, length(${row}parent_key) + case when ${row}parent_key = '' then 1 else 2 end)`;
+}
+
+/**
+ * The schema holding pg_trgm, installed if missing: in `public` when there is one (a test or
+ * tenant schema may be dropped with everything in it, and the extension with it), else in Atrium's
+ * own schema. pg_trgm is a trusted extension: a database owner may install it without being a
+ * superuser. Two servers migrating at once may both try: the loser finds the winner's.
+ */
+async function trigramSchema(db: Kysely<unknown>): Promise<string> {
+  const installed = async () => (await sql<{ schema: string }>`
+    select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(db)).rows[0]?.schema;
+  const found = await installed();
+  if (found !== undefined) return found;
+  const hasPublic = (await sql`select 1 from pg_namespace where nspname = 'public'`.execute(db)).rows.length > 0;
+  await sql`savepoint atrium_pg_trgm`.execute(db);
+  try {
+    await sql.raw(`create extension if not exists pg_trgm${hasPublic ? ' schema public' : ''}`).execute(db);
+  } catch (error) {
+    await sql`rollback to savepoint atrium_pg_trgm`.execute(db);
+    if ((await installed()) === undefined) throw error;
+  }
+  await sql`release savepoint atrium_pg_trgm`.execute(db);
+  const schema = await installed();
+  if (schema === undefined) throw new Error('pg_trgm could not be installed');
+  return schema;
+}
