@@ -33,8 +33,11 @@ export interface ConsoleServer {
   stop(): Promise<void>;
 }
 
-/** The built server (with its console) on a fresh SQLite or PostgreSQL database. */
-export async function startConsoleServer(database: 'sqlite' | 'postgres'): Promise<ConsoleServer> {
+/**
+ * The built server (with its console) on a fresh SQLite or PostgreSQL database; with `sftp`, SFTP
+ * listens too, on a port of the system's choosing (what the Connect panel shows).
+ */
+export async function startConsoleServer(database: 'sqlite' | 'postgres', options: { sftp?: boolean } = {}): Promise<ConsoleServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-console-'));
   const schema = `atrium_console_${randomBytes(4).toString('hex')}`;
   const env: Record<string, string> = {
@@ -42,6 +45,7 @@ export async function startConsoleServer(database: 'sqlite' | 'postgres'): Promi
     ATRIUM_ADMIN_USERNAME: ADMIN.username,
     ATRIUM_ADMIN_PASSWORD: ADMIN.password,
     ATRIUM_BOOTSTRAP_API_KEY: KEY,
+    ...(options.sftp === true ? { ATRIUM_SFTP_PORT: '0' } : {}),
   };
   if (database === 'postgres') {
     await adminQuery(`create schema ${schema}`);

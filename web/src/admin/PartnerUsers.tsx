@@ -4,6 +4,7 @@ import { createUser, deleteUser, listUsers, updateUser, type User } from '../api
 import { ConfirmDialog } from '../files/dialogs';
 import { formatTime } from '../files/format';
 import { SetPasswordDialog } from './SetPasswordDialog';
+import { isTooShort, passwordRule, usePasswordMinimum } from '../account/NewPasswordFields';
 
 /** What the person may do with a Partner's users: all of it for its Workspace's administrators, what its settings allow for a Partner Admin. */
 export interface PartnerUserRights {
@@ -31,6 +32,7 @@ export function PartnerUsers({ partnerId, partnerName, rights, selfId, onChanged
   const [error, setError] = useState<string | undefined>();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
+  const minimum = usePasswordMinimum();
   const [asAdmin, setAsAdmin] = useState(false);
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<string | undefined>();
@@ -149,13 +151,14 @@ export function PartnerUsers({ partnerId, partnerName, rights, selfId, onChanged
             <Title order={3} size="h5">Add a user</Title>
             <Group align="flex-end">
               <TextInput label="User name" required value={username} onChange={(e) => setUsername(e.currentTarget.value)} />
-              <PasswordInput label="Password" required autoComplete="new-password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} w={260} />
+              <PasswordInput label="Password" required autoComplete="new-password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} w={260}
+                {...passwordRule(password, minimum)} />
             </Group>
             {rights.appointAdmins && (
               <Checkbox label="Partner Admin" description="Manages this Partner's users, as far as the Partner's settings allow" checked={asAdmin}
                 onChange={(e) => setAsAdmin(e.currentTarget.checked)} />
             )}
-            <Button type="submit" variant="default" w="fit-content" loading={busy} disabled={username.trim() === '' || password === ''}>Add user</Button>
+            <Button type="submit" variant="default" w="fit-content" loading={busy} disabled={username.trim() === '' || password === '' || isTooShort(password, minimum)}>Add user</Button>
           </Stack>
         </form>
       )}
