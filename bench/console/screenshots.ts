@@ -175,8 +175,13 @@ async function accountTour({ site, page, shoot }: Tour) {
   await page.getByTestId('sftp-fingerprints').waitFor();
   await shoot('account');
   // The Connect panel alone, as the page shows it between the password form and the keys.
+  // Clipped from the whole page, drawn from its top: a picture of the element alone would scroll it
+  // under the header, which stays at the top of the window.
+  await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
   await settled(page);
-  await page.getByTestId('connect-panel').screenshot({ path: path.join(OUT, 'connect.png') });
+  const panel = await page.getByTestId('connect-panel').boundingBox();
+  if (panel === null) throw new Error('the Connect panel is not drawn');
+  await page.screenshot({ path: path.join(OUT, 'connect.png'), fullPage: true, clip: { x: panel.x - 16, y: panel.y - 16, width: panel.width + 32, height: panel.height + 32 } });
   process.stdout.write('docs/console/connect.png\n');
 }
 
@@ -253,7 +258,7 @@ async function explainTour({ site, page, shoot }: Tour) {
   await page.goto(`${site.baseUrl}/`);
   await signIn(page, DANA);
   await rowAction(page, 'Ledger', 'Why can this be reached?');
-  await page.getByTestId('explanation').getByText('read: readonly on “Ledger”, given to the group Auditors').waitFor();
+  await page.getByTestId('explanation').getByText('See, Download: View and download on “Ledger”, given to the group Auditors').waitFor();
   await shoot('explain');
 }
 
@@ -296,7 +301,7 @@ async function permissionsTour({ site, page, shoot }: Tour) {
   await dialog.getByRole('combobox', { name: 'Level' }).click();
   await page.getByRole('option', { name: /^Full access/ }).click();
   await dialog.getByRole('button', { name: 'Review' }).click();
-  await dialog.getByTestId('replacement-preview').getByText('readonly on “Projects”').waitFor();
+  await dialog.getByTestId('replacement-preview').getByText('View and download on “Projects”').waitFor();
   await shoot('folder-permissions');
 }
 

@@ -76,7 +76,7 @@ export function ConnectPanel({ username, onKeyCreated }: { username: string; onK
               <>
                 <Table withRowBorders={false} verticalSpacing={2} data-testid="sftp-details">
                   <Table.Tbody>
-                    <Table.Tr><Table.Th scope="row" w={90}>Host</Table.Th><Table.Td><Code>{sftp.host}</Code></Table.Td></Table.Tr>
+                    <Table.Tr><Table.Th scope="row" w={110}>Host</Table.Th><Table.Td><Code>{sftp.host}</Code></Table.Td></Table.Tr>
                     <Table.Tr><Table.Th scope="row">Port</Table.Th><Table.Td><Code>{sftp.port}</Code></Table.Td></Table.Tr>
                     <Table.Tr><Table.Th scope="row">User name</Table.Th><Table.Td><Code>{username}</Code></Table.Td></Table.Tr>
                   </Table.Tbody>

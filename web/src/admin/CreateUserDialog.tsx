@@ -1,4 +1,4 @@
-import { Alert, Button, Checkbox, Group, Modal, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { isTooShort, passwordRule, usePasswordMinimum } from '../account/NewPasswordFields';
 import { createUser, type NewUser } from '../api/users';
@@ -8,8 +8,10 @@ import { createUser, type NewUser } from '../api/users';
  * Site Administrator only to a Site Administrator, for Workspace 0 users; Workspace Administrator
  * only in a Custom Workspace.
  */
-export function CreateUserDialog({ onClose, onCreated, offerSiteAdmin, offerWorkspaceAdmin }: {
+export function CreateUserDialog({ onClose, onCreated, offerSiteAdmin, offerWorkspaceAdmin, workspaceName }: {
   onClose(): void;
+  /** The Workspace the user is created in (the one the console works in), said before anything is sent. */
+  workspaceName: string;
   onCreated(): void;
   offerSiteAdmin: boolean;
   offerWorkspaceAdmin: boolean;
@@ -39,6 +41,7 @@ export function CreateUserDialog({ onClose, onCreated, offerSiteAdmin, offerWork
     <Modal opened onClose={onClose} title="New user">
       <form onSubmit={submit}>
         <Stack>
+          <Text size="sm">The user is created in <strong>{workspaceName}</strong>.</Text>
           {error !== undefined && <Alert color="red" role="alert">{error}</Alert>}
           <TextInput label="User name" required value={user.username} onChange={(e) => set({ username: e.currentTarget.value })} data-autofocus />
           <PasswordInput label="Password" required value={user.password} autoComplete="new-password" onChange={(e) => set({ password: e.currentTarget.value })}

@@ -8,8 +8,8 @@ const SOURCE_TEXT: Record<Reason['source'], string> = {
   site_admin: 'as a Site Administrator, who may do anything',
   workspace_admin_flag: 'as an administrator of the Workspace (set on their account)',
   workspace_admin_grant: 'as an administrator of the Workspace, by a Folder Admin permission on its root',
-  grant: 'through a grant',
-  hidden_grant: 'through a grant you may not see',
+  grant: 'through a permission',
+  hidden_grant: 'through a permission you may not see',
 };
 
 const ROLE_TEXT: Record<string, string> = {
@@ -109,7 +109,7 @@ export function ExplainDialog({ path, name, forOthers, onClose }: { path: string
               {roles.map((r) => <Badge key={r} color="grape" variant="light">{r}</Badge>)}
             </Group>
             <Title order={3} size="h5">Because of</Title>
-            {result.reasons.length === 0 ? <Text c="dimmed">No grant reaches this.</Text> : (
+            {result.reasons.length === 0 ? <Text c="dimmed">No permission reaches this.</Text> : (
               <List spacing={4}>{grouped(result.reasons).map((line) => <List.Item key={line} style={{ wordBreak: 'break-word' }}>{line}</List.Item>)}</List>
             )}
             {result.near_misses.length > 0 && (

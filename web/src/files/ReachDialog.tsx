@@ -8,7 +8,7 @@ const ROLE_TEXT: Record<string, string> = { site_admin: 'Site Administrator', wo
 /** One cause as words: a role, or the grant (level, path, how it names the user) it comes from. */
 function describe(cause: ReachCause): string {
   if (cause.source === 'site_admin') return 'Site Administrator';
-  if (cause.source === 'workspace_admin_flag') return 'Workspace Administrator by their flag';
+  if (cause.source === 'workspace_admin_flag') return 'Workspace Administrator (set on their account)';
   if (cause.source === 'hidden_grant') return 'a permission you may not see';
   const where = cause.path === '' ? 'the root' : `“${cause.path ?? ''}”`;
   const via = cause.applies === 'group' ? ` through the group ${cause.group_name ?? ''}`

@@ -147,7 +147,7 @@ export function UsersPage() {
 
       {dialog?.kind === 'create' && (
         <CreateUserDialog onClose={() => setDialog(undefined)} onCreated={() => load(undefined)}
-          offerSiteAdmin={siteAdmin && context === 0} offerWorkspaceAdmin={context !== 0} />
+          offerSiteAdmin={siteAdmin && context === 0} offerWorkspaceAdmin={context !== 0} workspaceName={workspaceName(context)} />
       )}
       {dialog?.kind === 'edit' && <EditUserDialog user={dialog.user} callerIsSiteAdmin={siteAdmin} onClose={() => setDialog(undefined)} onSaved={() => load(undefined)} />}
       {dialog?.kind === 'access' && <UserAccessDialog user={dialog.user} onClose={() => setDialog(undefined)} />}
