@@ -4,7 +4,7 @@
 // relative path, so a pattern per folder depth says exactly where an import lands.
 
 /** Features: each is entered only through its index.ts. */
-export const FEATURES = ['access', 'history', 'identity', 'directory', 'grants', 'files', 'access-review', 'partners', 'jobs', 'automations', 'bundles'];
+export const FEATURES = ['access', 'history', 'identity', 'directory', 'grants', 'files', 'access-review', 'partners', 'jobs', 'automations', 'bundles', 'connect'];
 
 /** Front doors: they translate a protocol and call features; nothing below may import them. */
 export const FRONT_DOORS = ['http', 'cli', 'scim', 'webdav', 'sftp'];
@@ -41,6 +41,8 @@ export const MAY_IMPORT = {
   // path templates name time zones as automations read them; their visitors act through a file
   // session opened on the link's reach.
   bundles: ['access', 'history', 'identity', 'automations', 'files', 'authz', 'db', 'lib', 'errors', 'repositories'],
+  // Connect: what another tool needs to reach this server (the WebDAV URL, the SFTP listener); facts, no rules.
+  connect: [],
   http: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],
   cli: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],
   scim: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],

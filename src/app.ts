@@ -24,6 +24,7 @@ import { registerApiRoutes } from './http/routes/index.js';
 import { publicBundleRoutes } from './http/routes/public-bundles.js';
 import { redactWebhookSecret } from './http/routes/automation-webhooks.js';
 import { PUBLIC_URL, redactTransferToken } from './http/routes/files/transfer-urls.js';
+import type { SftpListenerFacts } from './connect/index.js';
 import { closeHttp2SessionsOnClose } from './http/tls/http2-sessions.js';
 import type { TlsCredentials } from './http/tls/tls-credentials.js';
 import { parseQueryString } from './lib/query-string.js';
@@ -43,6 +44,8 @@ export interface FrontDoorListener {
   metrics?: MetricsExposure | undefined;
   /** The SFTP host keys' fingerprints when SFTP is on, shown to administrators by GET /site. */
   sftpHostKeyFingerprints?: readonly string[] | undefined;
+  /** The SFTP listener's port once it listens, and its host keys, shown to every user by GET /connection_details. */
+  sftpListener?: SftpListenerFacts | undefined;
   /** Fields added to every log line: a worker's number, with several (ATRIUM_WORKERS). */
   logFields?: Record<string, unknown> | undefined;
 }
@@ -54,7 +57,7 @@ export interface FrontDoorListener {
 export async function buildApp(core: Core, listener: FrontDoorListener = {}): Promise<ApiInstance> {
   const { database, clock, config } = core;
   const headers = brandHeaders(config.headerBrands);
-  const deps: RouteDeps = { database, db: database.db, clock, headers, files: core.files, sftpHostKeyFingerprints: listener.sftpHostKeyFingerprints };
+  const deps: RouteDeps = { database, db: database.db, clock, headers, files: core.files, sftpHostKeyFingerprints: listener.sftpHostKeyFingerprints, sftpListener: listener.sftpListener };
 
   const app = Fastify({
     logger: { ...logOptions(config.logLevel, headers, listener.logFields), stream: logDestination() },

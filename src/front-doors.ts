@@ -39,18 +39,22 @@ export interface FrontDoorOptions {
 export async function buildFrontDoors(core: Core, config: Config, options: FrontDoorOptions): Promise<FrontDoors> {
   const { start, hostKeys, metrics } = options;
   const sftpHostKeyFingerprints = hostKeys?.fingerprints.map((key) => `${key.type} ${key.sha256}`);
+  let sftp: SftpServer | undefined;
   const app = await buildApp(core, {
     tls: start.tls,
     publicUrl: config.publicUrl,
     metrics,
     idleTimeoutMs: Math.min(config.idleTimeoutMs, config.keepAliveTimeoutMs),
     sftpHostKeyFingerprints,
+    // The port is known once SFTP listens (a configured 0 picks one then); until then, none.
+    sftpListener: sftpHostKeyFingerprints === undefined || config.sftpPort === undefined
+      ? undefined
+      : { fingerprints: sftpHostKeyFingerprints, port: () => sftp?.port },
     logFields: options.logFields,
   });
   applyConnectionSettings(app.server, config);
   let redirects: Server | undefined;
   let metricsServer: Server | undefined;
-  let sftp: SftpServer | undefined;
   return {
     app,
     async listen() {

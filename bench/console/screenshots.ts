@@ -172,7 +172,17 @@ async function accountTour({ site, page, shoot }: Tour) {
   await page.getByRole('button', { name: 'Done' }).click();
   await page.reload();
   await page.locator('[data-key="sync laptop"]').waitFor();
+  await page.getByTestId('sftp-fingerprints').waitFor();
   await shoot('account');
+  // The Connect panel alone, as the page shows it between the password form and the keys.
+  // Clipped from the whole page, drawn from its top: a picture of the element alone would scroll it
+  // under the header, which stays at the top of the window.
+  await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
+  await settled(page);
+  const panel = await page.getByTestId('connect-panel').boundingBox();
+  if (panel === null) throw new Error('the Connect panel is not drawn');
+  await page.screenshot({ path: path.join(OUT, 'connect.png'), fullPage: true, clip: { x: panel.x - 16, y: panel.y - 16, width: panel.width + 32, height: panel.height + 32 } });
+  process.stdout.write('docs/console/connect.png\n');
 }
 
 async function workspacesTour({ site, page, shoot }: Tour) {
@@ -186,11 +196,18 @@ async function workspacesTour({ site, page, shoot }: Tour) {
   await page.getByRole('option', { name: 'Acme' }).click();
   await page.getByRole('table').getByRole('link', { name: 'Reports' }).waitFor();
   await shoot('workspace-switcher');
+  // Back to the Default Workspace: the choice is kept for the administrator, and the later tours sign in as them.
+  await switcher.click();
+  await page.getByRole('option', { name: 'Default Workspace' }).click();
+  await page.getByRole('table').getByRole('link', { name: 'Team' }).waitFor();
   await signOut(page);
   await signIn(page, cara);
   await page.getByRole('table').getByRole('link', { name: 'Reports' }).waitFor();
   await page.setViewportSize({ width: 375, height: 700 });
   await shoot('files-narrow');
+  await page.getByRole('button', { name: 'Open navigation' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My account' }).waitFor();
+  await shoot('navigation-narrow');
 }
 
 async function usersTour({ site, page, shoot }: Tour) {
@@ -241,7 +258,7 @@ async function explainTour({ site, page, shoot }: Tour) {
   await page.goto(`${site.baseUrl}/`);
   await signIn(page, DANA);
   await rowAction(page, 'Ledger', 'Why can this be reached?');
-  await page.getByTestId('explanation').getByText('read: readonly on “Ledger”, given to the group Auditors').waitFor();
+  await page.getByTestId('explanation').getByText('See, Download: View and download on “Ledger”, given to the group Auditors').waitFor();
   await shoot('explain');
 }
 
@@ -282,9 +299,9 @@ async function permissionsTour({ site, page, shoot }: Tour) {
   const dialog = page.getByRole('dialog', { name: 'Folder permissions' });
   await dialog.getByLabel('User name').fill(DANA.username);
   await dialog.getByRole('combobox', { name: 'Level' }).click();
-  await page.getByRole('option', { name: 'full', exact: true }).click();
+  await page.getByRole('option', { name: /^Full access/ }).click();
   await dialog.getByRole('button', { name: 'Review' }).click();
-  await dialog.getByTestId('replacement-preview').getByText('readonly on “Projects”').waitFor();
+  await dialog.getByTestId('replacement-preview').getByText('View and download on “Projects”').waitFor();
   await shoot('folder-permissions');
 }
 
@@ -479,7 +496,7 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', () => void stop().finally(() => process.exit(130)));
   try {
-    [site, browser] = await Promise.all([startConsoleServer('sqlite'), launchChromiumBrowser()]);
+    [site, browser] = await Promise.all([startConsoleServer('sqlite', { sftp: true }), launchChromiumBrowser()]);
     const dana = await site.admin('POST', '/users', DANA);
     for (const folder of ['Team', 'Archive']) await site.admin('POST', `/folders/${folder}`, {});
     await site.admin('POST', '/permissions', { path: 'Team', user_id: dana.id, permission: 'full' });

@@ -37,4 +37,4 @@ export { accountReach, actsAtSiteLevel, assertActsAtSiteLevel, assertMaySetSiteA
 export { SHARE_LINK_PERMISSIONS, type ShareLinkPermissions, shareLinkAcceptsUploads, shareLinkExtent } from './share-link-reach.js';
 export { holdsOverSubtree } from './subtree-access.js';
 export { findVisibleUser, userVisibility } from './user-visibility.js';
-export { workspacesVisibleTo } from './workspace-visibility.js';
+export { mayWorkIn, workspacesVisibleTo } from './workspace-visibility.js';

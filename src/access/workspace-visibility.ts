@@ -3,7 +3,8 @@ import { grantWorkspacesFor } from '../repositories/grants/index.js';
 import { subjectOf } from './authority.js';
 import type { Caller } from './caller.js';
 import { granteeSetOf } from './grant-reach.js';
-import { isConfined } from './site-level.js';
+import { isConfined, reachesWorkspace } from './site-level.js';
+import { workspaceExists } from '../repositories/workspaces.js';
 
 /**
  * The Workspaces a caller may see (contract 7): undefined for a Site Administrator at the site
@@ -26,4 +27,19 @@ async function visibleByGrants(db: Db, caller: Caller): Promise<Set<number>> {
   // A Workspace administered through a root grant is among those with grants.
   visible.add(user.workspaceId);
   return visible;
+}
+
+/**
+ * Whether the caller may choose to work in this Workspace (directory/user-preferences.ts): it
+ * exists, the caller may see it, and its credential may act there. Choosing never grants
+ * anything; it only says where the console opens.
+ */
+export async function mayWorkIn(db: Db, caller: Caller, workspaceId: number): Promise<boolean> {
+  if (!reachesWorkspace(caller, workspaceId)) return false;
+  // A Custom Workspace's or a Partner's user never works outside its own Workspace.
+  const user = caller.user;
+  if (user !== null && (user.workspaceId !== 0 || user.partnerId !== null) && workspaceId !== user.workspaceId) return false;
+  if (!(await workspaceExists(db, workspaceId))) return false;
+  const visible = await workspacesVisibleTo(db, caller);
+  return visible === undefined || visible.has(workspaceId);
 }

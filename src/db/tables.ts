@@ -71,6 +71,8 @@ export interface UsersTable {
   partner_id: ColumnType<number | null, number | null | undefined, number | null>;
   /** One of its Partner's Partner Admins. */
   partner_admin: DefaultedFlag;
+  /** The Workspace the user last chose to work in (directory/user-preferences.ts); null until then. */
+  last_workspace_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface GroupsTable {

@@ -14,5 +14,6 @@ export { createProvisionedUser } from './provisioned-users.js';
 export { userPartnerNames } from './user-partners.js';
 export { deletePartnerUsers } from './partner-user-rules.js';
 export { checkAllowedIps, checkNotes, checkText, type UserProfileInput } from './user-fields.js';
+export { readOwnPreferences, setOwnPreferences, type UserPreferences } from './user-preferences.js';
 export { resendWelcomeEmail, unlockUser, userLockouts } from './user-sign-in-help.js';
 export { createWorkspace, deleteEmptyWorkspace, getVisibleWorkspace, listVisibleWorkspaces, renameVisibleWorkspace } from './workspaces.js';

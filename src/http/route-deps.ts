@@ -1,3 +1,4 @@
+import type { SftpListenerFacts } from '../connect/index.js';
 import type { Database, Db } from '../db/database.js';
 import type { Clock } from '../lib/time.js';
 import type { FileOperations } from '../files/index.js';
@@ -13,4 +14,6 @@ export interface RouteDeps {
   files: FileOperations;
   /** `<type> SHA256:<base64>` of each SFTP host key, when SFTP is on (GET /site). */
   sftpHostKeyFingerprints?: readonly string[] | undefined;
+  /** The SFTP listener's port and host keys, when SFTP is on (GET /connection_details). */
+  sftpListener?: SftpListenerFacts | undefined;
 }

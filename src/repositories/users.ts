@@ -121,7 +121,8 @@ export function usernameKey(username: string): string {
 }
 
 /** A user's row as a User is made from: the search keys are the database's own. */
-type UserRow = Omit<Selectable<UsersTable>, 'name_key' | 'email_key' | 'company_key'>;
+// The user's own console preference is read only by user-preferences.ts, not with every user.
+type UserRow = Omit<Selectable<UsersTable>, 'name_key' | 'email_key' | 'company_key' | 'last_workspace_id'>;
 
 export function toUser(row: UserRow): User {
   return {

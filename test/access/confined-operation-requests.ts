@@ -318,6 +318,10 @@ export const requestBuilders: Record<string, RequestBuilder> = {
   'PATCH /site': async () => ({ method: 'PATCH', path: '/site', body: { user_lockout_tries: 9 } }),
   'GET /site/policies': async () => get('/site/policies'),
   'GET /site/usage': async () => get('/site/usage'),
+  'GET /user_preferences': async () => get('/user_preferences'),
+  'PUT /user_preferences': async (_site, caller) => ({ method: 'PUT', path: '/user_preferences', body: { last_workspace_id: caller.home } }),
+  'PATCH /user_preferences': async (_site, caller) => ({ method: 'PATCH', path: '/user_preferences', body: { last_workspace_id: caller.home } }),
+  'GET /connection_details': async () => get('/connection_details'),
 
   'GET /workspaces': async () => get('/workspaces'),
   'POST /workspaces': async () => ({ method: 'POST', path: '/workspaces', body: { name: unique('workspace') } }),

@@ -114,6 +114,9 @@ function rowsWith(field: string, expected: (caller: ConfinedCaller) => unknown):
     for (const row of body) expect(row[field], JSON.stringify(row)).toBe(expected(caller));
   };
 }
+/** A preferences answer: no Workspace chosen yet, or the caller's home. */
+const ownChoice: Answer['check'] = (body, caller) => expect([null, caller.home]).toContain(body.last_workspace_id);
+const homeChosen: Answer['check'] = (body, caller) => expect(body.last_workspace_id).toBe(caller.home);
 const inHome = (field: string) => rowsWith(field, (caller) => caller.home);
 const ownRows = (field: string) => rowsWith(field, (caller) => caller.userId);
 
@@ -174,6 +177,12 @@ const TABLE: Record<string, Expectations> = {
   'PATCH /site': SITE_LEVEL,
   'GET /site/policies': administration(ok(200), ok(200)),
   'GET /site/usage': SITE_LEVEL,
+  // One's own preferences: a site-wide key has no user, so none; the Workspace chosen is the home (the only one a confined credential may work in).
+  'GET /user_preferences': { ...administration(ok(200, ownChoice), ok(200, ownChoice)), siteWideKeyInN: NOT_FOUND.other },
+  'PUT /user_preferences': { ...administration(ok(200, homeChosen), ok(200, homeChosen)), siteWideKeyInN: NOT_FOUND.other },
+  'PATCH /user_preferences': { ...administration(ok(200, homeChosen), ok(200, homeChosen)), siteWideKeyInN: NOT_FOUND.other },
+  // What a tool needs to connect: the same facts for everyone, a files_only key included.
+  'GET /connection_details': everyone(ok(200, (body) => expect(body.webdav_url).toMatch(/\/dav\/$/))),
 
   // Listing and showing Workspaces serve file work (a files_only key may); each sees its home only.
   'GET /workspaces': everyone(ok(200, rowsWith('id', (caller) => caller.home))),

@@ -3,6 +3,7 @@ import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { Shell } from './layout/Shell';
 import { FilesPage } from './pages/FilesPage';
+import { NotFoundPage } from './pages/NotFoundPage';
 import { SignInPage } from './pages/SignInPage';
 import { RequireSession } from './session/RequireSession';
 
@@ -38,7 +39,9 @@ export function App() {
           <Route path="/partner/users" element={<PartnerUsersPage />} />
           <Route path="/admin/workspaces" element={<WorkspacesPage />} />
           <Route path="/admin/site" element={<SiteSettingsPage />} />
-          <Route path="*" element={<Navigate to="/files" replace />} />
+          <Route index element={<Navigate to="/files" replace />} />
+          {/* An address with no screen says so, rather than showing the files as if it were theirs. */}
+          <Route path="*" element={<NotFoundPage />} />
         </Route>
       </Routes>
     </Suspense>

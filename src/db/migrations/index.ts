@@ -27,6 +27,7 @@ import { automationWatchVersion } from './024-automation-watch-version.js';
 import { bundles } from './025-bundles.js';
 import { bundleVisits } from './026-bundle-visits.js';
 import { entryNameSearch } from './028-entry-name-search.js';
+import { userLastWorkspace } from './030-user-last-workspace.js';
 
 /**
  * Every migration, in order, listed statically (no directory scanning, so the build output and
@@ -62,6 +63,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '025-bundles': bundles(dialect),
     '026-bundle-visits': bundleVisits(dialect),
     '028-entry-name-search': entryNameSearch(dialect),
+    '030-user-last-workspace': userLastWorkspace(),
   };
   return { getMigrations: async () => migrations };
 }

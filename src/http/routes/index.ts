@@ -7,6 +7,7 @@ import { automationRoutes } from './automations.js';
 import { automationWebhookRoutes } from './automation-webhooks.js';
 import { bundleRecordRoutes } from './bundle-records.js';
 import { bundleRoutes } from './bundles.js';
+import { connectionDetailRoutes } from './connection-details.js';
 import { filesAndFoldersRoutes } from './files/index.js';
 import { groupUserRoutes } from './group-users.js';
 import { groupRoutes } from './groups.js';
@@ -20,6 +21,7 @@ import { sessionRoutes } from './sessions.js';
 import { sitePolicyRoutes } from './site-policies.js';
 import { siteRoutes } from './site.js';
 import { siteUsageRoutes } from './site-usage.js';
+import { userPreferenceRoutes } from './user-preferences.js';
 import { userRoutes } from './users.js';
 import { workspaceRoutes } from './workspaces.js';
 
@@ -37,6 +39,8 @@ export function registerApiRoutes(api: ApiInstance, deps: RouteDeps): void {
   workspaceRoutes(api, deps);
   permissionRoutes(api, deps);
   userRoutes(api, deps);
+  userPreferenceRoutes(api, deps);
+  connectionDetailRoutes(api, deps);
   groupRoutes(api, deps);
   groupUserRoutes(api, deps);
   partnerRoutes(api, deps);

@@ -3,6 +3,7 @@ import Sqlite from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { generateOpenSshKeyPairSync } from '../../../src/lib/openssh-key-pair.js';
 import { pathKey } from '../../../src/lib/paths.js';
 import { adminQuery, POSTGRES_TEST_URL } from '../../support/postgres-server.js';
 import { startServer, type ServerProcess } from '../../support/server-process.js';
@@ -33,8 +34,21 @@ export interface ConsoleServer {
   stop(): Promise<void>;
 }
 
-/** The built server (with its console) on a fresh SQLite or PostgreSQL database. */
-export async function startConsoleServer(database: 'sqlite' | 'postgres'): Promise<ConsoleServer> {
+/**
+ * An Ed25519 host key in the server's temporary data dir, named by ATRIUM_SFTP_HOST_KEY_FILES: the
+ * server then generates none, and the 3072-bit RSA key it would make costs seconds of a busy CPU.
+ */
+function ed25519HostKey(dataDir: string): string {
+  const file = path.join(dataDir, 'console-test-host-key');
+  fs.writeFileSync(file, generateOpenSshKeyPairSync('ed25519', { comment: 'console test host key' }).private, { mode: 0o600 });
+  return file;
+}
+
+/**
+ * The built server (with its console) on a fresh SQLite or PostgreSQL database; with `sftp`, SFTP
+ * listens too, on a port of the system's choosing (what the Connect panel shows).
+ */
+export async function startConsoleServer(database: 'sqlite' | 'postgres', options: { sftp?: boolean } = {}): Promise<ConsoleServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-console-'));
   const schema = `atrium_console_${randomBytes(4).toString('hex')}`;
   const env: Record<string, string> = {
@@ -42,6 +56,7 @@ export async function startConsoleServer(database: 'sqlite' | 'postgres'): Promi
     ATRIUM_ADMIN_USERNAME: ADMIN.username,
     ATRIUM_ADMIN_PASSWORD: ADMIN.password,
     ATRIUM_BOOTSTRAP_API_KEY: KEY,
+    ...(options.sftp === true ? { ATRIUM_SFTP_PORT: '0', ATRIUM_SFTP_HOST_KEY_FILES: ed25519HostKey(dataDir) } : {}),
   };
   if (database === 'postgres') {
     await adminQuery(`create schema ${schema}`);

@@ -45,7 +45,9 @@ describe.runIf(browserAvailable()).each(databases)('the History screen in Chromi
     // A change on the folder: recorded with its path, and not dana's own action though it is about her.
     await site.admin('POST', '/permissions', { path: 'Team', user_id: dana.id, permission: 'readonly' });
     // Recorded with its name in the display text; the site-wide key has no user.
-    await site.admin('POST', '/groups', { name: HOSTILE_GROUP });
+    const hostile = await site.admin('POST', '/groups', { name: HOSTILE_GROUP });
+    // A member added: History records the id; the console names who.
+    await site.admin('PATCH', `/groups/${hostile.id}`, { user_ids: String(dana.id) });
   }, 60_000);
   afterAll(async () => {
     await site?.stop();
@@ -92,6 +94,10 @@ describe.runIf(browserAvailable()).each(databases)('the History screen in Chromi
     expect(await page.locator('img').count()).toBe(0);
     await expectAccessible(page, 'history, a record\'s details open');
     await group.getByRole('button', { name: /^Details of record/ }).click();
+    // "1 member(s) added" in the API's words; the console says who.
+    const joined = page.locator('tr[data-action="group_update"]');
+    await expect.poll(() => joined.locator('td').nth(4).textContent()).toContain(`added ${DANA.username}`);
+    expect(await joined.locator('td').nth(4).textContent()).not.toContain('member(s)');
 
     // Filtered by action: the list narrows, and the address says so.
     await page.getByLabel('Action', { exact: true }).selectOption({ label: 'Created user' });

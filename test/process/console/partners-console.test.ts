@@ -122,10 +122,10 @@ describe.runIf(browserAvailable()).each(databases)('Partners in the console in C
     const preview = page.getByTestId('partner-grant-preview');
     await preview.or(page.getByRole('alert')).first().waitFor();
     expect(await page.getByRole('alert').allTextContents()).toEqual([]);
-    await preview.getByTestId('access-difference').getByText(/^pat gains .* on “Partners\/Acme”/).first().waitFor();
+    await preview.getByTestId('access-difference').getByText(/^pat may now .* on “Partners\/Acme”/).first().waitFor();
     await expectAccessible(page, 'a Partner grant reviewed');
     await preview.getByRole('button', { name: 'Add permission' }).click();
-    const added = page.locator('[data-partner-grant="Partners/Acme"]').getByRole('cell', { name: 'full', exact: true });
+    const added = page.locator('[data-partner-grant="Partners/Acme"]').getByRole('cell', { name: 'Full access', exact: true });
     await added.or(page.getByRole('alert')).first().waitFor();
     expect(await page.getByRole('alert').allTextContents()).toEqual([]);
     await added.waitFor();
@@ -136,7 +136,7 @@ describe.runIf(browserAvailable()).each(databases)('Partners in the console in C
     // 4. The Partner Admin sees their Partner's users and adds one.
     await signInAs(page, PAT);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Partner users' }).click();
-    expect(await navigation(page)).toEqual(['Files', 'Partner users', 'History', 'My account']);
+    expect(await navigation(page)).toEqual(['Files', 'History', 'Partner users', 'My account']);
     const own = page.locator('[data-partner-user="pat"]');
     await own.or(page.getByRole('alert')).first().waitFor();
     expect(await page.getByRole('alert').allTextContents()).toEqual([]);
@@ -213,7 +213,7 @@ describe.runIf(browserAvailable()).each(databases)('Partners in the console in C
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'bo', password: 'bo has a new long password' }),
     });
     expect(signIn.status).toBe(201);
-    expect(await navigation(page)).toEqual(['Files', 'Partner users', 'History', 'My account']);
+    expect(await navigation(page)).toEqual(['Files', 'History', 'Partner users', 'My account']);
     await signOut(page, site);
 
     // A Partner that lets its Partner Admins do nothing: the page says so, and lists nobody.
@@ -259,9 +259,9 @@ describe.runIf(browserAvailable()).each(databases)('Partners in the console in C
     // A grant removed after its effect is shown.
     const grantRow = page.locator('[data-partner-grant="Partners/Old"]');
     await grantRow.waitFor();
-    await grantRow.getByRole('button', { name: 'Remove readonly on Partners/Old' }).click();
+    await grantRow.getByRole('button', { name: 'Remove View and download on Partners/Old' }).click();
     const removal = page.getByTestId('partner-grant-removal-preview');
-    await removal.getByTestId('access-difference').getByText(/^olga loses /).first().waitFor();
+    await removal.getByTestId('access-difference').getByText(/^olga may no longer /).first().waitFor();
     await removal.getByRole('button', { name: 'Remove permission' }).click();
     await grantRow.waitFor({ state: 'detached' });
     expect(await site.admin('GET', `/permissions?filter[partner_id]=${old.id}`, undefined, orbit)).toEqual([]);

@@ -103,7 +103,7 @@ export function ApiKeys({ userId = 0, ownerWorkspaceId, title = 'API keys' }: { 
                 <Table.Tr key={key.id} data-key={key.name}>
                   <Table.Td style={{ wordBreak: 'break-all' }}>{key.name}</Table.Td>
                   <Table.Td>{key.permission_set === 'full' ? 'Everything' : 'Files only'}</Table.Td>
-                  <Table.Td>{workspaceLabel(workspaces, key.workspace_id)}</Table.Td>
+                  <Table.Td title={`Workspace ${key.workspace_id}`}>{workspaceLabel(workspaces, key.workspace_id)}</Table.Td>
                   <Table.Td>{formatTime(key.created_at)}</Table.Td>
                   <Table.Td>{key.last_use_at === null ? 'Never' : formatTime(key.last_use_at)}</Table.Td>
                   <Table.Td><Button size="xs" variant="subtle" color="red" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}`}>Revoke</Button></Table.Td>

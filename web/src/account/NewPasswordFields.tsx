@@ -10,12 +10,9 @@ import { getSitePolicies } from '../api/account';
 export function useNewPassword() {
   const [password, setPassword] = useState('');
   const [again, setAgain] = useState('');
-  const [minimum, setMinimum] = useState<number | undefined>();
-  useEffect(() => {
-    getSitePolicies().then((policies) => setMinimum(policies.password_min_length), () => undefined);
-  }, []);
+  const minimum = usePasswordMinimum();
   const mismatch = again !== '' && again !== password;
-  const tooShort = minimum !== undefined && password !== '' && [...password].length < minimum;
+  const tooShort = isTooShort(password, minimum);
   return {
     password, again, minimum, mismatch, tooShort,
     /** Both typed, the same, and long enough. */
@@ -23,6 +20,29 @@ export function useNewPassword() {
     setPassword, setAgain,
     clear: () => { setPassword(''); setAgain(''); },
   };
+}
+
+/** The site's shortest password (GET /site/policies), once the server answered. */
+export function usePasswordMinimum(): number | undefined {
+  const [minimum, setMinimum] = useState<number | undefined>();
+  useEffect(() => {
+    getSitePolicies().then((policies) => setMinimum(policies.password_min_length), () => undefined);
+  }, []);
+  return minimum;
+}
+
+/** Typed, and shorter than the site allows (counted in characters, as the server counts them). */
+export function isTooShort(password: string, minimum: number | undefined): boolean {
+  return minimum !== undefined && password !== '' && [...password].length < minimum;
+}
+
+/**
+ * The rule shown under a password field before anything is sent, and what is wrong as it is typed:
+ * for a field that sets someone else's password (a new user, an administrator's reset).
+ */
+export function passwordRule(password: string, minimum: number | undefined): { description?: string; error?: string } {
+  if (minimum === undefined) return {};
+  return { description: `At least ${minimum} characters.`, ...(isTooShort(password, minimum) ? { error: `Use at least ${minimum} characters.` } : {}) };
 }
 
 export function NewPasswordFields({ state }: { state: ReturnType<typeof useNewPassword> }) {

@@ -1,5 +1,9 @@
 import { List, Text } from '@mantine/core';
 import type { AccessChange } from '../api/access-review';
+import { capabilityWord } from '../words/permissions';
+
+/** Capabilities as words, lower-case in a sentence: "see, download". */
+const inWords = (capabilities: string[]) => capabilities.map((c) => capabilityWord(c).name.toLowerCase()).join(', ');
 
 const ROLE_NAMES: Record<string, string> = { site_admin: 'Site Administrator', workspace_admin: 'Workspace Administrator', folder_admin: 'Folder Admin' };
 
@@ -8,11 +12,11 @@ function describe(change: AccessChange): string {
   const who = change.username ?? `user #${change.user_id}`;
   const where = change.path === '' ? 'the Workspace root' : `“${change.path}”`;
   const parts: string[] = [];
-  if (change.gained.length > 0) parts.push(`gains ${change.gained.join(', ')}`);
-  if (change.lost.length > 0) parts.push(`loses ${change.lost.join(', ')}`);
+  if (change.gained.length > 0) parts.push(`may now ${inWords(change.gained)}`);
+  if (change.lost.length > 0) parts.push(`may no longer ${inWords(change.lost)}`);
   for (const role of change.roles_gained) parts.push(`becomes ${ROLE_NAMES[role] ?? role}`);
   for (const role of change.roles_lost) parts.push(`is no longer ${ROLE_NAMES[role] ?? role}`);
-  const keeps = change.lost.length > 0 && change.capabilities_after.length > 0 ? ` (keeps ${change.capabilities_after.join(', ')} through other permissions)` : '';
+  const keeps = change.lost.length > 0 && change.capabilities_after.length > 0 ? ` (may still ${inWords(change.capabilities_after)} through other permissions)` : '';
   return `${who} ${parts.join(', ')} on ${where}${keeps}.`;
 }
 

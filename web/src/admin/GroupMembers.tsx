@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { previewMemberAddition, previewMemberRemoval, type AccessChange } from '../api/access-review';
 import { addMember, listMembers, removeMember, setGroupAdmin, type Group, type Membership } from '../api/groups';
 import { listUsers, resolveUser } from '../api/users';
+import { RowActions } from '../layout/RowActions';
 import { AccessDifference } from './AccessDifference';
 
 /**
@@ -101,7 +102,7 @@ export function GroupMembers({ group, mayAppointAdmins, onChanged }: { group: Gr
           </Stack>
         </Alert>
       )}
-      {members.length === 0 ? <Text c="dimmed">No members.</Text> : (
+      {members.length === 0 ? <Text c="dimmed">No members yet: add one by their user name above.</Text> : (
         <Table>
           <Table.Thead>
             <Table.Tr>
@@ -116,14 +117,10 @@ export function GroupMembers({ group, mayAppointAdmins, onChanged }: { group: Gr
                 <Table.Td style={{ wordBreak: 'break-all' }}>{m.username}</Table.Td>
                 <Table.Td>{m.admin ? <Badge variant="light">Group Admin</Badge> : 'Member'}</Table.Td>
                 <Table.Td>
-                  <Row gap="xs">
-                    {mayAppointAdmins && (
-                      <Button size="xs" variant="default" onClick={() => void attempt(() => setGroupAdmin(m.id, !m.admin))}>
-                        {m.admin ? 'Make member' : 'Make Group Admin'}
-                      </Button>
-                    )}
-                    <Button size="xs" variant="subtle" color="red" aria-label={`Remove ${m.username}`} onClick={() => remove(m)}>Remove</Button>
-                  </Row>
+                  <RowActions row={m.username} actions={[
+                    ...(mayAppointAdmins ? [{ label: m.admin ? 'Make member' : 'Make Group Admin', onClick: () => void attempt(() => setGroupAdmin(m.id, !m.admin)) }] : []),
+                    { label: 'Remove', ariaLabel: `Remove ${m.username}`, danger: true, onClick: () => remove(m) },
+                  ]} />
                 </Table.Td>
               </Table.Tr>
             ))}

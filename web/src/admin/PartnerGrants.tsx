@@ -1,6 +1,7 @@
 import { Alert, Button, Checkbox, Group, Select, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { previewGrant, previewGrantRemoval, type AccessChange } from '../api/access-review';
+import { levelName, LEVEL_WORDS } from '../words/permissions';
 import { createPartnerPermission, deletePermission, listPartnerPermissions, PARTNER_LEVELS, type PartnerLevel, type Permission } from '../api/permissions';
 import { AccessDifference } from './AccessDifference';
 import { FolderPicker } from './FolderPicker';
@@ -8,13 +9,6 @@ import { FolderPicker } from './FolderPicker';
 type PartnerGrant = { partner_id: number; path: string; permission: PartnerLevel; recursive: boolean };
 
 /** The levels in words, as an administrator chooses them. */
-const LEVEL_LABELS: Record<PartnerLevel, string> = {
-  full: 'Full: read, write and delete',
-  readonly: 'Read only',
-  writeonly: 'Upload only',
-  list: 'See names only',
-};
-
 /**
  * The folder permissions given to one Partner: its users reach exactly these, inside its root
  * folder. Added with a folder picker and a level (no administration, sharing or history: the
@@ -105,10 +99,10 @@ export function PartnerGrants({ partnerId, partnerName, rootFolder }: { partnerI
               {grants.map((g) => (
                 <Table.Tr key={g.id} data-partner-grant={g.path}>
                   <Table.Td style={{ wordBreak: 'break-all' }}>{g.path}</Table.Td>
-                  <Table.Td>{g.permission}</Table.Td>
+                  <Table.Td title={LEVEL_WORDS[g.permission].description}>{levelName(g.permission)}</Table.Td>
                   <Table.Td>{g.recursive ? 'Included' : 'Not included'}</Table.Td>
                   <Table.Td>
-                    <Button size="xs" variant="subtle" color="red" aria-label={`Remove ${g.permission} on ${g.path}`} onClick={() => reviewRemoval(g)}>Remove</Button>
+                    <Button size="xs" variant="subtle" color="red" aria-label={`Remove ${levelName(g.permission)} on ${g.path}`} onClick={() => reviewRemoval(g)}>Remove</Button>
                   </Table.Td>
                 </Table.Tr>
               ))}
@@ -120,8 +114,14 @@ export function PartnerGrants({ partnerId, partnerName, rootFolder }: { partnerI
         <Stack gap="xs">
           <Title order={3} size="h5">Add a permission</Title>
           <FolderPicker label="Folder" required value={path} onChange={setPath} description={`Inside its root folder, ${rootFolder}`} />
-          <Select label="Level" allowDeselect={false} value={level} w={260}
-            data={PARTNER_LEVELS.map((l) => ({ value: l, label: LEVEL_LABELS[l] }))}
+          <Select label="Level" allowDeselect={false} value={level} w={260} description={LEVEL_WORDS[level].description}
+            data={PARTNER_LEVELS.map((l) => ({ value: l, label: LEVEL_WORDS[l].name }))}
+            renderOption={({ option }) => (
+              <div>
+                <Text size="sm">{option.label}</Text>
+                <Text size="xs" c="dimmed">{LEVEL_WORDS[option.value as PartnerLevel].description}</Text>
+              </div>
+            )}
             onChange={(v) => setLevel((v ?? 'full') as PartnerLevel)} />
           <Checkbox label="Also in subfolders" checked={recursive} onChange={(e) => setRecursive(e.currentTarget.checked)} />
           <Button type="submit" variant="default" w="fit-content" disabled={path.trim() === ''}>Review</Button>
@@ -132,8 +132,8 @@ export function PartnerGrants({ partnerId, partnerName, rootFolder }: { partnerI
         <Alert color="indigo" title="Before it applies" role="region" aria-label="Before it applies" data-testid="partner-grant-preview">
           <Stack gap="xs">
             <Text size="sm" style={{ wordBreak: 'break-word' }}>
-              Give <strong>{pending.grant.permission}</strong> on <strong>{pending.grant.path}</strong> to {partnerName}{pending.grant.recursive ? ', in subfolders too' : ', on this folder only'}.
-              It replaces this Partner&apos;s permissions there that it makes redundant.
+              Give <strong>{levelName(pending.grant.permission)}</strong> on <strong>{pending.grant.path}</strong> to {partnerName}{pending.grant.recursive ? ', in subfolders too' : ', on this folder only'}.
+              This Partner&apos;s permissions there that this one makes unnecessary are removed.
             </Text>
             <AccessDifference changes={pending.difference} />
             <Group>
@@ -147,7 +147,7 @@ export function PartnerGrants({ partnerId, partnerName, rootFolder }: { partnerI
         <Alert color="orange" title="Before it applies" role="region" aria-label="Before it applies" data-testid="partner-grant-removal-preview">
           <Stack gap="xs">
             <Text size="sm" style={{ wordBreak: 'break-word' }}>
-              Remove <strong>{removing.grant.permission}</strong> on <strong>{removing.grant.path}</strong> from {partnerName}.
+              Remove <strong>{levelName(removing.grant.permission)}</strong> on <strong>{removing.grant.path}</strong> from {partnerName}.
             </Text>
             <AccessDifference changes={removing.difference} />
             <Group>

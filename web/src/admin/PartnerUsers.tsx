@@ -4,6 +4,9 @@ import { createUser, deleteUser, listUsers, updateUser, type User } from '../api
 import { ConfirmDialog } from '../files/dialogs';
 import { formatTime } from '../files/format';
 import { SetPasswordDialog } from './SetPasswordDialog';
+import { RowActions } from '../layout/RowActions';
+import { useNarrow } from '../layout/useNarrow';
+import { isTooShort, passwordRule, usePasswordMinimum } from '../account/NewPasswordFields';
 
 /** What the person may do with a Partner's users: all of it for its Workspace's administrators, what its settings allow for a Partner Admin. */
 export interface PartnerUserRights {
@@ -31,6 +34,8 @@ export function PartnerUsers({ partnerId, partnerName, rights, selfId, onChanged
   const [error, setError] = useState<string | undefined>();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
+  const minimum = usePasswordMinimum();
+  const narrow = useNarrow();
   const [asAdmin, setAsAdmin] = useState(false);
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<string | undefined>();
@@ -95,15 +100,15 @@ export function PartnerUsers({ partnerId, partnerName, rights, selfId, onChanged
       <Title order={2} size="h3" id={titleId} style={{ wordBreak: 'break-word' }}>Users of {partnerName}</Title>
       {error !== undefined && <Alert color="red" role="alert" style={{ wordBreak: 'break-word' }}>{error}</Alert>}
       {done !== undefined && <Alert color="teal" role="status" style={{ wordBreak: 'break-word' }}>{done}</Alert>}
-      {users !== undefined && users.length === 0 && <Text c="dimmed">No users yet.</Text>}
+      {users !== undefined && users.length === 0 && <Text c="dimmed">No users yet{rights.create ? ': add the first one below' : ''}.</Text>}
       {users !== undefined && users.length > 0 && (
-        <Table.ScrollContainer minWidth={520}>
+        <Table.ScrollContainer minWidth={narrow ? 0 : 520}>
           <Table>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th scope="col">User name</Table.Th>
                 <Table.Th scope="col">Role</Table.Th>
-                <Table.Th scope="col">Last sign-in</Table.Th>
+                <Table.Th scope="col" visibleFrom="sm">Last sign-in</Table.Th>
                 <Table.Th scope="col"><VisuallyHidden>Actions</VisuallyHidden></Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -117,23 +122,18 @@ export function PartnerUsers({ partnerId, partnerName, rights, selfId, onChanged
                       {user.disabled && <Badge variant="light" color="red">Disabled</Badge>}
                     </Group>
                   </Table.Td>
-                  <Table.Td>{user.last_login_at === null ? 'Never' : formatTime(user.last_login_at)}</Table.Td>
+                  <Table.Td visibleFrom="sm">{user.last_login_at === null ? 'Never' : formatTime(user.last_login_at)}</Table.Td>
                   <Table.Td>
                     {user.id !== selfId && (rights.onPartnerAdmins || !user.partner_admin) && (
-                      <Group gap="xs" wrap="nowrap">
-                        {rights.appointAdmins && (
-                          <Button size="xs" variant="default" aria-label={`${user.partner_admin ? 'Make Partner user' : 'Make Partner Admin'}: ${user.username}`}
-                            onClick={() => void toggleAdmin(user)}>
-                            {user.partner_admin ? 'Make Partner user' : 'Make Partner Admin'}
-                          </Button>
-                        )}
-                        {rights.setPassword && (
-                          <Button size="xs" variant="default" aria-label={`Set password of ${user.username}`} onClick={() => setDialog({ kind: 'password', user })}>Set password</Button>
-                        )}
-                        {rights.delete && (
-                          <Button size="xs" variant="subtle" color="red" aria-label={`Delete ${user.username}`} onClick={() => setDialog({ kind: 'delete', user })}>Delete</Button>
-                        )}
-                      </Group>
+                      <RowActions row={user.username} actions={[
+                        ...(rights.appointAdmins ? [{
+                          label: user.partner_admin ? 'Make Partner user' : 'Make Partner Admin',
+                          ariaLabel: `${user.partner_admin ? 'Make Partner user' : 'Make Partner Admin'}: ${user.username}`,
+                          onClick: () => void toggleAdmin(user),
+                        }] : []),
+                        ...(rights.setPassword ? [{ label: 'Set password', ariaLabel: `Set password of ${user.username}`, onClick: () => setDialog({ kind: 'password', user }) }] : []),
+                        ...(rights.delete ? [{ label: 'Delete', ariaLabel: `Delete ${user.username}`, danger: true, onClick: () => setDialog({ kind: 'delete', user }) }] : []),
+                      ]} />
                     )}
                   </Table.Td>
                 </Table.Tr>
@@ -149,13 +149,14 @@ export function PartnerUsers({ partnerId, partnerName, rights, selfId, onChanged
             <Title order={3} size="h5">Add a user</Title>
             <Group align="flex-end">
               <TextInput label="User name" required value={username} onChange={(e) => setUsername(e.currentTarget.value)} />
-              <PasswordInput label="Password" required autoComplete="new-password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} w={260} />
+              <PasswordInput label="Password" required autoComplete="new-password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} w={260}
+                {...passwordRule(password, minimum)} />
             </Group>
             {rights.appointAdmins && (
               <Checkbox label="Partner Admin" description="Manages this Partner's users, as far as the Partner's settings allow" checked={asAdmin}
                 onChange={(e) => setAsAdmin(e.currentTarget.checked)} />
             )}
-            <Button type="submit" variant="default" w="fit-content" loading={busy} disabled={username.trim() === '' || password === ''}>Add user</Button>
+            <Button type="submit" variant="default" w="fit-content" loading={busy} disabled={username.trim() === '' || password === '' || isTooShort(password, minimum)}>Add user</Button>
           </Stack>
         </form>
       )}

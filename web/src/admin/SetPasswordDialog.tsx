@@ -1,11 +1,13 @@
 import { Alert, Button, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
+import { isTooShort, passwordRule, usePasswordMinimum } from '../account/NewPasswordFields';
 import { updateUser, type User } from '../api/users';
 
 export function SetPasswordDialog({ user, onClose }: { user: User; onClose(): void }) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
+  const minimum = usePasswordMinimum();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -27,10 +29,11 @@ export function SetPasswordDialog({ user, onClose }: { user: User; onClose(): vo
         <Stack>
           <Text size="sm" style={{ wordBreak: 'break-all' }}>A new password for <strong>{user.username}</strong>. Their sessions end.</Text>
           {error !== undefined && <Alert color="red" role="alert">{error}</Alert>}
-          <PasswordInput label="New password" required autoComplete="new-password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} data-autofocus />
+          <PasswordInput label="New password" required autoComplete="new-password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} data-autofocus
+            {...passwordRule(password, minimum)} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>Cancel</Button>
-            <Button type="submit" loading={busy} disabled={password === ''}>Set password</Button>
+            <Button type="submit" loading={busy} disabled={password === '' || isTooShort(password, minimum)}>Set password</Button>
           </Group>
         </Stack>
       </form>

@@ -2,6 +2,7 @@ import { Alert, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { ApiKeys } from '../account/ApiKeys';
 import { SshKeys } from '../account/SshKeys';
+import { levelName, LEVEL_WORDS } from '../words/permissions';
 import { granteeText, listPermissions, type Permission } from '../api/permissions';
 import type { User } from '../api/users';
 
@@ -18,7 +19,7 @@ export function UserAccessDialog({ user, onClose }: { user: User; onClose(): voi
       <Stack>
         <Title order={2} size="h3">Folder permissions, through groups too</Title>
         {error !== undefined && <Alert color="red" role="alert">{error}</Alert>}
-        {grants !== undefined && grants.length === 0 && <Text c="dimmed">No folder permission.</Text>}
+        {grants !== undefined && grants.length === 0 && <Text c="dimmed">No folder permission, given to them or to a group of theirs.</Text>}
         {grants !== undefined && grants.length > 0 && (
           <Table.ScrollContainer minWidth={480}>
             <Table>
@@ -33,7 +34,7 @@ export function UserAccessDialog({ user, onClose }: { user: User; onClose(): voi
                 {grants.map((g) => (
                   <Table.Tr key={g.id} data-user-grant={g.path}>
                     <Table.Td style={{ wordBreak: 'break-all' }}>{g.path === '' ? 'All files' : g.path}{g.recursive ? '' : ' (this folder only)'}</Table.Td>
-                    <Table.Td>{g.permission}</Table.Td>
+                    <Table.Td title={LEVEL_WORDS[g.permission]?.description}>{levelName(g.permission)}</Table.Td>
                     <Table.Td style={{ wordBreak: 'break-word' }}>{granteeText(g)}</Table.Td>
                   </Table.Tr>
                 ))}

@@ -24,6 +24,10 @@ export async function createGroup(name: string): Promise<Group> {
   return (await api<Group>('POST', '/groups', { body: { name } })).data;
 }
 
+export async function renameGroup(id: number, name: string): Promise<Group> {
+  return (await api<Group>('PATCH', `/groups/${id}`, { body: { name } })).data;
+}
+
 export async function deleteGroup(id: number): Promise<void> {
   await api('DELETE', `/groups/${id}`);
 }

@@ -81,3 +81,10 @@ export async function resolveUser(typed: string): Promise<{ id: number; label: s
 export async function getUser(id: number, signal?: AbortSignal): Promise<User> {
   return (await api<User>('GET', `/users/${id}`, signal === undefined ? {} : { signal })).data;
 }
+
+/** The user names of these users the caller may see, by id (those it may not see are absent). */
+export async function usernamesOf(ids: readonly number[], signal?: AbortSignal): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const { data } = await api<{ id: number; username: string }[]>('GET', '/users', { query: { ids: ids.join(','), per_page: 1000 }, ...(signal === undefined ? {} : { signal }) });
+  return new Map(data.map((u) => [u.id, u.username]));
+}

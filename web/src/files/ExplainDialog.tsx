@@ -1,14 +1,15 @@
-import { Alert, Badge, Button, Group, List, Loader, Modal, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, List, Loader, Modal, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { explain, type Explanation, type Reason } from '../api/explain';
 import { resolveUser } from '../api/users';
+import { capabilityWord, levelName } from '../words/permissions';
 
 const SOURCE_TEXT: Record<Reason['source'], string> = {
-  site_admin: 'a Site Administrator may do anything',
-  workspace_admin_flag: 'an administrator of the Workspace by the user\'s flag',
-  workspace_admin_grant: 'through an admin grant on the Workspace root',
-  grant: 'through a grant',
-  hidden_grant: 'through a grant you may not see',
+  site_admin: 'as a Site Administrator, who may do anything',
+  workspace_admin_flag: 'as an administrator of the Workspace (set on their account)',
+  workspace_admin_grant: 'as an administrator of the Workspace, by a Folder Admin permission on its root',
+  grant: 'through a permission',
+  hidden_grant: 'through a permission you may not see',
 };
 
 const ROLE_TEXT: Record<string, string> = {
@@ -24,12 +25,32 @@ function grantee(reason: Reason): string {
   return '';
 }
 
-/** One reason as a sentence: what it gives, and the grant (path, level, grantee) it comes from. */
-function describe(reason: Reason): string {
-  const what = reason.kind === 'role' ? `Role ${ROLE_TEXT[reason.role ?? ''] ?? reason.role ?? ''}` : `${reason.capability ?? ''}`;
-  if (reason.source !== 'grant') return `${what}: ${SOURCE_TEXT[reason.source]}`;
+/** What one reason gives: a capability in words, or a role. */
+function given(reason: Reason): string {
+  return reason.kind === 'role' ? `Role ${ROLE_TEXT[reason.role ?? ''] ?? reason.role ?? ''}` : capabilityWord(reason.capability ?? '').name;
+}
+
+/** Where a reason comes from: the same for every capability one grant (or one role) gives. */
+function because(reason: Reason): string {
+  if (reason.source !== 'grant') return SOURCE_TEXT[reason.source];
   const scope = reason.recursive === false ? ' (this folder only)' : '';
-  return `${what}: ${reason.permission ?? ''} on “${reason.path === '' ? 'the root' : reason.path ?? ''}”${scope}, ${grantee(reason)}`;
+  return `${levelName(reason.permission ?? '')} on “${reason.path === '' ? 'the root' : reason.path ?? ''}”${scope}, ${grantee(reason)}`;
+}
+
+/**
+ * The reasons as sentences, one per source: a grant that gives four capabilities is one line
+ * naming the four, not four lines naming the grant ("See, Download, Upload: Full access on …").
+ */
+function grouped(reasons: Reason[]): string[] {
+  const bySource = new Map<string, string[]>();
+  for (const reason of reasons) {
+    const source = because(reason);
+    const what = given(reason);
+    const list = bySource.get(source) ?? [];
+    if (!list.includes(what)) list.push(what);
+    bySource.set(source, list);
+  }
+  return [...bySource].map(([source, what]) => `${what.join(', ')}: ${source}`);
 }
 
 /**
@@ -80,12 +101,16 @@ export function ExplainDialog({ path, name, forOthers, onClose }: { path: string
           <Stack gap="xs" data-testid="explanation">
             <Group gap="xs">
               <Text fw={600}>Can:</Text>
-              {result.capabilities.length === 0 ? <Text>nothing</Text> : result.capabilities.map((c) => <Badge key={c} variant="light">{c}</Badge>)}
+              {result.capabilities.length === 0 ? <Text>nothing</Text> : result.capabilities.map((c) => (
+                <Tooltip key={c} label={capabilityWord(c).description}>
+                  <Badge variant="light" tabIndex={0} style={{ textTransform: 'none' }} data-capability={c}>{capabilityWord(c).name}</Badge>
+                </Tooltip>
+              ))}
               {roles.map((r) => <Badge key={r} color="grape" variant="light">{r}</Badge>)}
             </Group>
             <Title order={3} size="h5">Because of</Title>
-            {result.reasons.length === 0 ? <Text c="dimmed">No grant reaches this.</Text> : (
-              <List spacing={4}>{result.reasons.map((r, i) => <List.Item key={i} style={{ wordBreak: 'break-word' }}>{describe(r)}</List.Item>)}</List>
+            {result.reasons.length === 0 ? <Text c="dimmed">No permission reaches this.</Text> : (
+              <List spacing={4}>{grouped(result.reasons).map((line) => <List.Item key={line} style={{ wordBreak: 'break-word' }}>{line}</List.Item>)}</List>
             )}
             {result.near_misses.length > 0 && (
               <>
@@ -93,7 +118,7 @@ export function ExplainDialog({ path, name, forOthers, onClose }: { path: string
                 <List spacing={4}>
                   {result.near_misses.map((m) => (
                     <List.Item key={m.id} style={{ wordBreak: 'break-word' }}>
-                      {m.permission} on “{m.path}”: {m.reasons.map((r) => r.code === 'missing_groups' ? `not a member of ${(r.missing_group_names ?? []).join(', ')}` : r.code.replace(/_/g, ' ')).join('; ')}
+                      {levelName(m.permission)} on “{m.path}”: {m.reasons.map((r) => r.code === 'missing_groups' ? `not a member of ${(r.missing_group_names ?? []).join(', ')}` : r.code.replace(/_/g, ' ')).join('; ')}
                     </List.Item>
                   ))}
                 </List>

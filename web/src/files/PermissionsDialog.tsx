@@ -1,10 +1,11 @@
-import { Alert, Button, Checkbox, Group, List, Modal, SegmentedControl, Select, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Autocomplete, Button, Checkbox, Group, List, Modal, SegmentedControl, Select, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { AccessDifference } from '../admin/AccessDifference';
 import { previewGrant, previewGrantRemoval, type AccessChange } from '../api/access-review';
-import { listGroups } from '../api/groups';
+import { listGroups, type Group as UserGroup } from '../api/groups';
 import { createPermission, deletePermission, granteeText, LEVELS, listPermissions, type Grantee, type Level, type Permission } from '../api/permissions';
 import { resolveUser } from '../api/users';
+import { levelName, levelOptions, LEVEL_WORDS } from '../words/permissions';
 
 interface Pending {
   grant: Grantee & { path: string; permission: Level; recursive: boolean };
@@ -35,6 +36,11 @@ export function PermissionsDialog({ path, name, onClose }: { path: string; name:
   const [pending, setPending] = useState<Pending | undefined>();
   const [removing, setRemoving] = useState<{ grant: Permission; difference: AccessChange[] } | undefined>();
   const [done, setDone] = useState<string | undefined>();
+  // Suggestions for the group field, as the user field has them: the groups the caller may see.
+  const [groups, setGroups] = useState<UserGroup[]>([]);
+  useEffect(() => {
+    listGroups().then(setGroups, () => undefined);
+  }, []);
 
   const load = useCallback(() => {
     listPermissions({ path }).then(setGrants, (caught: unknown) => setError(caught instanceof Error ? caught.message : 'The permissions could not be listed.'));
@@ -59,7 +65,7 @@ export function PermissionsDialog({ path, name, onClose }: { path: string; name:
         existing = await listPermissions({ user_id: user.id }).catch(() => undefined);
       } else {
         const group = (await listGroups()).find((g) => g.name === name);
-        if (group === undefined) throw new Error(`No group named ${name} that you administer.`);
+        if (group === undefined) throw new Error(`There is no group named “${name}” that you may give permissions to.`);
         grantee = { group_id: group.id };
         existing = await listPermissions({ group_id: group.id });
       }
@@ -78,7 +84,7 @@ export function PermissionsDialog({ path, name, onClose }: { path: string; name:
     try {
       const created = await createPermission(pending.grant);
       const replaced = created.replaced_permission_ids.length;
-      setDone(replaced === 0 ? 'The permission was added.' : `The permission was added and replaced ${replaced} redundant ${replaced === 1 ? 'grant' : 'grants'}.`);
+      setDone(replaced === 0 ? 'The permission was added.' : `The permission was added; ${replaced} of their permissions that it covers ${replaced === 1 ? 'was' : 'were'} removed.`);
       setPending(undefined);
       setWho('');
       load();
@@ -131,9 +137,9 @@ export function PermissionsDialog({ path, name, onClose }: { path: string; name:
               {grants.map((g) => (
                 <Table.Tr key={g.id} data-grant={granteeText(g)}>
                   <Table.Td style={{ wordBreak: 'break-word' }}>{granteeText(g)}</Table.Td>
-                  <Table.Td>{g.permission}</Table.Td>
+                  <Table.Td title={LEVEL_WORDS[g.permission]?.description}>{levelName(g.permission)}</Table.Td>
                   <Table.Td>{g.recursive ? 'Included' : 'Not included'}</Table.Td>
-                  <Table.Td><Button size="xs" variant="subtle" color="red" aria-label={`Remove ${g.permission} for ${granteeText(g)}`} onClick={() => void reviewRemoval(g)}>Remove</Button></Table.Td>
+                  <Table.Td><Button size="xs" variant="subtle" color="red" aria-label={`Remove ${levelName(g.permission)} for ${granteeText(g)}`} onClick={() => void reviewRemoval(g)}>Remove</Button></Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
@@ -144,8 +150,17 @@ export function PermissionsDialog({ path, name, onClose }: { path: string; name:
           <Stack gap="xs">
             <SegmentedControl aria-label="Give it to" value={kind} onChange={(v) => setKind(v === 'group' ? 'group' : 'user')} data={[{ value: 'user', label: 'A user' }, { value: 'group', label: 'A group' }]} w="fit-content" />
             <Group align="flex-end">
-              <TextInput label={kind === 'user' ? 'User name' : 'Group name'} description={kind === 'user' ? 'Exact user name, or # and a user id' : 'Exact group name'} required value={who} onChange={(e) => setWho(e.currentTarget.value)} />
-              <Select label="Level" allowDeselect={false} value={level} onChange={(v) => setLevel((v ?? 'readonly') as Level)} data={[...LEVELS]} w={140} />
+              {kind === 'user'
+                ? <TextInput label="User name" description="Exact user name, or # and a user id" required value={who} onChange={(e) => setWho(e.currentTarget.value)} />
+                : <Autocomplete label="Group name" description="One of the groups you may see" required value={who} onChange={setWho} data={groups.map((g) => g.name)} limit={20} />}
+              <Select label="Level" allowDeselect={false} value={level} onChange={(v) => setLevel((v ?? 'readonly') as Level)} w={220}
+                data={levelOptions(LEVELS)} description={LEVEL_WORDS[level].description}
+                renderOption={({ option }) => (
+                  <div>
+                    <Text size="sm">{option.label}</Text>
+                    <Text size="xs" c="dimmed">{LEVEL_WORDS[option.value as Level].description}</Text>
+                  </div>
+                )} />
             </Group>
             <Checkbox label="Also in subfolders" checked={recursive} onChange={(e) => setRecursive(e.currentTarget.checked)} />
             <Button type="submit" variant="default" w="fit-content" disabled={who.trim() === ''}>Review</Button>
@@ -155,14 +170,14 @@ export function PermissionsDialog({ path, name, onClose }: { path: string; name:
           <Alert color="indigo" title="Before it applies" data-testid="replacement-preview">
             <Stack gap="xs">
               <Text size="sm" style={{ wordBreak: 'break-word' }}>
-                Give <strong>{pending.grant.permission}</strong> to {pending.who}{pending.grant.recursive ? ', in subfolders too' : ', on this folder only'}.
-                A new permission replaces this grantee's permissions here{pending.grant.recursive ? ' and below' : ''} that it makes redundant.
+                Give <strong>{levelName(pending.grant.permission)}</strong> to {pending.who}{pending.grant.recursive ? ', in subfolders too' : ', on this folder only'}.
+                Their permissions here{pending.grant.recursive ? ' and below' : ''} that this one makes unnecessary are removed.
               </Text>
-              {pending.replaces === undefined ? <Text size="sm">You may not list their permissions, so they cannot be shown here; the answer says how many were replaced.</Text>
-                : pending.replaces.length === 0 ? <Text size="sm">None of theirs is in its way.</Text> : (
+              {pending.replaces === undefined ? <Text size="sm">You may not see their other permissions, so they cannot be listed here; you will be told how many were removed.</Text>
+                : pending.replaces.length === 0 ? <Text size="sm">None of their permissions is removed.</Text> : (
                 <>
-                  <Text size="sm">These of theirs may be replaced:</Text>
-                  <List size="sm">{pending.replaces.map((p) => <List.Item key={p.id}>{p.permission} on “{p.path}”{p.recursive ? '' : ' (this folder only)'}</List.Item>)}</List>
+                  <Text size="sm">These permissions of theirs are removed, since the new one covers them:</Text>
+                  <List size="sm">{pending.replaces.map((p) => <List.Item key={p.id}>{levelName(p.permission)} on “{p.path}”{p.recursive ? '' : ' (this folder only)'}</List.Item>)}</List>
                 </>
               )}
               <AccessDifference changes={pending.difference} />
@@ -176,7 +191,7 @@ export function PermissionsDialog({ path, name, onClose }: { path: string; name:
         {removing !== undefined && (
           <Alert color="orange" title="Before it applies" data-testid="removal-preview">
             <Stack gap="xs">
-              <Text size="sm" style={{ wordBreak: 'break-word' }}>Remove <strong>{removing.grant.permission}</strong> for {granteeText(removing.grant)} on this folder.</Text>
+              <Text size="sm" style={{ wordBreak: 'break-word' }}>Remove <strong>{levelName(removing.grant.permission)}</strong> for {granteeText(removing.grant)} on this folder.</Text>
               <AccessDifference changes={removing.difference} />
               <Group>
                 <Button size="xs" color="red" onClick={() => void remove(removing.grant)}>Remove permission</Button>

@@ -1,18 +1,19 @@
 import { Alert, Badge, Button, Group, List, Loader, Modal, Stack, Table, Text } from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
 import { reachOf, type ReachCause, type ReachRow } from '../api/reach';
+import { levelName, LEVEL_WORDS } from '../words/permissions';
 
 const ROLE_TEXT: Record<string, string> = { site_admin: 'Site Administrator', workspace_admin: 'Workspace Administrator', folder_admin: 'Folder Admin' };
 
 /** One cause as words: a role, or the grant (level, path, how it names the user) it comes from. */
 function describe(cause: ReachCause): string {
   if (cause.source === 'site_admin') return 'Site Administrator';
-  if (cause.source === 'workspace_admin_flag') return 'Workspace Administrator by their flag';
+  if (cause.source === 'workspace_admin_flag') return 'Workspace Administrator (set on their account)';
   if (cause.source === 'hidden_grant') return 'a permission you may not see';
   const where = cause.path === '' ? 'the root' : `“${cause.path ?? ''}”`;
   const via = cause.applies === 'group' ? ` through the group ${cause.group_name ?? ''}`
     : cause.applies === 'all_of' ? ` as a member of all of ${cause.group_names.join(', ')}` : '';
-  return `${cause.permission ?? ''} on ${where}${cause.recursive === false ? ' (this folder only)' : ''}${via}`;
+  return `${levelName(cause.permission ?? '')} on ${where}${cause.recursive === false ? ' (this folder only)' : ''}${via}`;
 }
 
 /**
@@ -61,7 +62,7 @@ export function ReachDialog({ path, name, type, onClose }: { path: string; name:
                   <Table.Td style={{ wordBreak: 'break-all' }}>{row.username}</Table.Td>
                   <Table.Td>
                     <Group gap={4}>
-                      <Badge variant="light">{row.permission}</Badge>
+                      <Badge variant="light" style={{ textTransform: 'none' }} title={LEVEL_WORDS[row.permission as keyof typeof LEVEL_WORDS]?.description}>{levelName(row.permission)}</Badge>
                       {row.role !== null && <Badge variant="light" color="grape">{ROLE_TEXT[row.role] ?? row.role}</Badge>}
                     </Group>
                   </Table.Td>

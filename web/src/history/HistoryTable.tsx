@@ -1,9 +1,13 @@
 import { ActionIcon, Anchor, Table, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
-import { Fragment, useState } from 'react';
+import { Fragment, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import type { HistoryRecord } from '../api/history';
 import { interfaceLabel, recordLabel } from './labels';
 import { RecordDetails } from './RecordDetails';
+import { inReadersPaths, plainDetails, unnamedUserIds } from './plain-details';
+import { usernamesOf } from '../api/users';
+import { useWorkspaceNames } from '../layout/WorkspaceName';
+import { useSession } from '../session/session';
 import { historySearch, type HistoryFilters } from './useHistoryFilters';
 
 const whenFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
@@ -27,6 +31,18 @@ export function HistoryTable({ records, filters, onToggleOrder }: { records: His
     return next;
   });
   const order = filters.oldestFirst ? 'ascending' : 'descending';
+  const { workspaceId } = useSession();
+  const workspaceName = useWorkspaceNames();
+  // Members a group change added are recorded by id: named here, as far as the reader may see them.
+  const [names, setNames] = useState<ReadonlyMap<number, string>>(new Map());
+  const wanted = unnamedUserIds(records).filter((id) => !names.has(id)).join(',');
+  useEffect(() => {
+    if (wanted === '') return;
+    const controller = new AbortController();
+    usernamesOf(wanted.split(',').map(Number), controller.signal).then((found) => setNames((known) => new Map([...known, ...found])), () => undefined);
+    return () => controller.abort();
+  }, [wanted]);
+  const here = workspaceId ?? 0;
   return (
     <Table.ScrollContainer minWidth={900}>
       <Table highlightOnHover verticalSpacing="xs">
@@ -66,9 +82,9 @@ export function HistoryTable({ records, filters, onToggleOrder }: { records: His
                   </Table.Td>
                   <Table.Td>{recordLabel(record)}</Table.Td>
                   <Table.Td style={{ wordBreak: 'break-all' }}>
-                    {record.path ?? ''}{record.destination !== null && record.destination !== record.path ? ` → ${record.destination}` : ''}
+                    {inReadersPaths(`${record.path ?? ''}${record.destination !== null && record.destination !== record.path ? ` → ${record.destination}` : ''}`, here, workspaceName)}
                   </Table.Td>
-                  <Table.Td style={{ wordBreak: 'break-word' }}>{record.display}</Table.Td>
+                  <Table.Td style={{ wordBreak: 'break-word' }} title={record.display}>{plainDetails(record, names, here, workspaceName)}</Table.Td>
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>{interfaceLabel(record.interface)}</Table.Td>
                   <Table.Td ff="monospace" fz="xs" style={{ whiteSpace: 'nowrap' }}>{record.ip ?? ''}</Table.Td>
                   <Table.Td>

@@ -1,9 +1,10 @@
-import { Badge, Select } from '@mantine/core';
+import { Badge, ColorSwatch, Select } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api } from '../api/client';
 import { WORKSPACES_CHANGED } from '../api/workspace-events';
 import { useSession } from '../session/session';
+import { workspaceColour } from './workspace-colour';
 
 interface Workspace {
   id: number;
@@ -42,14 +43,31 @@ export function WorkspaceSwitcher() {
 
   const current = workspaces.find((w) => w.id === workspaceId);
   const currentLabel = current === undefined ? (workspaceId === 0 ? 'Default Workspace' : `Workspace ${workspaceId ?? ''}`) : label(current);
+  const colour = workspaceColour(workspaceId ?? 0);
+  // The id on hover: what an administrator reads in the API and in History.
+  const hover = `Workspace ${workspaceId ?? 0}`;
   if (!mayChoose || workspaces.length < 2) {
-    return <Badge variant="light" aria-label={`Current Workspace: ${currentLabel}`} maw={200}>{currentLabel}</Badge>;
+    return (
+      // Neutral text (coloured text on a tint misses 4.5:1 for several colours); the dot carries the colour.
+      <Badge variant="default" size="lg" aria-label={`Current Workspace: ${currentLabel}`} title={hover} maw={220} style={{ textTransform: 'none' }}
+        leftSection={<ColorSwatch color={`var(--mantine-color-${colour}-6)`} size={10} withShadow={false} aria-hidden="true" />}>
+        {currentLabel}
+      </Badge>
+    );
   }
   return (
     <Select
       aria-label="Workspace"
+      title={hover}
       size="xs"
-      w={200}
+      w={{ base: 170, sm: 220 }}
+      leftSection={<ColorSwatch color={`var(--mantine-color-${colour}-6)`} size={12} withShadow={false} aria-hidden="true" />}
+      renderOption={({ option }) => (
+        <span style={{ display: 'flex', alignItems: 'center', gap: 8 }} title={`Workspace ${option.value}`}>
+          <ColorSwatch color={`var(--mantine-color-${workspaceColour(Number(option.value))}-6)`} size={10} withShadow={false} aria-hidden="true" />
+          {option.label}
+        </span>
+      )}
       allowDeselect={false}
       value={String(workspaceId ?? 0)}
       data={workspaces.map((w) => ({ value: String(w.id), label: label(w) }))}

@@ -1,12 +1,13 @@
-import { Alert, Button, Group as Row, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Anchor, Button, Group as Row, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
-import { createGroup, deleteGroup, listGroups, type Group } from '../api/groups';
+import { createGroup, deleteGroup, listGroups, renameGroup, type Group } from '../api/groups';
 import { GroupMembers } from '../admin/GroupMembers';
 import { ConfirmDialog, NameDialog } from '../files/dialogs';
+import { RowActions } from '../layout/RowActions';
 import { useAuthority } from '../session/authority';
 import { useSession } from '../session/session';
 
-type Dialog = { kind: 'create' } | { kind: 'delete'; group: Group } | undefined;
+type Dialog = { kind: 'create' } | { kind: 'rename' | 'delete'; group: Group } | undefined;
 
 /** Groups of the current Workspace: administrators see them all, a Group Admin only their own. */
 export function GroupsPage() {
@@ -31,7 +32,11 @@ export function GroupsPage() {
         {isAdministrator && <Button onClick={() => setDialog({ kind: 'create' })}>New group</Button>}
       </Row>
       {error !== undefined && <Alert color="red" role="alert">{error}</Alert>}
-      {visible !== undefined && visible.length === 0 && <Text c="dimmed">No groups.</Text>}
+      {visible !== undefined && visible.length === 0 && (
+        isAdministrator
+          ? <Text c="dimmed">No groups in this Workspace yet. A group gives the same folder permissions to all its members: <Anchor component="button" onClick={() => setDialog({ kind: 'create' })}>create one</Anchor>.</Text>
+          : <Text c="dimmed">You administer no group in this Workspace.</Text>
+      )}
       {visible !== undefined && visible.length > 0 && (
         <Table>
           <Table.Thead>
@@ -47,12 +52,13 @@ export function GroupsPage() {
                 <Table.Td style={{ wordBreak: 'break-word' }}>{group.name}</Table.Td>
                 <Table.Td>{group.user_ids === '' ? 0 : group.user_ids.split(',').length}</Table.Td>
                 <Table.Td>
-                  <Row gap="xs">
-                    <Button size="xs" variant="default" aria-label={`Members of ${group.name}`} onClick={() => setSelected(group)}>Members</Button>
-                    {isAdministrator && (
-                      <Button size="xs" variant="subtle" color="red" aria-label={`Delete ${group.name}`} onClick={() => setDialog({ kind: 'delete', group })}>Delete</Button>
-                    )}
-                  </Row>
+                  <RowActions row={group.name} actions={[
+                    { label: 'Members', ariaLabel: `Members of ${group.name}`, onClick: () => setSelected(group) },
+                    ...(isAdministrator ? [
+                      { label: 'Rename', ariaLabel: `Rename ${group.name}`, onClick: () => setDialog({ kind: 'rename', group }) },
+                      { label: 'Delete', ariaLabel: `Delete ${group.name}`, danger: true, onClick: () => setDialog({ kind: 'delete', group }) },
+                    ] : []),
+                  ]} />
                 </Table.Td>
               </Table.Tr>
             ))}
@@ -63,6 +69,15 @@ export function GroupsPage() {
       {dialog?.kind === 'create' && (
         <NameDialog opened title="New group" label="Name" initial="" submitLabel="Create" onClose={() => setDialog(undefined)}
           onSubmit={async (name) => { await createGroup(name); load(); }} />
+      )}
+      {dialog?.kind === 'rename' && (
+        <NameDialog opened title="Rename group" label="Name" initial={dialog.group.name} submitLabel="Rename" onClose={() => setDialog(undefined)}
+          onSubmit={async (name) => {
+            const renamed = await renameGroup(dialog.group.id, name);
+            // The members' panel names the group too.
+            setSelected((open) => (open?.id === renamed.id ? { ...open, name: renamed.name } : open));
+            load();
+          }} />
       )}
       {dialog?.kind === 'delete' && (
         <ConfirmDialog opened title="Delete group" confirmLabel="Delete" onClose={() => setDialog(undefined)}

@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Badge, Button, Center, Group, Loader, Menu, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Badge, Button, Center, Group, Loader, Menu, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { deleteUser, listUsers, updateUser, type User } from '../api/users';
 import { CreateUserDialog } from '../admin/CreateUserDialog';
@@ -7,6 +7,8 @@ import { SetPasswordDialog } from '../admin/SetPasswordDialog';
 import { UserAccessDialog } from '../admin/UserAccessDialog';
 import { ConfirmDialog } from '../files/dialogs';
 import { formatTime } from '../files/format';
+import { useNarrow } from '../layout/useNarrow';
+import { useWorkspaceNames, WorkspaceName } from '../layout/WorkspaceName';
 import { useAuthority } from '../session/authority';
 import { useSession } from '../session/session';
 
@@ -24,6 +26,9 @@ export function UsersPage() {
   const [search, setSearch] = useState('');
   const [applied, setApplied] = useState('');
   const [dialog, setDialog] = useState<Dialog>();
+  const workspaceName = useWorkspaceNames();
+  // On a phone the table keeps the user name, the role and the actions; the rest is in Edit.
+  const narrow = useNarrow();
 
   const load = useCallback((cursor: string | undefined) => {
     setLoading(true);
@@ -75,16 +80,16 @@ export function UsersPage() {
       </form>
       {error !== undefined && <Alert color="red" role="alert">{error}</Alert>}
       {users.length > 0 && (
-        <Table.ScrollContainer minWidth={760}>
+        <Table.ScrollContainer minWidth={narrow ? 0 : 760}>
           <Table highlightOnHover>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th scope="col">User name</Table.Th>
-                <Table.Th scope="col">Name</Table.Th>
-                <Table.Th scope="col">Email</Table.Th>
-                <Table.Th scope="col">Workspace</Table.Th>
+                <Table.Th scope="col" visibleFrom="sm">Name</Table.Th>
+                <Table.Th scope="col" visibleFrom="sm">Email</Table.Th>
+                <Table.Th scope="col" visibleFrom="sm">Workspace</Table.Th>
                 <Table.Th scope="col">Role</Table.Th>
-                <Table.Th scope="col">Last sign-in</Table.Th>
+                <Table.Th scope="col" visibleFrom="sm">Last sign-in</Table.Th>
                 <Table.Th scope="col"><VisuallyHidden>Actions</VisuallyHidden></Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -92,9 +97,9 @@ export function UsersPage() {
               {users.map((user) => (
                 <Table.Tr key={user.id} data-user={user.username}>
                   <Table.Td style={{ wordBreak: 'break-all' }}>{user.username}</Table.Td>
-                  <Table.Td style={{ wordBreak: 'break-word' }}>{user.name}</Table.Td>
-                  <Table.Td style={{ wordBreak: 'break-all' }}>{user.email}</Table.Td>
-                  <Table.Td>{user.workspace_id}</Table.Td>
+                  <Table.Td style={{ wordBreak: 'break-word' }} visibleFrom="sm">{user.name}</Table.Td>
+                  <Table.Td style={{ wordBreak: 'break-all' }} visibleFrom="sm">{user.email}</Table.Td>
+                  <Table.Td visibleFrom="sm"><WorkspaceName id={user.workspace_id} name={workspaceName(user.workspace_id)} /></Table.Td>
                   <Table.Td>
                     <Group gap={4}>
                       {user.site_admin && <Badge variant="light">Site Administrator</Badge>}
@@ -107,7 +112,7 @@ export function UsersPage() {
                       {user.disabled && <Badge variant="light" color="red">Disabled</Badge>}
                     </Group>
                   </Table.Td>
-                  <Table.Td>{user.last_login_at === null ? 'Never' : formatTime(user.last_login_at)}</Table.Td>
+                  <Table.Td visibleFrom="sm">{user.last_login_at === null ? 'Never' : formatTime(user.last_login_at)}</Table.Td>
                   <Table.Td>
                     {administrator && user.id !== profile?.userId && (
                       <Menu position="bottom-end">
@@ -130,13 +135,19 @@ export function UsersPage() {
           </Table>
         </Table.ScrollContainer>
       )}
-      {!loading && users.length === 0 && error === undefined && <Text c="dimmed">No user found.</Text>}
+      {!loading && users.length === 0 && error === undefined && (
+        applied !== ''
+          ? <Text c="dimmed">No user is named “{applied}” here. User names are matched exactly.</Text>
+          : administrator
+            ? <Text c="dimmed">No users in {workspaceName(context) === 'Default Workspace' ? 'this Workspace' : workspaceName(context)} yet: <Anchor component="button" onClick={() => setDialog({ kind: 'create' })}>create one</Anchor>.</Text>
+            : <Text c="dimmed">No users to show.</Text>
+      )}
       {loading && <Center><Loader size="sm" aria-label="Loading" /></Center>}
       {next !== undefined && !loading && <Center><Button variant="subtle" onClick={() => load(next)}>Show more</Button></Center>}
 
       {dialog?.kind === 'create' && (
         <CreateUserDialog onClose={() => setDialog(undefined)} onCreated={() => load(undefined)}
-          offerSiteAdmin={siteAdmin && context === 0} offerWorkspaceAdmin={context !== 0} />
+          offerSiteAdmin={siteAdmin && context === 0} offerWorkspaceAdmin={context !== 0} workspaceName={workspaceName(context)} />
       )}
       {dialog?.kind === 'edit' && <EditUserDialog user={dialog.user} callerIsSiteAdmin={siteAdmin} onClose={() => setDialog(undefined)} onSaved={() => load(undefined)} />}
       {dialog?.kind === 'access' && <UserAccessDialog user={dialog.user} onClose={() => setDialog(undefined)} />}

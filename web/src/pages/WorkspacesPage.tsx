@@ -3,6 +3,8 @@ import { useCallback, useEffect, useState } from 'react';
 import { createWorkspace, deleteWorkspace, listWorkspaces, renameWorkspace, type Workspace } from '../api/site';
 import { ConfirmDialog, NameDialog } from '../files/dialogs';
 import { formatTime } from '../files/format';
+import { RowActions } from '../layout/RowActions';
+import { useNarrow } from '../layout/useNarrow';
 
 type Dialog = { kind: 'create' } | { kind: 'rename'; workspace: Workspace } | { kind: 'delete'; workspace: Workspace } | undefined;
 
@@ -11,6 +13,7 @@ export function WorkspacesPage() {
   const [workspaces, setWorkspaces] = useState<Workspace[] | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [dialog, setDialog] = useState<Dialog>();
+  const narrow = useNarrow();
   const load = useCallback(() => {
     listWorkspaces().then(setWorkspaces, (caught: unknown) => setError(caught instanceof Error ? caught.message : 'The Workspaces could not be listed.'));
   }, []);
@@ -24,30 +27,30 @@ export function WorkspacesPage() {
       </Group>
       {error !== undefined && <Alert color="red" role="alert">{error}</Alert>}
       {workspaces !== undefined && (
-        <Table.ScrollContainer minWidth={480}>
+        <Table.ScrollContainer minWidth={narrow ? 0 : 480}>
           <Table>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th scope="col">Id</Table.Th>
+                <Table.Th scope="col" visibleFrom="sm">Id</Table.Th>
                 <Table.Th scope="col">Name</Table.Th>
-                <Table.Th scope="col">Created</Table.Th>
+                <Table.Th scope="col" visibleFrom="sm">Created</Table.Th>
                 <Table.Th scope="col"><VisuallyHidden>Actions</VisuallyHidden></Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {workspaces.map((workspace) => (
                 <Table.Tr key={workspace.id} data-workspace={workspace.name}>
-                  <Table.Td>{workspace.id}</Table.Td>
+                  <Table.Td visibleFrom="sm">{workspace.id}</Table.Td>
                   <Table.Td style={{ wordBreak: 'break-word' }}>{workspace.id === 0 ? 'Default Workspace' : workspace.name}</Table.Td>
-                  <Table.Td>{formatTime(workspace.created_at)}</Table.Td>
+                  <Table.Td visibleFrom="sm">{formatTime(workspace.created_at)}</Table.Td>
                   <Table.Td>
                     {workspace.id === 0 ? (
                       <Text size="sm" c="dimmed">The site itself: cannot be renamed or deleted</Text>
                     ) : (
-                      <Group gap="xs">
-                        <Button size="xs" variant="default" onClick={() => setDialog({ kind: 'rename', workspace })} aria-label={`Rename ${workspace.name}`}>Rename</Button>
-                        <Button size="xs" variant="subtle" color="red" onClick={() => setDialog({ kind: 'delete', workspace })} aria-label={`Delete ${workspace.name}`}>Delete</Button>
-                      </Group>
+                      <RowActions row={workspace.name} actions={[
+                        { label: 'Rename', ariaLabel: `Rename ${workspace.name}`, onClick: () => setDialog({ kind: 'rename', workspace }) },
+                        { label: 'Delete', ariaLabel: `Delete ${workspace.name}`, danger: true, onClick: () => setDialog({ kind: 'delete', workspace }) },
+                      ]} />
                     )}
                   </Table.Td>
                 </Table.Tr>

@@ -17,6 +17,11 @@ export interface Profile {
   partnerAdmin: boolean;
   /** An administrator asked for a new password: the console offers nothing else until it is set. */
   passwordChangeRequired: boolean;
+  /**
+   * The Workspace the person last chose, kept on the server (GET /user_preferences), where a new
+   * tab or another browser opens; null for none. Absent in a profile kept by an older console.
+   */
+  lastWorkspaceId?: number | null;
 }
 
 interface SessionValue {
@@ -54,8 +59,21 @@ function endedNotice(): string {
     : 'Your session has ended. Sign in again to continue.';
 }
 
+/**
+ * The Workspace the person last chose, or null. Not worth failing a sign-in over: a server that
+ * refuses it (a required password change) leaves the console in the home Workspace.
+ */
+async function lastWorkspaceOf(): Promise<number | null> {
+  try {
+    return (await api<{ last_workspace_id: number | null }>('GET', '/user_preferences', { signingIn: true })).data.last_workspace_id;
+  } catch {
+    return null;
+  }
+}
+
 /** The profile of a user, asked in their own Workspace. */
 async function profileOf(userId: number): Promise<Profile> {
+  const lastWorkspace = lastWorkspaceOf();
   const self = (await api<{ username: string; workspace_id: number; site_admin: boolean; workspace_admin: boolean; admin_group_ids: number[]; require_password_change: boolean;
     partner_id?: number | null; partner_admin?: boolean;
   }>(
@@ -71,6 +89,7 @@ async function profileOf(userId: number): Promise<Profile> {
     partnerId: self.partner_id ?? null,
     partnerAdmin: self.partner_admin === true,
     passwordChangeRequired: self.require_password_change,
+    lastWorkspaceId: await lastWorkspace,
   };
 }
 
@@ -102,11 +121,17 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   });
   const channel = useRef<SessionChannel | undefined>(undefined);
 
-  const setWorkspaceId = useCallback((id: number) => {
+  /** Works in `id` in this tab, as long as it lasts. */
+  const workIn = useCallback((id: number) => {
     sessionStorage.setItem(WORKSPACE_KEY, String(id));
     selectWorkspace(id);
     setWorkspaceState(id);
   }, []);
+  // The person chose: the server keeps it, so a new tab or another browser opens there too.
+  const setWorkspaceId = useCallback((id: number) => {
+    workIn(id);
+    api('PATCH', '/user_preferences', { body: { last_workspace_id: id }, homeContext: true }).catch(() => undefined);
+  }, [workIn]);
   const forget = useCallback(() => {
     sessionStorage.removeItem(PROFILE_KEY);
     sessionStorage.removeItem(WORKSPACE_KEY);
@@ -116,9 +141,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
   const remember = useCallback((signedIn: Profile) => {
     sessionStorage.setItem(PROFILE_KEY, JSON.stringify(signedIn));
+    // A tab that chose no Workspace yet opens in the one the person last chose, wherever that was.
+    const last = signedIn.lastWorkspaceId ?? null;
+    if (sessionStorage.getItem(WORKSPACE_KEY) === null && last !== null && last !== signedIn.workspaceId) workIn(last);
     setNotice(undefined);
     setProfile(signedIn);
-  }, []);
+  }, [workIn]);
 
   useEffect(() => {
     onSessionEnded(() => {
