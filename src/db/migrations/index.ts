@@ -26,6 +26,7 @@ import { automationWork } from './023-automation-work.js';
 import { automationWatchVersion } from './024-automation-watch-version.js';
 import { bundles } from './025-bundles.js';
 import { bundleVisits } from './026-bundle-visits.js';
+import { trashAndVersions } from './027-trash-and-versions.js';
 
 /**
  * Every migration, in order, listed statically (no directory scanning, so the build output and
@@ -60,6 +61,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '024-automation-watch-version': automationWatchVersion(dialect),
     '025-bundles': bundles(dialect),
     '026-bundle-visits': bundleVisits(dialect),
+    '027-trash-and-versions': trashAndVersions(dialect),
   };
   return { getMigrations: async () => migrations };
 }
