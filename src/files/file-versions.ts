@@ -1,5 +1,5 @@
 import { mayListVersions, mayRestoreVersion, type SitePath } from '../access/index.js';
-import { workspaceOfPath, type Capability } from '../authz/index.js';
+import type { Capability } from '../authz/index.js';
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
 import { findEntry, findEntryById, lockEntryAt, replaceFileContent, type Entry } from '../repositories/entries.js';
@@ -8,7 +8,7 @@ import { discardBlobs } from './file-deps.js';
 import { recordFileEvents, versionRestored } from './file-history.js';
 import { visibleEntry } from './file-lookup.js';
 import { assertNotLocked } from './lock-enforcement.js';
-import { assertChangeablePath, shownPathIn, type SessionScope } from './session-scope.js';
+import { assertChangeablePath, shownPathIn, sitePathIn, type SessionScope } from './session-scope.js';
 
 /**
  * Keeps a file's content, about to be replaced, as a version of entry `entryId` (the same file,
@@ -63,8 +63,10 @@ export async function listVersions(scope: SessionScope, site: SitePath): Promise
 export async function fileOfVersion(scope: SessionScope, versionId: number): Promise<SitePath> {
   const version = await findVersion(scope.deps.db, versionId);
   const file = version === undefined ? undefined : await findEntryById(scope.deps.db, version.entryId);
-  if (file === undefined || shownPathIn(scope, file.path) === null) throw errors.fileVersionNotFound();
-  return { path: file.path, key: file.pathKey, workspaceId: workspaceOfPath(file.pathKey) };
+  const shown = file === undefined ? null : shownPathIn(scope, file.path);
+  if (shown === null) throw errors.fileVersionNotFound();
+  // Named as the caller would name it: a credential that may not name it is answered as for any path it may not name.
+  return sitePathIn(scope, shown);
 }
 
 /**

@@ -8,7 +8,7 @@ import { findTrashed, lockTrashed, removeTrashed, restoreTrashedSubtree, trashed
 import { createMissingParents, planCreation, type CreationPlan } from './creation-plan.js';
 import { discardBlobs } from './file-deps.js';
 import { entryRestored, foldersCreated, recordFileEvents, trashPurged } from './file-history.js';
-import { shownPathIn, type SessionScope } from './session-scope.js';
+import { shownPathIn, sitePathIn, type SessionScope } from './session-scope.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -135,11 +135,24 @@ async function visibleTrashed(scope: SessionScope, id: number): Promise<Trashed>
   return trashed;
 }
 
-/** In the session's frame, and the caller could delete it where it was. */
+/**
+ * A path the caller can name in the session's frame (a credential confined to Workspace 0 names
+ * nothing under `_` there: access/request-paths.ts), and the caller could delete it where it was.
+ */
 async function recoverable(scope: SessionScope, trashed: Trashed): Promise<boolean> {
-  if (shownPathIn(scope, trashed.path) === null || trashed.pathKey === scope.rootKey) return false;
+  const shown = shownPathIn(scope, trashed.path);
+  if (shown === null || trashed.pathKey === scope.rootKey || !nameable(scope, shown)) return false;
   const access = await PathAccess.forPath(scope.deps.db, scope, trashed.pathKey);
   return mayRecoverTrashed(access, trashed);
+}
+
+function nameable(scope: SessionScope, shownPath: string): boolean {
+  try {
+    sitePathIn(scope, shownPath);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function trashEntryOf(scope: SessionScope, trashed: Trashed, retentionDays: number): TrashEntry {
