@@ -29,7 +29,8 @@ export const MAY_IMPORT = {
   // Partners keep their fields by the directory's rules (notes, addresses) and name its users and
   // groups; their grants go with them and bound where their root folder may move.
   partners: ['access', 'history', 'directory', 'grants', 'authz', 'db', 'lib', 'errors', 'repositories'],
-  files: ['access', 'history', 'authz', 'config', 'db', 'lib', 'errors', 'repositories', 'storage'],
+  // Files hand the trash's retention purge to the background jobs.
+  files: ['access', 'history', 'jobs', 'authz', 'config', 'db', 'lib', 'errors', 'repositories', 'storage'],
   // Background jobs: the one durable queue and its runner, below every feature that will hand it
   // work (automations, link expiry, trash purge, retention), so any of them may name 'jobs' here.
   jobs: ['db', 'lib', 'errors', 'config', 'repositories'],

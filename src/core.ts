@@ -4,7 +4,7 @@ import type { Database } from './db/database.js';
 import { ActionTriggers, openImport, registerAutomationWork } from './automations/index.js';
 import { createFileOperations, UPLOAD_LIFETIME_MS, type FileOperations } from './files/index.js';
 import { pruneHistory } from './history/index.js';
-import { automationImportMayReachPrivateAddresses, historyRetentionDays, PasswordDoor } from './identity/index.js';
+import { automationImportMayReachPrivateAddresses, fileKeepingSettings, historyRetentionDays, PasswordDoor } from './identity/index.js';
 import { JobRunner } from './jobs/index.js';
 import type { Clock } from './lib/time.js';
 import type { Timer } from './lib/timer.js';
@@ -63,7 +63,11 @@ export function createCore(parts: { database: Database; clock: Clock; timer: Tim
   let onJobsError: (error: unknown) => void = () => undefined;
   const jobs = new JobRunner({ db: database.db, clock, timer, onError: (error) => onJobsError(error), ...(config.jobLeaseMs === undefined ? {} : { leaseMs: config.jobLeaseMs }) });
   // File actions queue the runs of the `action` automations that watch them (docs/automations.md#action-triggers).
-  const files = createFileOperations({ db: database.db, clock, storage, maxUploadBytes: config.maxUploadBytes, watcher: new ActionTriggers(database.db) });
+  const files = createFileOperations({
+    db: database.db, clock, storage, maxUploadBytes: config.maxUploadBytes, keeping: () => fileKeepingSettings(database.db), watcher: new ActionTriggers(database.db),
+  });
+  // Deletions past the site's trash retention are purged by a job each hour (docs/files.md#trash-and-versions).
+  files.registerHousekeeping(jobs);
   registerAutomationWork(jobs, {
     db: database.db,
     files,

@@ -32,6 +32,7 @@ export { grantHolderOf, grantsOnPathsFor, selfAndAncestorKeys } from './path-gra
 export {
   childrenOutsideReach, grantableSitePath, isInRequestWorkspace, isReservedSitePath, namedSitePath, type SitePath, toRequestPath, toSitePath,
 } from './request-paths.js';
+export { mayListVersions, mayRecoverTrashed, mayRestoreVersion } from './recovery-authority.js';
 export { resolveRequestWorkspace } from './request-workspace.js';
 export { accountReach, actsAtSiteLevel, assertActsAtSiteLevel, assertMaySetSiteAdmin, authorityKeyOf, isConfined, reachesWorkspace } from './site-level.js';
 export { SHARE_LINK_PERMISSIONS, type ShareLinkPermissions, shareLinkAcceptsUploads, shareLinkExtent } from './share-link-reach.js';

@@ -549,6 +549,63 @@ export interface BundlePasswordFailuresTable {
   created_at: number;
 }
 
+/** One deletion in the trash (docs/files.md#trash-and-versions): the deleted entry's path as it was, and what it held. */
+export interface TrashTable {
+  id: Id;
+  path: string;
+  path_key: string;
+  type: 'directory' | 'file';
+  deleted_at: number;
+  /** Who deleted it (null: no user, a site-wide key or Atrium itself). */
+  deleted_by_id: number | null;
+  /** Entries, files and bytes it holds, the root included. */
+  entries: number;
+  files: number;
+  bytes: number;
+}
+
+/** An entry of a deletion in the trash, at its path relative to the deleted root ('' for the root itself). */
+export interface TrashItemsTable {
+  id: Id;
+  trash_id: number;
+  /** The id the entry had: its versions still name it. */
+  entry_id: number;
+  path_suffix: string;
+  key_suffix: string;
+  /** Key suffix of its folder ('' for the root and its members). */
+  parent_suffix: string;
+  type: 'directory' | 'file';
+  size: number | null;
+  storage_key: string | null;
+  sha256: string | null;
+  md5: string | null;
+  sha1: string | null;
+  crc32: string | null;
+  created_at: number;
+  mtime: number;
+  provided_mtime: number | null;
+  created_by_id: number | null;
+  last_modified_by_id: number | null;
+}
+
+/** An earlier content of a file (entry_id), kept when it was replaced. */
+export interface FileVersionsTable {
+  id: Id;
+  entry_id: number;
+  size: number;
+  storage_key: string;
+  sha256: string | null;
+  md5: string | null;
+  sha1: string | null;
+  crc32: string | null;
+  mtime: number;
+  provided_mtime: number | null;
+  /** Who wrote this content (null: unknown, or no user). */
+  author_id: number | null;
+  replaced_at: number;
+  replaced_by_id: number | null;
+}
+
 export interface Tables {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -584,4 +641,7 @@ export interface Tables {
   bundle_downloads: BundleDownloadsTable;
   bundle_visits: BundleVisitsTable;
   bundle_password_failures: BundlePasswordFailuresTable;
+  trash: TrashTable;
+  trash_items: TrashItemsTable;
+  file_versions: FileVersionsTable;
 }

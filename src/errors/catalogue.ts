@@ -143,6 +143,8 @@ export const errors = {
 
   // Folders and files
   fileNotFound: () => new AtriumError('not-found/file-not-found', 'File or folder not found.'),
+  trashedNotFound: () => new AtriumError('not-found/trashed-entry-not-found', 'Nothing with this id is in the trash for you: it was restored or purged, or you could not delete it where it was.'),
+  fileVersionNotFound: () => new AtriumError('not-found/file-version-not-found', 'This file has no version with this id (it was restored, or trimmed to the site\'s count of versions).'),
   fileUploadNotFound: () =>
     new AtriumError('not-found/file-upload-not-found', 'Upload not found: it was ended, has expired, or belongs to another caller.'),
   readPermissionRequired: () =>

@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.js';
 import { activity } from '../lib/activity.js';
 import { insertFile, lockEntryAt, replaceFileContent, type Entry, type FileContent } from '../repositories/entries.js';
+import { keepReplacedContent } from './file-versions.js';
 import type { SitePath } from '../access/index.js';
 import type { Capability } from '../authz/index.js';
 import { createMissingParents, planCreation } from './creation-plan.js';
@@ -11,8 +12,13 @@ const ATTEMPTS = 3;
 
 export interface CommittedFile {
   entry: Entry;
-  /** The blob the file held before, now unreferenced: the caller deletes it after the commit. */
-  replacedStorageKey: string | undefined;
+  /** Whether a file stood there before (its content is now a version, if the site keeps any). */
+  replaced: boolean;
+  /**
+   * Blobs now unreferenced: the replaced content when no version is kept, or the oldest versions
+   * past the site's count. The caller deletes them after the commit.
+   */
+  releasedStorageKeys: string[];
   /** The caller's capabilities on the file, as the transaction decided them. */
   capabilities: Capability[];
 }
@@ -28,6 +34,8 @@ export interface CommittedFile {
  * Another request may create or replace the same file between the plan and the write; the write
  * notices (a unique key, a compare-and-swap on the blob key) and the whole decision is made again.
  *
+ * A replaced file's content becomes its newest version (file-versions.ts), by reference to its blob.
+ *
  * The caller's user is kept as the file's author (its creator, or who last replaced it), and
  * `providedMtime` as the modification time its client gave (none unless given: it belongs to
  * the contents, so new contents without one have none).
@@ -40,6 +48,7 @@ export async function commitFile(
   options: { mkdirParents: boolean; now: number; providedMtime?: number | null; inTransaction?: (tx: Db) => Promise<void> },
 ): Promise<CommittedFile> {
   const authorship = { userId: scope.caller.user?.id ?? null, providedMtime: options.providedMtime ?? null };
+  const { versionsKept } = await scope.deps.keeping();
   for (let attempt = 1; ; attempt += 1) {
     try {
       const committed = await db.transaction().execute(async (tx) => {
@@ -54,8 +63,9 @@ export async function commitFile(
           ? await insertFile(tx, plan.path, content, options.now, authorship)
           : await replaceFileContent(tx, plan.existing.id, previous as string, content, options.now, authorship);
         if (entry === undefined) throw new RaceLost();
+        const released = plan.existing === undefined ? [] : await keepReplacedContent(tx, plan.existing, entry.id, { at: options.now, byId: authorship.userId }, versionsKept);
         await recordFileEvents(tx, scope, options.now, [...foldersCreated(parents), fileWritten(entry, previous !== undefined)]);
-        return { entry, replacedStorageKey: previous, capabilities: [...plan.access.capabilities(entry.pathKey, 'file')] };
+        return { entry, replaced: previous !== undefined, releasedStorageKeys: released, capabilities: [...plan.access.capabilities(entry.pathKey, 'file')] };
       });
       activity.emit('bytes-uploaded', content.size);
       return committed;

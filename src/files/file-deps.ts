@@ -5,6 +5,7 @@ import type { Clock } from '../lib/time.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
 import type { TransferLinks } from './transfer-signing.js';
 import type { UploadRuns } from './upload-runs.js';
+import { keptStorageKeys } from '../repositories/file-versions.js';
 
 /** What file operations are made of: the database, the clock, the blob store, the signed links, the upload limit. */
 export interface FileDeps {
@@ -16,8 +17,18 @@ export interface FileDeps {
   readonly maxUploadBytes: number;
   /** Uploads whose parts arrive in order, kept whole as they arrive (upload-runs.ts). */
   readonly runs: UploadRuns;
+  /** How long the trash keeps deletions and how many earlier contents a file keeps: the site's settings, read when needed. */
+  readonly keeping: () => Promise<FileKeeping>;
   /** Who follows file actions up (the automations' `action` trigger), if anyone: set by the core. */
   readonly watcher?: FileEventWatcher | undefined;
+}
+
+/** The site settings of the trash and versions (docs/files.md#trash-and-versions). */
+export interface FileKeeping {
+  /** Days a deletion stays in the trash before it is purged (`trash_retention_days`). */
+  trashRetentionDays: number;
+  /** Earlier contents kept per file (`max_file_versions`); 0 keeps none. */
+  versionsKept: number;
 }
 
 /**
@@ -39,8 +50,13 @@ export type FileEventFollowUp = (tx: Db, now: number) => Promise<void>;
 
 /**
  * Deletes blobs the database no longer points at. A failure here leaves an unreferenced blob,
- * which wastes space but is never visible, so it is not the request's failure.
+ * which wastes space but is never visible, so it is not the request's failure. A blob a file
+ * version or a trashed entry still names is never deleted, whatever the caller believed: the
+ * trash and versions keep contents by reference (docs/files.md#trash-and-versions).
  */
-export async function discardBlobs(storage: BlobStorage, keys: Iterable<string>): Promise<void> {
-  await Promise.allSettled([...keys].map((key) => storage.delete(key)));
+export async function discardBlobs(deps: Pick<FileDeps, 'db' | 'storage'>, keys: Iterable<string>): Promise<void> {
+  const candidates = [...new Set(keys)];
+  if (candidates.length === 0) return;
+  const kept = await keptStorageKeys(deps.db, candidates).catch(() => new Set(candidates));
+  await Promise.allSettled(candidates.filter((key) => !kept.has(key)).map((key) => deps.storage.delete(key)));
 }

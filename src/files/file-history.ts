@@ -82,3 +82,24 @@ export function entryDeleted(entry: { path: string; type: EntryType }, deleted: 
     : `file /${entry.path}`;
   return fileEvent('destroy', entry.path, `Deleted ${what}`, { type: entry.type, entries: deleted.entries, files: deleted.files });
 }
+
+/** A deletion put back from the trash, at `path` (its old place, or the free name beside it it took). */
+export function entryRestored(path: string, trashed: { path: string; type: EntryType; entries: number }): HistoryEvent {
+  const what = trashed.type === 'directory' ? 'folder' : 'file';
+  const where = path === trashed.path ? '' : ` as /${path} (its place was taken)`;
+  return fileEvent('create', path, `Restored ${what} /${trashed.path} from the trash${where}`, { type: trashed.type, entries: trashed.entries, restored_from_trash: true });
+}
+
+/** A deletion removed from the trash for good: by a person (DELETE /trash/<id>) or by the retention purge. */
+export function trashPurged(trashed: { path: string; type: EntryType; entries: number; files: number }, byRetention: boolean): HistoryEvent {
+  const what = trashed.type === 'directory' ? 'folder' : 'file';
+  return fileEvent('destroy', trashed.path, `Purged ${what} /${trashed.path} from the trash${byRetention ? ' (its retention ended)' : ''}`, {
+    type: trashed.type, entries: trashed.entries, files: trashed.files, purged_from_trash: true,
+  });
+}
+
+/** An earlier version of a file made its content again; the content it had becomes a version. */
+export function versionRestored(entry: Entry, versionId: number): HistoryEvent {
+  const size = entry.size ?? 0;
+  return fileEvent('update', entry.path, `Restored version ${versionId} of /${entry.path} (${size} bytes)`, { type: 'file', size, version_id: versionId });
+}

@@ -3,8 +3,10 @@ import { errors } from '../errors/catalogue.js';
 import { joinPath, parentPath } from '../lib/paths.js';
 import { refusingDuplicates } from '../repositories/constraint-errors.js';
 import { copyDeadProperties, hasDeadPropertiesBeyond } from '../repositories/dav-properties.js';
-import { findEntry, lockEntryAt, type Entry } from '../repositories/entries.js';
-import { deleteSubtree, insertEntries, moveSubtree, subtreeOf } from '../repositories/entry-subtrees.js';
+import { deleteEntry, entryIdAt, findEntry, lockEntryAt, type Entry } from '../repositories/entries.js';
+import { moveSubtreeToTrash } from '../repositories/trash.js';
+import { keepReplacedContent } from './file-versions.js';
+import { insertEntries, moveSubtree, subtreeOf } from '../repositories/entry-subtrees.js';
 import { newStorageKey } from '../storage/storage-keys.js';
 import { holdsOverSubtree, PathAccess, type SitePath } from '../access/index.js';
 import type { Db } from '../db/database.js';
@@ -24,11 +26,12 @@ import { deleteDavLocksAtOrBelow, deleteDavLocksBelow } from '../repositories/da
  * `destination-exists` (a move never overwrites). Contents stay in place: only paths change.
  * Grants stay on their paths; they do not travel with a moved folder (docs/files.md). The History
  * record (and those of folders made for the destination) is written in the move's transaction.
- * With `overwrite` (WebDAV's `Overwrite: T`), what stands at the destination is deleted first, in
- * the same transaction (see clearDestination); the REST API never asks for it.
+ * With `overwrite` (WebDAV's `Overwrite: T`), what stands at the destination is taken away first, in
+ * the same transaction (see clearDestination: a file's content becomes a version, anything else goes
+ * to the trash); the REST API never asks for it.
  */
 export async function moveEntry(scope: SessionScope, source: SitePath, destination: SitePath, options: TransferOptions = {}): Promise<void> {
-  const { db, clock, storage } = scope.deps;
+  const { db, clock } = scope.deps;
   assertChangeablePath(scope, source);
   assertChangeablePath(scope, destination);
   const { entry, access } = await visibleEntry(scope, source);
@@ -50,6 +53,8 @@ export async function moveEntry(scope: SessionScope, source: SitePath, destinati
     return;
   }
   if (isStrictAncestor(entry.pathKey, destination.key)) throw errors.destinationInsideSource();
+  // Read before the transaction: on SQLite a read outside it would wait for it to end.
+  const { versionsKept } = await scope.deps.keeping();
   const replacedBlobs = await refusingDuplicates(() =>
     db.transaction().execute(async (tx) => {
       // The source first, locked: a move that another request is making waits for it, and is then
@@ -58,19 +63,20 @@ export async function moveEntry(scope: SessionScope, source: SitePath, destinati
       await lockEntryAt(tx, entry.pathKey);
       if ((await findEntry(tx, entry.pathKey))?.id !== entry.id) throw errors.fileNotFound();
       await assertNotLocked(tx, scope, sourceWrite(entry));
-      const cleared = options.overwrite === true ? await clearDestination(tx, scope, destination, entry) : undefined;
+      const cleared = options.overwrite === true ? await clearDestination(tx, scope, destination, entry, now) : undefined;
       const plan = await freeDestination(tx, scope, destination, entry);
       const parents = await createMissingParents(tx, plan, now);
       const moved = await moveSubtree(tx, { from: { path: entry.path, key: entry.pathKey }, to: { path: plan.path, key: plan.key, parentKey: parentKey(plan.key) ?? '' } }, now);
       // The source's locks do not travel with it (RFC 4918 7.7): they go, whichever door moved it.
       await deleteDavLocksAtOrBelow(tx, entry.pathKey);
+      const released = await keepClearedFile(tx, scope, cleared, entry.id, now, versionsKept);
       await recordFileEvents(tx, scope, now, [...(cleared?.events ?? []), ...foldersCreated(parents), entryTransferred('move', entry, plan.path, moved)]);
-      return cleared?.storageKeys ?? [];
+      return released;
     }),
     // Another request taking the destination between the plan and the write: still `destination-exists`.
     errors.destinationExists,
   );
-  await discardBlobs(storage, replacedBlobs);
+  await discardBlobs(scope.deps, replacedBlobs);
 }
 
 export interface TransferOptions {
@@ -112,9 +118,10 @@ export async function copyEntry(scope: SessionScope, source: SitePath, destinati
       await storage.copy(item.storageKey, key);
     }
     const now = clock.now();
+    const { versionsKept } = await scope.deps.keeping();
     const replacedBlobs = await refusingDuplicates(() =>
       db.transaction().execute(async (tx) => {
-        const cleared = options.overwrite === true ? await clearDestination(tx, scope, destination, entry) : undefined;
+        const cleared = options.overwrite === true ? await clearDestination(tx, scope, destination, entry, now) : undefined;
         const plan = await freeDestination(tx, scope, destination, entry);
         const parents = await createMissingParents(tx, plan, now);
         await insertEntries(tx, tree.map((item) => ({
@@ -136,25 +143,28 @@ export async function copyEntry(scope: SessionScope, source: SitePath, destinati
           lastModifiedById: scope.caller.user?.id ?? null,
         })));
         await copyDeadProperties(tx, entry.pathKey, plan.key);
+        const released = await keepClearedFile(tx, scope, cleared, cleared?.replacedFile === undefined ? undefined : await entryIdAt(tx, plan.key), now, versionsKept);
         await recordFileEvents(tx, scope, now, [...(cleared?.events ?? []), ...foldersCreated(parents), entryTransferred('copy', entry, plan.path, tree.length)]);
-        return cleared?.storageKeys ?? [];
+        return released;
       }),
       errors.destinationExists,
     );
-    await discardBlobs(storage, replacedBlobs);
+    await discardBlobs(scope.deps, replacedBlobs);
   } catch (error) {
-    await discardBlobs(storage, copies.values());
+    await discardBlobs(scope.deps, copies.values());
     throw error;
   }
 }
 
 /**
- * Deletes what stands at a move's or copy's destination so that it can be replaced, inside the
+ * Takes away what stands at a move's or copy's destination so that it can be replaced, inside the
  * transfer's transaction: the caller needs `delete` on it and everything in it, as a DELETE would.
  * Something there the caller cannot see is not touched (`destination-exists`), nor is a folder
- * that holds the source. Answers the History records and the blobs to discard after the commit.
+ * that holds the source. A file replaced by a file is kept as that file's newest version (the
+ * caller hands it to keepReplacedContent once the new entry stands there); anything else goes to
+ * the trash, as a deletion would (docs/files.md#trash-and-versions). Answers the History records.
  */
-async function clearDestination(tx: Db, scope: SessionScope, destination: SitePath, source: Entry): Promise<{ events: HistoryEvent[]; storageKeys: string[] } | undefined> {
+async function clearDestination(tx: Db, scope: SessionScope, destination: SitePath, source: Entry, now: number): Promise<ClearedDestination | undefined> {
   assertChangeablePath(scope, destination);
   const existing = await findEntry(tx, destination.key);
   if (existing === undefined) return undefined;
@@ -165,11 +175,34 @@ async function clearDestination(tx: Db, scope: SessionScope, destination: SitePa
     throw errors.fullPermissionRequired('Full permission on the destination (and everything inside it) is needed to replace it.');
   }
   await assertNotLocked(tx, scope, { keys: [existing.pathKey], recursive: true });
-  const deleted = await deleteSubtree(tx, existing.pathKey);
   // What was below the replaced destination is gone, and its locks with it; a lock on the
   // destination itself stays and covers what replaces it (RFC 4918 7.7).
   await deleteDavLocksBelow(tx, existing.pathKey);
-  return { events: [entryDeleted(existing, { entries: deleted.entries, files: deleted.storageKeys.length })], storageKeys: deleted.storageKeys };
+  if (existing.type === 'file' && source.type === 'file') {
+    await deleteEntry(tx, existing.path);
+    return { events: [entryDeleted(existing, { entries: 1, files: 1 })], replacedFile: existing };
+  }
+  const trashed = await moveSubtreeToTrash(tx, existing, now, scope.caller.user?.id ?? null);
+  if (trashed === undefined) throw errors.fileNotFound();
+  return { events: [entryDeleted(existing, { entries: trashed.entries, files: trashed.files })], replacedFile: undefined };
+}
+
+interface ClearedDestination {
+  events: HistoryEvent[];
+  /** The file that stood there, its content to be kept as a version of what replaces it. */
+  replacedFile: Entry | undefined;
+}
+
+/**
+ * Keeps the content of a file a transfer replaced as a version of the entry now at its path
+ * (file-versions.ts), in the transfer's transaction; the blobs released by that, for after the commit.
+ */
+async function keepClearedFile(tx: Db, scope: SessionScope, cleared: ClearedDestination | undefined, newEntryId: number | undefined, now: number, versionsKept: number): Promise<string[]> {
+  if (cleared?.replacedFile === undefined) return [];
+  const replaced = cleared.replacedFile;
+  // The path holds no file after all (cannot happen: a file was just moved or copied there): its content is let go.
+  if (newEntryId === undefined) return replaced.storageKey === null ? [] : [replaced.storageKey];
+  return keepReplacedContent(tx, replaced, newEntryId, { at: now, byId: scope.caller.user?.id ?? null }, versionsKept);
 }
 
 /** The destination's creation plan, refusing any existing entry there (no overwrite). */

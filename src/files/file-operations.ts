@@ -6,10 +6,12 @@ import type { Clock } from '../lib/time.js';
 import type { BlobStorage } from '../storage/blob-storage.js';
 import type { RangeRequest } from './byte-range.js';
 import { type Disposition, openDownload, type OpenedDownload, type ReadOptions } from './downloads.js';
-import type { FileDeps, FileEventWatcher } from './file-deps.js';
+import type { FileDeps, FileEventWatcher, FileKeeping } from './file-deps.js';
 import { FileSession } from './file-session.js';
 import { openScope } from './session-scope.js';
 import { TransferLinks } from './transfer-signing.js';
+import { registerTrashPurge } from './trash-purge.js';
+import type { JobRunner } from '../jobs/index.js';
 import { receivePart, type ReceivedPart } from './upload-parts.js';
 import { UploadRuns } from './upload-runs.js';
 
@@ -32,11 +34,13 @@ export interface FileOperations {
    * when the file's type allows it (downloads.ts).
    */
   openDownload(token: string, range: RangeRequest | undefined, options: ReadOptions & { ip: string | null; asked?: Disposition }): Promise<OpenedDownload>;
+  /** Makes `jobs` purge the trash past the site's retention (trash-purge.ts): the core calls it once, before the runner starts. */
+  registerHousekeeping(jobs: JobRunner): void;
   /** The largest file an upload may store (ATRIUM_MAX_UPLOAD_BYTES), for clients that say so before sending. */
   readonly maxUploadBytes: number;
 }
 
-export function createFileOperations(parts: { db: Db; clock: Clock; storage: BlobStorage; maxUploadBytes: number; watcher?: FileEventWatcher }): FileOperations {
+export function createFileOperations(parts: { db: Db; clock: Clock; storage: BlobStorage; maxUploadBytes: number; keeping: () => Promise<FileKeeping>; watcher?: FileEventWatcher }): FileOperations {
   const deps: FileDeps = { ...parts, links: new TransferLinks(parts.db, parts.clock), runs: new UploadRuns(parts.storage, () => parts.clock.now()) };
   return {
     async session(caller, requestWorkspaceId, origin) {
@@ -45,6 +49,7 @@ export function createFileOperations(parts: { db: Db; clock: Clock; storage: Blo
     },
     receivePart: (token, body, declaredLength) => receivePart(deps, token, body, declaredLength),
     openDownload: (token, range, options) => openDownload(deps, token, range, options),
+    registerHousekeeping: (jobs) => registerTrashPurge(jobs, deps),
     maxUploadBytes: parts.maxUploadBytes,
   };
 }

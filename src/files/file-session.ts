@@ -7,6 +7,8 @@ import type { RangeRequest } from './byte-range.js';
 import { downloadLinkFor, readableFile, readFile, type OpenedBytes, type ReadOptions, type TransferLink } from './downloads.js';
 import { fileEntryOf, type FileEntry } from './file-entry.js';
 import { deletePath } from './file-deletion.js';
+import { fileOfVersion, listVersions, restoreVersion, type VersionEntry } from './file-versions.js';
+import { listTrash, purgeTrashed, restoreTrashed, showTrashed, type TrashEntry, type TrashTreeItem } from './trash.js';
 import { visibleEntry } from './file-lookup.js';
 import { copyEntry, moveEntry, type TransferOptions } from './file-moves.js';
 import { changeDeadProperties, readDeadProperties, readDeadPropertiesInFolder, type PropertyChange, type PropertyChangeOutcome } from './dead-properties.js';
@@ -195,8 +197,46 @@ export class FileSession {
     return changeDeadProperties(this.scope, this.locate(path), changes, options);
   }
 
+  /** Deletes an entry: it goes to the trash, restorable for the site's retention (file-deletion.ts). */
   async delete(path: string, options: { recursive: boolean }): Promise<void> {
     await deletePath(this.scope, this.locate(path), options.recursive);
+  }
+
+  /**
+   * The deletions the caller could make now, newest first, a page at a time (trash.ts); `within`
+   * keeps those of a path and what was inside it.
+   */
+  async listTrash(request: { within?: string | undefined; beforeId: number | undefined; limit: number }): Promise<{ entries: TrashEntry[]; next: number | undefined }> {
+    const within = request.within === undefined || request.within.replace(/^\/+|\/+$/g, '') === '' ? undefined : this.locate(request.within);
+    return listTrash(this.scope, { within, beforeId: request.beforeId, limit: request.limit });
+  }
+
+  /** One deletion in the trash, with its tree (the first `treeLimit` entries). */
+  showTrashed(id: number, treeLimit: number): Promise<{ entry: TrashEntry; tree: TrashTreeItem[]; treeComplete: boolean }> {
+    return showTrashed(this.scope, id, treeLimit);
+  }
+
+  /** Puts a deletion back where it was, or beside it under a free name: the entry as restored, and whether it was renamed. */
+  async restoreTrashed(id: number): Promise<{ entry: FileEntry; renamed: boolean }> {
+    const { entry, capabilities, renamed } = await restoreTrashed(this.scope, id);
+    return { entry: await this.entryOf(entry, capabilities), renamed };
+  }
+
+  /** Removes a deletion from the trash for good, now. */
+  purgeTrashed(id: number): Promise<void> {
+    return purgeTrashed(this.scope, id);
+  }
+
+  /** A file's earlier contents, newest first (file-versions.ts), and the file as it is. */
+  async versions(path: string): Promise<{ file: FileEntry; versions: VersionEntry[] }> {
+    const { file, capabilities, versions } = await listVersions(this.scope, this.locate(path));
+    return { file: await this.entryOf(file, capabilities), versions };
+  }
+
+  /** Makes an earlier content (a version, by its id) its file's content again; the content it had becomes a version. */
+  async restoreVersion(versionId: number): Promise<FileEntry> {
+    const { entry, capabilities } = await restoreVersion(this.scope, await fileOfVersion(this.scope, versionId), versionId);
+    return this.entryOf(entry, capabilities);
   }
 
   /** Begins a multi-part upload of a file, offering its first `parts` parts (docs/files.md). */

@@ -1,6 +1,6 @@
 // Files: folders and file contents, for every front door. A caller works through a FileSession
 // (list, stat, read, write, create folder, move, copy, delete, the upload protocol, WebDAV's dead
-// properties, and the locks every door shares), each operation decided by access/; signed
+// properties, the locks every door shares, the trash and file versions), each operation decided by access/; signed
 // transfer links are answered outside any session. The only entrance to the feature.
 
 export { type RangeRequest } from './byte-range.js';
@@ -21,7 +21,7 @@ export { type StagedUpload, type StagedUploadOptions } from './staged-upload.js'
 export { type UploadOffer } from './upload-offer.js';
 export { type ReceivedPart } from './upload-parts.js';
 export { UPLOAD_LIFETIME_MS } from './uploads.js';
-export { siteStorageUsage, type SiteUsage } from './storage-usage.js';
+export { siteStorageUsage, storedTotals, type SiteUsage } from './storage-usage.js';
 export { MAX_PARTS } from './upload-part-range.js';
 export { MAX_CHECKED_PER_PAGE, type ListingPageRequest } from './folder-listing.js';
 export { EVERY_ENTRY, listingMatchKey, listingMatchOf, narrows, type ListingMatch, type ListingMatchInput } from './listing-match.js';
@@ -33,3 +33,6 @@ export { partEntityTag, type PartEntityTag } from './upload-declarations.js';
 export { isPreviewable } from './previewable-types.js';
 export { archiveName, collectZipItems, MAX_ZIP_ENTRIES, readableInListing, zipStream, type ZipItem } from './zip-archive.js';
 export { MAX_SELECTED_PATHS, zipOfSelection, type SelectionZip } from './selection-zip.js';
+export { type TrashEntry, type TrashTreeItem, MAX_TRASH_CHECKED_PER_PAGE } from './trash.js';
+export { type VersionEntry } from './file-versions.js';
+export { purgeExpiredTrash, TRASH_PURGE_EVERY_MS, TRASH_PURGE_KIND } from './trash-purge.js';

@@ -98,18 +98,18 @@ export class StagedUpload {
       await this.staged.discard();
       return undefined;
     }
-    const { db, clock, storage } = this.scope.deps;
+    const { db, clock } = this.scope.deps;
     const storageKey = newStorageKey();
     const written = await this.staged.finish(storageKey).catch(async (error: unknown) => {
       await this.staged.discard().catch(() => undefined);
       throw error;
     });
     try {
-      const { entry, replacedStorageKey } = await commitFile(db, this.scope, this.site, { storageKey, ...written }, { mkdirParents: false, now: clock.now() });
-      if (replacedStorageKey !== undefined) await discardBlobs(storage, [replacedStorageKey]);
+      const { entry, releasedStorageKeys } = await commitFile(db, this.scope, this.site, { storageKey, ...written }, { mkdirParents: false, now: clock.now() });
+      await discardBlobs(this.scope.deps, releasedStorageKeys);
       return entry;
     } catch (error) {
-      await discardBlobs(storage, [storageKey]);
+      await discardBlobs(this.scope.deps, [storageKey]);
       throw error;
     }
   }

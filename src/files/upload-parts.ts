@@ -56,7 +56,7 @@ export async function receivePart(deps: FileDeps, token: string, body: Readable 
   } catch (error) {
     // A slice goes with its run (dropped here), which other parts may still need.
     if (claim !== undefined) deps.runs.failed(claim);
-    else await discardBlobs(deps.storage, [content.storageKey]);
+    else await discardBlobs(deps, [content.storageKey]);
     // The upload ended or expired while this part was on its way.
     if (isForeignKeyViolation(error)) throw errors.fileUploadNotFound();
     throw error;
@@ -75,5 +75,5 @@ export async function receivePart(deps: FileDeps, token: string, body: Readable 
 async function discardReplaced(deps: FileDeps, uploadId: number, replaced: string): Promise<void> {
   const run = runSliceOf(replaced)?.runKey;
   if (run !== undefined && (await partsOf(deps.db, uploadId)).some((part) => runSliceOf(part.storageKey)?.runKey === run)) return;
-  await discardBlobs(deps.storage, [replaced]);
+  await discardBlobs(deps, [replaced]);
 }

@@ -115,7 +115,7 @@ export async function endUpload(
   });
   let partKeys: string[] = [];
   try {
-    const { entry, replacedStorageKey, capabilities } = await commitFile(db, scope, site, content, {
+    const { entry, releasedStorageKeys, capabilities } = await commitFile(db, scope, site, content, {
       mkdirParents: upload.mkdirParents,
       now: clock.now(),
       providedMtime: options.providedMtime ?? null,
@@ -128,11 +128,11 @@ export async function endUpload(
         partKeys = taken;
       },
     });
-    await discardBlobs(storage, [...partKeys.filter((key) => key !== content.storageKey), ...(replacedStorageKey === undefined ? [] : [replacedStorageKey])]);
+    await discardBlobs(scope.deps, [...partKeys.filter((key) => key !== content.storageKey), ...releasedStorageKeys]);
     return { entry, capabilities };
   } catch (error) {
     // A joined blob (or the run's) is this request's own; a single part still belongs to the upload.
-    if (single === undefined) await discardBlobs(storage, [content.storageKey]);
+    if (single === undefined) await discardBlobs(scope.deps, [content.storageKey]);
     throw error;
   }
 }
@@ -187,6 +187,6 @@ function ownerOf(scope: SessionScope): UploadOwner {
 async function purgeExpiredUploads(deps: FileDeps): Promise<void> {
   for (const id of await expiredUploadIds(deps.db, deps.clock.now(), PURGE_BATCH)) {
     const keys = await deps.db.transaction().execute((tx) => takeUpload(tx, id));
-    if (keys !== undefined) await discardBlobs(deps.storage, keys);
+    if (keys !== undefined) await discardBlobs(deps, keys);
   }
 }

@@ -28,13 +28,13 @@ export async function writeWholeFile(
   assertDeclaredLength(options.declaredLength, maxUploadBytes, maxUploadBytes);
   const content = await storeBody(storage, body, { maxBytes: maxUploadBytes, limitForMessage: maxUploadBytes });
   try {
-    const { entry, replacedStorageKey, capabilities } = await commitFile(db, scope, site, content, {
+    const { entry, replaced, releasedStorageKeys, capabilities } = await commitFile(db, scope, site, content, {
       mkdirParents: options.mkdirParents, now: clock.now(), providedMtime: options.providedMtime ?? null,
     });
-    if (replacedStorageKey !== undefined) await discardBlobs(storage, [replacedStorageKey]);
-    return { entry, replaced: replacedStorageKey !== undefined, capabilities };
+    await discardBlobs(scope.deps, releasedStorageKeys);
+    return { entry, replaced, capabilities };
   } catch (error) {
-    await discardBlobs(storage, [content.storageKey]);
+    await discardBlobs(scope.deps, [content.storageKey]);
     throw error;
   }
 }

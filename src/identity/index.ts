@@ -16,7 +16,7 @@ export { type PasswordSignIn, verifyPasswordSignIn } from './sign-in.js';
 export { changeSiteSettings, readSitePolicies, readSiteSettingsAs, SITE_ID, type SiteView } from './site-administration.js';
 export { hourSpellingsOf } from './site-setting-hours.js';
 export {
-  automationImportMayReachPrivateAddresses, BUNDLE_EXPIRATION_DAYS, historyRetentionDays, readSharingSettings, SETTING_RANGES, type SharingSettings, type SiteSettings,
+  automationImportMayReachPrivateAddresses, BUNDLE_EXPIRATION_DAYS, fileKeepingSettings, historyRetentionDays, readSharingSettings, SETTING_RANGES, type SharingSettings, type SiteSettings,
 } from './site-settings.js';
 export { PasswordDoor, REMEMBER_PASSWORD_MS } from './password-door.js';
 export { endLockout, lockoutEnds } from './lockouts.js';

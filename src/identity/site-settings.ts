@@ -19,6 +19,10 @@ export interface SiteSettings {
   users_can_create_api_keys: boolean;
   password_min_length: number;
   history_retention_days: number;
+  /** Days a deleted file or folder stays in the trash, restorable, before it is purged (docs/files.md#trash-and-versions). */
+  trash_retention_days: number;
+  /** Earlier contents kept per file when it is overwritten; 0 keeps none. */
+  max_file_versions: number;
   /**
    * The addresses anyone may connect from, one address or CIDR range a line; empty restricts
    * nothing. Added to the users' and groups' own lists (access/door-admission.ts).
@@ -60,6 +64,8 @@ export const DEFAULT_SITE_SETTINGS: Readonly<SiteSettings> = {
   users_can_create_api_keys: true,
   password_min_length: 12,
   history_retention_days: 365,
+  trash_retention_days: 30,
+  max_file_versions: 10,
   allowed_ips: '',
   automation_import_private_addresses: false,
   sharing_enabled: true,
@@ -104,6 +110,10 @@ export const SETTING_RANGES: Readonly<Record<NumericSetting, { minimum: number; 
   password_min_length: { minimum: 8, maximum: 128 },
   // A day at least, so nothing is removed the moment it is written; a century at most.
   history_retention_days: { minimum: 1, maximum: 36_500 },
+  // A day at least, so that a deletion can always be undone the same day; a century at most.
+  trash_retention_days: { minimum: 1, maximum: 36_500 },
+  // None (an overwrite replaces for good) to a thousand: each kept version is a whole copy's bytes.
+  max_file_versions: { minimum: 0, maximum: 1000 },
 };
 
 export async function readSiteSettings(db: Db): Promise<SiteSettings> {
@@ -168,6 +178,12 @@ export async function readSharingSettings(db: Db): Promise<SharingSettings> {
 /** How long History keeps its records (housekeeping reads it; no caller's authority is involved). */
 export async function historyRetentionDays(db: Db): Promise<number> {
   return (await readSiteSettings(db)).history_retention_days;
+}
+
+/** The trash's retention and the versions kept per file (files/ reads them when it deletes, overwrites and purges; no caller's authority is involved). */
+export async function fileKeepingSettings(db: Db): Promise<{ trashRetentionDays: number; versionsKept: number }> {
+  const s = await readSiteSettings(db);
+  return { trashRetentionDays: s.trash_retention_days, versionsKept: s.max_file_versions };
 }
 
 /**

@@ -20,16 +20,6 @@ function depth(key: string): number {
   return n;
 }
 
-/** Deletes an entry and everything below it: how many entries went, and the storage keys of the deleted files. */
-export async function deleteSubtree(db: Db, key: string): Promise<{ entries: number; storageKeys: string[] }> {
-  const rows = await db
-    .deleteFrom('entries')
-    .where((eb) => eb.or([eb('path_key', '=', key), startsWith('path_key', `${key}/`)]))
-    .returning('storage_key')
-    .execute();
-  return { entries: rows.length, storageKeys: rows.flatMap((row) => (row.storage_key === null ? [] : [row.storage_key])) };
-}
-
 export interface SubtreeMove {
   from: { path: string; key: string };
   to: { path: string; key: string; parentKey: string };

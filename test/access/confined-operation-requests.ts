@@ -244,6 +244,22 @@ class Home {
     return { file, token: lock.token as string };
   }
 
+  /** A file under `Shared` deleted by a site-wide key: its id in the trash (docs/files.md#trash-and-versions). */
+  async trashed(): Promise<number> {
+    const { file } = await this.file();
+    await asSite(this.site.t, this.workspace, 'DELETE', `/files/${encodeURIComponent(file)}`);
+    const trash = await asSite(this.site.t, this.workspace, 'GET', `/trash?path=${encodeURIComponent(file)}`);
+    return trash[0].id as number;
+  }
+
+  /** A file under `Shared` overwritten once by a site-wide key: its path, and its earlier content's version id. */
+  async versioned(): Promise<{ file: string; versionId: number }> {
+    const { file } = await this.file();
+    await putFile(this.site.t, this.workspace, file);
+    const versions = await asSite(this.site.t, this.workspace, 'GET', `/file_versions?path=${encodeURIComponent(file)}`);
+    return { file, versionId: versions[0].id as number };
+  }
+
   /** A path under `Shared` where nothing stands yet. */
   freePath(): string {
     return `Shared/${unique('new')}`;
@@ -445,6 +461,12 @@ export const requestBuilders: Record<string, RequestBuilder> = {
     const { file, token } = await home(site, caller).lockedFile();
     return { method: 'DELETE', path: `/locks/${enc(file)}?token=${encodeURIComponent(token)}` };
   },
+  'GET /trash': async () => get('/trash'),
+  'GET /trash/{id}': async (site, caller) => get(`/trash/${await home(site, caller).trashed()}`),
+  'POST /trash/{id}/restore': async (site, caller) => ({ method: 'POST', path: `/trash/${await home(site, caller).trashed()}/restore`, body: {} }),
+  'DELETE /trash/{id}': async (site, caller) => ({ method: 'DELETE', path: `/trash/${await home(site, caller).trashed()}` }),
+  'GET /file_versions': async (site, caller) => get(`/file_versions?path=${encodeURIComponent((await home(site, caller).versioned()).file)}`),
+  'POST /file_versions/{id}/restore': async (site, caller) => ({ method: 'POST', path: `/file_versions/${(await home(site, caller).versioned()).versionId}/restore`, body: {} }),
   'GET /file_actions/metadata': async () => get('/file_actions/metadata'),
   'GET /file_actions/metadata/{path}': async (site, caller) => get(`/file_actions/metadata/${enc((await home(site, caller).file()).file)}`),
   'POST /file_actions/move/{path}': async (site, caller) => {

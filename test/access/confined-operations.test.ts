@@ -286,6 +286,13 @@ const TABLE: Record<string, Expectations> = {
   'GET /locks/{path}': FILE_ACTION(200),
   'POST /locks/{path}': FILE_ACTION(201),
   'DELETE /locks/{path}': FILE_ACTION(204),
+  // The trash and versions (docs/files.md#trash-and-versions), of files under Shared: never another Workspace's.
+  'GET /trash': everyone(ok(200, (body) => expect(body.filter((entry: { path: string }) => entry.path.startsWith('_'))).toEqual([]))),
+  'GET /trash/{id}': FILE_ACTION(200),
+  'POST /trash/{id}/restore': FILE_ACTION(200),
+  'DELETE /trash/{id}': FILE_ACTION(204),
+  'GET /file_versions': FILE_ACTION(200),
+  'POST /file_versions/{id}/restore': FILE_ACTION(200),
   'GET /file_actions/metadata': FILE_ACTION(200),
   'GET /file_actions/metadata/{path}': FILE_ACTION(200),
   'POST /file_actions/move/{path}': FILE_ACTION(201),

@@ -16,18 +16,26 @@ describe.each(testDatabaseTargets())('delete, move and copy [$name]', (target) =
   });
   afterAll(() => t.close());
 
+  /** The newest deletion of `path` in the trash. */
+  const trashIdOf = async (path: string) => {
+    const trash = await t.api.get(`/trash?path=${encodeURIComponent(path)}`, admin);
+    return (trash.body as { id: number; path: string }[]).find((entry) => entry.path === path)?.id;
+  };
   const move = (from: string, to: string, key = BOOTSTRAP_KEY) => t.api.post(`/file_actions/move/${enc(from)}`, { path: from, destination: to }, { key });
   const copy = (from: string, to: string, key = BOOTSTRAP_KEY) => t.api.post(`/file_actions/copy/${enc(from)}`, { path: from, destination: to }, { key });
 
-  it('deletes a file with its contents, answering 204 without a body', async () => {
+  it('deletes a file into the trash, answering 204 without a body; purging it there deletes its contents', async () => {
     await seed(t, { 'd/one.txt': '1' });
     const before = await blobCount();
     const response = await t.api.delete(`/files/${enc('d/one.txt')}`, { ...admin, body: { path: 'd/one.txt' } });
     expect(response.status).toBe(204);
     expect(response.text).toBe('');
     expect(response.headers.get('content-type')).toBeNull();
-    expect(await blobCount()).toBe(before - 1);
     expectError(await t.api.delete(`/files/${enc('d/one.txt')}`, admin), 404, 'not-found/file-not-found');
+    // The contents stay, named by the trash, until it is purged (docs/files.md#trash-and-versions).
+    expect(await blobCount()).toBe(before);
+    expect((await t.api.delete(`/trash/${await trashIdOf('d/one.txt')}`, admin)).status).toBe(204);
+    expect(await blobCount()).toBe(before - 1);
   });
 
   it('deletes a non-empty folder only with recursive, contents and all', async () => {
@@ -35,8 +43,10 @@ describe.each(testDatabaseTargets())('delete, move and copy [$name]', (target) =
     const before = await blobCount();
     expectError(await t.api.delete('/files/tree', admin), 422, 'processing-failure/folder-not-empty');
     expect((await t.api.delete('/files/tree', { ...admin, body: { recursive: true } })).status).toBe(204);
-    expect(await blobCount()).toBe(before - 2);
     expect(await t.database.db.selectFrom('entries').select('path').where('path_key', 'like', 'tree%').execute()).toEqual([]);
+    expect(await blobCount()).toBe(before);
+    expect((await t.api.delete(`/trash/${await trashIdOf('tree')}`, admin)).status).toBe(204);
+    expect(await blobCount()).toBe(before - 2);
     await seed(t, { 'empty/': '' });
     expect((await t.api.delete('/files/empty', admin)).status).toBe(204);
   });

@@ -34,7 +34,7 @@ describe.each(testDatabaseTargets())('site usage [$name]', (target) => {
       bytes_stored: before.bytes_stored + 1750,
       files_count: before.files_count + 3,
       current_storage: (before.bytes_stored + 1750) / 1e9,
-      deleted_files_storage: 0,
+      deleted_files_storage: before.deleted_files_storage,
     });
     expect(after.start_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     expect(after.end_at).toBe(after.start_at);
@@ -42,16 +42,20 @@ describe.each(testDatabaseTargets())('site usage [$name]', (target) => {
     expect(after.usage_by_workspace[0]).toMatchObject({ workspace_id: 0, workspace_name: 'Default' });
     expect(of(0).bytes_stored).toBe((before.usage_by_workspace[0]?.bytes_stored ?? 0) + 1500);
     expect(after.root_storage).toBe(of(0).bytes_stored / 1e9);
-    expect(of(ws)).toEqual({ workspace_id: ws, workspace_name: expect.any(String), bytes_stored: 250, files_count: 1 });
+    expect(of(ws)).toEqual({
+      workspace_id: ws, workspace_name: expect.any(String), bytes_stored: 250, files_count: 1, trash_bytes: 0, trash_files_count: 0, version_bytes: 0, versions_count: 0,
+    });
     expect(of(empty)).toMatchObject({ bytes_stored: 0, files_count: 0 });
     const sum = after.usage_by_workspace.reduce((all: number, w: any) => all + w.bytes_stored, 0);
     expect(sum).toBe(after.bytes_stored);
 
-    // A change is seen by the next request.
+    // A change is seen by the next request: a deleted file leaves the files for the trash, and counts there.
     expect((await t.api.call('DELETE', '/files/in-workspace.txt', { ...admin, workspace: ws })).status).toBe(204);
     const deleted = await usage();
-    expect(deleted.usage_by_workspace.find((w: any) => w.workspace_id === ws)).toMatchObject({ bytes_stored: 0, files_count: 0 });
+    expect(deleted.usage_by_workspace.find((w: any) => w.workspace_id === ws)).toMatchObject({ bytes_stored: 0, files_count: 0, trash_bytes: 250, trash_files_count: 1 });
     expect(deleted.bytes_stored).toBe(after.bytes_stored - 250);
+    expect(deleted.trash_bytes).toBe(after.trash_bytes + 250);
+    expect(deleted.deleted_files_storage).toBe((after.trash_bytes + after.version_bytes + 250) / 1e9);
   });
 
   it('counts a file deep in a Workspace\'s folders in that Workspace, whose id may begin another\'s', async () => {

@@ -82,14 +82,17 @@ describe.each(testDatabaseTargets())('file transfer [$name]', (target) => {
     expect(await downloadText(t, 'docs/data.json', admin)).toBe('[1, 2');
   });
 
-  it('replaces a file atomically and removes the replaced contents', async () => {
+  it('replaces a file atomically and keeps the replaced contents as its version, by reference', async () => {
     await putFile(t, 'docs/v.txt', 'version one');
     const before = await filesUnder(objectsDir);
     const replaced = await putFile(t, 'DOCS/V.TXT', 'version two!');
     expect(replaced.status).toBe(201);
     expect(replaced.body.path).toBe('docs/v.txt');
     expect(await downloadText(t, 'docs/v.txt', admin)).toBe('version two!');
-    expect((await filesUnder(objectsDir)).length).toBe(before.length);
+    // One new blob, the new contents: the old one is the version's now (docs/files.md#trash-and-versions).
+    expect((await filesUnder(objectsDir)).length).toBe(before.length + 1);
+    const versions = await t.api.get('/file_versions?path=docs%2Fv.txt', admin);
+    expect(versions.body.map((v: { size: number }) => v.size)).toEqual(['version one'.length]);
   });
 
   it('serves a download_uri with the exact length, a range, a redirect and a direct stream', async () => {

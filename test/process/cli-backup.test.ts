@@ -78,6 +78,13 @@ describe('atrium backup and restore (SQLite), while the server works', () => {
     running.push(server);
     const user = await api(server, 'POST', '/users', { username: 'reader' });
     expect(user.status).toBe(201);
+    // A deletion in the trash and an earlier version of a file: the backup keeps them too.
+    const trashedBytes = randomBytes(700);
+    expect((await api(server, 'PUT', '/files/kept/trashed.bin', trashedBytes)).status).toBe(201);
+    expect((await api(server, 'DELETE', '/files/kept/trashed.bin')).status).toBe(204);
+    const earlierBytes = randomBytes(600);
+    expect((await api(server, 'PUT', '/files/kept/versioned.bin', earlierBytes)).status).toBe(201);
+    expect((await api(server, 'PUT', '/files/kept/versioned.bin', randomBytes(500))).status).toBe(201);
 
     // Writers that upload a file and grant on a folder, one after the other, until told to stop.
     const uploaded = new Map<string, Buffer>();
@@ -144,6 +151,17 @@ describe('atrium backup and restore (SQLite), while the server works', () => {
     const restoredGrants = grants.body as { id: number; path: string; permission: string }[];
     for (const id of grantsBefore) expect(restoredGrants.map((g) => g.id)).toContain(id);
     for (const grant of restoredGrants) expect({ id: grant.id, path: grant.path, permission: grant.permission }).toEqual({ id: grant.id, path: granted.get(grant.id), permission: 'readonly' });
+
+    // The trash and the versions came along, and restore the bytes they kept.
+    const trash = await api(copy, 'GET', '/trash?path=kept');
+    const trashed = (trash.body as { id: number; path: string }[]).find((entry) => entry.path === 'kept/trashed.bin');
+    expect(trashed).toBeDefined();
+    expect((await api(copy, 'POST', `/trash/${trashed?.id}/restore`)).status).toBe(200);
+    expect((await download(copy, 'kept/trashed.bin')).equals(trashedBytes)).toBe(true);
+    const versions = await api(copy, 'GET', '/file_versions?path=kept/versioned.bin');
+    expect(versions.body).toHaveLength(1);
+    expect((await api(copy, 'POST', `/file_versions/${versions.body[0].id}/restore`)).status).toBe(200);
+    expect((await download(copy, 'kept/versioned.bin')).equals(earlierBytes)).toBe(true);
 
     // The copy is a working site of its own: a change there leaves the original alone.
     expect((await api(copy, 'PUT', '/files/load/only-in-copy.txt', new TextEncoder().encode('copy'))).status).toBe(201);

@@ -26,6 +26,7 @@ import { automationWork } from './023-automation-work.js';
 import { automationWatchVersion } from './024-automation-watch-version.js';
 import { bundles } from './025-bundles.js';
 import { bundleVisits } from './026-bundle-visits.js';
+import { trashAndVersions } from './027-trash-and-versions.js';
 import { entryNameSearch } from './028-entry-name-search.js';
 import { userLastWorkspace } from './030-user-last-workspace.js';
 
@@ -62,6 +63,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '024-automation-watch-version': automationWatchVersion(dialect),
     '025-bundles': bundles(dialect),
     '026-bundle-visits': bundleVisits(dialect),
+    '027-trash-and-versions': trashAndVersions(dialect),
     '028-entry-name-search': entryNameSearch(dialect),
     '030-user-last-workspace': userLastWorkspace(),
   };

@@ -4,6 +4,7 @@ import { registerActivityCounters } from './activity-counters.js';
 import { registerDatabaseGauges } from './database-gauges.js';
 import { registerAutomationRunGauges } from './automation-run-gauges.js';
 import { registerJobGauges } from './job-gauges.js';
+import { registerStorageGauges } from './storage-gauges.js';
 
 /** The metrics one server exposes, in their own registry so that apps built side by side never share counts. */
 export interface AppMetrics {
@@ -30,6 +31,7 @@ export function createAppMetrics(database: Database): AppMetrics {
   const stopCounting = registerActivityCounters(registry, REQUEST_BUCKETS);
   registerDatabaseGauges(registry, database);
   registerJobGauges(registry, database);
+  registerStorageGauges(registry, database);
   registerAutomationRunGauges(registry, database);
   return {
     registry,

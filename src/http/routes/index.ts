@@ -9,6 +9,7 @@ import { bundleRecordRoutes } from './bundle-records.js';
 import { bundleRoutes } from './bundles.js';
 import { connectionDetailRoutes } from './connection-details.js';
 import { filesAndFoldersRoutes } from './files/index.js';
+import { fileVersionRoutes } from './file-versions.js';
 import { groupUserRoutes } from './group-users.js';
 import { groupRoutes } from './groups.js';
 import { historyRoutes } from './history/index.js';
@@ -19,6 +20,7 @@ import { permissionRoutes } from './permissions/index.js';
 import { publicKeyRoutes } from './public-keys.js';
 import { sessionRoutes } from './sessions.js';
 import { sitePolicyRoutes } from './site-policies.js';
+import { trashRoutes } from './trash.js';
 import { siteRoutes } from './site.js';
 import { siteUsageRoutes } from './site-usage.js';
 import { userPreferenceRoutes } from './user-preferences.js';
@@ -50,6 +52,8 @@ export function registerApiRoutes(api: ApiInstance, deps: RouteDeps): void {
   bundleRoutes(api, deps);
   bundleRecordRoutes(api, deps);
   filesAndFoldersRoutes(api, deps);
+  trashRoutes(api, deps);
+  fileVersionRoutes(api, deps);
   lockRoutes(api, deps);
   historyRoutes(api, deps);
 }

@@ -19,15 +19,23 @@ const UsageBody = Type.Object({
   end_at: Type.String({ description: 'the moment measured' }),
   current_storage: Type.Number({ description: 'GB (10^9 bytes) of files stored on the whole site' }),
   root_storage: Type.Number({ description: 'GB of files stored in Workspace 0 (outside the Custom Workspaces\' folders)' }),
-  deleted_files_storage: Type.Number({ description: 'always 0: Atrium keeps no deleted files' }),
+  deleted_files_storage: Type.Number({ description: 'GB kept for undoing: deleted files in the trash and earlier versions of files (docs/files.md#trash-and-versions)' }),
   bytes_stored: Type.Integer({ description: 'Atrium: bytes of files stored on the whole site' }),
   files_count: Type.Integer({ description: 'Atrium: files stored on the whole site (folders not counted)' }),
+  trash_bytes: Type.Integer({ description: 'Atrium: bytes of the files in the trash' }),
+  trash_files_count: Type.Integer({ description: 'Atrium: files in the trash' }),
+  version_bytes: Type.Integer({ description: 'Atrium: bytes of the earlier versions files keep (those of files in the trash included)' }),
+  versions_count: Type.Integer({ description: 'Atrium: earlier versions kept' }),
   usage_by_workspace: Type.Array(Type.Object({
     workspace_id: Type.Integer(),
     workspace_name: Type.String(),
     bytes_stored: Type.Integer(),
     files_count: Type.Integer(),
-  }), { description: 'Atrium: every Workspace, Workspace 0 first, with the files stored in it' }),
+    trash_bytes: Type.Integer(),
+    trash_files_count: Type.Integer(),
+    version_bytes: Type.Integer(),
+    versions_count: Type.Integer(),
+  }), { description: 'Atrium: every Workspace, Workspace 0 first, with the files stored in it, its trash and its files\' versions' }),
 });
 
 function usageBody(usage: SiteUsage) {
@@ -38,11 +46,16 @@ function usageBody(usage: SiteUsage) {
     end_at: measuredAt,
     current_storage: usage.bytes / BYTES_PER_GB,
     root_storage: (root?.bytes ?? 0) / BYTES_PER_GB,
-    deleted_files_storage: 0,
+    deleted_files_storage: (usage.trash.bytes + usage.versions.bytes) / BYTES_PER_GB,
     bytes_stored: usage.bytes,
     files_count: usage.files,
-    usage_by_workspace: usage.workspaces.map((w) => ({ workspace_id: w.workspaceId, workspace_name: w.workspaceName, bytes_stored: w.bytes, files_count: w.files })),
+    ...keptCounts(usage),
+    usage_by_workspace: usage.workspaces.map((w) => ({ workspace_id: w.workspaceId, workspace_name: w.workspaceName, bytes_stored: w.bytes, files_count: w.files, ...keptCounts(w) })),
   };
+}
+
+function keptCounts(usage: Pick<SiteUsage, 'trash' | 'versions'>) {
+  return { trash_bytes: usage.trash.bytes, trash_files_count: usage.trash.files, version_bytes: usage.versions.bytes, versions_count: usage.versions.files };
 }
 
 /** GET /site/usage: what the site stores, in all and per Workspace, for Site Administrators. */

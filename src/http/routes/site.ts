@@ -37,6 +37,8 @@ const SettingFields = {
   users_can_create_api_keys: Type.Boolean({ description: 'Users who are not administrators may create their own API keys' }),
   password_min_length: integerSetting('password_min_length', 'Minimum length of a new password, in characters'),
   history_retention_days: integerSetting('history_retention_days', 'History records older than this many days are removed (docs/history.md)'),
+  trash_retention_days: integerSetting('trash_retention_days', 'Deleted files and folders stay this many days in the trash, restorable, then are purged (docs/files.md#trash-and-versions)'),
+  max_file_versions: integerSetting('max_file_versions', 'Earlier contents kept per file when it is overwritten, restorable; 0 keeps none (docs/files.md#trash-and-versions)'),
   allowed_ips: Type.String({ maxLength: 16_384, description: 'Newline-separated addresses and CIDR ranges anyone may connect from, besides the users\' and groups\' own lists; empty restricts nothing' }),
   automation_import_private_addresses: Type.Boolean({ description: 'Import automations may fetch from loopback, private, link-local and other internal addresses (docs/automations.md); off by default' }),
   sharing_enabled: Type.Boolean({ description: 'Share links (bundles) may be made (docs/sharing.md); on by default' }),

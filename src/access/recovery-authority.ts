@@ -1,0 +1,25 @@
+import type { EntryType } from '../authz/index.js';
+import type { PathAccess } from './path-access.js';
+
+/**
+ * Who may undo a deletion or an overwrite (docs/files.md#trash-and-versions), decided by the
+ * engine on current grants, never on who did it:
+ *
+ * - a deletion in the trash is seen, restored and purged by whoever could delete it now, at the
+ *   path it had (`delete` there). A folder went whole and comes back whole, so its contents are
+ *   not decided one by one. Restoring also creates it, which the creation plan decides as for any
+ *   new entry (`write` where it lands);
+ * - a file's earlier versions are listed by whoever may read the file now, and one is made its
+ *   content again by whoever may write it (restoring is an overwrite).
+ */
+export function mayRecoverTrashed(access: PathAccess, trashed: { pathKey: string; type: EntryType }): boolean {
+  return access.can(trashed.pathKey, trashed.type, 'delete');
+}
+
+export function mayListVersions(access: PathAccess, file: { pathKey: string }): boolean {
+  return access.can(file.pathKey, 'file', 'read');
+}
+
+export function mayRestoreVersion(access: PathAccess, file: { pathKey: string }): boolean {
+  return access.can(file.pathKey, 'file', 'write');
+}
