@@ -478,6 +478,7 @@ export const requestBuilders: Record<string, RequestBuilder> = {
     return { method: 'POST', path: `/file_actions/copy/${enc((await place.file()).file)}`, body: { destination: `${place.freePath()}.txt` } };
   },
   'POST /file_actions/begin_upload/{path}': async (site, caller) => ({ method: 'POST', path: `/file_actions/begin_upload/${enc(`${home(site, caller).freePath()}.txt`)}`, body: {} }),
+  'POST /file_actions/zip': async (site, caller) => ({ method: 'POST', path: '/file_actions/zip', body: { paths: [(await home(site, caller).file()).file] } }),
   'GET /downloads/{token}': async (site, caller) => {
     const place = home(site, caller);
     return get(await place.downloadPath((await place.file()).file));

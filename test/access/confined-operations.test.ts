@@ -298,6 +298,7 @@ const TABLE: Record<string, Expectations> = {
   'POST /file_actions/move/{path}': FILE_ACTION(201),
   'POST /file_actions/copy/{path}': FILE_ACTION(201),
   'POST /file_actions/begin_upload/{path}': FILE_ACTION(200),
+  'POST /file_actions/zip': FILE_ACTION(200),
   // Signed links carry their own authority; the credential sent with them changes nothing.
   'GET /downloads/{token}': FILE_ACTION(200),
   'PUT /uploads/{token}': FILE_ACTION(200),

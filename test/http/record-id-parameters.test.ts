@@ -47,6 +47,7 @@ function restRows(ids: { user: number; group: number }): RestRow[] {
     { parameter: 'GET /history_exports/{id}/results.jsonl path id' },
     { parameter: 'GET /history/users/{user_id} path user_id' },
     { parameter: 'GET /api_keys query user_id' },
+    ...['PUT', 'PATCH'].map((method) => ({ parameter: `${method} /user_preferences body last_workspace_id` })),
     { parameter: 'POST /api_keys body user_id', base: { name: 'probe' } },
     { parameter: 'POST /api_keys body workspace_id', base: { name: 'probe' } },
     { parameter: 'GET /public_keys query user_id' },

@@ -90,6 +90,25 @@ describe.each(testDatabaseTargets())('simultaneous identical writes [$name]', (t
     after: async () => expect(await statusOf(path)).toBe(404),
   });
 
+  /** A file deleted into the trash: its path and the trash entry's id. */
+  const trashed = async (name: string) => {
+    const path = `${unique(name)}.txt`;
+    await upload(path, 'trashed bytes');
+    const gone = await t.api.call('DELETE', `/files/${path}`, admin);
+    if (gone.status !== 204) throw new Error(`setup DELETE ${path}: ${gone.status} ${gone.text}`);
+    const [entry] = (await t.api.get(`/trash?path=${encodeURIComponent(path)}`, admin)).body as { id: number }[];
+    return { path, id: entry!.id };
+  };
+  /** A person's remembered Workspace, set to the same one twenty times at once: the same answer for all, nothing recorded. */
+  const preferenceSet = async (method: 'PUT' | 'PATCH'): Promise<Burst> => {
+    const user = await createUser(db());
+    const key = await createApiKey(db(), { userId: user.id });
+    return {
+      method, path: '/user_preferences', options: { key, body: { last_workspace_id: 0 } }, answers: { 200: AT_ONCE }, recorded: {},
+      after: async (answers) => expect(new Set(answers.map((a) => a.body.last_workspace_id))).toEqual(new Set([0])),
+    };
+  };
+
   const SCENARIOS: Record<string, () => Promise<Burst>> = {
     'POST /sessions': async () => {
       const user = await createUser(db(), { password: PASSWORD });
@@ -312,6 +331,36 @@ describe.each(testDatabaseTargets())('simultaneous identical writes [$name]', (t
         after: async () => expect((await t.api.get(`/files/${link.folder}/same.txt?action=stream`, admin)).text).toBe('same bytes'),
       };
     },
+    'POST /file_actions/zip': async () => {
+      // A read: every request gets the archive, and each records its file's download once.
+      const path = `${unique('zipped')}.txt`;
+      await upload(path, 'zipped bytes');
+      return { method: 'POST', path: '/file_actions/zip', options: { ...admin, body: { paths: [path] } }, answers: { 200: AT_ONCE }, recorded: { read: AT_ONCE } };
+    },
+    'POST /trash/{id}/restore': async () => {
+      // A deletion comes back once; the others find it gone from the trash.
+      const { path, id } = await trashed('restored');
+      return {
+        method: 'POST', path: `/trash/${id}/restore`, options: { ...admin, body: {} },
+        answers: { 200: 1, 404: AT_ONCE - 1 }, refusal: 'not-found/trashed-entry-not-found', recorded: { create: 1 },
+        after: async () => expect((await t.api.get(`/files/${path}?action=stream`, admin)).text).toBe('trashed bytes'),
+      };
+    },
+    'DELETE /trash/{id}': async () => deleted(`/trash/${(await trashed('purged')).id}`, 'not-found/trashed-entry-not-found', 'destroy'),
+    'POST /file_versions/{id}/restore': async () => {
+      // A version is taken once: the first restore makes it the content again, the others find it gone.
+      const path = `${unique('versioned')}.txt`;
+      await upload(path, 'first');
+      await upload(path, 'second');
+      const [version] = (await t.api.get(`/file_versions?path=${encodeURIComponent(path)}`, admin)).body as { id: number }[];
+      return {
+        method: 'POST', path: `/file_versions/${version!.id}/restore`, options: { ...admin, body: {} },
+        answers: { 200: 1, 404: AT_ONCE - 1 }, refusal: 'not-found/file-version-not-found', recorded: { update: 1 },
+        after: async () => expect((await t.api.get(`/files/${path}?action=stream`, admin)).text).toBe('first'),
+      };
+    },
+    'PUT /user_preferences': async () => preferenceSet('PUT'),
+    'PATCH /user_preferences': async () => preferenceSet('PATCH'),
     'DELETE /api/public/bundles/{code}/files/{path}': async () => {
       const link = await newBundle({ permissions: 'full' });
       await upload(`${link.folder}/gone.txt`, 'contents');
