@@ -482,10 +482,54 @@ async function openingTour({ site, page, shoot }: Tour) {
 }
 
 /**
+ * The trash and a file's versions, as dana meets them: what she deleted over WebDAV (a file and a
+ * folder with what it held), one restored; the earlier contents of a file overwritten twice; a
+ * search of her folder and below.
+ */
+async function recoveryTour({ site, page, shoot }: Tour) {
+  const put = async (filePath: string, body: string) => {
+    const response = await fetch(`${site.baseUrl}/api/rest/v1/files/${filePath.split('/').map(encodeURIComponent).join('/')}`, { method: 'PUT', headers: { 'X-ServiceAPI-Key': KEY_FOR_TESTS }, body });
+    if (!response.ok) throw new Error(`PUT ${filePath}: ${response.status} ${await response.text()}`);
+  };
+  const davDelete = async (filePath: string) => {
+    const response = await fetch(`${site.baseUrl}/dav/${filePath.split('/').map(encodeURIComponent).join('/')}`, {
+      method: 'DELETE', headers: { Authorization: `Basic ${Buffer.from(`${DANA.username}:${DANA.password}`).toString('base64')}` },
+    });
+    if (response.status !== 204) throw new Error(`DELETE ${filePath} over WebDAV: ${response.status}`);
+  };
+  await site.admin('POST', '/folders/Team/Drafts/Photos', { mkdir_parents: true });
+  await put('Team/Drafts/minutes.txt', 'Minutes of the first meeting.\n');
+  await put('Team/Drafts/minutes.txt', 'Minutes of the first meeting, corrected.\n');
+  await put('Team/Drafts/minutes.txt', 'Minutes of the first and second meetings.\n');
+  await put('Team/Drafts/old-plan.txt', 'The plan before the new one.\n');
+  await put('Team/Drafts/Photos/beach.txt', 'not really a photo\n');
+  await put('Team/Drafts/Photos/hills.txt', 'not one either\n');
+  await put('Team/Drafts/plans-for-2027.md', '# Plans for 2027\n');
+  await davDelete('Team/Drafts/Photos');
+  await davDelete('Team/Drafts/old-plan.txt');
+  await page.goto(`${site.baseUrl}/trash`);
+  await signIn(page, DANA);
+  await page.locator('[data-trash="Team/Drafts/Photos"]').waitFor();
+  await shoot('trash');
+  await page.getByRole('button', { name: 'Restore Team/Drafts/old-plan.txt' }).click();
+  await page.getByRole('status').filter({ hasText: 'Restored to' }).waitFor();
+  await shoot('trash-restored');
+  await page.goto(`${site.baseUrl}/files/Team/Drafts`);
+  await rowAction(page, 'minutes.txt', 'Versions');
+  await page.getByRole('dialog', { name: 'Versions of minutes.txt' }).locator('[data-version]').nth(1).waitFor();
+  await shoot('versions');
+  await page.keyboard.press('Escape');
+  await page.goto(`${site.baseUrl}/files/Team`);
+  await page.getByRole('searchbox', { name: 'Search names in this folder and below' }).fill('plan');
+  await page.getByRole('list', { name: 'Search results' }).waitFor();
+  await shoot('search');
+}
+
+/**
  * In this order: History first, while it holds a page of records rather than every tour's; a tour
  * that changes a site setting puts it back before the next begins.
  */
-const TOURS = [historyTour, signInTour, lockoutTour, inactivityTour, filesTour, openingTour, sortedTour, accountTour, workspacesTour, usersTour, siteTour, explainTour, groupsTour, permissionsTour, folderAdminTour, workspaceByGrantTour, partnersTour, automationsTour, sharingTour, linkPageTour];
+const TOURS = [historyTour, signInTour, lockoutTour, inactivityTour, filesTour, openingTour, recoveryTour, sortedTour, accountTour, workspacesTour, usersTour, siteTour, explainTour, groupsTour, permissionsTour, folderAdminTour, workspaceByGrantTour, partnersTour, automationsTour, sharingTour, linkPageTour];
 
 async function main(): Promise<void> {
   let site: ConsoleServer | undefined;

@@ -17,6 +17,7 @@ const PartnersPage = lazy(() => import('./pages/PartnersPage').then((m) => ({ de
 const PartnerUsersPage = lazy(() => import('./pages/PartnerUsersPage').then((m) => ({ default: m.PartnerUsersPage })));
 const AutomationsPage = lazy(() => import('./pages/AutomationsPage').then((m) => ({ default: m.AutomationsPage })));
 const SharedLinksPage = lazy(() => import('./pages/SharedLinksPage').then((m) => ({ default: m.SharedLinksPage })));
+const TrashPage = lazy(() => import('./pages/TrashPage').then((m) => ({ default: m.TrashPage })));
 const HistoryPage = lazy(() => import('./pages/HistoryPage').then((m) => ({ default: m.HistoryPage })));
 
 export function App() {
@@ -27,6 +28,7 @@ export function App() {
         <Route element={<RequireSession><Shell /></RequireSession>}>
           <Route path="/files/*" element={<FilesPage />} />
           <Route path="/account" element={<AccountPage />} />
+          <Route path="/trash" element={<TrashPage />} />
           <Route path="/history" element={<HistoryPage />} />
           <Route path="/shared-links" element={<SharedLinksPage />} />
           <Route path="/shared-links/:bundleId" element={<SharedLinksPage />} />

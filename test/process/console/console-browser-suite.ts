@@ -244,7 +244,7 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     await page.goto(`${site.baseUrl}/files`);
     await signInAs(page, ADMIN);
     const nav = page.getByRole('navigation', { name: 'Main' });
-    const everyPlace = ['Files', 'Shared links', 'History', 'Users', 'Groups', 'Partners', 'Automations', 'Workspaces', 'Site settings', 'My account'];
+    const everyPlace = ['Files', 'Trash', 'Shared links', 'History', 'Users', 'Groups', 'Partners', 'Automations', 'Workspaces', 'Site settings', 'My account'];
     await nav.getByRole('link', { name: 'Site settings' }).waitFor();
     expect(await nav.getByRole('link').allTextContents()).toEqual(everyPlace);
     for (const name of everyPlace) await expectInsideViewport(page, nav.getByRole('link', { name, exact: true }), `${name} at 1280 px`);
@@ -376,6 +376,8 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
 
     await page.getByRole('button', { name: `Actions for ${HOSTILE}` }).click();
     await page.getByRole('menu', { name: `Actions for ${HOSTILE}` }).getByRole('menuitem', { name: 'Delete' }).click();
+    // Not a Site Administrator: the site's retention is not hers to read, so the days go unsaid.
+    expect(await page.getByRole('dialog').textContent()).toContain('It goes to the trash, where it can be restored.');
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await page.locator('[data-entry="big.bin"]').waitFor();
     await expect.poll(() => page.getByText(HOSTILE, { exact: true }).count()).toBe(0);
@@ -575,6 +577,106 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     const [download] = await Promise.all([page.waitForEvent('download'), bar.getByRole('button', { name: 'Download as ZIP' }).click()]);
     expect(download.suggestedFilename()).toBe('Media.zip');
     expect(Object.fromEntries(await unzip(fs.readFileSync(await download.path())))).toEqual({ 'Sub/': '', 'Sub/one.txt': 'one', 'two.txt': 'two' });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  itOnSqlite('nothing lost by a click: a file deleted over WebDAV restored from the trash, an earlier version restored, a name found among 10,000 entries', async () => {
+    const danaId = (await site.admin('GET', '/users?filter[username]=dana'))[0].id;
+    await site.admin('POST', '/folders/Recover/Many', { mkdir_parents: true });
+    await site.admin('POST', '/permissions', { path: 'Recover', user_id: danaId, permission: 'full' });
+    const put = async (path: string, bytes: Buffer) => {
+      const answer = await fetch(`${site.baseUrl}/api/rest/v1/files/${path}`, { method: 'PUT', headers: { 'X-ServiceAPI-Key': KEY_FOR_TESTS }, body: bytes });
+      expect(answer.ok).toBe(true);
+    };
+    /** The file's bytes as the REST API serves them, through its signed link. */
+    const bytesOf = async (path: string) => Buffer.from(await (await fetch((await site.admin('GET', `/files/${path}`)).download_uri)).arrayBuffer());
+    const report = Buffer.from('the report, as it was before it was deleted\n');
+    await put('Recover/report.txt', report);
+    // Deleted over WebDAV by dana, with her password: the console's trash is every door's.
+    const deleted = await fetch(`${site.baseUrl}/dav/Recover/report.txt`, {
+      method: 'DELETE', headers: { Authorization: `Basic ${Buffer.from(`${DANA.username}:${DANA.password}`).toString('base64')}` },
+    });
+    expect(deleted.status).toBe(204);
+    // Its place taken meanwhile: the restore lands beside it, and says so.
+    await put('Recover/report.txt', Buffer.from('a new report'));
+    await put('Recover/scrap.txt', Buffer.from('scrap'));
+    await site.admin('DELETE', '/files/Recover/scrap.txt');
+    await put('Recover/plan.txt', Buffer.from('first plan'));
+    await put('Recover/plan.txt', Buffer.from('the second plan'));
+    await site.addFolders('Recover/Many', Array.from({ length: 10_000 }, (_, n) => `entry-${String(n).padStart(5, '0')}`));
+    await put('Recover/Many/entry-04321/quarterly-summary.txt', Buffer.from('found it\n'));
+
+    const page = await browser.context.newPage();
+    const problems = pageProblems(page);
+    await page.goto(`${site.baseUrl}/trash`);
+    await signInAs(page, ADMIN);
+    const row = page.locator('[data-trash="Recover/report.txt"]');
+    await row.waitFor();
+    // Who deleted it, by name (an administrator may list users), and what it held.
+    await expect.poll(() => row.locator('td').nth(2).textContent()).toBe(DANA.username);
+    expect(await row.locator('td').nth(3).textContent()).toBe(`${report.length} B`);
+    await accessible(page, 'the trash');
+    // Deleted with the site-wide key: no one to name. Purged for good, after saying it cannot be undone.
+    const scrap = page.locator('[data-trash="Recover/scrap.txt"]');
+    expect(await scrap.locator('td').nth(2).textContent()).toBe('a site key or automation');
+    await scrap.getByRole('button', { name: 'Delete Recover/scrap.txt for good' }).click();
+    const purge = page.getByRole('dialog', { name: 'Delete file for good' });
+    expect(await purge.textContent()).toContain('This one cannot be undone.');
+    await purge.getByRole('button', { name: 'Delete for good' }).click();
+    await scrap.waitFor({ state: 'detached' });
+    expect((await site.admin('GET', '/trash?path=Recover')).map((e: any) => e.path)).toEqual(['Recover/report.txt']);
+    await row.getByRole('button', { name: 'Restore Recover/report.txt' }).click();
+    const restored = page.getByRole('status').filter({ hasText: 'Restored to' });
+    await expect.poll(() => restored.textContent()).toBe('Restored to Recover/report (1).txt. Something else now stands where it was, so it was restored beside it under this new name.');
+    expect(await bytesOf('Recover/report%20(1).txt')).toEqual(report);
+    await row.waitFor({ state: 'detached' });
+    await restored.getByRole('link', { name: 'Recover/report (1).txt' }).click();
+    await expect.poll(() => page.getByTestId('text-lines').textContent()).toBe(report.toString());
+    await page.keyboard.press('Escape');
+
+    // The earlier content of an overwritten file, restored in its Versions dialog; its row shows the size it has again.
+    await page.locator('[data-entry="plan.txt"] td').nth(3).getByText('15 B').waitFor();
+    await page.getByRole('button', { name: 'Actions for plan.txt' }).click();
+    await page.getByRole('menu', { name: 'Actions for plan.txt' }).getByRole('menuitem', { name: 'Versions' }).click();
+    const versions = page.getByRole('dialog', { name: 'Versions of plan.txt' });
+    await versions.locator('[data-version]').first().waitFor();
+    expect(await versions.locator('[data-version] td').nth(1).textContent()).toBe('10 B');
+    await accessible(page, 'the versions of a file');
+    await versions.getByRole('button', { name: /^Restore the version written/ }).click();
+    await versions.getByRole('status').waitFor();
+    expect((await bytesOf('Recover/plan.txt')).toString()).toBe('first plan');
+    await page.locator('[data-entry="plan.txt"] td').nth(3).getByText('10 B').waitFor();
+    // What the restore replaced is now the newest version.
+    await expect.poll(() => versions.locator('[data-version] td').nth(1).textContent()).toBe('15 B');
+    await page.keyboard.press('Escape');
+
+    // An administrator's delete confirmation says for how long the trash keeps it.
+    await page.getByRole('button', { name: 'Actions for plan.txt' }).click();
+    await page.getByRole('menu', { name: 'Actions for plan.txt' }).getByRole('menuitem', { name: 'Delete' }).click();
+    await expect.poll(() => page.getByRole('dialog', { name: 'Delete file' }).textContent()).toContain('It goes to the trash for 30 days, where it can be restored.');
+    await page.getByRole('dialog', { name: 'Delete file' }).getByRole('button', { name: 'Cancel' }).click();
+
+    // A part of a name, searched in a folder of 10,000 and below; the result opens in its folder's preview.
+    await page.getByRole('table').getByRole('link', { name: 'Many' }).click();
+    await page.locator('[data-entry="entry-00000"]').waitFor();
+    const search = page.getByRole('searchbox', { name: 'Search names in this folder and below' });
+    await search.fill('rterly-SUM');
+    const results = page.getByRole('list', { name: 'Search results' });
+    await results.getByRole('link', { name: 'quarterly-summary.txt' }).waitFor();
+    expect(await results.getByRole('listitem').allTextContents()).toEqual(['quarterly-summary.txtFile, 9 B in Recover / Many / entry-04321']);
+    await results.getByRole('link', { name: 'quarterly-summary.txt' }).click();
+    await expect.poll(() => page.getByTestId('text-lines').textContent()).toBe('found it\n');
+    expect(new URL(page.url()).pathname).toBe('/files/Recover/Many/entry-04321');
+    await page.goBack();
+    // Many results come a page at a time; clearing the search shows the folder again.
+    await search.fill('entry-09');
+    await expect.poll(() => results.getByRole('listitem').count()).toBe(100);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expect.poll(() => results.getByRole('listitem').count()).toBe(200);
+    await page.getByRole('button', { name: 'Clear the search' }).click();
+    await page.locator('[data-entry="entry-00000"]').waitFor();
+    expect(await search.inputValue()).toBe('');
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -53,6 +53,20 @@ export async function listFolder(path: string, sort: FolderSort, cursor: string 
   return { entries: data, next: brandedHeader(headers, 'Cursor') };
 }
 
+export const SEARCH_PAGE_SIZE = 100;
+
+/**
+ * A page of the entries whose name holds `text`, in the folder and every folder below it
+ * (`search_all`, docs/files.md "Searching and filtering"), in the server's order, folder by folder.
+ */
+export async function searchBelow(path: string, text: string, cursor: string | undefined, signal?: AbortSignal): Promise<Page> {
+  const { data, headers } = await api<Entry[]>('GET', `/folders/${encodePath(path)}`, {
+    query: { per_page: SEARCH_PAGE_SIZE, search: text, search_all: true, cursor },
+    ...(signal === undefined ? {} : { signal }),
+  });
+  return { entries: data, next: brandedHeader(headers, 'Cursor') };
+}
+
 export async function createFolder(path: string): Promise<void> {
   await api('POST', `/folders/${encodePath(path)}`, { body: { mkdir_parents: false } });
 }

@@ -55,6 +55,10 @@ export interface SiteSettings {
   allow_bundle_names: boolean;
   /** What a share link's page says when the link does not exist or no longer works; empty: its own words. */
   bundle_not_found_message: string;
+  /** Days a deletion stays in the trash, restorable (docs/files.md, "Trash and versions"). */
+  trash_retention_days: number;
+  /** Earlier contents kept per file when it is overwritten; 0 keeps none. */
+  max_file_versions: number;
 }
 
 export async function readSite(): Promise<SiteSettings> {
@@ -68,6 +72,7 @@ const SETTING_NAMES: Record<keyof SiteSettings, true> = {
   password_min_length: true, users_can_create_api_keys: true, history_retention_days: true, allowed_ips: true,
   automation_import_private_addresses: true, sharing_enabled: true, bundle_expiration: true, bundle_password_required: true,
   bundle_require_registration: true, revoke_bundle_access_on_disable_or_delete: true, allow_bundle_names: true, bundle_not_found_message: true,
+  trash_retention_days: true, max_file_versions: true,
 };
 
 /**

@@ -7,7 +7,7 @@ import { folderUrl, shownName, WORKSPACES_FOLDER } from './Breadcrumbs';
 import { capabilityWords, formatSize, formatTime } from './format';
 import { draggedPaths, dropTargetProps, startDrag } from './row-drag';
 
-export type EntryAction = 'open' | 'download' | 'rename' | 'move' | 'copy' | 'delete' | 'explain' | 'reach' | 'permissions' | 'history' | 'share' | 'request-files';
+export type EntryAction = 'open' | 'download' | 'rename' | 'move' | 'copy' | 'delete' | 'explain' | 'reach' | 'permissions' | 'history' | 'versions' | 'share' | 'request-files';
 
 /** Which rows are ticked, by path, and how the table changes it. */
 export interface Selection {
@@ -166,6 +166,11 @@ function OpenedEntryMenu({ entry, onAction, offerPermissions }: { entry: Entry; 
         </Menu.Item>
         <Menu.Item onClick={() => onAction(entry, 'explain')}>Why can this be reached?</Menu.Item>
         <Menu.Item onClick={() => onAction(entry, 'history')}>History</Menu.Item>
+        {entry.type === 'file' && (
+          <Menu.Item disabled={!mayRead} onClick={() => onAction(entry, 'versions')}>
+            Versions{mayRead ? '' : ' (needs read permission)'}
+          </Menu.Item>
+        )}
         {manages === true && <Menu.Item onClick={() => onAction(entry, 'reach')}>Who can reach this?</Menu.Item>}
         {manages === true && <Menu.Item onClick={() => onAction(entry, 'permissions')}>Permissions</Menu.Item>}
         {shares === true && <Menu.Item onClick={() => onAction(entry, 'share')}>Share</Menu.Item>}

@@ -38,6 +38,8 @@ function useDestinations(): { heading: string; links: Destination[] }[] {
   const administersWorkspace = !partnerUser && authority.administrator;
   const work: Destination[] = [
     { to: '/files', label: 'Files' },
+    // Everyone may have deleted something, or may delete where others did: the server decides what is seen.
+    { to: '/trash', label: 'Trash' },
     // A Partner user holds no Share permission (a Partner's levels have none), so has no links.
     ...(partnerUser ? [] : [{ to: '/shared-links', label: 'Shared links' }]),
     // Everyone has a history: at least their own sign-ins; the server decides what else.

@@ -1,4 +1,4 @@
-import { Alert, Button, Center, FileButton, Group, Loader, Stack, Text, Tooltip } from '@mantine/core';
+import { Alert, Button, Center, CloseButton, FileButton, Group, Loader, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { mayManage } from '../api/explain';
@@ -16,6 +16,7 @@ import { useFolder } from '../files/useFolder';
 import { useFolderSort } from '../files/useFolderSort';
 import { useSelection } from '../files/useSelection';
 import { previewKindOf } from '../preview/preview-kind';
+import { useTrashRetention } from '../files/useTrashRetention';
 import { useUploads } from '../files/useUploads';
 import { useAuthority } from '../session/authority';
 
@@ -26,16 +27,22 @@ const PermissionsDialog = lazy(() => import('../files/PermissionsDialog').then((
 const ShareDialog = lazy(() => import('../shares/ShareDialog').then((m) => ({ default: m.ShareDialog })));
 const FileOpener = lazy(() => import('../files/FileOpener').then((m) => ({ default: m.FileOpener })));
 const MoveDialog = lazy(() => import('../files/MoveDialog').then((m) => ({ default: m.MoveDialog })));
+const SearchResults = lazy(() => import('../files/SearchResults').then((m) => ({ default: m.SearchResults })));
+const VersionsDialog = lazy(() => import('../files/VersionsDialog').then((m) => ({ default: m.VersionsDialog })));
 
 type Dialog =
   | { kind: 'new-folder' }
   | { kind: 'folder-permissions' }
-  | { kind: 'rename' | 'copy' | 'explain' | 'reach' | 'permissions' | 'share' | 'request-files'; entry: Entry }
+  | { kind: 'rename' | 'copy' | 'explain' | 'reach' | 'permissions' | 'versions' | 'share' | 'request-files'; entry: Entry }
   | { kind: 'move' | 'delete'; entries: Entry[] }
   | undefined;
 
 /** The address parameter of a file shown in a preview (`/files/Reports?open=summary.pdf`), which Copy link hands on. */
 const OPEN = 'open';
+/** The address parameter of a search of the folder and below (`/files/Reports?search=q3`), so Back returns to the results. */
+const SEARCH = 'search';
+/** How long typing pauses before the search is asked: one request for a word, not one a key. */
+const SEARCH_PAUSE_MS = 300;
 
 export function FilesPage() {
   const path = (useParams()['*'] ?? '').replace(/\/+$/, '');
@@ -56,6 +63,28 @@ export function FilesPage() {
   const opened = params.get(OPEN) ?? undefined;
   const selection = useSelection(path, folder.entries);
   const [notice, setNotice] = useState<string | undefined>();
+  const retentionDays = useTrashRetention(dialog?.kind === 'delete');
+  const searched = (params.get(SEARCH) ?? '').trim();
+  const [typed, setTyped] = useState(searched);
+  // The box follows the address when it changes by itself (Back, another folder), not when it echoes what was typed.
+  const applied = useRef(searched);
+  useEffect(() => {
+    if (searched !== applied.current) setTyped(searched);
+    applied.current = searched;
+  }, [searched, path]);
+  const applySearch = useCallback((text: string) => {
+    applied.current = text.trim();
+    setParams((current) => {
+      if (text.trim() === '') current.delete(SEARCH);
+      else current.set(SEARCH, text.trim());
+      return current;
+    }, { replace: true });
+  }, [setParams]);
+  useEffect(() => {
+    if (typed.trim() === searched) return;
+    const timer = setTimeout(() => applySearch(typed), SEARCH_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [typed, searched, applySearch]);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -155,6 +184,10 @@ export function FilesPage() {
         </FileButton>
         {mayWrite && <Text size="sm" c="dimmed" visibleFrom="sm">or drop files on the list</Text>}
         {managesHere === true && <Button variant="default" onClick={() => setDialog({ kind: 'folder-permissions' })}>Permissions of this folder</Button>}
+        <TextInput type="search" aria-label="Search names in this folder and below" placeholder="Search here and below" ml="auto" w={260} maw="100%"
+          value={typed} onChange={(event) => setTyped(event.currentTarget.value)}
+          onKeyDown={(event) => { if (event.key === 'Enter') applySearch(typed); }}
+          rightSectionPointerEvents="all" rightSection={typed === '' ? null : <CloseButton aria-label="Clear the search" onClick={() => { setTyped(''); applySearch(''); }} />} />
       </Group>
       {actionError !== undefined && <Alert color="red" role="alert" withCloseButton closeButtonLabel="Dismiss" onClose={() => setActionError(undefined)}>{actionError}</Alert>}
       {notice !== undefined && <Alert color="green" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(undefined)}>{notice}</Alert>}
@@ -164,7 +197,9 @@ export function FilesPage() {
       )}
       <UploadList uploads={uploads.uploads} onCancel={uploads.cancel} onClear={uploads.clearFinished} />
       <DropZone disabled={!mayWrite} onFiles={(files) => uploads.start(path, files)}>
-        {folder.missing ? (
+        {searched !== '' ? (
+          <Suspense fallback={null}><SearchResults folder={path} text={searched} /></Suspense>
+        ) : folder.missing ? (
           <Alert color="red" role="alert" title="This folder does not exist">
             There is no folder {path} here, or you may not see it. It may have been moved, renamed or deleted.{' '}
             <Button variant="subtle" size="xs" onClick={() => navigate(folderUrl(parentOf(path)))}>Go up</Button>
@@ -179,8 +214,8 @@ export function FilesPage() {
         ) : folder.loading ? null : (
           <Center py="xl"><Text c="dimmed">This folder is empty.</Text></Center>
         )}
-        {folder.loading && <Center py="md"><Loader size="sm" aria-label="Loading" /></Center>}
-        {folder.hasMore && !folder.loading && (
+        {searched === '' && folder.loading && <Center py="md"><Loader size="sm" aria-label="Loading" /></Center>}
+        {searched === '' && folder.hasMore && !folder.loading && (
           <Center py="sm" ref={sentinel}><Button variant="subtle" onClick={folder.loadMore}>Show more</Button></Center>
         )}
       </DropZone>
@@ -210,6 +245,7 @@ export function FilesPage() {
             kind: 'new', path: dialog.entry.path, name: dialog.entry.display_name, folder: dialog.entry.type === 'directory', request: dialog.kind === 'request-files',
           }} />
         )}
+        {dialog?.kind === 'versions' && <VersionsDialog entry={dialog.entry} onClose={() => setDialog(undefined)} onRestored={reload} />}
         {dialog?.kind === 'explain' && <ExplainDialog path={dialog.entry.path} name={dialog.entry.display_name} forOthers={mayAskForOthers} onClose={() => setDialog(undefined)} />}
       </Suspense>
       {dialog?.kind === 'delete' && (
@@ -226,11 +262,17 @@ export function FilesPage() {
             <>Delete <strong>{dialog.entries[0]!.display_name}</strong>{dialog.entries[0]!.type === 'directory' ? ' and everything in it' : ''}?</>
           ) : (
             <>Delete these {dialog.entries.length} items{dialog.entries.some((e) => e.type === 'directory') ? ', the folders with everything in them' : ''}?</>
-          )} This cannot be undone.
+          )} {trashSentence(dialog.entries.length, retentionDays)}
         </ConfirmDialog>
       )}
     </Stack>
   );
+}
+
+/** Where deleted items go, for the confirmation: the trash, and for how long when the caller may read the site's setting. */
+function trashSentence(count: number, retentionDays: number | undefined): string {
+  const kept = retentionDays === undefined ? '' : ` for ${retentionDays} day${retentionDays === 1 ? '' : 's'}`;
+  return count === 1 ? `It goes to the trash${kept}, where it can be restored.` : `They go to the trash${kept}, where they can be restored.`;
 }
 
 function deleteTitle(entries: Entry[]): string {

@@ -23,9 +23,11 @@ const NUMBERS: { name: NumericSetting; label: string; min: number; max: number }
   { name: 'login_attempts_per_ip_per_hour', label: 'Failed sign-ins per client address per hour', min: 1, max: 1_000_000 },
   { name: 'password_min_length', label: 'Shortest password allowed', min: 8, max: 128 },
   { name: 'history_retention_days', label: 'Keep History records for this many days', min: 1, max: 36_500 },
+  { name: 'trash_retention_days', label: 'Keep deleted files and folders in the trash for this many days', min: 1, max: 36_500 },
+  { name: 'max_file_versions', label: 'Earlier versions kept of each file (0 keeps none)', min: 0, max: 1000 },
 ];
 
-/** Site Administrators: the site's authentication settings, and how long History is kept. */
+/** Site Administrators: the site's authentication settings, and how long History, the trash and versions are kept. */
 export function SiteSettingsPage() {
   const [settings, setSettings] = useState<SiteSettings | undefined>();
   const [result, setResult] = useState<{ ok: boolean; text: string } | undefined>();

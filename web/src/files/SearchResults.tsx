@@ -1,0 +1,86 @@
+import { Alert, Anchor, Button, Center, Loader, Stack, Text } from '@mantine/core';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { parentOf, searchBelow, type Entry } from '../api/files';
+import { folderUrl, shownName } from './Breadcrumbs';
+import { formatSize } from './format';
+
+/** Where a result opens: a folder itself; a file in its folder, shown in the preview (`?open=<name>`). */
+function resultUrl(entry: Entry): string {
+  if (entry.type === 'directory') return folderUrl(entry.path);
+  return `${folderUrl(parentOf(entry.path))}?open=${encodeURIComponent(entry.display_name)}`;
+}
+
+/** A result's folder as a person reads it: the root is All files, `_` the Workspaces folder. */
+function whereInWords(path: string): string {
+  const folder = parentOf(path);
+  if (folder === '') return 'All files';
+  return folder.split('/').map((_, i, parts) => shownName(parts.slice(0, i + 1).join('/'))).join(' / ');
+}
+
+/**
+ * The files and folders whose name holds `text`, in `folder` and everything below it, as far as
+ * the person may see them: the server searches its index of names, a page at a time on its cursor.
+ */
+export function SearchResults({ folder, text }: { folder: string; text: string }) {
+  const [entries, setEntries] = useState<Entry[]>([]);
+  const [next, setNext] = useState<string | undefined>();
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | undefined>();
+  const inFlight = useRef<AbortController | undefined>(undefined);
+
+  const load = useCallback((cursor: string | undefined) => {
+    inFlight.current?.abort();
+    const controller = new AbortController();
+    inFlight.current = controller;
+    setLoading(true);
+    setError(undefined);
+    searchBelow(folder, text, cursor, controller.signal).then(
+      (page) => {
+        if (controller.signal.aborted) return;
+        setEntries((shown) => (cursor === undefined ? page.entries : [...shown, ...page.entries]));
+        setNext(page.next);
+        setLoading(false);
+      },
+      (caught: unknown) => {
+        if (controller.signal.aborted) return;
+        setError(caught instanceof Error ? caught.message : 'The search did not work.');
+        setLoading(false);
+      },
+    );
+  }, [folder, text]);
+  useEffect(() => {
+    setEntries([]);
+    load(undefined);
+    return () => inFlight.current?.abort();
+  }, [load]);
+
+  return (
+    <Stack gap="xs" data-searching={String(loading)}>
+      {error !== undefined && (
+        <Alert color="red" role="alert" title="The search did not work">
+          {error} <Button variant="subtle" size="xs" onClick={() => load(undefined)}>Try again</Button>
+        </Alert>
+      )}
+      {entries.length > 0 && (
+        <ul aria-label="Search results" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+          {entries.map((entry) => (
+            <li key={entry.path} data-result={entry.path} style={{ padding: '6px 0', borderBottom: '1px solid var(--mantine-color-default-border)', wordBreak: 'break-all' }}>
+              <Anchor component={Link} to={resultUrl(entry)} fw={500}>{entry.display_name}</Anchor>
+              <Text size="xs" c="dimmed">
+                {entry.type === 'directory' ? 'Folder' : `File, ${formatSize(entry.size)}`} in {whereInWords(entry.path)}
+              </Text>
+            </li>
+          ))}
+        </ul>
+      )}
+      {!loading && error === undefined && entries.length === 0 && (
+        <Center py="xl"><Text c="dimmed">Nothing here or below has a name with “{text}” in it.</Text></Center>
+      )}
+      {loading && <Center py="md"><Loader size="sm" aria-label="Searching" /></Center>}
+      {next !== undefined && !loading && (
+        <Center py="sm"><Button variant="subtle" onClick={() => load(next)}>Load more</Button></Center>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,148 @@
+import { Alert, Anchor, Button, Center, Group, Loader, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { parentOf } from '../api/files';
+import { listTrash, purgeTrashed, restoreTrashed, type Restored, type TrashEntry } from '../api/trash';
+import { folderUrl } from '../files/Breadcrumbs';
+import { ConfirmDialog } from '../files/dialogs';
+import { formatSize, formatTime } from '../files/format';
+import { useWhoNames } from '../files/useWhoNames';
+
+const errorText = (caught: unknown, fallback: string) => (caught instanceof Error ? caught.message : fallback);
+
+/** Where a restored entry is seen: a folder opened, a file shown in its folder's preview. */
+function restoredUrl(restored: Restored): string {
+  if (restored.file.type === 'directory') return folderUrl(restored.path);
+  return `${folderUrl(parentOf(restored.path))}?open=${encodeURIComponent(restored.file.display_name)}`;
+}
+
+/** What a deletion held, in words: a file's size; a folder's size and how many files and folders. */
+function contentsInWords(entry: TrashEntry): string {
+  if (entry.type === 'file') return formatSize(entry.size);
+  const folders = entry.entries - entry.files;
+  return `${formatSize(entry.size)}: ${entry.files} file${entry.files === 1 ? '' : 's'}, ${folders} folder${folders === 1 ? '' : 's'}`;
+}
+
+/**
+ * The deletions the person could make now, whichever door deleted them (docs/files.md, "The
+ * trash"), newest first, a page at a time on the API's cursor, each to restore where it was or
+ * to delete for good. The server decides what is seen: delete permission at the path it had.
+ */
+export function TrashPage() {
+  const [entries, setEntries] = useState<TrashEntry[]>([]);
+  const [next, setNext] = useState<string | undefined>();
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | undefined>();
+  const [restored, setRestored] = useState<Restored | undefined>();
+  const [purging, setPurging] = useState<TrashEntry | undefined>();
+  const [busy, setBusy] = useState<number | undefined>();
+  const whoName = useWhoNames(entries.map((e) => e.deleted_by_id));
+  const inFlight = useRef<AbortController | undefined>(undefined);
+
+  const load = useCallback((cursor: string | undefined) => {
+    inFlight.current?.abort();
+    const controller = new AbortController();
+    inFlight.current = controller;
+    setLoading(true);
+    listTrash(cursor, controller.signal).then(
+      (page) => {
+        if (controller.signal.aborted) return;
+        setEntries((previous) => (cursor === undefined ? page.entries : [...previous, ...page.entries]));
+        setNext(page.next);
+        setLoading(false);
+      },
+      (caught: unknown) => {
+        if (controller.signal.aborted) return;
+        setError(errorText(caught, 'The trash could not be read.'));
+        setLoading(false);
+      },
+    );
+  }, []);
+  useEffect(() => {
+    load(undefined);
+    return () => inFlight.current?.abort();
+  }, [load]);
+
+  const restore = async (entry: TrashEntry) => {
+    setError(undefined);
+    setRestored(undefined);
+    setBusy(entry.id);
+    try {
+      const answer = await restoreTrashed(entry.id);
+      setEntries((shown) => shown.filter((e) => e.id !== entry.id));
+      setRestored(answer);
+    } catch (caught) {
+      setError(errorText(caught, 'It could not be restored.'));
+    } finally {
+      setBusy(undefined);
+    }
+  };
+
+  return (
+    <Stack gap="md" data-loading={String(loading)}>
+      <Title order={1} size="h2">Trash</Title>
+      <Text size="sm" c="dimmed">
+        What was deleted, by you or by others, where you may delete. Restore puts it back where it was; after the site's retention time it is removed for good.
+      </Text>
+      {error !== undefined && <Alert color="red" role="alert" withCloseButton closeButtonLabel="Dismiss" onClose={() => setError(undefined)}>{error}</Alert>}
+      {restored !== undefined && (
+        <Alert color="green" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setRestored(undefined)} style={{ wordBreak: 'break-all' }}>
+          Restored to <Anchor component={Link} to={restoredUrl(restored)} inherit>{restored.path}</Anchor>
+          {restored.renamed ? '. Something else now stands where it was, so it was restored beside it under this new name.' : '.'}
+        </Alert>
+      )}
+      {entries.length > 0 && (
+        <Table.ScrollContainer minWidth={640}>
+          <Table verticalSpacing="xs">
+            <VisuallyHidden component="caption">Deleted files and folders, newest first</VisuallyHidden>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">Was at</Table.Th>
+                <Table.Th scope="col">Deleted</Table.Th>
+                <Table.Th scope="col">By</Table.Th>
+                <Table.Th scope="col">Size</Table.Th>
+                <Table.Th scope="col"><VisuallyHidden>Actions</VisuallyHidden></Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {entries.map((entry) => (
+                <Table.Tr key={entry.id} data-trash={entry.path}>
+                  <Table.Td style={{ wordBreak: 'break-all' }}>
+                    {entry.path}
+                    <Text size="xs" c="dimmed">{entry.type === 'directory' ? 'Folder' : 'File'}, kept until {formatTime(entry.expires_at)}</Text>
+                  </Table.Td>
+                  <Table.Td>{formatTime(entry.deleted_at)}</Table.Td>
+                  <Table.Td>{whoName(entry.deleted_by_id)}</Table.Td>
+                  <Table.Td>{contentsInWords(entry)}</Table.Td>
+                  <Table.Td>
+                    <Group gap="xs" wrap="nowrap">
+                      <Button size="xs" variant="default" loading={busy === entry.id} aria-label={`Restore ${entry.path}`} onClick={() => void restore(entry)}>Restore</Button>
+                      <Button size="xs" variant="default" aria-label={`Delete ${entry.path} for good`} onClick={() => setPurging(entry)}>Delete for good</Button>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {!loading && error === undefined && entries.length === 0 && (
+        <Center py="xl"><Text c="dimmed">The trash is empty: nothing you may restore was deleted.</Text></Center>
+      )}
+      {loading && <Center py="md"><Loader size="sm" aria-label="Loading" /></Center>}
+      {next !== undefined && !loading && (
+        <Center py="sm"><Button variant="subtle" onClick={() => load(next)}>Load more</Button></Center>
+      )}
+      {purging !== undefined && (
+        <ConfirmDialog opened title={purging.type === 'directory' ? 'Delete folder for good' : 'Delete file for good'} confirmLabel="Delete for good"
+          onClose={() => setPurging(undefined)}
+          onConfirm={async () => {
+            await purgeTrashed(purging.id);
+            setEntries((shown) => shown.filter((e) => e.id !== purging.id));
+          }}>
+          Delete <strong>{purging.path}</strong>{purging.type === 'directory' ? ' and everything in it' : ''} for good, with its earlier versions? This one cannot be undone.
+        </ConfirmDialog>
+      )}
+    </Stack>
+  );
+}
