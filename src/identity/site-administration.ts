@@ -27,9 +27,9 @@ export async function readSiteSettingsAs(a: Call): Promise<SiteView> {
 }
 
 /** GET /site/policies: the settings that decide what any user may do for themselves, for every signed-in user. */
-export async function readSitePolicies(a: Call): Promise<Pick<SiteSettings, 'users_can_create_api_keys' | 'password_min_length'>> {
+export async function readSitePolicies(a: Call): Promise<Pick<SiteSettings, 'users_can_create_api_keys' | 'password_min_length' | 'trash_retention_days'>> {
   const settings = await readSiteSettings(a.db);
-  return { users_can_create_api_keys: settings.users_can_create_api_keys, password_min_length: settings.password_min_length };
+  return { users_can_create_api_keys: settings.users_can_create_api_keys, password_min_length: settings.password_min_length, trash_retention_days: settings.trash_retention_days };
 }
 
 /**

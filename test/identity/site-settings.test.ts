@@ -79,9 +79,9 @@ describe.each(testDatabaseTargets())('site settings [$name]', (target) => {
     const key = await createApiKey(t.database.db, { userId: user.id });
     const before = await t.api.get('/site/policies', { key });
     expect(before.status).toBe(200);
-    expect(before.body).toEqual({ users_can_create_api_keys: true, password_min_length: 12 });
+    expect(before.body).toEqual({ users_can_create_api_keys: true, password_min_length: 12, trash_retention_days: 30 });
     expect((await t.api.patch('/site', { users_can_create_api_keys: false }, { key: BOOTSTRAP_KEY })).status).toBe(200);
-    expect((await t.api.get('/site/policies', { key })).body).toEqual({ users_can_create_api_keys: false, password_min_length: 12 });
+    expect((await t.api.get('/site/policies', { key })).body).toEqual({ users_can_create_api_keys: false, password_min_length: 12, trash_retention_days: 30 });
     await t.api.patch('/site', { users_can_create_api_keys: true }, { key: BOOTSTRAP_KEY });
     expect((await t.api.get('/site/policies')).body.type).toBe('not-authenticated/authentication-required');
   });

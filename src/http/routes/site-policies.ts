@@ -8,6 +8,7 @@ import { errorResponses } from '../schemas.js';
 const PoliciesBody = Type.Object({
   users_can_create_api_keys: Type.Boolean({ description: 'Users who are not administrators may create their own API keys' }),
   password_min_length: Type.Integer({ description: 'Minimum length of a new password, in characters' }),
+  trash_retention_days: Type.Integer({ description: 'Days a deleted file or folder stays in the trash, restorable, before it is purged' }),
 });
 
 /**

@@ -376,8 +376,8 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
 
     await page.getByRole('button', { name: `Actions for ${HOSTILE}` }).click();
     await page.getByRole('menu', { name: `Actions for ${HOSTILE}` }).getByRole('menuitem', { name: 'Delete' }).click();
-    // Not a Site Administrator: the site's retention is not hers to read, so the days go unsaid.
-    expect(await page.getByRole('dialog').textContent()).toContain('It goes to the trash, where it can be restored.');
+    // The site's retention is one of the rules every user reads (GET /site/policies), administrator or not.
+    await expect.poll(() => page.getByRole('dialog').textContent()).toContain('It goes to the trash for 30 days, where it can be restored.');
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await page.locator('[data-entry="big.bin"]').waitFor();
     await expect.poll(() => page.getByText(HOSTILE, { exact: true }).count()).toBe(0);

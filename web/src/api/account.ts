@@ -15,6 +15,7 @@ export interface ApiKey {
 export interface SitePolicies {
   users_can_create_api_keys: boolean;
   password_min_length: number;
+  trash_retention_days: number;
 }
 
 export async function getSitePolicies(): Promise<SitePolicies> {
