@@ -25,26 +25,15 @@ export async function keepReplacedContent(tx: Db, replaced: Entry, entryId: numb
 }
 
 /** A file's earlier content as a session shows it (docs/files.md#trash-and-versions). */
-export interface VersionEntry {
-  id: number;
-  size: number;
-  sha256: string | null;
-  md5: string | null;
-  sha1: string | null;
-  crc32: string | null;
-  /** The content's own modification times: the server's, and the one its client gave, if any. */
-  mtime: number;
-  providedMtime: number | null;
-  /** Who wrote this content. */
-  authorId: number | null;
-  /** When it stopped being the file's content, and who replaced it. */
-  replacedAt: number;
-  replacedById: number | null;
-}
+/**
+ * An earlier content of a file as the API shows it: the kept row without where its bytes are
+ * stored (an internal key) or the file it belongs to (the listing names it).
+ */
+export type VersionEntry = Omit<FileVersion, 'entryId' | 'storageKey'>;
 
 function versionEntryOf(version: FileVersion): VersionEntry {
-  const { id, size, sha256, md5, sha1, crc32, mtime, providedMtime, authorId, replacedAt, replacedById } = version;
-  return { id, size, sha256, md5, sha1, crc32, mtime, providedMtime, authorId, replacedAt, replacedById };
+  const { entryId: _file, storageKey: _stored, ...shown } = version;
+  return shown;
 }
 
 /** A file's versions, newest first, for a caller who may read it (access/recovery-authority.ts). */

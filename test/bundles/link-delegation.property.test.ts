@@ -35,15 +35,7 @@ import {
   LINK_PERMISSIONS, type LinkPermissions, linkExtentPaths, mayShare, sees, shownAtTop, shownIn, subjectOf, takesUploads, UPLOAD_PROBE, type Verdict, visitorHoldings,
 } from './link-delegation-oracle.js';
 import { encodePath, PUBLIC, visit, type Visitor } from './public-link-support.js';
-
-function positiveFromEnvironment(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  // A typo must not quietly turn the property off.
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got ${raw}`);
-  return value;
-}
+import { positiveFromEnvironment } from '../support/property-runs.js';
 
 const numRuns = positiveFromEnvironment('LINK_DELEGATION_PROPERTY_RUNS', 30);
 const seedText = process.env.LINK_DELEGATION_PROPERTY_SEED;

@@ -37,15 +37,7 @@ import {
   holdingsOf, mayHandOn, PROTOCOLS, type Holding, type Place, type Protocol, type SiteState, workspaceAdministration,
 } from './delegation-holdings.js';
 import { readState } from './site-state.js';
-
-function positiveFromEnvironment(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  // A typo must not quietly turn the property off.
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got ${raw}`);
-  return value;
-}
+import { positiveFromEnvironment } from '../support/property-runs.js';
 
 const numRuns = positiveFromEnvironment('DELEGATION_PROPERTY_RUNS', 300);
 const seedText = process.env.DELEGATION_PROPERTY_SEED;
