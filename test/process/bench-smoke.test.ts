@@ -35,6 +35,7 @@ describe('bench harness smoke run [sqlite]', () => {
       // One row past the console's first page of 200.
       console: { rounds: 1, warmupRounds: 0, folderSize: 201 },
       automations: { automations: 3, rounds: 1 },
+      search: { entries: 2_000, searches: 10 },
     };
     const report = await runBench(options, () => undefined);
 
@@ -101,6 +102,10 @@ describe('bench harness smoke run [sqlite]', () => {
       // The listing during the uploads has no CPU of its own: the server's CPU then is the uploads'.
       if (row.kind !== 'cold' && !row.scenario.includes('during the parallel uploads')) expect(row.measurement?.cpuMicrosPerRequest).toBeGreaterThan(0);
     }
+    // The search section: each scenario's searches timed, on its own small site.
+    const searches = report.rows.filter((row) => row.kind === 'search' && row.searchLatency !== undefined);
+    expect(searches.length).toBeGreaterThan(0);
+    for (const row of searches) expect(row.searchLatency?.medianMs).toBeGreaterThan(0);
     expect(formatReport(report)).toContain('| target | measured | met |');
     expect(formatReport(report)).toContain('Activity times: ');
   }, 120_000);

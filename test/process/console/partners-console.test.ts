@@ -136,7 +136,7 @@ describe.runIf(browserAvailable()).each(databases)('Partners in the console in C
     // 4. The Partner Admin sees their Partner's users and adds one.
     await signInAs(page, PAT);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Partner users' }).click();
-    expect(await navigation(page)).toEqual(['Files', 'History', 'Partner users', 'My account']);
+    expect(await navigation(page)).toEqual(['Files', 'Trash', 'History', 'Partner users', 'My account']);
     const own = page.locator('[data-partner-user="pat"]');
     await own.or(page.getByRole('alert')).first().waitFor();
     expect(await page.getByRole('alert').allTextContents()).toEqual([]);
@@ -161,7 +161,7 @@ describe.runIf(browserAvailable()).each(databases)('Partners in the console in C
     await signInAs(page, QUINN);
     const listing = page.getByRole('table');
     await listing.getByText('welcome.txt').waitFor();
-    expect(await navigation(page)).toEqual(['Files', 'History', 'My account']);
+    expect(await navigation(page)).toEqual(['Files', 'Trash', 'History', 'My account']);
     const names = await listing.locator('tbody tr').allTextContents();
     expect(names.join('\n')).not.toMatch(/Internal|Partners|salaries/);
     expect(names).toHaveLength(1);
@@ -213,7 +213,7 @@ describe.runIf(browserAvailable()).each(databases)('Partners in the console in C
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'bo', password: 'bo has a new long password' }),
     });
     expect(signIn.status).toBe(201);
-    expect(await navigation(page)).toEqual(['Files', 'History', 'Partner users', 'My account']);
+    expect(await navigation(page)).toEqual(['Files', 'Trash', 'History', 'Partner users', 'My account']);
     await signOut(page, site);
 
     // A Partner that lets its Partner Admins do nothing: the page says so, and lists nobody.
