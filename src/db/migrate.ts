@@ -18,12 +18,13 @@ export async function migrateToLatest(database: Database): Promise<void> {
 /**
  * Kysely finds its bookkeeping tables by listing the tables of every schema on the server, and
  * PostgreSQL fails that listing when another schema is dropped while it runs: the schema is gone
- * (`3F000`), or one of its tables is (`42P01`). Nothing has run then (no results), so the step is
- * simply tried again.
+ * (`3F000`), one of its tables is (`42P01`), or a column of one (`42703`, seen while the listing
+ * read a dropped table's columns). Nothing has run then (no results), so the step is simply tried
+ * again.
  */
 function isSchemaDroppedMeanwhile(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
-  return code === '3F000' || code === '42P01';
+  return code === '3F000' || code === '42P01' || code === '42703';
 }
 
 /**
