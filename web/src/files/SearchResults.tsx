@@ -1,8 +1,9 @@
 import { Alert, Anchor, Button, Center, Loader, Stack, Text } from '@mantine/core';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback } from 'react';
 import { Link } from 'react-router';
 import { parentOf, searchBelow, type Entry } from '../api/files';
 import { folderUrl, shownName } from './Breadcrumbs';
+import { useCursorPages } from '../paging/useCursorPages';
 import { formatSize } from './format';
 
 /** Where a result opens: a folder itself; a file in its folder, shown in the preview (`?open=<name>`). */
@@ -23,43 +24,17 @@ function whereInWords(path: string): string {
  * the person may see them: the server searches its index of names, a page at a time on its cursor.
  */
 export function SearchResults({ folder, text }: { folder: string; text: string }) {
-  const [entries, setEntries] = useState<Entry[]>([]);
-  const [next, setNext] = useState<string | undefined>();
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | undefined>();
-  const inFlight = useRef<AbortController | undefined>(undefined);
-
-  const load = useCallback((cursor: string | undefined) => {
-    inFlight.current?.abort();
-    const controller = new AbortController();
-    inFlight.current = controller;
-    setLoading(true);
-    setError(undefined);
-    searchBelow(folder, text, cursor, controller.signal).then(
-      (page) => {
-        if (controller.signal.aborted) return;
-        setEntries((shown) => (cursor === undefined ? page.entries : [...shown, ...page.entries]));
-        setNext(page.next);
-        setLoading(false);
-      },
-      (caught: unknown) => {
-        if (controller.signal.aborted) return;
-        setError(caught instanceof Error ? caught.message : 'The search did not work.');
-        setLoading(false);
-      },
-    );
+  const fetchPage = useCallback(async (cursor: string | undefined, signal: AbortSignal) => {
+    const page = await searchBelow(folder, text, cursor, signal);
+    return { items: page.entries, next: page.next };
   }, [folder, text]);
-  useEffect(() => {
-    setEntries([]);
-    load(undefined);
-    return () => inFlight.current?.abort();
-  }, [load]);
+  const { items: entries, loading, error, hasMore, loadMore, reload } = useCursorPages(fetchPage, 'The search did not work.');
 
   return (
     <Stack gap="xs" data-searching={String(loading)}>
       {error !== undefined && (
         <Alert color="red" role="alert" title="The search did not work">
-          {error} <Button variant="subtle" size="xs" onClick={() => load(undefined)}>Try again</Button>
+          {error} <Button variant="subtle" size="xs" onClick={reload}>Try again</Button>
         </Alert>
       )}
       {entries.length > 0 && (
@@ -78,8 +53,8 @@ export function SearchResults({ folder, text }: { folder: string; text: string }
         <Center py="xl"><Text c="dimmed">Nothing here or below has a name with “{text}” in it.</Text></Center>
       )}
       {loading && <Center py="md"><Loader size="sm" aria-label="Searching" /></Center>}
-      {next !== undefined && !loading && (
-        <Center py="sm"><Button variant="subtle" onClick={() => load(next)}>Load more</Button></Center>
+      {hasMore && !loading && (
+        <Center py="sm"><Button variant="subtle" onClick={loadMore}>Load more</Button></Center>
       )}
     </Stack>
   );

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Button, Center, Group, Loader, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { parentOf } from '../api/files';
 import { listTrash, purgeTrashed, restoreTrashed, type Restored, type TrashEntry } from '../api/trash';
@@ -7,6 +7,7 @@ import { folderUrl } from '../files/Breadcrumbs';
 import { ConfirmDialog } from '../files/dialogs';
 import { formatSize, formatTime } from '../files/format';
 import { useWhoNames } from '../files/useWhoNames';
+import { useCursorPages } from '../paging/useCursorPages';
 
 const errorText = (caught: unknown, fallback: string) => (caught instanceof Error ? caught.message : fallback);
 
@@ -23,45 +24,25 @@ function contentsInWords(entry: TrashEntry): string {
   return `${formatSize(entry.size)}: ${entry.files} file${entry.files === 1 ? '' : 's'}, ${folders} folder${folders === 1 ? '' : 's'}`;
 }
 
+/** A page of the trash, as the list reads it. */
+async function fetchTrashPage(cursor: string | undefined, signal: AbortSignal) {
+  const page = await listTrash(cursor, signal);
+  return { items: page.entries, next: page.next };
+}
+
 /**
  * The deletions the person could make now, whichever door deleted them (docs/files.md, "The
  * trash"), newest first, a page at a time on the API's cursor, each to restore where it was or
  * to delete for good. The server decides what is seen: delete permission at the path it had.
  */
 export function TrashPage() {
-  const [entries, setEntries] = useState<TrashEntry[]>([]);
-  const [next, setNext] = useState<string | undefined>();
-  const [loading, setLoading] = useState(true);
+  const trash = useCursorPages(fetchTrashPage, 'The trash could not be read.');
+  const { items: entries, loading, update } = trash;
   const [error, setError] = useState<string | undefined>();
   const [restored, setRestored] = useState<Restored | undefined>();
   const [purging, setPurging] = useState<TrashEntry | undefined>();
   const [busy, setBusy] = useState<number | undefined>();
   const whoName = useWhoNames(entries.map((e) => e.deleted_by_id));
-  const inFlight = useRef<AbortController | undefined>(undefined);
-
-  const load = useCallback((cursor: string | undefined) => {
-    inFlight.current?.abort();
-    const controller = new AbortController();
-    inFlight.current = controller;
-    setLoading(true);
-    listTrash(cursor, controller.signal).then(
-      (page) => {
-        if (controller.signal.aborted) return;
-        setEntries((previous) => (cursor === undefined ? page.entries : [...previous, ...page.entries]));
-        setNext(page.next);
-        setLoading(false);
-      },
-      (caught: unknown) => {
-        if (controller.signal.aborted) return;
-        setError(errorText(caught, 'The trash could not be read.'));
-        setLoading(false);
-      },
-    );
-  }, []);
-  useEffect(() => {
-    load(undefined);
-    return () => inFlight.current?.abort();
-  }, [load]);
 
   const restore = async (entry: TrashEntry) => {
     setError(undefined);
@@ -69,7 +50,7 @@ export function TrashPage() {
     setBusy(entry.id);
     try {
       const answer = await restoreTrashed(entry.id);
-      setEntries((shown) => shown.filter((e) => e.id !== entry.id));
+      update((shown) => shown.filter((e) => e.id !== entry.id));
       setRestored(answer);
     } catch (caught) {
       setError(errorText(caught, 'It could not be restored.'));
@@ -84,6 +65,7 @@ export function TrashPage() {
       <Text size="sm" c="dimmed">
         What was deleted, by you or by others, where you may delete. Restore puts it back where it was; after the site's retention time it is removed for good.
       </Text>
+      {trash.error !== undefined && <Alert color="red" role="alert">{trash.error}</Alert>}
       {error !== undefined && <Alert color="red" role="alert" withCloseButton closeButtonLabel="Dismiss" onClose={() => setError(undefined)}>{error}</Alert>}
       {restored !== undefined && (
         <Alert color="green" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setRestored(undefined)} style={{ wordBreak: 'break-all' }}>
@@ -126,19 +108,19 @@ export function TrashPage() {
           </Table>
         </Table.ScrollContainer>
       )}
-      {!loading && error === undefined && entries.length === 0 && (
+      {!loading && trash.error === undefined && entries.length === 0 && (
         <Center py="xl"><Text c="dimmed">The trash is empty: nothing you may restore was deleted.</Text></Center>
       )}
       {loading && <Center py="md"><Loader size="sm" aria-label="Loading" /></Center>}
-      {next !== undefined && !loading && (
-        <Center py="sm"><Button variant="subtle" onClick={() => load(next)}>Load more</Button></Center>
+      {trash.hasMore && !loading && (
+        <Center py="sm"><Button variant="subtle" onClick={trash.loadMore}>Load more</Button></Center>
       )}
       {purging !== undefined && (
         <ConfirmDialog opened title={purging.type === 'directory' ? 'Delete folder for good' : 'Delete file for good'} confirmLabel="Delete for good"
           onClose={() => setPurging(undefined)}
           onConfirm={async () => {
             await purgeTrashed(purging.id);
-            setEntries((shown) => shown.filter((e) => e.id !== purging.id));
+            update((shown) => shown.filter((e) => e.id !== purging.id));
           }}>
           Delete <strong>{purging.path}</strong>{purging.type === 'directory' ? ' and everything in it' : ''} for good, with its earlier versions? This one cannot be undone.
         </ConfirmDialog>
