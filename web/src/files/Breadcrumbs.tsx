@@ -1,10 +1,19 @@
 import { Anchor, Breadcrumbs as MantineBreadcrumbs, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { encodePath } from '../api/files';
+import { encodePath, parentOf } from '../api/files';
 import { dropTargetProps } from './row-drag';
 
 export function folderUrl(path: string): string {
   return path === '' ? '/files' : `/files/${encodePath(path)}`;
+}
+
+/** The address parameter of a file shown in its folder's preview (`/files/Reports?open=summary.pdf`). */
+export const OPEN_PARAMETER = 'open';
+
+/** Where an entry is seen: a folder opened; a file in its folder, shown in the preview. */
+export function entryUrl(entry: { path: string; type: string; display_name: string }): string {
+  if (entry.type === 'directory') return folderUrl(entry.path);
+  return `${folderUrl(parentOf(entry.path))}?${OPEN_PARAMETER}=${encodeURIComponent(entry.display_name)}`;
 }
 
 /** The folder at the Default Workspace's root that holds every Custom Workspace (`_/Workspaces/<id>`). */

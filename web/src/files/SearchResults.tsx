@@ -1,16 +1,10 @@
 import { Alert, Anchor, Button, Center, Loader, Stack, Text } from '@mantine/core';
 import { useCallback } from 'react';
 import { Link } from 'react-router';
-import { parentOf, searchBelow, type Entry } from '../api/files';
-import { folderUrl, shownName } from './Breadcrumbs';
+import { parentOf, searchBelow } from '../api/files';
+import { entryUrl, shownName } from './Breadcrumbs';
 import { useCursorPages } from '../paging/useCursorPages';
 import { formatSize } from './format';
-
-/** Where a result opens: a folder itself; a file in its folder, shown in the preview (`?open=<name>`). */
-function resultUrl(entry: Entry): string {
-  if (entry.type === 'directory') return folderUrl(entry.path);
-  return `${folderUrl(parentOf(entry.path))}?open=${encodeURIComponent(entry.display_name)}`;
-}
 
 /** A result's folder as a person reads it: the root is All files, `_` the Workspaces folder. */
 function whereInWords(path: string): string {
@@ -41,7 +35,7 @@ export function SearchResults({ folder, text }: { folder: string; text: string }
         <ul aria-label="Search results" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
           {entries.map((entry) => (
             <li key={entry.path} data-result={entry.path} style={{ padding: '6px 0', borderBottom: '1px solid var(--mantine-color-default-border)', wordBreak: 'break-all' }}>
-              <Anchor component={Link} to={resultUrl(entry)} fw={500}>{entry.display_name}</Anchor>
+              <Anchor component={Link} to={entryUrl(entry)} fw={500}>{entry.display_name}</Anchor>
               <Text size="xs" c="dimmed">
                 {entry.type === 'directory' ? 'Folder' : `File, ${formatSize(entry.size)}`} in {whereInWords(entry.path)}
               </Text>

@@ -3,7 +3,7 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react'
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { mayManage } from '../api/explain';
 import { copyEntry, createFolder, deleteEntry, downloadLink, folderPermissions, joinPath, moveEntry, parentOf, type Entry } from '../api/files';
-import { FolderBreadcrumbs, folderUrl, WORKSPACES_FOLDER } from '../files/Breadcrumbs';
+import { FolderBreadcrumbs, folderUrl, OPEN_PARAMETER, WORKSPACES_FOLDER } from '../files/Breadcrumbs';
 import { historyLink } from '../history/links';
 import { ConfirmDialog, NameDialog } from '../files/dialogs';
 import { DropZone } from '../files/DropZone';
@@ -37,8 +37,6 @@ type Dialog =
   | { kind: 'move' | 'delete'; entries: Entry[] }
   | undefined;
 
-/** The address parameter of a file shown in a preview (`/files/Reports?open=summary.pdf`), which Copy link hands on. */
-const OPEN = 'open';
 /** The address parameter of a search of the folder and below (`/files/Reports?search=q3`), so Back returns to the results. */
 const SEARCH = 'search';
 /** How long typing pauses before the search is asked: one request for a word, not one a key. */
@@ -60,7 +58,7 @@ export function FilesPage() {
   const uploads = useUploads(reload);
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
-  const opened = params.get(OPEN) ?? undefined;
+  const opened = params.get(OPEN_PARAMETER) ?? undefined;
   const selection = useSelection(path, folder.entries);
   const [notice, setNotice] = useState<string | undefined>();
   const retentionDays = useTrashRetention(dialog?.kind === 'delete');
@@ -129,7 +127,7 @@ export function FilesPage() {
     if (action === 'open') {
       // What a browser can show opens in a preview (its own address, to copy); anything else downloads.
       if (previewKindOf(entry.display_name, entry.mime_type) !== undefined) {
-        setParams((current) => { current.set(OPEN, entry.display_name); return current; });
+        setParams((current) => { current.set(OPEN_PARAMETER, entry.display_name); return current; });
       } else {
         await download(entry);
       }
@@ -147,7 +145,7 @@ export function FilesPage() {
     setDialog({ kind: action, entry });
   }, [navigate, download, setParams]);
 
-  const closePreview = useCallback(() => setParams((current) => { current.delete(OPEN); return current; }), [setParams]);
+  const closePreview = useCallback(() => setParams((current) => { current.delete(OPEN_PARAMETER); return current; }), [setParams]);
 
   // Rows dropped on a folder (a row or a breadcrumb): moved there by the same API call as the dialog's.
   const dropInto = useCallback(async (target: string, paths: string[]) => {

@@ -1,21 +1,14 @@
 import { Alert, Anchor, Button, Center, Group, Loader, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { parentOf } from '../api/files';
 import { listTrash, purgeTrashed, restoreTrashed, type Restored, type TrashEntry } from '../api/trash';
-import { folderUrl } from '../files/Breadcrumbs';
+import { entryUrl } from '../files/Breadcrumbs';
 import { ConfirmDialog } from '../files/dialogs';
 import { formatSize, formatTime } from '../files/format';
 import { useWhoNames } from '../files/useWhoNames';
 import { useCursorPages } from '../paging/useCursorPages';
 
 const errorText = (caught: unknown, fallback: string) => (caught instanceof Error ? caught.message : fallback);
-
-/** Where a restored entry is seen: a folder opened, a file shown in its folder's preview. */
-function restoredUrl(restored: Restored): string {
-  if (restored.file.type === 'directory') return folderUrl(restored.path);
-  return `${folderUrl(parentOf(restored.path))}?open=${encodeURIComponent(restored.file.display_name)}`;
-}
 
 /** What a deletion held, in words: a file's size; a folder's size and how many files and folders. */
 function contentsInWords(entry: TrashEntry): string {
@@ -69,7 +62,7 @@ export function TrashPage() {
       {error !== undefined && <Alert color="red" role="alert" withCloseButton closeButtonLabel="Dismiss" onClose={() => setError(undefined)}>{error}</Alert>}
       {restored !== undefined && (
         <Alert color="green" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setRestored(undefined)} style={{ wordBreak: 'break-all' }}>
-          Restored to <Anchor component={Link} to={restoredUrl(restored)} inherit>{restored.path}</Anchor>
+          Restored to <Anchor component={Link} to={entryUrl({ ...restored.file, path: restored.path })} inherit>{restored.path}</Anchor>
           {restored.renamed ? '. Something else now stands where it was, so it was restored beside it under this new name.' : '.'}
         </Alert>
       )}
