@@ -283,6 +283,11 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     expect(new URL(page.url()).pathname).toBe('/files-typo/Reports');
     await page.getByText('/files-typo/Reports', { exact: true }).waitFor();
     await accessible(page, 'page not found, 390 px');
+    // The address it echoes is text, whatever it holds: no element made of it.
+    await page.goto(`${site.baseUrl}/${HOSTILE}`);
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    expect(await page.locator('[data-page="not-found"]').textContent()).toContain('onerror=alert(1)');
+    expect(await page.locator('[data-page="not-found"] img').count()).toBe(0);
     await page.getByRole('link', { name: 'your files' }).click();
     await page.getByRole('table').getByRole('link', { name: 'Team' }).waitFor();
     expect(problems).toEqual([]);
@@ -604,6 +609,9 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     await site.admin('DELETE', '/files/Recover/scrap.txt');
     await put('Recover/plan.txt', Buffer.from('first plan'));
     await put('Recover/plan.txt', Buffer.from('the second plan'));
+    // A deletion whose name is markup, at the root (so the listing of Recover below stays as it is).
+    await put(encodeURIComponent(HOSTILE), Buffer.from('hostile'));
+    await site.admin('DELETE', `/files/${encodeURIComponent(HOSTILE)}`);
     await site.addFolders('Recover/Many', Array.from({ length: 10_000 }, (_, n) => `entry-${String(n).padStart(5, '0')}`));
     await put('Recover/Many/entry-04321/quarterly-summary.txt', Buffer.from('found it\n'));
 
@@ -616,6 +624,10 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     // Who deleted it, by name (an administrator may list users), and what it held.
     await expect.poll(() => row.locator('td').nth(2).textContent()).toBe(DANA.username);
     expect(await row.locator('td').nth(3).textContent()).toBe(`${report.length} B`);
+    // The name that is markup is shown as text: no element made of it.
+    const hostileRow = page.locator(`[data-trash="${HOSTILE}"]`);
+    expect(await hostileRow.locator('td').first().textContent()).toContain(HOSTILE);
+    expect(await hostileRow.locator('img').count()).toBe(0);
     await accessible(page, 'the trash');
     // Deleted with the site-wide key: no one to name. Purged for good, after saying it cannot be undone.
     const scrap = page.locator('[data-trash="Recover/scrap.txt"]');
@@ -755,6 +767,10 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     expect((await fetch(`${site.baseUrl}/api/rest/v1/users`, { headers: { 'X-ServiceAPI-Key': toolSecret } })).status).toBe(403);
     await toolKey.getByRole('button', { name: 'Done' }).click();
     await page.locator('[data-key="rclone on the laptop"]').getByText('Files only').waitFor();
+    // Shown once: once the dialog is closed the secret is nowhere a script could read it, nor in the address.
+    expect(await page.content()).not.toContain(toolSecret);
+    expect(await page.evaluate<string>('JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage } })')).not.toContain(toolSecret);
+    expect(page.url()).not.toContain(toolSecret);
 
     // The site's own rules are shown before a click, never as a refusal after it.
     await page.locator('input[name="new-password"]').fill('too short');
