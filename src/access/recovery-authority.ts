@@ -10,7 +10,9 @@ import type { PathAccess } from './path-access.js';
  *   not decided one by one. Restoring also creates it, which the creation plan decides as for any
  *   new entry (`write` where it lands);
  * - a file's earlier versions are listed by whoever may read the file now, and one is made its
- *   content again by whoever may write it (restoring is an overwrite).
+ *   content again by whoever may overwrite it: restoring is an overwrite, which takes `delete` on
+ *   the file (docs/permissions.md; files/creation-plan.ts asks the same of a PUT). `write` alone
+ *   would let a writer who may only add files replace one, naming the version by its id.
  */
 export function mayRecoverTrashed(access: PathAccess, trashed: { pathKey: string; type: EntryType }): boolean {
   return access.can(trashed.pathKey, trashed.type, 'delete');
@@ -21,5 +23,5 @@ export function mayListVersions(access: PathAccess, file: { pathKey: string }): 
 }
 
 export function mayRestoreVersion(access: PathAccess, file: { pathKey: string }): boolean {
-  return access.can(file.pathKey, 'file', 'write');
+  return access.can(file.pathKey, 'file', 'delete');
 }
