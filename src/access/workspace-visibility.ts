@@ -3,7 +3,7 @@ import { grantWorkspacesFor } from '../repositories/grants/index.js';
 import { subjectOf } from './authority.js';
 import type { Caller } from './caller.js';
 import { granteeSetOf } from './grant-reach.js';
-import { isConfined, reachesWorkspace } from './site-level.js';
+import { isConfined } from './site-level.js';
 import { workspaceExists } from '../repositories/workspaces.js';
 
 /**
@@ -30,16 +30,13 @@ async function visibleByGrants(db: Db, caller: Caller): Promise<Set<number>> {
 }
 
 /**
- * Whether the caller may choose to work in this Workspace (directory/user-preferences.ts): it
- * exists, the caller may see it, and its credential may act there. Choosing never grants
- * anything; it only says where the console opens.
+ * Whether the caller may choose to work in this Workspace (directory/user-preferences.ts): one it
+ * may see, which is also one its credential may select (a confined credential, a Custom
+ * Workspace's or a Partner's user's among them, sees its home only), and that exists. Choosing
+ * never grants anything; it only says where the console opens.
  */
 export async function mayWorkIn(db: Db, caller: Caller, workspaceId: number): Promise<boolean> {
-  if (!reachesWorkspace(caller, workspaceId)) return false;
-  // A Custom Workspace's or a Partner's user never works outside its own Workspace.
-  const user = caller.user;
-  if (user !== null && (user.workspaceId !== 0 || user.partnerId !== null) && workspaceId !== user.workspaceId) return false;
-  if (!(await workspaceExists(db, workspaceId))) return false;
   const visible = await workspacesVisibleTo(db, caller);
-  return visible === undefined || visible.has(workspaceId);
+  if (visible !== undefined && !visible.has(workspaceId)) return false;
+  return workspaceExists(db, workspaceId);
 }

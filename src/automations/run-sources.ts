@@ -85,7 +85,6 @@ function withParams(glob: string | null, params: Readonly<Record<string, string>
   });
 }
 
-
 /** The shallowest folder above the file that `path` matches ('' for the root, or when none does). */
 function baseOf(folderGlob: PathGlob | undefined, filePath: string): string {
   if (folderGlob === undefined) return '';

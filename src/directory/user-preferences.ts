@@ -30,11 +30,11 @@ export async function readOwnPreferences(a: Call): Promise<UserPreferences> {
 export async function setOwnPreferences(a: Call, changes: Partial<UserPreferences>): Promise<UserPreferences> {
   const userId = ownUserId(a);
   const chosen = changes.lastWorkspaceId;
-  if (chosen !== undefined) {
-    if (chosen !== null && !(await mayWorkIn(a.db, a.caller, chosen))) throw errors.workspaceNotFound();
-    await writeLastWorkspaceId(a.db, userId, chosen);
-  }
-  return readOwnPreferences(a);
+  if (chosen === undefined) return readOwnPreferences(a);
+  if (chosen !== null && !(await mayWorkIn(a.db, a.caller, chosen))) throw errors.workspaceNotFound();
+  await writeLastWorkspaceId(a.db, userId, chosen);
+  // Just checked: reading it back would only ask the same question again.
+  return { lastWorkspaceId: chosen };
 }
 
 /** A site-wide key has no user, so no preferences. */

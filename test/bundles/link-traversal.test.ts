@@ -34,12 +34,6 @@ function modelFiles(node: ModelNode, path: string): [string, string | undefined]
 /** How many runs of the property each database gets: a few seconds' worth. */
 const RUNS = 80;
 
-/**
- * The file contract's traversal spellings (traversal-cases.ts) through every public endpoint of a
- * share link of the folder `shared` (docs/sharing.md#paths-inside-a-link), each path sent raw,
- * as a hostile client sends it: each answers the documented refusal or the shared file itself,
- * no answer carries a byte of a file outside `shared`, and nothing outside it changes.
- */
 /** A link and its visitor's cookie. */
 interface LinkVisit {
   code: string;
@@ -68,6 +62,12 @@ async function sendTo(t: TestApp, link: LinkVisit, method: string, below: string
   return answer;
 }
 
+/**
+ * The file contract's traversal spellings (traversal-cases.ts) through every public endpoint of a
+ * share link of the folder `shared` (docs/sharing.md#paths-inside-a-link), each path sent raw,
+ * as a hostile client sends it: each answers the documented refusal or the shared file itself,
+ * no answer carries a byte of a file outside `shared`, and nothing outside it changes.
+ */
 describe.each(testDatabaseTargets())('a share link\'s paths never leave it [$name]', (target) => {
   let t: TestApp;
   let workspace: number;

@@ -60,6 +60,21 @@ describe.each(testDatabaseTargets())('user preferences [$name]', (target) => {
     expect((await t.api.patch('/user_preferences', { last_workspace_id: n }, asCustom)).body).toEqual({ last_workspace_id: n });
   });
 
+  it('a confined credential chooses its home only, whatever its user could reach with another', async () => {
+    const n = await createWorkspace(db());
+    // A Site Administrator of Workspace 0, with a key made in Workspace n: confined to n.
+    const admin = await createUser(db(), { siteAdmin: true });
+    const keyInN = { key: await createApiKey(db(), { userId: admin.id, workspaceId: n }) };
+    const refusedZero = await t.api.patch('/user_preferences', { last_workspace_id: 0 }, keyInN);
+    expect(refusedZero.status).toBe(404);
+    expect(refusedZero.body.type).toBe('not-found/workspace-not-found');
+    expect((await t.api.patch('/user_preferences', { last_workspace_id: n }, keyInN)).body).toEqual({ last_workspace_id: n });
+    // Its session, not confined, may choose Workspace 0; the key then reads that choice as none.
+    const asAdmin = await session(admin.id);
+    expect((await t.api.patch('/user_preferences', { last_workspace_id: 0 }, asAdmin)).body).toEqual({ last_workspace_id: 0 });
+    expect((await t.api.get('/user_preferences', keyInN)).body).toEqual({ last_workspace_id: null });
+  });
+
   it('a Site Administrator\'s choice of a Workspace deleted since reads as none', async () => {
     const admin = await createUser(db(), { siteAdmin: true });
     const empty = await createWorkspace(db());

@@ -466,7 +466,6 @@ function resolveGrantee(
   return { kind: 'groups', groupIds: [first, second] };
 }
 
-
 interface Outcome {
   status: number;
   text: string;

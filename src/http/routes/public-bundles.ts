@@ -92,9 +92,10 @@ function filePath(request: FastifyRequest, code: string): string {
 }
 
 /**
- * `?path=`, as plain text. The query parser keeps a value it cannot percent-decode as it was
- * written, which would make `%c0%ae%c0%ae` a folder's name where the same spelling in a file's URL
- * is refused: it is refused here too, so a path means the same on every endpoint.
+ * `?path=`, as plain text. The query parser (URLSearchParams) reads bytes that are no UTF-8 as
+ * U+FFFD and keeps a `%` it cannot decode as written, which would make `%c0%ae%c0%ae` a name (four
+ * replacement characters) where the same spelling in a file's URL is refused: it is refused here
+ * too, so a path means the same on every endpoint.
  */
 function queryPath(request: FastifyRequest, parsed: string | undefined): string {
   const query = request.url.indexOf('?');
