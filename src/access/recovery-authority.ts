@@ -1,5 +1,6 @@
 import type { EntryType } from '../authz/index.js';
 import type { PathAccess } from './path-access.js';
+import { inheritedBelow } from './subtree-access.js';
 
 /**
  * Who may undo a deletion or an overwrite (docs/files.md#trash-and-versions), decided by the
@@ -22,9 +23,8 @@ import type { PathAccess } from './path-access.js';
 export function mayRecoverTrashed(access: PathAccess, trashed: { pathKey: string; type: EntryType; entries: number; files: number }): boolean {
   if (!access.can(trashed.pathKey, trashed.type, 'delete')) return false;
   if (trashed.type === 'file' || trashed.entries === 1) return true;
-  // Made-up names no grant lies on: only the coverage inherited from the folder and above counts.
   const onlyFiles = trashed.entries === trashed.files + 1;
-  return onlyFiles ? access.can(`${trashed.pathKey}/\u0001`, 'file', 'delete') : access.can(`${trashed.pathKey}/\u0001/\u0001`, 'directory', 'delete');
+  return inheritedBelow(access, trashed.pathKey, 'delete', onlyFiles ? 'files' : 'any depth');
 }
 
 export function mayListVersions(access: PathAccess, file: { pathKey: string }): boolean {

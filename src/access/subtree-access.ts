@@ -16,9 +16,7 @@ import type { PathAccess } from './path-access.js';
 export async function holdsOverSubtree(db: Db, access: PathAccess, entry: Entry, capability: Capability): Promise<boolean> {
   if (!access.can(entry.pathKey, entry.type, capability)) return false;
   if (entry.type === 'file') return true;
-  // A made-up path two levels down: no grant lies on it, so only inherited coverage counts.
-  const anyDescendant = `${entry.pathKey}/\u0001/\u0001`;
-  if (access.can(anyDescendant, 'directory', capability)) return true;
+  if (inheritedBelow(access, entry.pathKey, capability, 'any depth')) return true;
 
   const grants = [...access.ancestorGrants, ...(await access.grantsBelow(entry.pathKey))];
   const subject = access.viewer.subject;
@@ -26,4 +24,13 @@ export async function holdsOverSubtree(db: Db, access: PathAccess, entry: Entry,
     if (!decide(subject, { pathKey: below.pathKey, type: below.type }, grants).capabilities.includes(capability)) return false;
   }
   return true;
+}
+
+/**
+ * Whether every entry below a folder receives `capability` from the grants on the folder and
+ * above it alone: its direct files (`'files'`), or everything at any depth. Asked of a made-up
+ * path below the folder, on which no grant lies, so only inherited coverage counts.
+ */
+export function inheritedBelow(access: PathAccess, folderKey: string, capability: Capability, reach: 'files' | 'any depth'): boolean {
+  return reach === 'files' ? access.can(`${folderKey}/\u0001`, 'file', capability) : access.can(`${folderKey}/\u0001/\u0001`, 'directory', capability);
 }
