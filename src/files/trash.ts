@@ -61,6 +61,9 @@ export const MAX_TRASH_CHECKED_PER_PAGE = 5000;
 export async function listTrash(scope: SessionScope, request: TrashPageRequest): Promise<{ entries: TrashEntry[]; next: number | undefined }> {
   const { db } = scope.deps;
   const withinKey = request.within?.key ?? scope.rootKey;
+  // Every deletion read lies at or below `withinKey`: the caller's grants there, above and below
+  // are read once, and each row is decided in memory, not by a read of its own.
+  const access = await (await PathAccess.forPath(db, scope, withinKey)).throughoutSubtree(withinKey);
   const { trashRetentionDays } = await scope.deps.keeping();
   const found: TrashEntry[] = [];
   let before = request.beforeId;
@@ -70,7 +73,7 @@ export async function listTrash(scope: SessionScope, request: TrashPageRequest):
     for (const row of rows) {
       checked += 1;
       before = row.id;
-      if (await recoverable(scope, row)) found.push(trashEntryOf(scope, row, trashRetentionDays));
+      if (recoverableWith(scope, access, row)) found.push(trashEntryOf(scope, row, trashRetentionDays));
       if (found.length === request.limit) return { entries: found, next: row.id };
       if (checked >= MAX_TRASH_CHECKED_PER_PAGE) return { entries: found, next: row.id };
     }
@@ -140,9 +143,13 @@ async function visibleTrashed(scope: SessionScope, id: number): Promise<Trashed>
  * nothing under `_` there: access/request-paths.ts), and the caller could delete it where it was.
  */
 async function recoverable(scope: SessionScope, trashed: Trashed): Promise<boolean> {
+  return recoverableWith(scope, await PathAccess.forPath(scope.deps.db, scope, trashed.pathKey), trashed);
+}
+
+/** The same, with an access already holding the caller's grants over the deletion's path. */
+function recoverableWith(scope: SessionScope, access: PathAccess, trashed: Trashed): boolean {
   const shown = shownPathIn(scope, trashed.path);
   if (shown === null || trashed.pathKey === scope.rootKey || !nameable(scope, shown)) return false;
-  const access = await PathAccess.forPath(scope.deps.db, scope, trashed.pathKey);
   return mayRecoverTrashed(access, trashed);
 }
 
