@@ -85,7 +85,8 @@ export async function listTrash(scope: SessionScope, request: TrashPageRequest):
 export async function showTrashed(scope: SessionScope, id: number, treeLimit: number): Promise<{ entry: TrashEntry; tree: TrashTreeItem[]; treeComplete: boolean }> {
   const trashed = await visibleTrashed(scope, id);
   const { trashRetentionDays } = await scope.deps.keeping();
-  const items = await trashedItems(scope.deps.db, trashed.id);
+  // One more than shown tells whether there are more.
+  const items = await trashedItems(scope.deps.db, trashed.id, treeLimit + 1);
   const tree = items.slice(0, treeLimit).map((item) => ({
     path: item.pathSuffix.replace(/^\//, ''), type: item.type, size: item.size, sha256: item.sha256, mtime: item.mtime,
   }));
