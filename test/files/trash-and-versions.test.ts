@@ -202,6 +202,36 @@ describe.each(testDatabaseTargets())('trash and versions [$name]', (target) => {
     expect((await t.api.patch('/site', { max_file_versions: 10 }, admin)).status).toBe(200);
   });
 
+  it('lists a file\'s versions to whoever may read it, and restores one only for whoever may write it and holds no lock of another\'s', async () => {
+    await put('shelf/kept.txt', 'first');
+    await put('shelf/kept.txt', 'second');
+    const [reader, holder, editor] = [await createUser(t.database.db), await createUser(t.database.db), await createUser(t.database.db)];
+    for (const [user, permission] of [[reader, 'readonly'], [holder, 'full'], [editor, 'full']] as const) {
+      expect((await t.api.post('/permissions', { path: 'shelf', user_id: user.id, permission }, admin)).status).toBe(201);
+    }
+    const [readerKey, holderKey, editorKey] = [
+      { key: await createApiKey(t.database.db, { userId: reader.id }) },
+      { key: await createApiKey(t.database.db, { userId: holder.id }) },
+      { key: await createApiKey(t.database.db, { userId: editor.id }) },
+    ];
+    const listed = await t.api.get(`/file_versions?path=${encodeURIComponent('shelf/kept.txt')}`, readerKey);
+    expect(listed.status, listed.text).toBe(200);
+    const [version] = listed.body as { id: number; size: number }[];
+    expect(version).toMatchObject({ size: 'first'.length });
+    const refused = await t.api.post(`/file_versions/${version!.id}/restore`, {}, readerKey);
+    expect([refused.status, refused.body.type]).toEqual([403, 'not-authorized/full-permission-required']);
+    // Someone with no grant there is answered as for a file that is not there.
+    const stranger = { key: await createApiKey(t.database.db, { userId: (await createUser(t.database.db)).id }) };
+    expect((await t.api.get(`/file_versions?path=${encodeURIComponent('shelf/kept.txt')}`, stranger)).status).toBe(404);
+    expect((await t.api.post(`/file_versions/${version!.id}/restore`, {}, stranger)).status).toBe(404);
+    // A lock of another's stops a restore as it stops an overwrite; its holder restores.
+    expect((await t.api.post('/locks/shelf/kept.txt', { timeout: 600, recursive: false }, holderKey)).status).toBe(201);
+    expect((await t.api.post(`/file_versions/${version!.id}/restore`, {}, editorKey)).body.type).toBe('processing-failure/file-locked');
+    expect(await read('shelf/kept.txt')).toBe('second');
+    expect((await t.api.post(`/file_versions/${version!.id}/restore`, {}, holderKey)).status).toBe(200);
+    expect(await read('shelf/kept.txt')).toBe('first');
+  });
+
   it('counts the trash and versions in the site usage', async () => {
     const before = (await t.api.get('/site/usage', admin)).body;
     await put('usage/kept.txt', 'x'.repeat(100));
