@@ -202,6 +202,21 @@ describe.each(testDatabaseTargets())('trash and versions [$name]', (target) => {
     expect((await t.api.patch('/site', { max_file_versions: 10 }, admin)).status).toBe(200);
   });
 
+  it('keeps a file\'s versions with it when it moves, goes to the trash and comes back', async () => {
+    await put('travel/a.txt', 'old');
+    await put('travel/a.txt', 'new');
+    const [kept] = await versions('travel/a.txt');
+    expect((await t.api.post(`/file_actions/move/${enc('travel/a.txt')}`, { destination: 'travel/b.txt' }, admin)).status).toBe(201);
+    expect((await versions('travel/b.txt')).map((v) => v.id)).toEqual([kept.id]);
+    expect((await t.api.call('DELETE', `/files/${enc('travel/b.txt')}`, admin)).status).toBe(204);
+    // In the trash with its file: not restorable until the file is back.
+    expect((await t.api.post(`/file_versions/${kept.id}/restore`, {}, admin)).body.type).toBe('not-found/file-version-not-found');
+    expect((await restore((await trashedAt('travel/b.txt')).id)).status).toBe(200);
+    expect((await versions('travel/b.txt')).map((v) => v.id)).toEqual([kept.id]);
+    expect((await t.api.post(`/file_versions/${kept.id}/restore`, {}, admin)).status).toBe(200);
+    expect(await read('travel/b.txt')).toBe('old');
+  });
+
   it('lists a file\'s versions to whoever may read it, and restores one only for whoever may write it and holds no lock of another\'s', async () => {
     await put('shelf/kept.txt', 'first');
     await put('shelf/kept.txt', 'second');
