@@ -165,6 +165,23 @@ describe.each(testDatabaseTargets())('trash and versions [$name]', (target) => {
     expect(await trashedAt('guarded/secret.txt', fullKey)).toBeUndefined();
   });
 
+  it('never shows a Partner user the deletion of its own root folder, though its grant there is full', async () => {
+    const partner = (await t.api.post('/partners', { name: 'Trash Partner', root_folder: 'partners/trash-acme' }, admin)).body;
+    expect((await t.api.post('/permissions', { path: 'partners/trash-acme', partner_id: partner.id, permission: 'full' }, admin)).status).toBe(201);
+    const user = await t.api.post('/users', { username: 'trash-partner-user', partner_id: partner.id }, admin);
+    expect(user.status, user.text).toBe(201);
+    const partnerKey = { key: await createApiKey(t.database.db, { userId: user.body.id }) };
+    await put('partners/trash-acme/inbox/x.txt', 'x');
+    expect((await t.api.call('DELETE', `/files/${enc('inbox/x.txt')}`, partnerKey)).status).toBe(204);
+    expect((await trash(partnerKey)).map((e) => e.path)).toEqual(['inbox/x.txt']);
+    // Its root, deleted by a Site Administrator, is the Partner's, not the Partner user's to restore.
+    expect((await t.api.call('DELETE', `/files/${enc('partners/trash-acme')}?recursive=true`, admin)).status).toBe(204);
+    const root = await trashedAt('partners/trash-acme');
+    expect((await trash(partnerKey)).map((e) => e.path)).toEqual(['inbox/x.txt']);
+    expect((await t.api.get(`/trash/${root.id}`, partnerKey)).body.type).toBe('not-found/trashed-entry-not-found');
+    expect((await restore(root.id)).status).toBe(200);
+  });
+
   it('keeps the previous content as a version on an overwrite by REST, WebDAV or SFTP, up to the site\'s count, and restores one', async () => {
     await put('versioned.txt', 'v1');
     await put('versioned.txt', 'v2');
