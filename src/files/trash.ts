@@ -8,7 +8,7 @@ import { findTrashed, lockTrashed, removeTrashed, restoreTrashedSubtree, trashed
 import { createMissingParents, planCreation, type CreationPlan } from './creation-plan.js';
 import { discardBlobs } from './file-deps.js';
 import { entryRestored, foldersCreated, recordFileEvents, trashPurged } from './file-history.js';
-import { shownPathIn, sitePathIn, type SessionScope } from './session-scope.js';
+import { assertChangeablePath, shownPathIn, sitePathIn, type SessionScope } from './session-scope.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -141,7 +141,9 @@ async function visibleTrashed(scope: SessionScope, id: number): Promise<Trashed>
 
 /**
  * A path the caller can name in the session's frame (a credential confined to Workspace 0 names
- * nothing under `_` there: access/request-paths.ts), and the caller could delete it where it was.
+ * nothing under `_` there: access/request-paths.ts) and that a file operation there may change
+ * (never the frame's root, such as a Partner user's root folder: assertChangeablePath), and the
+ * caller could delete it where it was.
  */
 async function recoverable(scope: SessionScope, trashed: Trashed): Promise<boolean> {
   return recoverableWith(scope, await PathAccess.forPath(scope.deps.db, scope, trashed.pathKey), trashed);
@@ -150,13 +152,14 @@ async function recoverable(scope: SessionScope, trashed: Trashed): Promise<boole
 /** The same, with an access already holding the caller's grants over the deletion's path. */
 function recoverableWith(scope: SessionScope, access: PathAccess, trashed: Trashed): boolean {
   const shown = shownPathIn(scope, trashed.path);
-  if (shown === null || trashed.pathKey === scope.rootKey || !nameable(scope, shown)) return false;
+  if (shown === null || !changeableInFrame(scope, shown)) return false;
   return mayRecoverTrashed(access, trashed);
 }
 
-function nameable(scope: SessionScope, shownPath: string): boolean {
+/** The same rules that refuse a deletion there, answered as a yes or no. */
+function changeableInFrame(scope: SessionScope, shownPath: string): boolean {
   try {
-    sitePathIn(scope, shownPath);
+    assertChangeablePath(scope, sitePathIn(scope, shownPath));
     return true;
   } catch {
     return false;
