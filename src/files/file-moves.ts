@@ -3,7 +3,7 @@ import { errors } from '../errors/catalogue.js';
 import { joinPath, parentPath } from '../lib/paths.js';
 import { refusingDuplicates } from '../repositories/constraint-errors.js';
 import { copyDeadProperties, hasDeadPropertiesBeyond } from '../repositories/dav-properties.js';
-import { deleteEntry, entryIdAt, findEntry, lockEntryAt, type Entry } from '../repositories/entries.js';
+import { deleteEntry, findEntry, lockEntryAt, type Entry } from '../repositories/entries.js';
 import { moveSubtreeToTrash } from '../repositories/trash.js';
 import { keepReplacedContent } from './file-versions.js';
 import { insertEntries, moveSubtree, subtreeOf } from '../repositories/entry-subtrees.js';
@@ -143,7 +143,7 @@ export async function copyEntry(scope: SessionScope, source: SitePath, destinati
           lastModifiedById: scope.caller.user?.id ?? null,
         })));
         await copyDeadProperties(tx, entry.pathKey, plan.key);
-        const released = await keepClearedFile(tx, scope, cleared, cleared?.replacedFile === undefined ? undefined : await entryIdAt(tx, plan.key), now, versionsKept);
+        const released = await keepClearedFile(tx, scope, cleared, cleared?.replacedFile === undefined ? undefined : (await findEntry(tx, plan.key))?.id, now, versionsKept);
         await recordFileEvents(tx, scope, now, [...(cleared?.events ?? []), ...foldersCreated(parents), entryTransferred('copy', entry, plan.path, tree.length)]);
         return released;
       }),

@@ -24,7 +24,6 @@ export async function keepReplacedContent(tx: Db, replaced: Entry, entryId: numb
   return trimVersions(tx, entryId, versionsKept);
 }
 
-/** A file's earlier content as a session shows it (docs/files.md#trash-and-versions). */
 /**
  * An earlier content of a file as the API shows it: the kept row without where its bytes are
  * stored (an internal key) or the file it belongs to (the listing names it).

@@ -59,7 +59,7 @@ export async function listFolder(scope: SessionScope, site: SitePath, page: List
 
   if (page.after !== undefined && !positionFitsSort(page.sort, page.after)) throw errors.invalidCursor();
   const filter = await childFilter(scope, access, site.key);
-  const found = await matchingChildren(db, site.key, filter, match, page.sort, page.after, page.limit + 1, { checks: Math.max(MAX_CHECKED_PER_PAGE, page.limit + 1) });
+  const found = await matchingChildren(db, site.key, filter, match, page.sort, page.after, page.limit + 1, Math.max(MAX_CHECKED_PER_PAGE, page.limit + 1));
   const pageRows = found.rows.slice(0, page.limit);
   let next: ChildPosition | undefined;
   if (found.rows.length > page.limit) next = positionOf(page.sort, pageRows[pageRows.length - 1] as Entry);
@@ -68,7 +68,7 @@ export async function listFolder(scope: SessionScope, site: SitePath, page: List
 }
 
 /** Where a page that ends with `entry` resumes, in this sort. */
-export function positionOf(sort: ListingSort, entry: Readonly<Entry>): ChildPosition {
+function positionOf(sort: ListingSort, entry: Readonly<Entry>): ChildPosition {
   return { type: entry.type, value: sortValueOf(sort, entry), pathKey: entry.pathKey };
 }
 
@@ -94,13 +94,8 @@ export function filterAdmits(filter: ChildFilter, key: string, type: EntryType):
   }
 }
 
-/** What a page may still spend on checking rows in memory (matchingChildren). */
-export interface CheckBudget {
-  checks: number;
-}
-
 /** The matching children found, and where the search of the folder stands. */
-export interface MatchingChildren {
+interface MatchingChildren {
   /** At most the number asked for, in the sort's order. */
   rows: Readonly<Entry>[];
   /** True when no matching child follows the last row read. */
@@ -112,10 +107,10 @@ export interface MatchingChildren {
 /**
  * Up to `wanted` visible children of a folder that meet the match, in the sort's order, after
  * `after`. The database applies the match inside the folder's index range; when it can only
- * narrow it (exactInDatabase), the rows it returns are checked here, a batch at a time, spending
- * the budget, and reading on until enough match, the folder ends, or the budget does.
+ * narrow it (exactInDatabase), the rows it returns are checked here, a batch at a time, at most
+ * `maxChecks` of them, reading on until enough match, the folder ends, or the checks run out.
  */
-export async function matchingChildren(
+async function matchingChildren(
   db: Db,
   folderKey: string,
   filter: ChildFilter,
@@ -123,7 +118,7 @@ export async function matchingChildren(
   sort: ListingSort,
   after: ChildPosition | undefined,
   wanted: number,
-  budget: CheckBudget,
+  maxChecks: number,
 ): Promise<MatchingChildren> {
   const conditions = childConditionsOf(match);
   if (exactInDatabase(match)) {
@@ -132,13 +127,14 @@ export async function matchingChildren(
   }
   const rows: Readonly<Entry>[] = [];
   let position = after;
+  let checks = maxChecks;
   for (;;) {
-    if (budget.checks <= 0) return { rows, exhausted: false, lastChecked: position };
+    if (checks <= 0) return { rows, exhausted: false, lastChecked: position };
     // Read a little more than is missing: the database's narrowing lets through some that do not match.
-    const asked = Math.min(budget.checks, Math.max(wanted - rows.length, 64));
+    const asked = Math.min(checks, Math.max(wanted - rows.length, 64));
     const batch = await listChildren(db, folderKey, filter, { after: position, limit: asked, sort }, conditions);
     for (const row of batch) {
-      budget.checks -= 1;
+      checks -= 1;
       position = positionOf(sort, row);
       if (matchesEntry(match, row)) rows.push(row);
       if (rows.length === wanted) return { rows, exhausted: false, lastChecked: position };
@@ -151,7 +147,7 @@ export async function matchingChildren(
  * The caller's capabilities on each listed child, in one pass of the engine over the grants on the
  * folder, its ancestors and the page's children (loaded by path, so bounded by the page size).
  */
-export async function withCapabilities(db: Db, access: PathAccess, folderKey: string, children: readonly Readonly<Entry>[]): Promise<VisibleEntry[]> {
+async function withCapabilities(db: Db, access: PathAccess, folderKey: string, children: readonly Readonly<Entry>[]): Promise<VisibleEntry[]> {
   if (children.length === 0) return [];
   const subject = access.viewer.subject;
   const onChildren = await grantsOnPathsFor(db, subject, children.map((child) => child.pathKey));

@@ -44,13 +44,19 @@ function byWorkspace(groups: readonly SegmentUsage[]): Map<number, Stored> {
 
 const total = (usage: Map<number, Stored>): Stored => [...usage.values()].reduce(plus, NONE);
 
+/** The files, the trash and the versions, each summed by Workspace: what both answers below are made from. */
+async function usageByWorkspace(db: Db): Promise<{ files: Map<number, Stored>; trash: Map<number, Stored>; versions: Map<number, Stored> }> {
+  const [files, trash, versions] = await Promise.all([storedFilesBySegment(db), trashedFilesBySegment(db), versionsBySegment(db)]);
+  return { files: byWorkspace(files), trash: byWorkspace(trash), versions: byWorkspace(versions) };
+}
+
 /**
  * What the site stores, in all: files, the trash, and versions (docs/files.md#trash-and-versions).
  * No caller's authority: for the metrics, which have their own.
  */
 export async function storedTotals(db: Db): Promise<{ files: Stored; trash: Stored; versions: Stored }> {
-  const [files, trash, versions] = await Promise.all([storedFilesBySegment(db), trashedFilesBySegment(db), versionsBySegment(db)]);
-  return { files: total(byWorkspace(files)), trash: total(byWorkspace(trash)), versions: total(byWorkspace(versions)) };
+  const { files, trash, versions } = await usageByWorkspace(db);
+  return { files: total(files), trash: total(trash), versions: total(versions) };
 }
 
 /**
@@ -60,7 +66,7 @@ export async function storedTotals(db: Db): Promise<{ files: Stored; trash: Stor
  */
 export async function siteStorageUsage(a: Call): Promise<SiteUsage> {
   assertActsAtSiteLevel(a.caller);
-  const [files, trash, versions] = (await Promise.all([storedFilesBySegment(a.db), trashedFilesBySegment(a.db), versionsBySegment(a.db)])).map(byWorkspace) as [Map<number, Stored>, Map<number, Stored>, Map<number, Stored>];
+  const { files, trash, versions } = await usageByWorkspace(a.db);
   const workspaces: WorkspaceUsage[] = [];
   for (let afterId = -1; ;) {
     const page = await listWorkspaces(a.db, { afterId, limit: WORKSPACE_PAGE });

@@ -8,7 +8,7 @@ import { findTrashed, lockTrashed, removeTrashed, restoreTrashedSubtree, trashed
 import { createMissingParents, planCreation, type CreationPlan } from './creation-plan.js';
 import { discardBlobs } from './file-deps.js';
 import { entryRestored, foldersCreated, recordFileEvents, trashPurged } from './file-history.js';
-import { shownPathIn, sitePathIn, type SessionScope } from './session-scope.js';
+import { assertChangeablePath, shownPathIn, sitePathIn, type SessionScope } from './session-scope.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -61,6 +61,9 @@ export const MAX_TRASH_CHECKED_PER_PAGE = 5000;
 export async function listTrash(scope: SessionScope, request: TrashPageRequest): Promise<{ entries: TrashEntry[]; next: number | undefined }> {
   const { db } = scope.deps;
   const withinKey = request.within?.key ?? scope.rootKey;
+  // Every deletion read lies at or below `withinKey`: the caller's grants there, above and below
+  // are read once, and each row is decided in memory, not by a read of its own.
+  const access = await (await PathAccess.forPath(db, scope, withinKey)).throughoutSubtree(withinKey);
   const { trashRetentionDays } = await scope.deps.keeping();
   const found: TrashEntry[] = [];
   let before = request.beforeId;
@@ -70,7 +73,7 @@ export async function listTrash(scope: SessionScope, request: TrashPageRequest):
     for (const row of rows) {
       checked += 1;
       before = row.id;
-      if (await recoverable(scope, row)) found.push(trashEntryOf(scope, row, trashRetentionDays));
+      if (recoverableWith(scope, access, row)) found.push(trashEntryOf(scope, row, trashRetentionDays));
       if (found.length === request.limit) return { entries: found, next: row.id };
       if (checked >= MAX_TRASH_CHECKED_PER_PAGE) return { entries: found, next: row.id };
     }
@@ -82,7 +85,8 @@ export async function listTrash(scope: SessionScope, request: TrashPageRequest):
 export async function showTrashed(scope: SessionScope, id: number, treeLimit: number): Promise<{ entry: TrashEntry; tree: TrashTreeItem[]; treeComplete: boolean }> {
   const trashed = await visibleTrashed(scope, id);
   const { trashRetentionDays } = await scope.deps.keeping();
-  const items = await trashedItems(scope.deps.db, trashed.id);
+  // One more than shown tells whether there are more.
+  const items = await trashedItems(scope.deps.db, trashed.id, treeLimit + 1);
   const tree = items.slice(0, treeLimit).map((item) => ({
     path: item.pathSuffix.replace(/^\//, ''), type: item.type, size: item.size, sha256: item.sha256, mtime: item.mtime,
   }));
@@ -137,18 +141,25 @@ async function visibleTrashed(scope: SessionScope, id: number): Promise<Trashed>
 
 /**
  * A path the caller can name in the session's frame (a credential confined to Workspace 0 names
- * nothing under `_` there: access/request-paths.ts), and the caller could delete it where it was.
+ * nothing under `_` there: access/request-paths.ts) and that a file operation there may change
+ * (never the frame's root, such as a Partner user's root folder: assertChangeablePath), and the
+ * caller could delete it where it was.
  */
 async function recoverable(scope: SessionScope, trashed: Trashed): Promise<boolean> {
+  return recoverableWith(scope, await PathAccess.forPath(scope.deps.db, scope, trashed.pathKey), trashed);
+}
+
+/** The same, with an access already holding the caller's grants over the deletion's path. */
+function recoverableWith(scope: SessionScope, access: PathAccess, trashed: Trashed): boolean {
   const shown = shownPathIn(scope, trashed.path);
-  if (shown === null || trashed.pathKey === scope.rootKey || !nameable(scope, shown)) return false;
-  const access = await PathAccess.forPath(scope.deps.db, scope, trashed.pathKey);
+  if (shown === null || !changeableInFrame(scope, shown)) return false;
   return mayRecoverTrashed(access, trashed);
 }
 
-function nameable(scope: SessionScope, shownPath: string): boolean {
+/** The same rules that refuse a deletion there, answered as a yes or no. */
+function changeableInFrame(scope: SessionScope, shownPath: string): boolean {
   try {
-    sitePathIn(scope, shownPath);
+    assertChangeablePath(scope, sitePathIn(scope, shownPath));
     return true;
   } catch {
     return false;

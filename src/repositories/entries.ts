@@ -112,12 +112,6 @@ export function findEntry(db: Db, key: string): Promise<Readonly<Entry> | undefi
   });
 }
 
-/** The id of the entry at a key, read now (not cached): for a transaction that just made it. */
-export async function entryIdAt(db: Db, key: string): Promise<number | undefined> {
-  const row = await db.selectFrom('entries').select('id').where('path_key', '=', key).executeTakeFirst();
-  return row === undefined ? undefined : Number(row.id);
-}
-
 /**
  * The entry with this id: what a signed download link names. Cached like findEntry, since every
  * download through a link starts here; shared, so callers must not mutate it.

@@ -142,12 +142,14 @@ export interface TrashedItem {
   mtime: number;
 }
 
-export async function trashedItems(db: Db, trashId: number): Promise<TrashedItem[]> {
+/** The first `limit` of them: a folder of a million entries is not read whole to show a page of it. */
+export async function trashedItems(db: Db, trashId: number, limit: number): Promise<TrashedItem[]> {
   const rows = await db
     .selectFrom('trash_items')
     .select(['entry_id', 'path_suffix', 'type', 'size', 'storage_key', 'sha256', 'mtime'])
     .where('trash_id', '=', trashId)
     .orderBy('key_suffix')
+    .limit(limit)
     .execute();
   return rows.map((row) => ({
     entryId: Number(row.entry_id), pathSuffix: row.path_suffix, type: row.type, size: row.size === null ? null : Number(row.size),

@@ -165,6 +165,23 @@ describe.each(testDatabaseTargets())('trash and versions [$name]', (target) => {
     expect(await trashedAt('guarded/secret.txt', fullKey)).toBeUndefined();
   });
 
+  it('never shows a Partner user the deletion of its own root folder, though its grant there is full', async () => {
+    const partner = (await t.api.post('/partners', { name: 'Trash Partner', root_folder: 'partners/trash-acme' }, admin)).body;
+    expect((await t.api.post('/permissions', { path: 'partners/trash-acme', partner_id: partner.id, permission: 'full' }, admin)).status).toBe(201);
+    const user = await t.api.post('/users', { username: 'trash-partner-user', partner_id: partner.id }, admin);
+    expect(user.status, user.text).toBe(201);
+    const partnerKey = { key: await createApiKey(t.database.db, { userId: user.body.id }) };
+    await put('partners/trash-acme/inbox/x.txt', 'x');
+    expect((await t.api.call('DELETE', `/files/${enc('inbox/x.txt')}`, partnerKey)).status).toBe(204);
+    expect((await trash(partnerKey)).map((e) => e.path)).toEqual(['inbox/x.txt']);
+    // Its root, deleted by a Site Administrator, is the Partner's, not the Partner user's to restore.
+    expect((await t.api.call('DELETE', `/files/${enc('partners/trash-acme')}?recursive=true`, admin)).status).toBe(204);
+    const root = await trashedAt('partners/trash-acme');
+    expect((await trash(partnerKey)).map((e) => e.path)).toEqual(['inbox/x.txt']);
+    expect((await t.api.get(`/trash/${root.id}`, partnerKey)).body.type).toBe('not-found/trashed-entry-not-found');
+    expect((await restore(root.id)).status).toBe(200);
+  });
+
   it('keeps the previous content as a version on an overwrite by REST, WebDAV or SFTP, up to the site\'s count, and restores one', async () => {
     await put('versioned.txt', 'v1');
     await put('versioned.txt', 'v2');
@@ -200,6 +217,51 @@ describe.each(testDatabaseTargets())('trash and versions [$name]', (target) => {
     expect((await t.api.post(`/file_versions/${kept[0].id}/restore`, {}, admin)).status).toBe(200);
     expect(await read('versioned.txt')).toBe('v6');
     expect((await t.api.patch('/site', { max_file_versions: 10 }, admin)).status).toBe(200);
+  });
+
+  it('keeps a file\'s versions with it when it moves, goes to the trash and comes back', async () => {
+    await put('travel/a.txt', 'old');
+    await put('travel/a.txt', 'new');
+    const [kept] = await versions('travel/a.txt');
+    expect((await t.api.post(`/file_actions/move/${enc('travel/a.txt')}`, { destination: 'travel/b.txt' }, admin)).status).toBe(201);
+    expect((await versions('travel/b.txt')).map((v) => v.id)).toEqual([kept.id]);
+    expect((await t.api.call('DELETE', `/files/${enc('travel/b.txt')}`, admin)).status).toBe(204);
+    // In the trash with its file: not restorable until the file is back.
+    expect((await t.api.post(`/file_versions/${kept.id}/restore`, {}, admin)).body.type).toBe('not-found/file-version-not-found');
+    expect((await restore((await trashedAt('travel/b.txt')).id)).status).toBe(200);
+    expect((await versions('travel/b.txt')).map((v) => v.id)).toEqual([kept.id]);
+    expect((await t.api.post(`/file_versions/${kept.id}/restore`, {}, admin)).status).toBe(200);
+    expect(await read('travel/b.txt')).toBe('old');
+  });
+
+  it('lists a file\'s versions to whoever may read it, and restores one only for whoever may write it and holds no lock of another\'s', async () => {
+    await put('shelf/kept.txt', 'first');
+    await put('shelf/kept.txt', 'second');
+    const [reader, holder, editor] = [await createUser(t.database.db), await createUser(t.database.db), await createUser(t.database.db)];
+    for (const [user, permission] of [[reader, 'readonly'], [holder, 'full'], [editor, 'full']] as const) {
+      expect((await t.api.post('/permissions', { path: 'shelf', user_id: user.id, permission }, admin)).status).toBe(201);
+    }
+    const [readerKey, holderKey, editorKey] = [
+      { key: await createApiKey(t.database.db, { userId: reader.id }) },
+      { key: await createApiKey(t.database.db, { userId: holder.id }) },
+      { key: await createApiKey(t.database.db, { userId: editor.id }) },
+    ];
+    const listed = await t.api.get(`/file_versions?path=${encodeURIComponent('shelf/kept.txt')}`, readerKey);
+    expect(listed.status, listed.text).toBe(200);
+    const [version] = listed.body as { id: number; size: number }[];
+    expect(version).toMatchObject({ size: 'first'.length });
+    const refused = await t.api.post(`/file_versions/${version!.id}/restore`, {}, readerKey);
+    expect([refused.status, refused.body.type]).toEqual([403, 'not-authorized/full-permission-required']);
+    // Someone with no grant there is answered as for a file that is not there.
+    const stranger = { key: await createApiKey(t.database.db, { userId: (await createUser(t.database.db)).id }) };
+    expect((await t.api.get(`/file_versions?path=${encodeURIComponent('shelf/kept.txt')}`, stranger)).status).toBe(404);
+    expect((await t.api.post(`/file_versions/${version!.id}/restore`, {}, stranger)).status).toBe(404);
+    // A lock of another's stops a restore as it stops an overwrite; its holder restores.
+    expect((await t.api.post('/locks/shelf/kept.txt', { timeout: 600, recursive: false }, holderKey)).status).toBe(201);
+    expect((await t.api.post(`/file_versions/${version!.id}/restore`, {}, editorKey)).body.type).toBe('processing-failure/file-locked');
+    expect(await read('shelf/kept.txt')).toBe('second');
+    expect((await t.api.post(`/file_versions/${version!.id}/restore`, {}, holderKey)).status).toBe(200);
+    expect(await read('shelf/kept.txt')).toBe('first');
   });
 
   it('counts the trash and versions in the site usage', async () => {
