@@ -67,7 +67,7 @@ export async function restoreVersion(scope: SessionScope, site: SitePath, versio
   assertChangeablePath(scope, site);
   const { entry, access } = await visibleEntry(scope, site);
   if (entry.type !== 'file') throw errors.fileNotFound();
-  if (!mayRestoreVersion(access, entry)) throw errors.fullPermissionRequired('Write permission on the file is needed to restore one of its versions.');
+  if (!mayRestoreVersion(access, entry)) throw errors.fullPermissionRequired('Full permission on the file is needed to restore one of its versions: a restore overwrites it.');
   const { versionsKept } = await scope.deps.keeping();
   const now = clock.now();
   const userId = scope.caller.user?.id ?? null;
