@@ -2,6 +2,7 @@ import type { ModelErrors } from '../errors/atrium-error.js';
 import { errors } from '../errors/catalogue.js';
 import { lookUpTimeZone } from './time-zones.js';
 import { instantOfWallClock, wallClockAt } from './zoned-time.js';
+import { DAY_MS } from '../lib/time.js';
 
 /**
  * When a scheduled automation is due. Two triggers are scheduled:
@@ -43,7 +44,6 @@ interface Plan {
   timeZone: string;
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const TIME_OF_DAY = /^([01]?[0-9]|2[0-3]):([0-5][0-9])$/;
 
 /** The largest recurring day of each interval: the longest such period has this many days. */

@@ -17,6 +17,7 @@ import { refusingDuplicates } from '../repositories/constraint-errors.js';
 import { checkChosenCode, randomBundleCode } from './bundle-codes.js';
 import { type BundleFieldsInput, checkBundleFields, checkBundleWhole, checkPassword } from './bundle-fields.js';
 import { bundleCreated, bundleDeleted, bundleUpdated } from './bundle-history.js';
+import { DAY_MS } from '../lib/time.js';
 
 /** A link with the paths it shares (a listing leaves the paths out, as Files.com's does). */
 export interface BundleView {
@@ -32,7 +33,6 @@ export interface BundleInput extends BundleFieldsInput {
   user_id?: number;
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const MAX_PATHS = 1000;
 
 /** GET /bundles: every link of the context to its administrators, the caller's own to anyone else. */

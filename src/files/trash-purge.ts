@@ -1,14 +1,13 @@
 import { enqueueJob, type JobRunner } from '../jobs/index.js';
 import { lockTrashed, removeTrashed, trashedBefore } from '../repositories/trash.js';
 import { discardBlobs, type FileDeps } from './file-deps.js';
+import { DAY_MS } from '../lib/time.js';
 
 /** The background job kind of the trash's retention purge (docs/background-jobs.md). */
 export const TRASH_PURGE_KIND = 'trash-purge';
 
 /** How often a purge is queued: retention is counted in days, so hourly is ample. */
 export const TRASH_PURGE_EVERY_MS = 60 * 60 * 1000;
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Deletions removed per look: each its own short transaction. */
 const PURGE_BATCH = 100;

@@ -9,8 +9,7 @@ import { createMissingParents, planCreation, type CreationPlan } from './creatio
 import { discardBlobs } from './file-deps.js';
 import { entryRestored, foldersCreated, recordFileEvents, trashPurged } from './file-history.js';
 import { assertChangeablePath, shownPathIn, sitePathIn, type SessionScope } from './session-scope.js';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
+import { DAY_MS } from '../lib/time.js';
 
 /** A deletion in the trash as a session shows it (docs/files.md#trash-and-versions). */
 export interface TrashEntry {

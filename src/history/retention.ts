@@ -1,10 +1,9 @@
 import type { Db } from '../db/database.js';
 import { pruneHistoryBatch } from '../repositories/history.js';
+import { DAY_MS } from '../lib/time.js';
 
 /** Records removed per transaction: short transactions, so writers wait on the chain row only briefly. */
 export const PRUNE_BATCH = 1000;
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Removes the records older than the retention period (site setting `history_retention_days`),

@@ -44,3 +44,6 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => Date.now() };
+
+/** One day in milliseconds: retention periods and expiries are set in days. */
+export const DAY_MS = 24 * 60 * 60 * 1000;
