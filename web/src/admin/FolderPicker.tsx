@@ -68,7 +68,7 @@ function FolderBrowser({ label, folder, onOpen, onChoose, rootLabel }: { label: 
   return (
     <Paper withBorder p="xs" role="group" aria-label={`Folders for ${label}`}>
       <Stack gap="xs">
-        <Text size="sm" style={{ wordBreak: 'break-all' }}>In <strong>{where}</strong></Text>
+        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>In <strong>{where}</strong></Text>
         {error !== undefined && <Alert color="orange" role="alert">{error}</Alert>}
         {shown !== undefined && shown.names.length === 0 && error === undefined && <Text size="sm" c="dimmed">No folders here.</Text>}
         {shown !== undefined && shown.names.length > 0 && (

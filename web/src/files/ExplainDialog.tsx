@@ -88,7 +88,7 @@ export function ExplainDialog({ path, name, forOthers, onClose }: { path: string
   return (
     <Modal opened onClose={onClose} title="Why can this be reached?" size="lg">
       <Stack>
-        <Text style={{ wordBreak: 'break-all' }}>For <strong>{name}</strong></Text>
+        <Text style={{ overflowWrap: 'anywhere' }}>For <strong>{name}</strong></Text>
         {forOthers && <form onSubmit={submit} aria-label="Explain for a user">
           <Group align="flex-end">
             <TextInput label="For the user" description="Leave empty for yourself" value={username} onChange={(e) => setUsername(e.currentTarget.value)} />

@@ -120,7 +120,7 @@ export function PermissionsDialog({ path, name, onClose }: { path: string; name:
   return (
     <Modal opened onClose={onClose} title="Folder permissions" size="lg">
       <Stack>
-        <Text style={{ wordBreak: 'break-all' }}>On <strong>{name}</strong></Text>
+        <Text style={{ overflowWrap: 'anywhere' }}>On <strong>{name}</strong></Text>
         {error !== undefined && <Alert color="red" role="alert">{error}</Alert>}
         {done !== undefined && <Alert color="teal" role="status">{done}</Alert>}
         {grants.length === 0 ? <Text c="dimmed">No permission is given on this folder itself.</Text> : (

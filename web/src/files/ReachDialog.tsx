@@ -44,7 +44,7 @@ export function ReachDialog({ path, name, type, onClose }: { path: string; name:
   return (
     <Modal opened onClose={onClose} title="Who can reach this?" size="xl">
       <Stack>
-        <Text style={{ wordBreak: 'break-all' }}>For <strong>{name}</strong></Text>
+        <Text style={{ overflowWrap: 'anywhere' }}>For <strong>{name}</strong></Text>
         {error !== undefined && <Alert color="red" role="alert">{error}</Alert>}
         {rows.length === 0 && !loading && error === undefined && <Text c="dimmed">No one you may see can reach this.</Text>}
         {rows.length > 0 && (

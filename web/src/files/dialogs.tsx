@@ -65,7 +65,7 @@ export function ConfirmDialog({ opened, onClose, title, confirmLabel, onConfirm,
     <Modal opened={opened} onClose={() => { reset(); onClose(); }} title={title}>
       <Stack>
         {error !== undefined && <Alert color="red" role="alert">{error}</Alert>}
-        <Text style={{ wordBreak: 'break-all' }}>{children}</Text>
+        <Text style={{ overflowWrap: 'anywhere' }}>{children}</Text>
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose} data-autofocus>Cancel</Button>
           {/* Red's shade 9: white on the theme's default red is below a 4.5:1 contrast ratio. */}
