@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type Dialect, type LogEvent } from 'kysely';
+import { Kysely, SqliteDialect, sql, type Dialect, type LogEvent } from 'kysely';
+import { CurrentSchemaPostgresDialect } from './current-schema-introspector.js';
 import pg from 'pg';
 import { SQLITE_FILE } from './data-dir.js';
 import type { DialectName } from './dialect.js';
@@ -63,9 +64,13 @@ export function openConfiguredDatabase(settings: { databaseUrl: string | undefin
   return openSqlite(path.join(settings.dataDir, SQLITE_FILE), options);
 }
 
-export function openSqlite(file: string, options: OpenOptions = {}): Database {
+/**
+ * Opens the SQLite database in `file` (`:memory:` for one held in memory), or, given the bytes of
+ * a database file, an in-memory copy of that database.
+ */
+export function openSqlite(file: string | Buffer, options: OpenOptions = {}): Database {
   const mustExist = options.mustExist === true;
-  if (file !== ':memory:' && !mustExist) fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (typeof file === 'string' && file !== ':memory:' && !mustExist) fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new BetterSqlite3(file, { fileMustExist: mustExist });
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
@@ -95,7 +100,7 @@ export function openPostgres(url: string, options: OpenOptions = {}): Database {
   });
   const version = postgresDataVersion(pool);
   const poolUse = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
-  const database = fromDialect(new PostgresDialect({ pool: countingPool(pool, version) }), 'postgres', url, { poolUse, timeQueries: options.timeQueries });
+  const database = fromDialect(new CurrentSchemaPostgresDialect({ pool: countingPool(pool, version) }), 'postgres', url, { poolUse, timeQueries: options.timeQueries });
   registerDataVersion(database.db, version);
   return database;
 }
