@@ -1,5 +1,5 @@
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, FileChooser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { chromiumPath, launchChromiumBrowser, PAGE_OPTIONS } from '../../bench/console/chromium.js';
 import { settled } from '../../bench/console/page-settled.js';
@@ -117,4 +117,17 @@ export function requestsOf(page: Page): { quiet(): Promise<void> } {
     // 300 ms without a request: the time a response's render takes to start the next one, with room.
     quiet: () => expect.poll(() => inFlight === 0 && Date.now() - lastChange >= 300, { interval: 50, timeout: 10_000 }).toBe(true),
   };
+}
+
+/**
+ * Clicks the button that opens the file picker and answers it with `files`. The click is awaited
+ * on its own, so that a click that could not happen says so, and the picker then gets the time a
+ * loaded machine needs to report it (Chromium reports it after the page's own click handler ran).
+ */
+export async function chooseFiles(page: Page, button: string, files: Parameters<FileChooser['setFiles']>[0]): Promise<FileChooser> {
+  const chooser = page.waitForEvent('filechooser', { timeout: 30_000 });
+  await page.getByRole('button', { name: button }).click();
+  const picked = await chooser;
+  await picked.setFiles(files);
+  return picked;
 }

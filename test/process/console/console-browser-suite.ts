@@ -4,7 +4,7 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { browserAvailable, chromiumPerTest, expectAccessible, pageProblems, requestsOf, type TestBrowser } from '../../support/browser.js';
+import { browserAvailable, chooseFiles, chromiumPerTest, expectAccessible, pageProblems, requestsOf, type TestBrowser } from '../../support/browser.js';
 import { PAGE_OPTIONS } from '../../../bench/console/chromium.js';
 import { unzip } from '../../bundles/public-link-support.js';
 import { ADMIN, KEY_FOR_TESTS, startConsoleServer, type ConsoleServer } from './console-server.js';
@@ -419,20 +419,18 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     await page.getByRole('navigation', { name: 'Folder path' }).getByText('Team').waitFor();
 
     // The picker takes several files at once.
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Upload files' }).click()]);
-    expect(chooser.isMultiple()).toBe(true);
-    await chooser.setFiles([
+    const chooser = await chooseFiles(page, 'Upload files', [
       { name: 'picked-1.txt', mimeType: 'text/plain', buffer: Buffer.from('one') },
       { name: 'picked-2.txt', mimeType: 'text/plain', buffer: Buffer.from('two') },
     ]);
+    expect(chooser.isMultiple()).toBe(true);
     for (const name of ['picked-1.txt', 'picked-2.txt']) await page.locator(`[data-entry="${name}"]`).waitFor();
 
     // A slow upload is cancelled: it stops, says so, and leaves no file behind.
     const cdp = await browser.context.newCDPSession(page);
     await cdp.send('Network.enable');
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 256 * 1024 });
-    const [slow] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Upload files' }).click()]);
-    await slow.setFiles([{ name: 'slow.bin', mimeType: 'application/octet-stream', buffer: bigFileBytes(6 * MiB) }]);
+    await chooseFiles(page, 'Upload files', [{ name: 'slow.bin', mimeType: 'application/octet-stream', buffer: bigFileBytes(6 * MiB) }]);
     await page.locator('[data-upload="slow.bin"]').getByText('Uploading').waitFor();
     await page.getByRole('button', { name: 'Cancel upload of slow.bin' }).click();
     await page.locator('[data-upload="slow.bin"]').getByText('Cancelled').waitFor();

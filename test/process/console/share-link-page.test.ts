@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import yauzl from 'yauzl';
-import { browserAvailable, chromiumPerTest, expectAccessible, pageProblems } from '../../support/browser.js';
+import { browserAvailable, chooseFiles, chromiumPerTest, expectAccessible, pageProblems } from '../../support/browser.js';
 import { ADMIN, KEY_FOR_TESTS, startConsoleServer, type ConsoleServer } from './console-server.js';
 import { openFileMenu, signInAs } from './console-steps.js';
 
@@ -199,8 +199,7 @@ describe.runIf(browserAvailable()).each(databases)('the share link page in Chrom
     expect(await page.getByText('Inbox', { exact: false }).count()).toBe(0);
     await expectAccessible(page, 'link page: upload only, narrow');
 
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Choose files' }).click()]);
-    await chooser.setFiles([
+    await chooseFiles(page, 'Choose files', [
       { name: 'hello.txt', mimeType: 'text/plain', buffer: Buffer.from('a visitor\'s hello\n') },
       { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('some notes\n') },
     ]);
