@@ -12,6 +12,7 @@ import type { Clock } from '../../src/lib/time.js';
 import type { TestDatabaseTarget } from './databases.js';
 import { ApiClient } from './http-client.js';
 import { ManualTimer } from './manual-timer.js';
+import { openPrepared } from './prepared-databases.js';
 import { TestClock } from './test-clock.js';
 
 export const BOOTSTRAP_KEY = 'test-bootstrap-key-0123456789abcdef-0123456789';
@@ -48,13 +49,15 @@ export interface TestAppOptions {
  * first start with a site-wide key and a Site Administrator.
  */
 export async function startTestApp(target: TestDatabaseTarget, options: TestAppOptions = {}): Promise<TestApp> {
-  const { database, url, drop } = await target.open();
+  // The site as a first start leaves it, at the clock's first moment.
   const clock = new TestClock();
-  await migrateToLatest(database);
-  await bootstrapFirstStart(database.db, clock, {
-    adminUsername: ADMIN_USERNAME,
-    adminPassword: ADMIN_PASSWORD,
-    bootstrapApiKey: BOOTSTRAP_KEY,
+  const { database, url, drop } = await openPrepared(target, 'bootstrapped', async (fresh) => {
+    await migrateToLatest(fresh);
+    await bootstrapFirstStart(fresh.db, new TestClock(), {
+      adminUsername: ADMIN_USERNAME,
+      adminPassword: ADMIN_PASSWORD,
+      bootstrapApiKey: BOOTSTRAP_KEY,
+    });
   });
   const brands = options.brands ?? ['Service'];
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'atrium-test-'));
