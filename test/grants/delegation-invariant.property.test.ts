@@ -37,14 +37,8 @@ import {
   holdingsOf, mayHandOn, PROTOCOLS, type Holding, type Place, type Protocol, type SiteState, workspaceAdministration,
 } from './delegation-holdings.js';
 import { readState } from './site-state.js';
-import { positiveFromEnvironment } from '../support/property-runs.js';
+import { runsOn } from '../support/property-runs.js';
 
-/**
- * 300 random sites on SQLite, 100 on PostgreSQL: the decisions are the same code on both, and the
- * PostgreSQL half is there for what differs (its SQL, its transactions), which fewer sites reach as
- * surely; a third of the runs saves the suite 20 s of a busy CPU. DELEGATION_PROPERTY_RUNS sets both.
- */
-const runsOn = (target: { name: string }) => positiveFromEnvironment('DELEGATION_PROPERTY_RUNS', target.name === 'sqlite' ? 300 : 100);
 const seedText = process.env.DELEGATION_PROPERTY_SEED;
 const parametersFor = (numRuns: number): fc.Parameters<unknown> => (seedText ? { numRuns, seed: Number(seedText) } : { numRuns });
 
@@ -283,7 +277,8 @@ function confinedHoldings(holdings: ReadonlySet<Holding>): Set<Holding> {
 }
 
 describe.each(testDatabaseTargets())('delegation is monotone through the HTTP API [$name]', (target) => {
-  const numRuns = runsOn(target);
+  // 300 random sites on SQLite, 100 on PostgreSQL (runsOn says why).
+  const numRuns = runsOn(target, 'DELEGATION_PROPERTY_RUNS', 300);
   const parameters = parametersFor(numRuns);
   let t: TestApp;
   beforeAll(async () => {

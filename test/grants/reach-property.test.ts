@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Capability, EntryType, Grant, Grantee, Level, Subject } from '../../src/authz/types.js';
 import { referenceDecide } from '../authz/reference-model.js';
 import { testDatabaseTargets } from '../support/databases.js';
+import { runsOn } from '../support/property-runs.js';
 import { createApiKey, createUser, createWorkspace } from '../support/factories.js';
 import type { User } from '../../src/repositories/users.js';
 import { BOOTSTRAP_KEY, startTestApp, type TestApp } from '../support/test-app.js';
@@ -17,7 +18,6 @@ import { BOOTSTRAP_KEY, startTestApp, type TestApp } from '../support/test-app.j
  *   exactly the users explain answers for and finds able to do something, with the same
  *   capabilities and roles.
  */
-const RUNS = Number(process.env.REACH_PROPERTY_RUNS ?? 25);
 const PATHS = ['', 'a', 'a/b', 'a/b/d', 'c', 'c/e'];
 const GRANT_PATHS = ['', 'a', 'a/b', 'c'];
 const LEVELS: Level[] = ['admin', 'full', 'readonly', 'writeonly', 'list', 'history', 'bundle'];
@@ -53,6 +53,7 @@ const siteArb = fc.record({
 interface Row { user_id: number; permission: string; capabilities: Capability[]; role: string | null; roles: string[]; because: { permission_id: number | null; source: string }[] }
 
 describe.each(testDatabaseTargets())('reach agrees with deciding each user one by one [$name]', (target) => {
+  const RUNS = runsOn(target, 'REACH_PROPERTY_RUNS', 25);
   let t: TestApp;
   beforeAll(async () => { t = await startTestApp(target); });
   afterAll(() => t.close());

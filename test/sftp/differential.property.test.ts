@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseTargets } from '../support/databases.js';
+import { runsOn } from '../support/property-runs.js';
 import { BOOTSTRAP_KEY } from '../support/test-app.js';
 import { treeOf, viaRest, type Operation, type Outcome } from '../webdav/differential-doors.js';
 import { buildSite, FILEISH, siteArb, stepArb, workspacePathOf, type Step } from '../webdav/differential-sites.js';
@@ -18,10 +19,10 @@ import { startSftpTestApp, type SftpConnection, type SftpTestApp } from './sftp-
  * same, and leave the two copies with the same tree. SFTP has no copy, and removes only empty
  * folders (RMDIR), so copies and deletions of folders are not compared.
  */
-const RUNS = Number(process.env.SFTP_DIFFERENTIAL_RUNS ?? 12);
 const operations = stepArb({ copies: false, deletes: FILEISH });
 
 describe.each(testDatabaseTargets())('SFTP and REST agree on random sites and operations [$name]', (target) => {
+  const RUNS = runsOn(target, 'SFTP_DIFFERENTIAL_RUNS', 12);
   let t: SftpTestApp;
   beforeAll(async () => { t = await startSftpTestApp(target, { limits: { perAddress: 50 } }); });
   afterAll(() => t.close());

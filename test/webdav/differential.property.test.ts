@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseTargets } from '../support/databases.js';
+import { runsOn } from '../support/property-runs.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { agree, treeOf, viaDav, viaRest, type Outcome } from './differential-doors.js';
 import { buildSite, siteArb, SOURCES, stepArb, type Step } from './differential-sites.js';
@@ -14,10 +15,10 @@ import { buildSite, siteArb, SOURCES, stepArb, type Step } from './differential-
  * are allowed or refused alike (404 where REST says 404, 403 where it says 403), list and read the
  * same, and leave the two copies with the same tree.
  */
-const RUNS = Number(process.env.WEBDAV_DIFFERENTIAL_RUNS ?? 15);
 const operations = stepArb({ copies: true, deletes: SOURCES });
 
 describe.each(testDatabaseTargets())('WebDAV and REST agree on random sites and operations [$name]', (target) => {
+  const RUNS = runsOn(target, 'WEBDAV_DIFFERENTIAL_RUNS', 15);
   let t: TestApp;
   beforeAll(async () => { t = await startTestApp(target); });
   afterAll(() => t.close());
