@@ -15,14 +15,16 @@ import { QUICK_SITE } from '../../bench/seed/site-shape.js';
 describe('bench harness smoke run [sqlite]', () => {
   it('runs every scenario against the seeded site and reports figures', async () => {
     const quick = benchOptions({ BENCH_QUICK: '1' });
-    // Half a second holds a few of the slowest requests (a sign-in's password hash, a dry run) even
-    // on a loaded machine, and several 10 ms ticks of the server's CPU, in which the figures are
-    // read; the growth points ask only for cheap reads, and a quarter of a second holds hundreds.
+    // A third of a second holds a few of the slowest requests (a sign-in's password hash, a dry
+    // run, each sent on several connections at once) even on a loaded machine, and many 10 ms ticks
+    // of the server's CPU, in which the figures are read; the growth points ask only for cheap
+    // reads, and 0.15 s holds hundreds. Half a second each (and a quarter for the growth points)
+    // cost this run 10 s more of CPU (60 s against 50, alone on 2 cores).
     const options = {
       ...quick,
       databases: ['sqlite' as const],
-      timing: { warmupSeconds: 0, seconds: 0.5 },
-      growthTiming: { warmupSeconds: 0, seconds: 0.25 },
+      timing: { warmupSeconds: 0, seconds: 0.3 },
+      growthTiming: { warmupSeconds: 0, seconds: 0.15 },
       site: { ...QUICK_SITE, grants: 1_000 },
       grantSteps: [1_000],
       folderSizes: [100],
