@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import type { Locator, Page } from 'playwright-core';
+import { Client as SshClient } from 'ssh2';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { browserAvailable, chooseFiles, chromiumPerTest, expectAccessible, pageProblems, requestsOf, type TestBrowser } from '../../support/browser.js';
 import { PAGE_OPTIONS } from '../../../bench/console/chromium.js';
@@ -92,6 +93,28 @@ function sshGreeting(host: string, port: number): Promise<string> {
       }
     });
     socket.on('error', reject);
+  });
+}
+
+/**
+ * Writes `bytes` to `path` over SFTP as a user signing in with their password, as an SFTP client
+ * overwrites a file: opened for writing with truncation (ssh2's writeFile opens with `w`).
+ */
+function sftpWrite(port: number, user: { username: string; password: string }, path: string, bytes: Buffer): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const client = new SshClient();
+    client.on('error', reject);
+    client.once('ready', () => {
+      client.sftp((error, sftp) => {
+        if (error) return reject(error);
+        sftp.writeFile(path, bytes, (written) => {
+          client.end();
+          if (written) reject(written);
+          else resolve();
+        });
+      });
+    });
+    client.connect({ host: '127.0.0.1', port, username: user.username, password: user.password, readyTimeout: 10_000 });
   });
 }
 
@@ -584,7 +607,7 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     await page.close();
   });
 
-  itOnSqlite('nothing lost by a click: a file deleted over WebDAV restored from the trash, an earlier version restored, a name found among 10,000 entries', async () => {
+  itOnSqlite('nothing lost by a click: a file deleted over WebDAV restored from the trash, a file overwritten over SFTP given its earlier version back, a name found among 10,000 entries', async () => {
     const danaId = (await site.admin('GET', '/users?filter[username]=dana'))[0].id;
     await site.admin('POST', '/folders/Recover/Many', { mkdir_parents: true });
     await site.admin('POST', '/permissions', { path: 'Recover', user_id: danaId, permission: 'full' });
@@ -606,7 +629,10 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     await put('Recover/scrap.txt', Buffer.from('scrap'));
     await site.admin('DELETE', '/files/Recover/scrap.txt');
     await put('Recover/plan.txt', Buffer.from('first plan'));
-    await put('Recover/plan.txt', Buffer.from('the second plan'));
+    // Overwritten over SFTP by dana: the first plan is kept as a version, whichever door wrote over it.
+    const { sftp_port: sftpPort } = await (await fetch(`${site.baseUrl}/api/rest/v1/connection_details`, { headers: { 'X-ServiceAPI-Key': KEY_FOR_TESTS } })).json() as { sftp_port: number };
+    await sftpWrite(sftpPort, DANA, '/Recover/plan.txt', Buffer.from('the second plan'));
+    expect((await bytesOf('Recover/plan.txt')).toString()).toBe('the second plan');
     // A deletion whose name is markup, at the root (so the listing of Recover below stays as it is).
     await put(encodeURIComponent(HOSTILE), Buffer.from('hostile'));
     await site.admin('DELETE', `/files/${encodeURIComponent(HOSTILE)}`);
