@@ -48,6 +48,9 @@ describe.runIf(browserAvailable()).each(databases)('the History screen in Chromi
     const hostile = await site.admin('POST', '/groups', { name: HOSTILE_GROUP });
     // A member added: History records the id; the console names who.
     await site.admin('PATCH', `/groups/${hostile.id}`, { user_ids: String(dana.id) });
+    // A folder made in a Custom Workspace: History keeps its path under the Workspaces folder.
+    const research = await site.admin('POST', '/workspaces', { name: 'Research' });
+    await site.admin('POST', '/folders/Lab', { mkdir_parents: true }, research.id);
   }, 60_000);
   afterAll(async () => {
     await site?.stop();
@@ -98,6 +101,15 @@ describe.runIf(browserAvailable()).each(databases)('the History screen in Chromi
     const joined = page.locator('tr[data-action="group_update"]');
     await expect.poll(() => joined.locator('td').nth(4).textContent()).toContain(`added ${DANA.username}`);
     expect(await joined.locator('td').nth(4).textContent()).not.toContain('member(s)');
+
+    // A path in a Custom Workspace, read from the Default Workspace: its Workspace by name, not the
+    // Workspaces folder's number.
+    const lab = page.locator('tr[data-action="create"]', { hasText: 'Lab' });
+    expect(await lab.locator('td').nth(3).textContent()).toBe('Research: Lab');
+    expect(await lab.locator('td').nth(4).textContent()).toBe('Created folder Research: Lab');
+    // The API's own words stay in the tooltip.
+    expect(await lab.locator('td').nth(4).getAttribute('title')).toMatch(/^Created folder \/?_\/Workspaces\/\d+\/Lab$/);
+    expect((await page.locator('tr[data-action] td:nth-child(4)').allTextContents()).filter((shown) => shown.includes('_/'))).toEqual([]);
 
     // Filtered by action: the list narrows, and the address says so.
     await page.getByLabel('Action', { exact: true }).selectOption({ label: 'Created user' });
