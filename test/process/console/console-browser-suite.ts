@@ -1087,6 +1087,13 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     // One line for the one grant, naming every capability it gives, not a line for each.
     await page.getByTestId('explanation').getByText(/^See, Download, Upload, Delete and move.*: Full access on “Team”, given to the user$/).waitFor();
     expect(await page.getByTestId('explanation').getByText(/Full access on “Team”/).count()).toBe(1);
+    // Each capability a word, explained in a tooltip that the keyboard reaches as well as the mouse.
+    // From the Explain button, the next Tab is the first capability's.
+    await page.keyboard.press('Tab');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-capability'))).toBe('list');
+    await expect.poll(() => page.getByRole('tooltip').textContent()).toBe('See the entry and, in a folder, what is in it');
+    await page.getByTestId('explanation').locator('[data-capability="delete"]').hover();
+    await expect.poll(() => page.getByRole('tooltip').filter({ hasText: 'rename' }).textContent()).toBe('Delete, move, rename and overwrite');
     await page.close();
   });
 

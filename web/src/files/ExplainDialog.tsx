@@ -102,7 +102,7 @@ export function ExplainDialog({ path, name, forOthers, onClose }: { path: string
             <Group gap="xs">
               <Text fw={600}>Can:</Text>
               {result.capabilities.length === 0 ? <Text>nothing</Text> : result.capabilities.map((c) => (
-                <Tooltip key={c} label={capabilityWord(c).description}>
+                <Tooltip key={c} label={capabilityWord(c).description} events={{ hover: true, focus: true, touch: true }}>
                   <Badge variant="light" tabIndex={0} style={{ textTransform: 'none' }} data-capability={c}>{capabilityWord(c).name}</Badge>
                 </Tooltip>
               ))}
