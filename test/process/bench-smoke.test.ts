@@ -97,7 +97,7 @@ describe('bench harness smoke run [sqlite]', () => {
     expect(formatReport(report)).toContain('Cost after a write (every cache empty)');
     // The console section: each figure in Chromium next to its baseline (skipped, with a note, without Chromium).
     const consoleRows = report.rows.filter((row) => row.kind === 'console');
-    expect(consoleRows.map((row) => row.database)).toEqual(['baseline', 'sqlite', 'baseline', 'sqlite']);
+    expect(consoleRows.map((row) => row.database)).toEqual(['baseline', 'sqlite', 'baseline', 'sqlite', 'sqlite', 'sqlite']);
     for (const row of consoleRows) expect(row.pageTiming?.medianMs ?? row.skipped).toBeDefined();
     for (const row of measured) {
       expect(row.measurement?.requests, `${row.scenario}: ${row.measurement?.failed} failed`).toBeGreaterThan(0);

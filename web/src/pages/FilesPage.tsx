@@ -1,4 +1,4 @@
-import { Alert, Button, Center, CloseButton, FileButton, Group, Loader, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { Alert, Button, Center, FileButton, Group, Loader, Stack, Text, Tooltip } from '@mantine/core';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { mayManage } from '../api/explain';
@@ -7,6 +7,7 @@ import { FolderBreadcrumbs, folderUrl, OPEN_PARAMETER, WORKSPACES_FOLDER } from 
 import { historyLink } from '../history/links';
 import { ConfirmDialog, NameDialog } from '../files/dialogs';
 import { DropZone } from '../files/DropZone';
+import { FolderSearchBox } from '../files/FolderSearchBox';
 import { EntryTable, type EntryAction } from '../files/EntryTable';
 import { moveInto } from '../files/move-entries';
 import { saveAs } from '../files/save-as';
@@ -18,6 +19,7 @@ import { useSelection } from '../files/useSelection';
 import { previewKindOf } from '../preview/preview-kind';
 import { useTrashRetention } from '../files/useTrashRetention';
 import { useUploads } from '../files/useUploads';
+import { preloadable } from '../loading/preloadable';
 import { useAuthority } from '../session/authority';
 
 // Loaded when first opened: most visits never need them.
@@ -25,9 +27,9 @@ const ReachDialog = lazy(() => import('../files/ReachDialog').then((m) => ({ def
 const ExplainDialog = lazy(() => import('../files/ExplainDialog').then((m) => ({ default: m.ExplainDialog })));
 const PermissionsDialog = lazy(() => import('../files/PermissionsDialog').then((m) => ({ default: m.PermissionsDialog })));
 const ShareDialog = lazy(() => import('../shares/ShareDialog').then((m) => ({ default: m.ShareDialog })));
-const FileOpener = lazy(() => import('../files/FileOpener').then((m) => ({ default: m.FileOpener })));
+const FileOpener = preloadable(() => import('../files/FileOpener').then((m) => m.FileOpener));
 const MoveDialog = lazy(() => import('../files/MoveDialog').then((m) => ({ default: m.MoveDialog })));
-const SearchResults = lazy(() => import('../files/SearchResults').then((m) => ({ default: m.SearchResults })));
+const SearchResults = preloadable(() => import('../files/SearchResults').then((m) => m.SearchResults));
 const VersionsDialog = lazy(() => import('../files/VersionsDialog').then((m) => ({ default: m.VersionsDialog })));
 
 type Dialog =
@@ -39,8 +41,6 @@ type Dialog =
 
 /** The address parameter of a search of the folder and below (`/files/Reports?search=q3`), so Back returns to the results. */
 const SEARCH = 'search';
-/** How long typing pauses before the search is asked: one request for a word, not one a key. */
-const SEARCH_PAUSE_MS = 300;
 
 export function FilesPage() {
   const path = (useParams()['*'] ?? '').replace(/\/+$/, '');
@@ -63,26 +63,22 @@ export function FilesPage() {
   const [notice, setNotice] = useState<string | undefined>();
   const retentionDays = useTrashRetention(dialog?.kind === 'delete');
   const searched = (params.get(SEARCH) ?? '').trim();
-  const [typed, setTyped] = useState(searched);
-  // The box follows the address when it changes by itself (Back, another folder), not when it echoes what was typed.
-  const applied = useRef(searched);
-  useEffect(() => {
-    if (searched !== applied.current) setTyped(searched);
-    applied.current = searched;
-  }, [searched, path]);
   const applySearch = useCallback((text: string) => {
-    applied.current = text.trim();
     setParams((current) => {
       if (text.trim() === '') current.delete(SEARCH);
       else current.set(SEARCH, text.trim());
       return current;
     }, { replace: true });
   }, [setParams]);
+
+  // What a person opens next from a folder, a file or a search, loaded once the folder is shown.
   useEffect(() => {
-    if (typed.trim() === searched) return;
-    const timer = setTimeout(() => applySearch(typed), SEARCH_PAUSE_MS);
-    return () => clearTimeout(timer);
-  }, [typed, searched, applySearch]);
+    const soon = setTimeout(() => {
+      void FileOpener.preload();
+      void SearchResults.preload();
+    }, 0);
+    return () => clearTimeout(soon);
+  }, []);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -182,10 +178,7 @@ export function FilesPage() {
         </FileButton>
         {mayWrite && <Text size="sm" c="dimmed" visibleFrom="sm">or drop files on the list</Text>}
         {managesHere === true && <Button variant="default" onClick={() => setDialog({ kind: 'folder-permissions' })}>Permissions of this folder</Button>}
-        <TextInput type="search" aria-label="Search names in this folder and below" placeholder="Search here and below" ml="auto" w={260} maw="100%"
-          value={typed} onChange={(event) => setTyped(event.currentTarget.value)}
-          onKeyDown={(event) => { if (event.key === 'Enter') applySearch(typed); }}
-          rightSectionPointerEvents="all" rightSection={typed === '' ? null : <CloseButton aria-label="Clear the search" onClick={() => { setTyped(''); applySearch(''); }} />} />
+        <FolderSearchBox path={path} searched={searched} onSearch={applySearch} />
       </Group>
       {actionError !== undefined && <Alert color="red" role="alert" withCloseButton closeButtonLabel="Dismiss" onClose={() => setActionError(undefined)}>{actionError}</Alert>}
       {notice !== undefined && <Alert color="green" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(undefined)}>{notice}</Alert>}
