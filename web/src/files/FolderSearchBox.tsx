@@ -6,8 +6,7 @@ const SEARCH_PAUSE_MS = 300;
 
 /**
  * The search box of a folder. What is being typed lives here, not in the folder's page: a key
- * pressed re-renders this box alone, where it re-rendered the page and its table of 200 rows
- * (a third of a second of a laptop's main thread between typing and the request). `searched` is
+ * pressed re-renders this box alone, not the page and its table of up to 200 rows. `searched` is
  * the search in the address; `onSearch` asks for another once typing pauses, on Enter, or cleared.
  */
 export function FolderSearchBox({ path, searched, onSearch }: { path: string; searched: string; onSearch: (text: string) => void }) {
