@@ -1090,7 +1090,7 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     // Each capability a word, explained in a tooltip that the keyboard reaches as well as the mouse.
     // From the Explain button, the next Tab is the first capability's.
     await page.keyboard.press('Tab');
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-capability'))).toBe('list');
+    await expect.poll(() => page.locator('[data-capability]:focus').getAttribute('data-capability')).toBe('list');
     await expect.poll(() => page.getByRole('tooltip').textContent()).toBe('See the entry and, in a folder, what is in it');
     await page.getByTestId('explanation').locator('[data-capability="delete"]').hover();
     await expect.poll(() => page.getByRole('tooltip').filter({ hasText: 'rename' }).textContent()).toBe('Delete, move, rename and overwrite');
