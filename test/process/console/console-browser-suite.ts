@@ -300,6 +300,19 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     await expectNoSidewaysScroll(page);
     await accessible(page, 'users, 390 px');
 
+    // The trash on a phone: where and when, and the actions in the row's menu, nothing past the edge.
+    const phoneNote = await fetch(`${site.baseUrl}/api/rest/v1/files/phone-note.txt`, { method: 'PUT', headers: { 'X-ServiceAPI-Key': KEY_FOR_TESTS }, body: 'a note' });
+    expect(phoneNote.ok).toBe(true);
+    await site.admin('DELETE', '/files/phone-note.txt');
+    await page.goto(`${site.baseUrl}/trash`);
+    const trashMenu = page.getByRole('button', { name: 'Actions for phone-note.txt' });
+    await expectInsideViewport(page, trashMenu, 'the actions of a trash row at 390 px');
+    await trashMenu.click();
+    await expectInsideViewport(page, page.getByRole('menu', { name: 'Actions for phone-note.txt' }).getByRole('menuitem', { name: 'Restore' }), 'Restore in a trash row\'s menu at 390 px');
+    await page.keyboard.press('Escape');
+    await expectNoSidewaysScroll(page);
+    await accessible(page, 'the trash, 390 px');
+
     // An address with no screen says so, and stays the address asked for.
     await page.goto(`${site.baseUrl}/files-typo/Reports`);
     await page.getByRole('heading', { name: 'Page not found' }).waitFor();

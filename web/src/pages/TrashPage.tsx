@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Center, Group, Loader, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Anchor, Button, Center, Loader, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { listTrash, purgeTrashed, restoreTrashed, type Restored, type TrashEntry } from '../api/trash';
@@ -7,6 +7,8 @@ import { ConfirmDialog } from '../files/dialogs';
 import { formatSize, formatTime } from '../files/format';
 import { useWhoNames } from '../files/useWhoNames';
 import { useCursorPages } from '../paging/useCursorPages';
+import { RowActions } from '../layout/RowActions';
+import { useNarrow } from '../layout/useNarrow';
 
 const errorText = (caught: unknown, fallback: string) => (caught instanceof Error ? caught.message : fallback);
 
@@ -33,6 +35,7 @@ export function TrashPage() {
   const { items: entries, loading, update } = trash;
   const [error, setError] = useState<string | undefined>();
   const [restored, setRestored] = useState<Restored | undefined>();
+  const narrow = useNarrow();
   const [purging, setPurging] = useState<TrashEntry | undefined>();
   const [busy, setBusy] = useState<number | undefined>();
   const whoName = useWhoNames(entries.map((e) => e.deleted_by_id));
@@ -67,15 +70,16 @@ export function TrashPage() {
         </Alert>
       )}
       {entries.length > 0 && (
-        <Table.ScrollContainer minWidth={640}>
+        // On a phone: where it was, when, and one menu of actions; who deleted it and its size are in the wide table.
+        <Table.ScrollContainer minWidth={narrow ? 0 : 640}>
           <Table verticalSpacing="xs">
             <VisuallyHidden component="caption">Deleted files and folders, newest first</VisuallyHidden>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th scope="col">Was at</Table.Th>
                 <Table.Th scope="col">Deleted</Table.Th>
-                <Table.Th scope="col">By</Table.Th>
-                <Table.Th scope="col">Size</Table.Th>
+                <Table.Th scope="col" visibleFrom="sm">By</Table.Th>
+                <Table.Th scope="col" visibleFrom="sm">Size</Table.Th>
                 <Table.Th scope="col"><VisuallyHidden>Actions</VisuallyHidden></Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -87,13 +91,13 @@ export function TrashPage() {
                     <Text size="xs" c="dimmed">{entry.type === 'directory' ? 'Folder' : 'File'}, kept until {formatTime(entry.expires_at)}</Text>
                   </Table.Td>
                   <Table.Td>{formatTime(entry.deleted_at)}</Table.Td>
-                  <Table.Td>{whoName(entry.deleted_by_id)}</Table.Td>
-                  <Table.Td>{contentsInWords(entry)}</Table.Td>
+                  <Table.Td visibleFrom="sm">{whoName(entry.deleted_by_id)}</Table.Td>
+                  <Table.Td visibleFrom="sm">{contentsInWords(entry)}</Table.Td>
                   <Table.Td>
-                    <Group gap="xs" wrap="nowrap">
-                      <Button size="xs" variant="default" loading={busy === entry.id} aria-label={`Restore ${entry.path}`} onClick={() => void restore(entry)}>Restore</Button>
-                      <Button size="xs" variant="default" aria-label={`Delete ${entry.path} for good`} onClick={() => setPurging(entry)}>Delete for good</Button>
-                    </Group>
+                    <RowActions row={entry.path} actions={[
+                      { label: 'Restore', ariaLabel: `Restore ${entry.path}`, disabled: busy === entry.id, onClick: () => void restore(entry) },
+                      { label: 'Delete for good', ariaLabel: `Delete ${entry.path} for good`, onClick: () => setPurging(entry) },
+                    ]} />
                   </Table.Td>
                 </Table.Tr>
               ))}
