@@ -118,6 +118,19 @@ function sftpWrite(port: number, user: { username: string; password: string }, p
   });
 }
 
+/**
+ * On a narrow screen: the row's ⋯ menu and its `item` drawn wholly inside the window, and the page
+ * not scrolling sideways once the menu is closed again.
+ */
+async function expectRowMenuOnScreen(page: Page, row: string, item: string): Promise<void> {
+  const menu = page.getByRole('button', { name: `Actions for ${row}` });
+  await expectInsideViewport(page, menu, `the actions of ${row}'s row`);
+  await menu.click();
+  await expectInsideViewport(page, page.getByRole('menu', { name: `Actions for ${row}` }).getByRole('menuitem', { name: item }), `${item} in ${row}'s row menu`);
+  await page.keyboard.press('Escape');
+  await expectNoSidewaysScroll(page);
+}
+
 /** Fails unless the element is drawn wholly inside the window: nothing of it cut off or off-screen. */
 async function expectInsideViewport(page: Page, locator: Locator, what: string): Promise<void> {
   await locator.waitFor();
@@ -292,12 +305,7 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     await page.getByRole('heading', { name: 'Users' }).waitFor();
     await expect.poll(() => nav.getByRole('link', { name: 'Users' }).isVisible()).toBe(false);
     // A row's actions are one menu at the row's end, on the screen, not past its edge.
-    const rowMenu = page.getByRole('button', { name: 'Actions for dana' });
-    await expectInsideViewport(page, rowMenu, 'the actions of a user\'s row at 390 px');
-    await rowMenu.click();
-    await expectInsideViewport(page, page.getByRole('menu', { name: 'Actions for dana' }).getByRole('menuitem', { name: 'Delete' }), 'a row action at 390 px');
-    await page.keyboard.press('Escape');
-    await expectNoSidewaysScroll(page);
+    await expectRowMenuOnScreen(page, 'dana', 'Delete');
     await accessible(page, 'users, 390 px');
 
     // The trash on a phone: where and when, and the actions in the row's menu, nothing past the edge.
@@ -305,12 +313,7 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     expect(phoneNote.ok).toBe(true);
     await site.admin('DELETE', '/files/phone-note.txt');
     await page.goto(`${site.baseUrl}/trash`);
-    const trashMenu = page.getByRole('button', { name: 'Actions for phone-note.txt' });
-    await expectInsideViewport(page, trashMenu, 'the actions of a trash row at 390 px');
-    await trashMenu.click();
-    await expectInsideViewport(page, page.getByRole('menu', { name: 'Actions for phone-note.txt' }).getByRole('menuitem', { name: 'Restore' }), 'Restore in a trash row\'s menu at 390 px');
-    await page.keyboard.press('Escape');
-    await expectNoSidewaysScroll(page);
+    await expectRowMenuOnScreen(page, 'phone-note.txt', 'Restore');
     await accessible(page, 'the trash, 390 px');
 
     // An address with no screen says so, and stays the address asked for.
