@@ -511,6 +511,13 @@ async function recoveryTour({ site, page, shoot }: Tour) {
   await signIn(page, DANA);
   await page.locator('[data-trash="Team/Drafts/Photos"]').waitFor();
   await shoot('trash');
+  // On a phone: where and when, the actions in one menu.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole('button', { name: 'Actions for Team/Drafts/Photos' }).click();
+  await page.getByRole('menu', { name: 'Actions for Team/Drafts/Photos' }).waitFor();
+  await shoot('trash-narrow');
+  await page.keyboard.press('Escape');
+  await page.setViewportSize({ width: PAGE_OPTIONS.viewport.width, height: PAGE_OPTIONS.viewport.height });
   await page.getByRole('button', { name: 'Restore Team/Drafts/old-plan.txt' }).click();
   await page.getByRole('status').filter({ hasText: 'Restored to' }).waitFor();
   await shoot('trash-restored');
