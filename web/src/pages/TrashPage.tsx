@@ -86,7 +86,7 @@ export function TrashPage() {
             <Table.Tbody>
               {entries.map((entry) => (
                 <Table.Tr key={entry.id} data-trash={entry.path}>
-                  <Table.Td style={{ wordBreak: 'break-all' }}>
+                  <Table.Td style={{ overflowWrap: 'anywhere' }}>
                     {entry.path}
                     <Text size="xs" c="dimmed">{entry.type === 'directory' ? 'Folder' : 'File'}, kept until {formatTime(entry.expires_at)}</Text>
                   </Table.Td>
