@@ -4,7 +4,7 @@
 // relative path, so a pattern per folder depth says exactly where an import lands.
 
 /** Features: each is entered only through its index.ts. */
-export const FEATURES = ['access', 'history', 'identity', 'directory', 'grants', 'files', 'access-review', 'partners', 'jobs', 'automations', 'bundles', 'connect'];
+export const FEATURES = ['access', 'history', 'identity', 'directory', 'grants', 'files', 'access-review', 'partners', 'jobs', 'automations', 'bundles', 'connect', 'sso'];
 
 /** Front doors: they translate a protocol and call features; nothing below may import them. */
 export const FRONT_DOORS = ['http', 'cli', 'scim', 'webdav', 'sftp'];
@@ -42,6 +42,9 @@ export const MAY_IMPORT = {
   // path templates name time zones as automations read them; their visitors act through a file
   // session opened on the link's reach.
   bundles: ['access', 'history', 'identity', 'automations', 'files', 'authz', 'db', 'lib', 'errors', 'repositories'],
+  // Single sign-on: OpenID Connect providers sign users in; it makes users and sets their groups
+  // as the directory does, and starts sessions as identity does.
+  sso: ['access', 'history', 'identity', 'directory', 'authz', 'db', 'lib', 'errors', 'repositories'],
   // Connect: what another tool needs to reach this server (the WebDAV URL, the SFTP listener); facts, no rules.
   connect: [],
   http: [...FEATURES, 'authz', 'config', 'db', 'lib', 'errors'],

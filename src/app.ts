@@ -22,6 +22,7 @@ import type { RouteDeps } from './http/route-deps.js';
 import { healthRoutes } from './http/routes/health.js';
 import { registerApiRoutes } from './http/routes/index.js';
 import { publicBundleRoutes } from './http/routes/public-bundles.js';
+import { ssoSignInRoutes } from './http/routes/sso-sign-in.js';
 import { redactWebhookSecret } from './http/routes/automation-webhooks.js';
 import { PUBLIC_URL, redactTransferToken } from './http/routes/files/transfer-urls.js';
 import type { SftpListenerFacts } from './connect/index.js';
@@ -57,7 +58,7 @@ export interface FrontDoorListener {
 export async function buildApp(core: Core, listener: FrontDoorListener = {}): Promise<ApiInstance> {
   const { database, clock, config } = core;
   const headers = brandHeaders(config.headerBrands);
-  const deps: RouteDeps = { database, db: database.db, clock, headers, files: core.files, sftpHostKeyFingerprints: listener.sftpHostKeyFingerprints, sftpListener: listener.sftpListener };
+  const deps: RouteDeps = { database, db: database.db, clock, headers, files: core.files, secretBox: core.secretBox, sso: core.sso, sftpHostKeyFingerprints: listener.sftpHostKeyFingerprints, sftpListener: listener.sftpListener };
 
   const app = Fastify({
     logger: { ...logOptions(config.logLevel, headers, listener.logFields), stream: logDestination() },
@@ -110,7 +111,11 @@ export async function buildApp(core: Core, listener: FrontDoorListener = {}): Pr
     registerApiRoutes(api, deps);
   }, { prefix: API_ROOT });
   // Atrium's own API for people without an account (a share link's visitors): no credential is read.
-  await app.register(async (open) => publicBundleRoutes(open, deps), { prefix: PUBLIC_API_ROOT });
+  await app.register(async (open) => {
+    publicBundleRoutes(open, deps);
+    // The console's sign-in with an OpenID Connect provider: browser redirects, before anyone is signed in.
+    ssoSignInRoutes(open, deps);
+  }, { prefix: PUBLIC_API_ROOT });
   await registerScim(app, { db: deps.db, clock: deps.clock, headers });
   await registerWebdav(app, { db: deps.db, clock: deps.clock, files: core.files, passwords: core.passwords });
   // The web console at `/`, when it has been built (npm run build).

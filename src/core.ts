@@ -4,8 +4,9 @@ import type { Database } from './db/database.js';
 import { ActionTriggers, openImport, registerAutomationWork } from './automations/index.js';
 import { createFileOperations, UPLOAD_LIFETIME_MS, type FileOperations } from './files/index.js';
 import { pruneHistory } from './history/index.js';
-import { automationImportMayReachPrivateAddresses, fileKeepingSettings, historyRetentionDays, PasswordDoor } from './identity/index.js';
+import { automationImportMayReachPrivateAddresses, fileKeepingSettings, historyRetentionDays, PasswordDoor, SecretBox } from './identity/index.js';
 import { JobRunner } from './jobs/index.js';
+import { type ProviderFetch, SingleSignOn } from './sso/index.js';
 import type { Clock } from './lib/time.js';
 import type { Timer } from './lib/timer.js';
 import type { BlobStorage } from './storage/blob-storage.js';
@@ -38,6 +39,10 @@ export interface Core {
    * remembered once, for both, within one memory bound.
    */
   readonly passwords: PasswordDoor;
+  /** Seals the secrets Atrium reads back, under the key file of the data directory (identity/secret-box.ts). */
+  readonly secretBox: SecretBox;
+  /** Sign-in with OpenID Connect providers (sso/): remembers what their discovery documents said. */
+  readonly sso: SingleSignOn;
   /**
    * The background jobs' runner of this process (docs/background-jobs.md): the features that queue
    * background work register their kinds' handlers on it before start().
@@ -55,9 +60,13 @@ export interface Core {
 /**
  * `timer` waits for the background jobs' polls and heartbeats: main.ts passes the system's, with
  * the system clock; tests pass ones they move by hand. Nothing in the settings chooses them.
+ * `identityProviderFetch` is how identity providers are reached: the platform's fetch unless a
+ * test gives one that trusts its own certificate authority (nothing in the settings turns off a
+ * provider's certificate check, nor allows plain HTTP).
  */
-export function createCore(parts: { database: Database; clock: Clock; timer: Timer; config: CoreConfig }): Core {
+export function createCore(parts: { database: Database; clock: Clock; timer: Timer; config: CoreConfig; identityProviderFetch?: ProviderFetch }): Core {
   const { database, clock, timer, config } = parts;
+  const secretBox = SecretBox.inDataDir(config.dataDir);
   const storage = new LocalDiskStorage(path.join(config.dataDir, 'files'));
   let housekeeping: NodeJS.Timeout | undefined;
   let onJobsError: (error: unknown) => void = () => undefined;
@@ -88,6 +97,8 @@ export function createCore(parts: { database: Database; clock: Clock; timer: Tim
     storage,
     files,
     passwords: new PasswordDoor(database.db),
+    secretBox,
+    sso: new SingleSignOn({ db: database.db, clock, secretBox, fetch: parts.identityProviderFetch }),
     jobs,
     async start(options = {}) {
       // File times are the file system's, so they are compared with the real clock.

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { generate } from 'otplib';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { ADMIN, KEY_FOR_TESTS, startConsoleServer, type ConsoleServer } from '../../test/process/console/console-server.js';
 import { launchChromiumBrowser, PAGE_OPTIONS } from './chromium.js';
@@ -27,7 +28,7 @@ interface Tour {
    * Takes the picture `name` once the page is still (a dialog fully faded in); of a page that is
    * never still (a progress bar moving), with its motion stopped instead.
    */
-  shoot(name: string, moving?: 'moving'): Promise<void>;
+  shoot(name: string, moving?: 'moving', frame?: 'window'): Promise<void>;
 }
 
 async function signIn(page: Page, who: Person): Promise<void> {
@@ -533,10 +534,40 @@ async function recoveryTour({ site, page, shoot }: Tour) {
 }
 
 /**
+ * Two-factor authentication from a person's side: setting up an authenticator app in My account
+ * (the QR code and the key to type), the recovery codes shown once, and the sign-in's second step.
+ * The app's codes are computed from the key the page shows, as the app would.
+ */
+async function twoFactorTour({ site, page, shoot }: Tour) {
+  const tess = person('tess');
+  await site.admin('POST', '/users', tess);
+  await page.goto(`${site.baseUrl}/account`);
+  await signIn(page, tess);
+  const section = page.getByTestId('two-factor');
+  await section.getByRole('button', { name: 'Set up an authenticator app' }).click();
+  await confirmWith(page, tess.password);
+  const setup = page.getByRole('dialog', { name: 'Set up an authenticator app' });
+  await setup.getByRole('img', { name: 'QR code to scan with your authenticator app' }).waitFor();
+  await shoot('two-factor-setup', undefined, 'window');
+  const secret = ((await page.getByTestId('totp-secret').textContent()) ?? '').replace(/\s+/g, '');
+  await setup.getByLabel('Enter the 6-digit code the app shows').fill(await generate({ secret }));
+  await setup.getByRole('button', { name: 'Turn on' }).click();
+  await page.getByRole('list', { name: 'Recovery codes' }).waitFor();
+  await shoot('two-factor-recovery-codes', undefined, 'window');
+  await page.getByLabel('I have saved these codes').check();
+  await page.getByRole('button', { name: 'Done' }).click();
+  await section.and(page.locator('[data-two-factor="on"]')).waitFor();
+  await signOut(page);
+  await signIn(page, tess);
+  await page.getByLabel('Authentication code').waitFor();
+  await shoot('sign-in-second-step');
+}
+
+/**
  * In this order: History first, while it holds a page of records rather than every tour's; a tour
  * that changes a site setting puts it back before the next begins.
  */
-const TOURS = [historyTour, signInTour, lockoutTour, inactivityTour, filesTour, openingTour, recoveryTour, sortedTour, accountTour, workspacesTour, usersTour, siteTour, explainTour, groupsTour, permissionsTour, folderAdminTour, workspaceByGrantTour, partnersTour, automationsTour, sharingTour, linkPageTour];
+const TOURS = [historyTour, signInTour, lockoutTour, inactivityTour, filesTour, openingTour, recoveryTour, sortedTour, accountTour, twoFactorTour, workspacesTour, usersTour, siteTour, explainTour, groupsTour, permissionsTour, folderAdminTour, workspaceByGrantTour, partnersTour, automationsTour, sharingTour, linkPageTour];
 
 async function main(): Promise<void> {
   let site: ConsoleServer | undefined;
@@ -558,13 +589,14 @@ async function main(): Promise<void> {
       const context = await browser.newContext(PAGE_OPTIONS);
       context.setDefaultTimeout(15_000);
       const page = await context.newPage();
-      const shoot = async (name: string, moving?: 'moving') => {
+      // `window`: what the window shows, for a dialog over a long page (a whole-page picture would show its shade ending midway).
+      const shoot = async (name: string, moving?: 'moving', frame?: 'window') => {
         await page.mouse.move(0, 0); // off whatever was clicked last, which would show its hover colour
         // A whole-page picture of a scrolled page draws the sticky header where the window was, over
         // the middle of the page (Site settings after a save that scrolled to the form's end).
         await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
         if (moving === undefined) await settled(page);
-        await page.screenshot({ path: path.join(OUT, `${name}.png`), fullPage: true, animations: moving === undefined ? 'allow' : 'disabled' });
+        await page.screenshot({ path: path.join(OUT, `${name}.png`), fullPage: frame === undefined, animations: moving === undefined ? 'allow' : 'disabled' });
         process.stdout.write(`docs/console/${name}.png\n`);
       };
       try {

@@ -39,3 +39,5 @@ export { SHARE_LINK_PERMISSIONS, type ShareLinkPermissions, shareLinkAcceptsUplo
 export { holdsOverSubtree } from './subtree-access.js';
 export { findVisibleUser, userVisibility } from './user-visibility.js';
 export { mayWorkIn, workspacesVisibleTo } from './workspace-visibility.js';
+export { assertChangesOwnSecondFactors, assertMaySetTwoFactorRequirement } from './second-factor-authority.js';
+export { assertMayChangeAuthentication } from './authentication-authority.js';

@@ -8,6 +8,12 @@ export const SQLITE_FILE = 'atrium.sqlite';
  * (sftp/host-keys.ts). Named here, beside the database's file, because backups carry it too.
  */
 export const SFTP_HOST_KEY_DIR = 'sftp-host-keys';
+/**
+ * The key that seals the secrets Atrium must read back (identity/secret-box.ts), generated on the
+ * first start. Not in the database, so that a copy of the database alone reveals none of them;
+ * backups carry it beside the database.
+ */
+export const SECRET_KEY_FILE = 'secret-box.key';
 
 /**
  * Everything this process creates from now on (the data directory, the database and its journal,

@@ -23,7 +23,7 @@ export async function takeTurn(tx: Db, subject: string): Promise<void> {
 }
 
 /** Tables whose rows are changed by id after a read of their current state. */
-export type LockableTable = 'users' | 'groups' | 'workspaces' | 'api_keys' | 'public_keys' | 'partners' | 'automations' | 'bundles';
+export type LockableTable = 'users' | 'groups' | 'workspaces' | 'api_keys' | 'public_keys' | 'partners' | 'automations' | 'bundles' | 'user_passkeys';
 
 /**
  * Locks the row `id` of `table` until this transaction ends (on PostgreSQL a write of its id to

@@ -73,6 +73,127 @@ export interface UsersTable {
   partner_admin: DefaultedFlag;
   /** The Workspace the user last chose to work in (directory/user-preferences.ts); null until then. */
   last_workspace_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Files.com's override of the site's 2FA policy: `use_system_setting`, `always_require`, `never_require`. */
+  require_2fa: Generated<string>;
+  /** `password`, or `sso`: signs in at an identity provider and has no password. */
+  authentication_method: Generated<string>;
+  /** The identity provider of an `sso` user. */
+  sso_strategy_id: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** A user's authenticator-app (TOTP) secret, sealed (identity/secret-box.ts). */
+export interface UserTotpTable {
+  user_id: number;
+  secret_sealed: string;
+  created_at: number;
+  /** Null while enrolment waits for its first code. */
+  confirmed_at: number | null;
+  /** The last 30-second step a code was accepted for: no code counts twice. */
+  last_used_step: number | null;
+}
+
+export interface UserRecoveryCodesTable {
+  id: Id;
+  user_id: number;
+  /** SHA-256 hex of the normalised code. */
+  code_hash: string;
+  created_at: number;
+  used_at: number | null;
+}
+
+/** What a correct password earns a 2FA user before the second factor (identity/partial-sessions.ts). */
+export interface PartialSessionsTable {
+  id: Id;
+  user_id: number;
+  lookup: string;
+  secret_hash: string;
+  /** `second_factor` or `enrolment`. */
+  purpose: string;
+  created_at: number;
+  expires_at: number;
+  ended_at: number | null;
+  failures: Generated<number>;
+  webauthn_challenge: string | null;
+}
+
+/** A user's passkey, a WebAuthn credential used as a second factor (repositories/passkeys.ts). */
+export interface UserPasskeysTable {
+  id: Id;
+  user_id: number;
+  name: string;
+  /** The authenticator's id of the credential, base64url; unique on the site. */
+  credential_id: string;
+  /** The COSE public key, base64url: it verifies signatures and can make none, so it is not sealed. */
+  public_key: string;
+  /** The signature counter last reported (0 for authenticators that keep none). */
+  counter: Generated<number>;
+  /** Comma-separated transports the browser reported (`internal`, `hybrid`, `usb`, `nfc`, `ble`); '' when none. */
+  transports: Generated<string>;
+  /** The authenticator model's AAGUID when it tells one. */
+  aaguid: string | null;
+  /** A synced passkey (a password manager's) rather than one bound to a single device. */
+  backed_up: DefaultedFlag;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** An OpenID Connect identity provider (sso/): migration 032. */
+export interface SsoProvidersTable {
+  id: Id;
+  label: string;
+  issuer_url: string;
+  client_id: string;
+  /** Sealed (identity/secret-box.ts, context `sso:<id>`); null for a public client. */
+  client_secret_sealed: string | null;
+  /** Space-separated. */
+  scopes: string;
+  username_claim: string;
+  group_claim: string | null;
+  provision_users: Flag;
+  workspace_id: number;
+  enabled: Flag;
+  display_on_login_page: Flag;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One value of a provider's group claim and the Atrium group it stands for. */
+export interface SsoProviderGroupsTable {
+  id: Id;
+  provider_id: number;
+  claim_value: string;
+  group_id: number;
+}
+
+/** Which Atrium user an account at an issuer is: by the issuer and the account's `sub`. */
+export interface SsoLinksTable {
+  id: Id;
+  provider_id: number;
+  issuer: string;
+  subject: string;
+  user_id: number;
+  created_at: number;
+  last_sign_in_at: number | null;
+}
+
+/** A sign-in or reauthentication on its way through a provider (sso/sign-in-flows.ts). */
+export interface SsoSignInFlowsTable {
+  id: Id;
+  lookup: string;
+  secret_hash: string;
+  provider_id: number;
+  /** `sign_in` or `reauthenticate`. */
+  purpose: string;
+  session_id: number | null;
+  state: string;
+  nonce: string;
+  code_verifier: string;
+  redirect_uri: string;
+  return_to: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+  confirmed_at: number | null;
 }
 
 export interface GroupsTable {
@@ -156,6 +277,9 @@ export interface SessionsTable {
   /** Kept after the end so a later request can be told `invalid-session` rather than `invalid-credentials`. */
   ended_at: number | null;
   reauth_failures: Generated<number>;
+  /** The challenge of a passkey registration this session started, single-use (identity/passkeys.ts). */
+  webauthn_challenge: ColumnType<string | null, string | null | undefined, string | null>;
+  webauthn_challenge_expires_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface PermissionsTable {
@@ -614,6 +738,14 @@ export interface Tables {
   partners: PartnersTable;
   api_keys: ApiKeysTable;
   sessions: SessionsTable;
+  user_totp: UserTotpTable;
+  user_recovery_codes: UserRecoveryCodesTable;
+  partial_sessions: PartialSessionsTable;
+  sso_providers: SsoProvidersTable;
+  sso_provider_groups: SsoProviderGroupsTable;
+  sso_links: SsoLinksTable;
+  sso_sign_in_flows: SsoSignInFlowsTable;
+  user_passkeys: UserPasskeysTable;
   permissions: PermissionsTable;
   permission_groups: PermissionGroupsTable;
   entries: EntriesTable;

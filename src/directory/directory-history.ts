@@ -29,12 +29,15 @@ function userFields(user: User): Record<string, unknown> {
     authenticate_until: user.profile.authenticateUntil,
     require_password_change: user.profile.requirePasswordChange,
     ssl_required: user.profile.sslRequired,
+    require_2fa: user.profile.require2fa,
     sftp_permission: user.profile.sftpPermission,
     dav_permission: user.profile.davPermission,
     ftp_permission: user.profile.ftpPermission,
     restapi_permission: user.profile.restapiPermission,
     partner_id: user.partnerId,
     partner_admin: user.partnerAdmin,
+    authentication_method: user.authentication.method,
+    sso_strategy_id: user.authentication.ssoStrategyId,
   };
 }
 
@@ -53,7 +56,7 @@ export function userCreated(user: User, groupIds: readonly number[]): HistoryEve
   };
 }
 
-/** A change of a user: the fields before and after; a new password only as the word, never the value. */
+/** A change of a user: the fields before and after; a new or removed password only as the word, never the value. */
 export function userUpdated(before: User, after: User, passwordChanged: boolean): HistoryEvent {
   const { before: was, after: is } = changedFields(userFields(before), userFields(after));
   const changed = [...Object.keys(is), ...(passwordChanged ? ['password'] : [])];
@@ -75,6 +78,16 @@ export function userUnlocked(user: User, lockedUntil: number): HistoryEvent {
       id: user.id, username: user.username, changed: ['lockout_expires'],
       before: { lockout_expires: isoTime(lockedUntil) }, after: { lockout_expires: null },
     },
+  };
+}
+
+/** An administrator's reset of a user's second factors (POST /users/<id>/2fa/reset, `clear_2fa`). */
+export function twoFactorReset(user: User, by: string): HistoryEvent {
+  return {
+    action: 'two_factor_destroy',
+    workspaceId: user.workspaceId,
+    display: `${by} reset the two-factor authentication of ${user.username}: its second factors and recovery codes removed, its sessions ended`,
+    targets: { user: { id: user.id, username: user.username } },
   };
 }
 

@@ -41,6 +41,7 @@ export async function partnerAdminNewUser(a: Call, input: PartnerAdminNewUserInp
     ...(notEmpty(profile.userRoot) ? ['user_root'] : []),
     ...(notEmpty(profile.authenticateUntil) ? ['authenticate_until'] : []),
     ...(profile.sslRequired !== undefined && profile.sslRequired !== DEFAULT_USER_PROFILE.sslRequired ? ['ssl_required'] : []),
+    ...(profile.require2fa !== undefined && profile.require2fa !== DEFAULT_USER_PROFILE.require2fa ? ['require_2fa'] : []),
   ];
   if (refused.length > 0) throw beyondPartnerAdmin(refused, 'on a user it creates');
   return { workspaceId: partner.workspaceId, partnerId: partner.id, partnerAdmin: false };
@@ -49,11 +50,11 @@ export async function partnerAdminNewUser(a: Call, input: PartnerAdminNewUserInp
 /** The API's name of each changeable field: what a refusal names. */
 const CHANGE_NAMES: Readonly<Record<Exclude<keyof UserChanges, 'profile'>, string>> = {
   username: 'username', name: 'name', email: 'email', passwordHash: 'password', siteAdmin: 'site_admin', workspaceAdmin: 'workspace_admin',
-  disabled: 'disabled', externalId: 'external_id', nameParts: 'name', partnerAdmin: 'partner_admin', partnerId: 'partner_id',
+  disabled: 'disabled', externalId: 'external_id', nameParts: 'name', partnerAdmin: 'partner_admin', partnerId: 'partner_id', authentication: 'authentication_method',
 };
 const PROFILE_NAMES: Readonly<Record<keyof UserProfile, string>> = {
   timeZone: 'time_zone', language: 'language', company: 'company', notes: 'notes', allowedIps: 'allowed_ips', userRoot: 'user_root',
-  authenticateUntil: 'authenticate_until', requirePasswordChange: 'require_password_change', sslRequired: 'ssl_required',
+  authenticateUntil: 'authenticate_until', requirePasswordChange: 'require_password_change', sslRequired: 'ssl_required', require2fa: 'require_2fa',
   sftpPermission: 'sftp_permission', davPermission: 'dav_permission', ftpPermission: 'ftp_permission', restapiPermission: 'restapi_permission',
 };
 

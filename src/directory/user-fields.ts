@@ -2,7 +2,7 @@ import { filesystemLayoutOf } from '../access/index.js';
 import { errors } from '../errors/catalogue.js';
 import { readAddressList } from '../lib/address-list.js';
 import { parseIsoTimeInput } from '../lib/iso-time-input.js';
-import { type NameParts, SSL_REQUIRED_VALUES, type SslRequired, type User, type UserProfile } from '../repositories/users.js';
+import { type NameParts, SSL_REQUIRED_VALUES, type SslRequired, type User, type UserProfile, REQUIRE_2FA_VALUES, type Require2fa } from '../repositories/users.js';
 
 const MAX_USERNAME_LENGTH = 128;
 const MAX_TEXT_LENGTH = 255;
@@ -123,6 +123,11 @@ export function checkAuthenticateUntil(raw: string | null): number | null {
   return Math.floor(epochMs / 1000) * 1000;
 }
 
+export function checkRequire2fa(raw: string): Require2fa {
+  if (!(REQUIRE_2FA_VALUES as readonly string[]).includes(raw)) throw errors.modelSaveError({ require_2fa: [`must be one of ${REQUIRE_2FA_VALUES.join(', ')}`] });
+  return raw as Require2fa;
+}
+
 export function checkSslRequired(raw: string): SslRequired {
   if (!(SSL_REQUIRED_VALUES as readonly string[]).includes(raw)) throw errors.modelSaveError({ ssl_required: [`must be one of ${SSL_REQUIRED_VALUES.join(', ')}`] });
   return raw as SslRequired;
@@ -141,6 +146,7 @@ export interface UserProfileInput {
   authenticateUntil?: string | null;
   requirePasswordChange?: boolean;
   sslRequired?: string;
+  require2fa?: string;
   sftpPermission?: boolean;
   davPermission?: boolean;
   ftpPermission?: boolean;
@@ -150,7 +156,7 @@ export interface UserProfileInput {
 /** The fields that govern access: only an administrator of the user's Workspace sets them. */
 export const PRIVILEGED_PROFILE_FIELDS = {
   authenticateUntil: 'authenticate_until', allowedIps: 'allowed_ips', userRoot: 'user_root', requirePasswordChange: 'require_password_change',
-  sslRequired: 'ssl_required', sftpPermission: 'sftp_permission', davPermission: 'dav_permission', ftpPermission: 'ftp_permission',
+  sslRequired: 'ssl_required', require2fa: 'require_2fa', sftpPermission: 'sftp_permission', davPermission: 'dav_permission', ftpPermission: 'ftp_permission',
   restapiPermission: 'restapi_permission',
 } as const satisfies Partial<Record<keyof UserProfile, string>>;
 
@@ -166,6 +172,7 @@ export function checkUserProfile(input: UserProfileInput): Partial<UserProfile> 
   if (input.authenticateUntil !== undefined) checked.authenticateUntil = checkAuthenticateUntil(input.authenticateUntil);
   if (input.requirePasswordChange !== undefined) checked.requirePasswordChange = input.requirePasswordChange;
   if (input.sslRequired !== undefined) checked.sslRequired = checkSslRequired(input.sslRequired);
+  if (input.require2fa !== undefined) checked.require2fa = checkRequire2fa(input.require2fa);
   if (input.sftpPermission !== undefined) checked.sftpPermission = input.sftpPermission;
   if (input.davPermission !== undefined) checked.davPermission = input.davPermission;
   if (input.ftpPermission !== undefined) checked.ftpPermission = input.ftpPermission;

@@ -2,11 +2,13 @@ import { assertJoiningOpensOnlyOwnDoors, findVisibleGroup, isAdministratorOf, ty
 import type { Db } from '../db/database.js';
 import { errors } from '../errors/catalogue.js';
 import type { HistoryEvent } from '../history/index.js';
-import { findGroupById, type Group } from '../repositories/groups.js';
+import { findGroupById, findGroupsByIds, type Group } from '../repositories/groups.js';
 import { deleteMembership, membershipsOfUser, type GroupMember } from '../repositories/memberships.js';
 import type { User } from '../repositories/users.js';
 import { groupEvent } from './directory-history.js';
 import { joinGroup } from './group-member-rules.js';
+import { lockAndRead } from '../db/serialise.js';
+import { findUserById } from '../repositories/users.js';
 import { lockGroup } from './locked-rows.js';
 
 /** The memberships a `group_ids` list changes: the groups the user joins, and the memberships it leaves. */
@@ -71,13 +73,51 @@ export async function lockGroupsOfUserChange(tx: Db, userId: number, groupIds: r
 export async function applyUserGroups(tx: Db, a: Call, user: User, groupIds: readonly number[]): Promise<HistoryEvent[]> {
   const change = await planUserGroups({ ...a, db: tx }, user, groupIds);
   const events: HistoryEvent[] = [];
-  for (const group of change.joining) {
-    await joinGroup(tx, { groupId: group.id, userId: user.id, admin: false, now: a.now });
-    events.push(groupEvent('group_update', group, { members: { added: [{ userId: user.id, admin: false }], removed: [], adminChanged: [] } }));
-  }
-  for (const { group, membership } of change.leaving) {
-    await deleteMembership(tx, membership.membershipId, a.now);
-    events.push(groupEvent('group_update', group, { members: { added: [], removed: [{ userId: user.id, username: user.username }], adminChanged: [] } }));
-  }
+  for (const group of change.joining) events.push(await joinAsMember(tx, group, user, a.now));
+  for (const { group, membership } of change.leaving) events.push(await leaveGroup(tx, group, membership, user, a.now));
   return events;
+}
+
+/** The user joins the group (locked), not as a Group Admin; answers the group's History record. */
+async function joinAsMember(tx: Db, group: Group, user: User, now: number): Promise<HistoryEvent> {
+  await joinGroup(tx, { groupId: group.id, userId: user.id, admin: false, now });
+  return groupEvent('group_update', group, { members: { added: [{ userId: user.id, admin: false }], removed: [], adminChanged: [] } });
+}
+
+/** The user leaves the group (locked); answers the group's History record. */
+async function leaveGroup(tx: Db, group: Group, membership: GroupMember, user: User, now: number): Promise<HistoryEvent> {
+  await deleteMembership(tx, membership.membershipId, now);
+  return groupEvent('group_update', group, { members: { added: [], removed: [{ userId: user.id, username: user.username }], adminChanged: [] } });
+}
+
+/**
+ * An identity provider's group claim at sign-in (sso/): the user's memberships of the `mapped`
+ * groups made to follow `wanted`, the groups of the claim's values. A mapped group of another
+ * Workspace is never touched, and a Partner's user joins no group. The groups whose membership
+ * changes are locked first, in id order, and the user's row after them, as every change of a
+ * group's members takes them (lockGroupsOfUserChange); the memberships are read again under the
+ * locks. Answers the user as it is now, locked until the transaction ends (undefined when it is
+ * gone), and the History records of the groups it changed.
+ */
+export async function followGroupClaim(tx: Db, user: User, mapped: readonly number[], wanted: ReadonlySet<number>, now: number): Promise<{ user: User | undefined; events: HistoryEvent[] }> {
+  const groups = user.partnerId !== null ? [] : (await findGroupsByIds(tx, mapped)).filter((group) => group.workspaceId === user.workspaceId);
+  const isMember = new Set((await membershipsOfUser(tx, user.id)).map((m) => m.groupId));
+  // Most sign-ins change nothing: only the groups a membership changes in are locked.
+  const touched = groups.filter((group) => wanted.has(group.id) !== isMember.has(group.id));
+  const locked: Group[] = [];
+  for (const group of touched) {
+    // A group deleted meanwhile is left alone, as one never mapped.
+    const current = await lockGroup(tx, group.id);
+    if (current !== undefined) locked.push(current);
+  }
+  const current = await lockAndRead(tx, 'users', user.id, findUserById);
+  if (current === undefined || current.partnerId !== null || locked.length === 0) return { user: current, events: [] };
+  const memberships = new Map((await membershipsOfUser(tx, user.id)).map((m) => [m.groupId, m]));
+  const events: HistoryEvent[] = [];
+  for (const group of locked) {
+    const membership = memberships.get(group.id);
+    if (wanted.has(group.id) && membership === undefined) events.push(await joinAsMember(tx, group, current, now));
+    else if (!wanted.has(group.id) && membership !== undefined) events.push(await leaveGroup(tx, group, membership, current, now));
+  }
+  return { user: current, events };
 }

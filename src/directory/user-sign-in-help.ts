@@ -1,10 +1,10 @@
-import { isAdministratorOf, type Call } from '../access/index.js';
+import { assertMayActAs, isAdministratorOf, type Call } from '../access/index.js';
 import { inTransaction } from '../db/transaction.js';
 import { errors } from '../errors/catalogue.js';
 import { recordHistory } from '../history/index.js';
-import { endLockout, lockoutEnds } from '../identity/index.js';
+import { clearSecondFactors, type ConfirmIdentity, endLockout, lockoutEnds, type SecondFactors, secondFactorsOfUsers } from '../identity/index.js';
 import type { User } from '../repositories/users.js';
-import { userUnlocked } from './directory-history.js';
+import { twoFactorReset, userUnlocked } from './directory-history.js';
 import { lockedUser } from './locked-rows.js';
 import { getUser } from './user-reads.js';
 
@@ -42,6 +42,28 @@ export async function userLockouts(a: Call, users: readonly User[]): Promise<Rea
     if (end !== undefined) byUser.set(u.id, end);
   }
   return byUser;
+}
+
+/** Each user's second factors, for the users' list (`active_2fa`, `type_of_2fa`). */
+export async function userSecondFactors(a: Call, users: readonly User[]): Promise<ReadonlyMap<number, SecondFactors>> {
+  return secondFactorsOfUsers(a.db, users.map((u) => u.id));
+}
+
+/**
+ * POST /users/<id>/2fa/reset: for a user who lost its authenticator app or passkey, every second
+ * factor and recovery code is dropped and its sessions end; it signs in with its password alone
+ * again (or, where the site requires a second factor, is led through setting one up). What makes
+ * this an administrator's who may act as the user (as setting its password is): whoever resets
+ * another's second factor and knows its password signs in as it. Asks the caller's password again.
+ */
+export async function resetUserTwoFactor(a: Call, id: number, confirmIdentity: ConfirmIdentity): Promise<void> {
+  const target = await administeredUser(a, id);
+  await assertMayActAs(a.db, a.caller, target, 'reset two-factor authentication');
+  await confirmIdentity('action');
+  await inTransaction(a.db, async (tx) => {
+    // A user with nothing to reset (or reset by an identical request just before) records nothing.
+    if (await clearSecondFactors(tx, target.id, a.now)) await recordHistory(tx, a, [twoFactorReset(target, a.caller.user?.username ?? 'An API key')]);
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import {
-  assertJoiningOpensOnlyOwnDoors, assertListKeepsCaller, assertMayActAs, assertMaySetSiteAdmin, assertOpensOnlyOwnDoors, assertPartnerAdminMayActOn,
+  assertJoiningOpensOnlyOwnDoors, assertListKeepsCaller, assertMayActAs, assertMaySetSiteAdmin, assertMaySetTwoFactorRequirement, assertOpensOnlyOwnDoors, assertPartnerAdminMayActOn,
   assertUpdateChangesPassword, isAdministratorOf, newUserDoorDefaults, type Call,
 } from '../access/index.js';
 import type { Db } from '../db/database.js';
@@ -18,6 +18,7 @@ import { lockedUser } from './locked-rows.js';
 import { checkExternalId, checkFilesystemLayout, checkNameParts, checkText, checkUserProfile, checkUsername, PRIVILEGED_PROFILE_FIELDS, type UserProfileInput } from './user-fields.js';
 import { applyUserGroups, lockGroupsOfUserChange, NO_GROUP_CHANGE, planUserGroups } from './user-groups.js';
 import { getUser } from './user-reads.js';
+import { type AuthenticationInput, holdProvider, planAuthenticationChange, planNewUserAuthentication } from './user-authentication.js';
 import { checkPartnerUserChange, newUserPartnership } from './partner-user-rules.js';
 import { assertPartnerAdminChangesCredentialsOnly, partnerAdminNewUser } from './partner-admin-users.js';
 import { assertConvertible, plannedConversion } from './partner-conversion.js';
@@ -42,6 +43,8 @@ export interface NewUserInput {
   /** The Partner the user belongs to (partner-user-rules.ts), and whether it is a Partner Admin of it. */
   partnerId?: number | null;
   partnerAdmin?: boolean;
+  /** How it signs in (`authentication_method`, `sso_strategy_id`); left out, with a password. */
+  authentication?: AuthenticationInput;
 }
 
 /**
@@ -58,8 +61,10 @@ export async function createUser(a: Call, input: NewUserInput): Promise<User> {
   }
   const username = checkUsername(input.username);
   if (await usernameTaken(a.db, username)) throw usernameTakenError();
+  const authentication = await planNewUserAuthentication(a, workspaceId, input.authentication ?? {}, input.password !== undefined);
   if (input.password !== undefined) await checkNewPassword(a.db, input.password);
   const sent = checkUserProfile(input.profile ?? {});
+  assertMaySetTwoFactorRequirement(a.caller, sent.require2fa);
   // Delegation is monotone: no door the creator may not use, whether asked for or by default.
   await assertOpensOnlyOwnDoors(a.db, a.caller, sent);
   const profile = { ...(await newUserDoorDefaults(a.db, a.caller)), ...sent };
@@ -73,6 +78,7 @@ export async function createUser(a: Call, input: NewUserInput): Promise<User> {
   const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
   // Another request creating the same name (in any case) at the same moment: the unique key decides.
   return refusingDuplicates(() => inTransaction(a.db, async (tx) => {
+    await holdProvider(tx, authentication);
     const user = await insertUser(tx, {
       workspaceId,
       username,
@@ -87,6 +93,7 @@ export async function createUser(a: Call, input: NewUserInput): Promise<User> {
       profile,
       partnerId,
       partnerAdmin,
+      ...(authentication === undefined ? {} : { authentication }),
       now: a.now,
     });
     for (const groupId of groupIds) {
@@ -120,6 +127,8 @@ export interface UserUpdateInput {
   partnerAdmin?: boolean;
   /** `convert_to_partner_user`: make the user one of `partnerId`'s (partner-conversion.ts). */
   convertToPartnerUser?: boolean;
+  /** `authentication_method`, `sso_strategy_id` (user-authentication.ts). */
+  authentication?: AuthenticationInput;
 }
 
 /**
@@ -137,6 +146,8 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
   assertUpdateChangesPassword(a.caller, target.id, input.password !== undefined);
 
   const changes: UserChanges = {};
+  const authentication = await planAuthenticationChange(a, target, input.authentication ?? {}, input.password !== undefined);
+  if (authentication !== undefined) changes.authentication = authentication;
   const privileged: string[] = [];
   if (input.username !== undefined) {
     const username = checkUsername(input.username);
@@ -181,6 +192,7 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
   const profile = changedProfile(target.profile, checkUserProfile(input.profile ?? {}));
   if (Object.keys(profile).length > 0) changes.profile = profile;
   privileged.push(...privilegedProfileFields(profile));
+  assertMaySetTwoFactorRequirement(a.caller, profile.require2fa);
   if (byPartnerAdmin) assertPartnerAdminChangesCredentialsOnly(target, changes, input.groupIds !== undefined && input.groupIds.length > 0);
   else if (!isAdmin && privileged.length > 0) {
     throw errors.insufficientPermissionForParams(`Only an administrator may change ${privileged.join(', ')}.`);
@@ -205,7 +217,7 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
   if (target.siteAdmin && (changes.siteAdmin === false || changes.disabled === true)) await keepOneSiteAdmin(a.db, target.id);
 
   const needsConfirmation = input.password !== undefined || changes.username !== undefined || changes.siteAdmin !== undefined
-    || changes.workspaceAdmin !== undefined || changes.disabled !== undefined;
+    || changes.workspaceAdmin !== undefined || changes.disabled !== undefined || changes.authentication !== undefined;
   if (needsConfirmation) await confirmIdentity('fields');
   // After the confirmation: whether a text is the current password is for its holder to learn only.
   if (input.password !== undefined && isSelf && target.profile.requirePasswordChange) await checkPasswordDiffers(a.db, target.id, input.password);
@@ -215,6 +227,7 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
 
   return refusingDuplicates(() => inTransaction(a.db, async (tx) => {
     if (input.groupIds !== undefined) await lockGroupsOfUserChange(tx, target.id, input.groupIds);
+    await holdProvider(tx, changes.authentication);
     // The user as it is now, held until the commit: History records what this change changed,
     // not what an identical request just before it already did.
     const before = await lockedUser(tx, target.id);
@@ -222,7 +235,9 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
     if (changes.partnerId !== undefined) await assertConvertible(tx, before);
     if (before.siteAdmin && (changes.siteAdmin === false || changes.disabled === true)) await keepOneSiteAdminIn(tx, target.id);
     const updated = await updateUser(tx, target.id, changes, a.now);
-    if (changes.disabled === true) {
+    // Moved to a provider, the user has no password left to have signed in with.
+    const passwordRemoved = changes.authentication?.method === 'sso';
+    if (changes.disabled === true || passwordRemoved) {
       await endSessionsOfUser(tx, target.id, a.now);
     } else if (changes.passwordHash !== undefined) {
       // A password change ends the user's other sessions; the one making the change stays.
@@ -232,7 +247,7 @@ export async function updateUserFields(a: Call, id: number, input: UserUpdateInp
     }
     // Memberships change before anything is recorded: recording is where a dry run measures the change.
     const groupEvents = input.groupIds === undefined ? [] : await applyUserGroups(tx, a, updated, input.groupIds);
-    const event = userUpdated(before, updated, changes.passwordHash !== undefined);
+    const event = userUpdated(before, updated, changes.passwordHash !== undefined || passwordRemoved);
     const userChanged = (event.targets?.['changed'] as string[] | undefined ?? []).length > 0;
     const events = [...(userChanged ? [event] : []), ...groupEvents];
     if (events.length > 0) await recordHistory(tx, a, events);

@@ -67,6 +67,9 @@ export const errors = {
   // Files.com's SDKs define no type for a missing Partner: plain `not-found`, named in the message.
   partnerNotFound: () => new AtriumError('not-found', 'Partner not found.'),
   automationNotFound: () => new AtriumError('not-found', 'Automation not found.'),
+  // Single sign-on (docs/authentication.md#single-sign-on-openid-connect): no type in Files.com's SDKs either.
+  ssoProviderNotFound: () => new AtriumError('not-found', 'SSO provider not found.'),
+  ssoLinkNotFound: () => new AtriumError('not-found', 'SSO link not found.'),
   automationRunNotFound: () => new AtriumError('not-found', 'Automation run not found.'),
   // Share links (docs/sharing.md). Files.com's SDKs define no type for a missing link: plain `not-found`, named in the message.
   bundleNotFound: () => new AtriumError('not-found', 'Bundle not found.'),
@@ -119,6 +122,26 @@ export const errors = {
     new AtriumError('not-authenticated/locked-out', 'Too many failed logins: this account is locked for a while. Try again later.'),
   tooManyLoginAttempts: (retryAfterSeconds: number) =>
     new AtriumError('rate-limited/too-many-login-attempts', 'Too many failed logins from this address. Try again later.', { retryAfterSeconds }),
+  /**
+   * A correct password of a user with a second factor (docs/authentication.md#the-challenge):
+   * Files.com's challenge, whose `data` the SDKs and the CLI read; the CLI prints the message
+   * without its "2FA Authentication error: " prefix.
+   */
+  twoFactorChallenge: (data: { partial_session_id: string; two_factor_authentication_methods: string[] } = { partial_session_id: '', two_factor_authentication_methods: ['totp'] }) =>
+    new AtriumError('not-authenticated/two-factor-authentication-error', `2FA Authentication error: ${challengeWords(data.two_factor_authentication_methods)}`, { data }),
+  oneTimePasswordIncorrect: () =>
+    new AtriumError('not-authenticated/one-time-password-incorrect', 'The code is not valid: it is wrong, was already used, or has expired. Enter the current code from your authenticator app, or one of your recovery codes.'),
+  /** The site requires a second factor the user has not set up: the partial session opens only its enrolment. */
+  twoFactorRequired: (data: { partial_session_id: string } = { partial_session_id: '' }) =>
+    new AtriumError('not-authorized/two-factor-authentication-required', 'This site requires two-factor authentication: set up an authenticator app (or, in the web console, a passkey) to finish signing in.', { data }),
+  partialSessionExpired: () =>
+    new AtriumError('not-authenticated/two-factor-authentication-setup-expired', 'This sign-in has expired (after a few minutes, or after five wrong codes): sign in again with your username and password.'),
+  twoFactorMethodNotAllowed: (method = 'this method') =>
+    new AtriumError('processing-failure/two-factor-authentication-method-unsupported-error', `This site does not offer ${method} as a second factor (site settings allowed_2fa_method_*).`),
+  secondFactorsNeedSession: () =>
+    new AtriumError('not-authorized/reauthentication-needed-action', 'Two-factor authentication is changed by its user, signed in with a password (a session): an API key cannot change it.'),
+  twoFactorSetupNotStarted: () =>
+    new AtriumError('processing-failure/two-factor-authentication-general-error', 'There is no authenticator app being set up: start with POST /2fa/totp.'),
   reauthenticationNeededFields: () =>
     new AtriumError('bad-request/reauthentication-needed-fields', 'Changing these fields needs your password again (reauthentication).', { header: 'reauthentication' }),
   reauthenticationNeededAction: () =>
@@ -130,6 +153,16 @@ export const errors = {
   apiKeyNotFound: () => new AtriumError('not-found/api-key-not-found', 'API key not found.'),
   // Files.com has no type of its own for a missing public key: plain `not-found`, named in the message.
   publicKeyNotFound: () => new AtriumError('not-found', 'Public key not found.'),
+  // Passkeys (docs/authentication.md#passkeys). Files.com has no type of its own for a missing passkey: plain `not-found`.
+  passkeyNotFound: () => new AtriumError('not-found', 'Passkey not found.'),
+  noPasskeys: () =>
+    new AtriumError('processing-failure/two-factor-authentication-method-unsupported-error', 'This user has no passkey: sign in with another second factor.'),
+  passkeyRegistrationNotWaiting: () =>
+    new AtriumError('processing-failure/two-factor-authentication-general-error', 'No passkey registration is waiting for this answer: it was answered already, has expired, or was never started. Ask for new options (POST /2fa/passkeys/options) and try again.'),
+  passkeyNotAccepted: () =>
+    new AtriumError('not-authenticated/one-time-password-incorrect', 'The passkey was not accepted: it is not one of this account\'s, or its answer was for another challenge or site. Try again with one of your passkeys, or use a code.'),
+  passkeyNotVerified: (reason: string) =>
+    new AtriumError('processing-failure/two-factor-authentication-general-error', `The passkey could not be verified: ${shownReason(reason)}`, { modelErrors: { response: [shownReason(reason)] } }),
   apiKeyCreationRestricted: () =>
     new AtriumError(
       'not-authorized/site-admin-or-workspace-admin-permission-required',
@@ -192,6 +225,11 @@ export const errors = {
     new AtriumError('not-authorized/site-admin-or-workspace-admin-permission-required', 'Only the user who took a lock, or an administrator, may remove it.'),
 } as const;
 
+/** A verifier's reason, which may quote what the client sent: bounded. */
+function shownReason(reason: unknown): string {
+  return String(reason).slice(0, 300);
+}
+
 /** A path as a message names it: bounded, so a hostile one cannot make the answer large. */
 function shownPath(path: unknown): string {
   return String(path).slice(0, 200);
@@ -200,4 +238,12 @@ function shownPath(path: unknown): string {
 function describe(prefix: string, modelErrors: ModelErrors): string {
   const details = Object.entries(modelErrors).map(([field, messages]) => `${field} ${messages.join(', ')}`);
   return details.length === 0 ? `${prefix}.` : `${prefix}: ${details.join('; ')}.`;
+}
+
+/** The challenge's words for the methods it offers (what the CLI shows before asking). */
+function challengeWords(methods: readonly string[] | undefined = []): string {
+  if (methods.includes('totp')) return 'Enter the code from your authenticator app, or a recovery code.';
+  if (methods.includes('webauthn')) return 'Use your passkey.';
+  // A passkey-only user at an API client: nothing it can answer but a recovery code.
+  return 'This account\'s second factor is a passkey, which only the web console can use: sign in there, send a recovery code as otp, or use an API key.';
 }

@@ -20,6 +20,9 @@ export function authenticationHook(db: Db, clock: Clock, headers: BrandHeaders) 
     const config = request.routeOptions.config;
     if (config.public === true) return;
     const credentials = readCredentials(request.headers, headers);
+    // A route open to a required enrolment's partial session, asked without a credential: the
+    // route resolves the partial session itself (http/routes/two-factor.ts).
+    if (config.enrolment === true && credentials.sessionId === undefined && credentials.apiKey === undefined) return;
     assertCredentialHeadersRead(request.headers, headers, credentials);
     const caller = await authenticate(db, clock, credentials);
     // The account's own settings (an end date, allowed addresses, HTTPS, the REST API flag): access/ decides.

@@ -10,6 +10,11 @@ declare module 'fastify' {
     /** Answers without a credential (health, POST and DELETE /sessions, the OpenAPI document). */
     public?: boolean;
     /**
+     * Also open, without a credential, to the partial session of a sign-in that must set up a
+     * second factor first (the /2fa endpoints): the route reads that partial session itself.
+     */
+    enrolment?: boolean;
+    /**
      * Which kind of operation the route is, for the credential gate (access/credential-gate.ts):
      * `file` routes leave the gate to their file session, which applies it for every front door;
      * `file-context` routes (listing Workspaces, the calling key itself) are open to `files_only`
@@ -28,7 +33,7 @@ declare module 'fastify' {
     duringPasswordChange?: PasswordChangeReach;
   }
   interface FastifyRequest {
-    /** Set by the authentication hook on every non-public API route. */
+    /** Set by the authentication hook on every non-public API route (but for an enrolment route asked without a credential). */
     caller: Caller;
     /** The request's Workspace: the Workspace this request operates on (contract 4.1). */
     requestWorkspaceId: number;

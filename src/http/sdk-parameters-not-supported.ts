@@ -2,10 +2,10 @@
 const USER_PARAMETERS_NOT_TAKEN = [
   'avatar_file', 'avatar_delete', 'change_password', 'change_password_confirmation', 'grant_permission',
   'group_id', 'imported_password_hash', 'password_confirmation', 'announcements_read', 'attachments_permission',
-  'authentication_method', 'billing_permission', 'bypass_user_lifecycle_rules', 'bypass_site_allowed_ips',
+  'billing_permission', 'bypass_user_lifecycle_rules', 'bypass_site_allowed_ips',
   'header_text', 'notification_daily_send_time', 'office_integration_enabled', 'password_validity_days',
   'readonly_site_admin', 'receive_admin_alerts', 'require_login_by', 'self_managed', 'skip_welcome_screen',
-  'sso_strategy_id', 'subscribe_to_newsletter', 'require_2fa', 'user_home',
+  'subscribe_to_newsletter', 'user_home',
 ] as const;
 
 /** An automation's parameters the SDK documents for create and update that Atrium does not take. */
@@ -31,7 +31,7 @@ const BUNDLE_PARAMETERS_NOT_TAKEN = [
 export const SDK_PARAMETERS_NOT_SUPPORTED: Readonly<Record<string, readonly string[]>> = {
   // A user is created enabled; `disabled` is taken on update.
   'POST /users': [...USER_PARAMETERS_NOT_TAKEN, 'disabled'],
-  'PATCH /users/:id': [...USER_PARAMETERS_NOT_TAKEN, 'clear_2fa'],
+  'PATCH /users/:id': USER_PARAMETERS_NOT_TAKEN,
   // A key limited to a folder: Atrium's keys reach what their user reaches.
   'POST /api_keys': ['path'],
   'PATCH /site': [
@@ -61,9 +61,7 @@ export const SDK_PARAMETERS_NOT_SUPPORTED: Readonly<Record<string, readonly stri
     'protocol_access_groups_only', 'bundle_watermark_value',
     'group_admins_can_set_user_password', 'bundle_recipient_blacklist_free_email_domains',
     'bundle_recipient_blacklist_domains', 'admins_bypass_locked_subfolders', 'allowed_2fa_method_sms',
-    'allowed_2fa_method_totp', 'allowed_2fa_method_webauthn', 'allowed_2fa_method_yubi',
-    'allowed_2fa_method_email', 'allowed_2fa_method_static', 'allowed_2fa_method_bypass_for_ftp_sftp_dav',
-    'require_2fa', 'require_2fa_user_type', 'color2_top', 'color2_left', 'color2_link', 'color2_text',
+    'allowed_2fa_method_yubi', 'allowed_2fa_method_email', 'allowed_2fa_method_static', 'color2_top', 'color2_left', 'color2_link', 'color2_text',
     'color2_top_text', 'site_header', 'site_footer', 'site_public_header', 'site_public_footer',
     'login_help_text', 'use_dedicated_ips_for_smtp', 'smtp_address', 'smtp_authentication', 'smtp_from',
     'smtp_username', 'smtp_port', 'ldap_enabled', 'ldap_type', 'ldap_host', 'ldap_host_2', 'ldap_host_3',
@@ -82,7 +80,4 @@ export const SDK_PARAMETERS_NOT_SUPPORTED: Readonly<Record<string, readonly stri
   // Custom forms, clickwraps, inboxes, snapshots, watermarks and mailed receipts (docs/sharing.md#fields).
   'POST /bundles': [...BUNDLE_PARAMETERS_NOT_TAKEN, 'snapshot_id'],
   'PATCH /bundles/:id': [...BUNDLE_PARAMETERS_NOT_TAKEN, 'watermark_attachment_delete'],
-  'POST /sessions': [
-    'otp', 'partial_session_id',
-  ],
 };

@@ -6,7 +6,9 @@ import { sharedSecret } from '../repositories/server-secrets.js';
 import { findLoginAccount } from '../repositories/user-credentials.js';
 import { usernameKey } from '../repositories/users.js';
 import { hashesEqual } from './secrets.js';
-import { verifyPasswordSignIn, type PasswordSignIn } from './sign-in.js';
+import { errors } from '../errors/catalogue.js';
+import { checkPassword, completeSignIn, refuseSignIn, type PasswordSignIn } from './sign-in.js';
+import { passwordAloneSuffices, secondFactorsOf } from './two-factor-policy.js';
 import { readSiteSettings } from './site-settings.js';
 
 /** How long a verified password is taken without argon2 again. */
@@ -27,8 +29,9 @@ interface Remembered {
  * time (HTTP Basic on WebDAV; SFTP's password sign-in). The core builds one per process
  * (core.ts) and both doors use it, so what one door verified the other recognises, and the
  * memory has one bound (MAX_REMEMBERED) for both. The first request at either door is a full
- * sign-in (verifyPasswordSignIn: login protection, argon2, recorded in History with that door's
- * interface); after it, for REMEMBER_PASSWORD_MS, the same username and password are recognised
+ * sign-in (sign-in.ts: login protection, argon2, recorded in History with that door's
+ * interface), refused to a user with a second factor unless the site lets a password alone in at
+ * these doors (two-factor-policy.ts, passwordAloneSuffices); after it, for REMEMBER_PASSWORD_MS, the same username and password are recognised
  * by an HMAC under a server secret, so that a client's hundreds of requests, or a sync tool's
  * connections on both doors, do not cost an argon2 each and are not recorded again.
  *
@@ -50,7 +53,14 @@ export class PasswordDoor {
       if (caller !== undefined) return caller;
     }
     this.remembered.delete(key);
-    const user = await verifyPasswordSignIn(this.db, now, input);
+    const checked = await checkPassword(this.db, now, input);
+    if (!passwordAloneSuffices(checked.settings, checked.user, await secondFactorsOf(this.db, checked.user.id))) {
+      // These doors cannot ask for the second factor: recorded with the reason, counted nowhere
+      // (it guessed nothing), and answered as any failed sign-in at the door is.
+      await refuseSignIn(this.db, checked, 'two_factor_required', false);
+      throw errors.invalidUsernameOrPassword();
+    }
+    const user = await completeSignIn(this.db, checked);
     const account = await findLoginAccount(this.db, usernameKey(input.username));
     if (account?.passwordHash != null && account.user.id === user.id) {
       this.remember(key, { userId: user.id, hashStamp: stampOf(account.passwordHash), until: now + REMEMBER_PASSWORD_MS });
@@ -64,6 +74,8 @@ export class PasswordDoor {
     if (account === undefined || account.user.id !== known.userId || !accountActive(account.user, now) || account.passwordHash === null) return undefined;
     if (!hashesEqual(stampOf(account.passwordHash), known.hashStamp)) return undefined;
     const settings = await readSiteSettings(this.db);
+    // A second factor set up (or a site policy turned on) since the password was remembered ends it.
+    if (!passwordAloneSuffices(settings, account.user, await secondFactorsOf(this.db, account.user.id))) return undefined;
     if (settings.user_lockout) {
       const lockedUntil = await findLockout(this.db, key);
       if (lockedUntil !== undefined && lockedUntil > now) return undefined;

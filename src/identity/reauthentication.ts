@@ -5,6 +5,7 @@ import { errors } from '../errors/catalogue.js';
 import { recordHistory, type FailureType, type HistoryEvent } from '../history/index.js';
 import { clearReauthenticationFailures, endSession, reserveReauthenticationAttempt } from '../repositories/sessions.js';
 import { passwordHashOfUser } from '../repositories/user-credentials.js';
+import { confirmedAtProvider, SSO_CONFIRMATION } from './provider-confirmation.js';
 
 /** Failed reauthentications a session may have; the next attempt ends it (contract 3.3). */
 export const MAX_REAUTHENTICATION_FAILURES = 5;
@@ -28,6 +29,11 @@ export async function requireReauthentication(a: Call, headerValue: string | und
   if (credential.kind !== 'session') return;
   if (headerValue === undefined) {
     throw need === 'fields' ? errors.reauthenticationNeededFields() : errors.reauthenticationNeededAction();
+  }
+  if (headerValue === SSO_CONFIRMATION) {
+    // A user of an identity provider confirmed at the provider moments ago; no password to count.
+    if (await confirmedAtProvider(db, credential.sessionId, a.now)) return;
+    throw errors.reauthenticationFailed();
   }
   // The attempt is counted before the password is checked, so parallel wrong guesses cannot
   // get past the limit; a success clears the count again.

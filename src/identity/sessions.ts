@@ -9,7 +9,11 @@ import { endSession, findSessionCandidates, insertSession } from '../repositorie
 import { recordLastLogin } from '../repositories/user-credentials.js';
 import { findUserById, type User } from '../repositories/users.js';
 import { admitAtDoor } from './door-admission-history.js';
-import { verifyPasswordSignIn, type PasswordSignIn } from './sign-in.js';
+import { errors } from '../errors/catalogue.js';
+import type { SecretBox } from './secret-box.js';
+import type { PasswordSignIn } from './sign-in.js';
+import type { RelyingParty } from './relying-party.js';
+import { signInWithPartialSession, signInWithPasskey, signInWithPassword, type SecondFactorAnswer, type SignInOutcome } from './two-factor-sign-in.js';
 import { noteActivity } from './user-activity.js';
 
 // Signing in and out have no caller yet (or none any more), so these take the database and the
@@ -22,25 +26,63 @@ export interface NewSession {
   createdAt: number;
 }
 
+/** How POST /sessions ended: a session, or the second factor it still needs (identity/two-factor-sign-in.ts). */
+export type LogInOutcome = { kind: 'session'; session: NewSession } | Exclude<SignInOutcome, { kind: 'signed-in' }>;
+
+export interface LogInRequest extends SecondFactorAnswer {
+  /** Absent (or empty) when a partial session answers a challenge in its place. */
+  username?: string | undefined;
+  password?: string | undefined;
+  /** A passkey's answer to the challenge (the console's browser's), sent with the partial session. */
+  webauthn?: unknown;
+  /** The site a passkey's answer must have been made for (http/relying-party.ts). */
+  relyingParty: RelyingParty;
+  clientIp: string;
+  interface: PasswordSignIn['interface'];
+  encrypted: boolean;
+}
+
 /**
  * POST /sessions (contract 3.2): a verified password sign-in (sign-in.ts, with its throttling and
- * its one answer for every failure), then a session. One moment serves both, so the session's
- * `created_at` and the user's `last_login_at` are the time the login was attempted.
+ * its one answer for every failure) and its second factor when the user has one
+ * (two-factor-sign-in.ts), then a session. One moment serves both, so the session's `created_at`
+ * and the user's `last_login_at` are the time the login was attempted.
  */
-export async function logIn(db: Db, clock: Clock, input: PasswordSignIn & { encrypted: boolean }): Promise<NewSession> {
+export async function logIn(db: Db, clock: Clock, box: SecretBox, input: LogInRequest): Promise<LogInOutcome> {
   const now = clock.now();
-  const user = await verifyPasswordSignIn(db, now, input);
-  // A user whose own settings close the REST API (or this address) gets no session to use it with.
+  let user: User;
+  const password = input.password ?? '';
+  if (password === '' && input.partialSessionId !== undefined && input.partialSessionId !== '' && input.webauthn !== undefined) {
+    user = await signInWithPasskey(db, now, { partialSessionId: input.partialSessionId, webauthn: input.webauthn, relyingParty: input.relyingParty, clientIp: input.clientIp, interface: input.interface });
+  } else if (password === '' && input.partialSessionId !== undefined && input.partialSessionId !== '') {
+    if (input.otp === undefined || input.otp === '') throw errors.paramsRequired({ otp: ['is required with partial_session_id: the code of the authenticator app, or a recovery code'] });
+    user = await signInWithPartialSession(db, box, now, { partialSessionId: input.partialSessionId, otp: input.otp, clientIp: input.clientIp, interface: input.interface });
+  } else {
+    const missing = { ...(input.username === undefined ? { username: ['is required'] } : {}), ...(input.password === undefined ? { password: ['is required'] } : {}) };
+    if (input.username === undefined || input.password === undefined) throw errors.paramsRequired(missing);
+    const outcome = await signInWithPassword(db, box, now, { ...input, username: input.username, password });
+    if (outcome.kind !== 'signed-in') return outcome;
+    user = outcome.user;
+  }
+  return { kind: 'session', session: await openSession(db, now, user, input) };
+}
+
+/**
+ * The session of a user whose sign-in is complete (by password and any second factor, or by the
+ * enrolment a required second factor waited for), once the user's own settings let it in at the
+ * REST API: a user whose settings close it (or this address) gets no session to use it with.
+ */
+export async function openSession(db: Db, now: number, user: User, at: { clientIp: string; interface: PasswordSignIn['interface']; encrypted: boolean }): Promise<NewSession> {
   const caller = callerFromPassword(user);
-  await admitAtDoor(db, caller, 'rest', { ip: input.clientIp, encrypted: input.encrypted, interface: input.interface }, now);
+  await admitAtDoor(db, caller, 'rest', { ip: at.clientIp, encrypted: at.encrypted, interface: at.interface }, now);
   const session = await startSession(db, now, user);
-  await noteActivity(db, caller, input.interface === 'web' ? 'web-login' : 'restapi-login', now);
+  await noteActivity(db, caller, at.interface === 'web' ? 'web-login' : 'restapi-login', now);
   return session;
 }
 
 /**
  * A new session for a user a sign-in has just verified, and its `last_login_at`, in one
- * transaction. Checks nothing itself: call it only with the answer of verifyPasswordSignIn.
+ * transaction. Checks nothing itself: call it only for a user a sign-in has just completed.
  */
 export async function startSession(db: Db, now: number, user: User): Promise<NewSession> {
   const id = newSessionId();

@@ -50,7 +50,25 @@ export interface SiteSettings {
   allow_bundle_names: boolean;
   /** What the public page says for a link that does not exist or no longer works; empty: its own words. */
   bundle_not_found_message: string;
+  /** Two-factor authentication is required of the users `require_2fa_user_type` names (docs/authentication.md#two-factor-authentication). */
+  require_2fa: boolean;
+  /** Whom `require_2fa` covers: everyone, Site Administrators, or Workspace and Site Administrators. */
+  require_2fa_user_type: TwoFactorUserType;
+  /** Users who sign in at an identity provider answer to its second factor, not Atrium's. */
+  require_2fa_exempt_all_sso_users: boolean;
+  /** Which second factors users may set up: an authenticator app (TOTP), a passkey (WebAuthn). */
+  allowed_2fa_method_totp: boolean;
+  allowed_2fa_method_webauthn: boolean;
+  /**
+   * WebDAV and SFTP clients cannot ask for a code: on, a password alone still signs a 2FA user in
+   * there; off (the default), those clients must use an API key or an SSH key.
+   */
+  allowed_2fa_method_bypass_for_ftp_sftp_dav: boolean;
 }
+
+/** Files.com's `require_2fa_user_type` values. */
+export const TWO_FACTOR_USER_TYPES = ['all', 'site_admins', 'workspace_admins'] as const;
+export type TwoFactorUserType = typeof TWO_FACTOR_USER_TYPES[number];
 
 export const DEFAULT_SITE_SETTINGS: Readonly<SiteSettings> = {
   name: 'Atrium',
@@ -75,6 +93,12 @@ export const DEFAULT_SITE_SETTINGS: Readonly<SiteSettings> = {
   revoke_bundle_access_on_disable_or_delete: true,
   allow_bundle_names: false,
   bundle_not_found_message: '',
+  require_2fa: false,
+  require_2fa_user_type: 'all',
+  require_2fa_exempt_all_sso_users: true,
+  allowed_2fa_method_totp: true,
+  allowed_2fa_method_webauthn: true,
+  allowed_2fa_method_bypass_for_ftp_sftp_dav: false,
 };
 
 /** Settings that may also be null (none): a stored number or null is read as it is. */
@@ -86,6 +110,7 @@ export const BUNDLE_EXPIRATION_DAYS = { minimum: 1, maximum: 36_500 } as const;
 /** Whether `value` is of the type of setting `name`. */
 function fitsSetting(name: keyof SiteSettings, value: unknown): boolean {
   if (NULLABLE_NUMBERS.has(name)) return value === null || typeof value === 'number';
+  if (name === 'require_2fa_user_type') return (TWO_FACTOR_USER_TYPES as readonly unknown[]).includes(value);
   return typeof value === typeof DEFAULT_SITE_SETTINGS[name];
 }
 

@@ -70,6 +70,13 @@ export async function findGroupById(db: Db, id: number): Promise<Group | undefin
   return row === undefined ? undefined : toGroup(row);
 }
 
+/** The groups of these ids that exist, by id, in one query. */
+export async function findGroupsByIds(db: Db, ids: readonly number[]): Promise<Group[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('groups').selectAll().where('id', 'in', [...new Set(ids)]).orderBy('id').execute();
+  return rows.map(toGroup);
+}
+
 /** The fields a list of groups can be sorted by. */
 export type GroupSortField = 'id' | 'name' | 'workspace_id';
 

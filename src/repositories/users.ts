@@ -26,6 +26,22 @@ export interface User {
   /** The Partner the user belongs to (docs/partners.md), null for none; a Partner Admin of it when `partnerAdmin`. */
   partnerId: number | null;
   partnerAdmin: boolean;
+  /** How the user signs in (docs/authentication.md). */
+  authentication: UserAuthentication;
+}
+
+/** Files.com's `require_2fa` values: the user follows the site's 2FA policy, or overrides it. */
+export const REQUIRE_2FA_VALUES = ['use_system_setting', 'always_require', 'never_require'] as const;
+export type Require2fa = typeof REQUIRE_2FA_VALUES[number];
+
+/** Files.com's `authentication_method` values that Atrium has: a password, or an identity provider. */
+export const AUTHENTICATION_METHODS = ['password', 'sso'] as const;
+export type AuthenticationMethod = typeof AUTHENTICATION_METHODS[number];
+
+export interface UserAuthentication {
+  /** `sso`: signs in at its identity provider (`ssoStrategyId`) and has no password. */
+  method: AuthenticationMethod;
+  ssoStrategyId: number | null;
 }
 
 /** Activity times, epoch milliseconds, null until it first happens; each kept to a minute. */
@@ -60,6 +76,8 @@ export interface UserProfile {
   authenticateUntil: number | null;
   requirePasswordChange: boolean;
   sslRequired: SslRequired;
+  /** Files.com's override of the site's 2FA policy for this user (identity/two-factor-policy.ts). */
+  require2fa: Require2fa;
   sftpPermission: boolean;
   davPermission: boolean;
   ftpPermission: boolean;
@@ -69,13 +87,13 @@ export interface UserProfile {
 /** A new user's profile where nothing was sent: every protocol allowed, nothing else set. */
 export const DEFAULT_USER_PROFILE: UserProfile = Object.freeze({
   timeZone: null, language: null, company: '', notes: '', allowedIps: '', userRoot: '', authenticateUntil: null,
-  requirePasswordChange: false, sslRequired: 'use_system_setting', sftpPermission: true, davPermission: true, ftpPermission: true, restapiPermission: true,
+  requirePasswordChange: false, sslRequired: 'use_system_setting', require2fa: 'use_system_setting', sftpPermission: true, davPermission: true, ftpPermission: true, restapiPermission: true,
 });
 
 /** Each profile field's column. */
 const PROFILE_COLUMNS = {
   timeZone: 'time_zone', language: 'language', company: 'company', notes: 'notes', allowedIps: 'allowed_ips', userRoot: 'user_root',
-  authenticateUntil: 'authenticate_until', requirePasswordChange: 'require_password_change', sslRequired: 'ssl_required',
+  authenticateUntil: 'authenticate_until', requirePasswordChange: 'require_password_change', sslRequired: 'ssl_required', require2fa: 'require_2fa',
   sftpPermission: 'sftp_permission', davPermission: 'dav_permission', ftpPermission: 'ftp_permission', restapiPermission: 'restapi_permission',
 } as const satisfies Record<keyof UserProfile, keyof UsersTable>;
 
@@ -96,6 +114,7 @@ function toProfile(row: UserRow): UserProfile {
     authenticateUntil: row.authenticate_until == null ? null : Number(row.authenticate_until),
     requirePasswordChange: Boolean(row.require_password_change),
     sslRequired: (row.ssl_required ?? 'use_system_setting') as SslRequired,
+    require2fa: (REQUIRE_2FA_VALUES as readonly string[]).includes(row.require_2fa) ? row.require_2fa as Require2fa : 'use_system_setting',
     sftpPermission: Boolean(row.sftp_permission ?? true),
     davPermission: Boolean(row.dav_permission ?? true),
     ftpPermission: Boolean(row.ftp_permission ?? true),
@@ -152,6 +171,10 @@ export function toUser(row: UserRow): User {
     },
     partnerId: row.partner_id ?? null,
     partnerAdmin: Boolean(row.partner_admin),
+    authentication: {
+      method: (AUTHENTICATION_METHODS as readonly string[]).includes(row.authentication_method) ? row.authentication_method as AuthenticationMethod : 'password',
+      ssoStrategyId: row.sso_strategy_id ?? null,
+    },
   };
 }
 
@@ -205,6 +228,8 @@ export interface NewUser {
   /** The Partner it belongs to, if any, and whether it is a Partner Admin of it. */
   partnerId?: number | null;
   partnerAdmin?: boolean;
+  /** How it signs in; left out, with a password. An `sso` user is made without one. */
+  authentication?: UserAuthentication;
   now: number;
 }
 
@@ -230,6 +255,7 @@ export async function insertUser(db: Db, user: NewUser): Promise<User> {
       family_name: user.nameParts?.familyName ?? null,
       partner_id: user.partnerId ?? null,
       partner_admin: user.partnerAdmin ?? false,
+      ...authenticationColumns(user.authentication),
       ...profileColumns(user.profile ?? {}),
     })
     .returningAll()
@@ -251,6 +277,21 @@ export interface UserChanges {
   partnerAdmin?: boolean;
   /** A user made a Partner user (convert_to_partner_user). */
   partnerId?: number;
+  /** How the user signs in: `sso` removes its password (docs/authentication.md). */
+  authentication?: UserAuthentication;
+}
+
+/**
+ * `authentication_method` and `sso_strategy_id`; `sso` also removes the password, since a user who
+ * signs in at an identity provider has none here.
+ */
+function authenticationColumns(authentication: UserAuthentication | undefined): Record<string, unknown> {
+  if (authentication === undefined) return {};
+  return {
+    authentication_method: authentication.method,
+    sso_strategy_id: authentication.ssoStrategyId,
+    ...(authentication.method === 'sso' ? { password_hash: null, password_set_at: null } : {}),
+  };
 }
 
 export async function updateUser(db: Db, id: number, changes: UserChanges, now: number): Promise<User> {
@@ -266,6 +307,8 @@ export async function updateUser(db: Db, id: number, changes: UserChanges, now: 
     ...(changes.nameParts === undefined ? {} : { given_name: changes.nameParts.givenName, family_name: changes.nameParts.familyName }),
     ...(changes.partnerAdmin === undefined ? {} : { partner_admin: changes.partnerAdmin }),
     ...(changes.partnerId === undefined ? {} : { partner_id: changes.partnerId }),
+    // After the password: moving a user to a provider leaves it none.
+    ...authenticationColumns(changes.authentication),
     ...profileColumns(changes.profile ?? {}),
   };
   // Nothing to change is an UPDATE without SET, which SQL cannot say: the row is answered as it is.
@@ -294,6 +337,7 @@ export const JOINED_USER_COLUMNS = [
   'u.last_web_login_at as u_last_web_login_at', 'u.last_restapi_login_at as u_last_restapi_login_at',
   'u.last_sftp_login_at as u_last_sftp_login_at', 'u.last_dav_login_at as u_last_dav_login_at',
   'u.partner_id as u_partner_id', 'u.partner_admin as u_partner_admin',
+  'u.require_2fa as u_require_2fa', 'u.authentication_method as u_authentication_method', 'u.sso_strategy_id as u_sso_strategy_id',
 ] as const;
 
 type PrefixedUser = { [K in keyof UserRow as K extends 'id' ? never : `u_${K}`]: UserRow[K] | null };
@@ -339,6 +383,9 @@ export function unprefixUser(id: number, row: PrefixedUser): UserRow {
     last_dav_login_at: row.u_last_dav_login_at,
     partner_id: row.u_partner_id,
     partner_admin: row.u_partner_admin as number,
+    require_2fa: row.u_require_2fa as string,
+    authentication_method: row.u_authentication_method as string,
+    sso_strategy_id: row.u_sso_strategy_id,
   };
 }
 

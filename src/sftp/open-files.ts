@@ -4,17 +4,19 @@ import type { ChildPosition, FileReader, StagedUpload } from '../files/index.js'
 import { HandleTable } from './handles.js';
 import { attributesOfFileBeingWritten } from './operations/attributes.js';
 import type { SftpStatus } from './operations/status.js';
+import type { OwnWriteReader } from './own-write-reader.js';
 
 /** What a handle holds; `file` is the site path key of the file or folder it is open on (FileOrder). */
 export type Open = { file: string } & (
   | { kind: 'folder'; path: string; after: ChildPosition | undefined; done: boolean }
-  | { kind: 'reader'; reader: FileReader }
+  | { kind: 'reader'; reader: FileReader | OwnWriteReader }
   | Upload
 );
 
 /**
  * A file being written: its bytes so far, and the time the client set for it. Committing it
- * changes its folder's listing (folderOf). `readable` when it was opened to read as well.
+ * changes its folder's listing (folderOf). `readable` when it was opened to read as well;
+ * `closed` once its handle is closed or dropped (committed or abandoned).
  */
 export type Upload = {
   kind: 'upload';
@@ -24,6 +26,7 @@ export type Upload = {
   readable: boolean;
   failed: SftpStatus | undefined;
   mtime: number | undefined;
+  closed: boolean;
 };
 
 /**
@@ -44,11 +47,11 @@ export class OpenFiles {
   }
 
   take(handle: Buffer): Open | undefined {
-    return this.table.take(handle);
+    return markClosed(this.table.take(handle));
   }
 
   takeAll(): Open[] {
-    return this.table.takeAll();
+    return this.table.takeAll().map((open) => markClosed(open));
   }
 
   /**
@@ -79,6 +82,11 @@ export class OpenFiles {
 /** What STAT, FSTAT and READDIR answer for a file being written, at `now` unless the client set its time. */
 export function attributesOfUpload(writing: Upload, now: number): Attributes {
   return attributesOfFileBeingWritten(writing.upload.size, writing.mtime ?? now);
+}
+
+function markClosed<T extends Open | undefined>(open: T): T {
+  if (open?.kind === 'upload') open.closed = true;
+  return open;
 }
 
 /** The site path key of the folder a file being written lies in. */

@@ -150,7 +150,7 @@ export async function startSftpServer(options: SftpServerOptions, listen: { host
             report(error as Error);
             client.end();
           });
-          new SftpSession(sftp, files, socket, () => options.clock.now(), (next) => requestArrived(options.db, next), signedIn.user?.profile.userRoot ?? '');
+          new SftpSession(sftp, files, socket, () => options.clock.now(), (next) => requestArrived(options.db, next), report, signedIn.user?.profile.userRoot ?? '');
         });
         // Only SFTP: every other request on the session channel is refused.
         for (const refused of ['shell', 'exec', 'pty', 'env', 'x11', 'subsystem', 'auth-agent', 'signal', 'window-change'] as const) {

@@ -1,10 +1,12 @@
 import type { Socket } from 'node:net';
 import ssh2 from 'ssh2';
 import type { Attributes, InputAttributes, SFTPWrapper } from 'ssh2';
+import { AtriumError } from '../errors/atrium-error.js';
 import { DEFAULT_LISTING_SORT, modifiedTimeShown, type FileSession } from '../files/index.js';
 import { FileOrder } from './file-order.js';
 import { MAX_READ_BYTES } from './limits.js';
 import { attributesOfUpload, OpenFiles, type Open, type Upload } from './open-files.js';
+import { OwnWriteReader } from './own-write-reader.js';
 import { attributesOf, longnameOf } from './operations/attributes.js';
 import { handleExtension, pathsOfExtension } from './operations/extensions.js';
 import { normalizeSftpPath, sessionPathOf } from './operations/sftp-paths.js';
@@ -59,6 +61,8 @@ export class SftpSession {
     private readonly socket: Socket,
     private readonly now: () => number,
     private readonly arrived: <T>(next: () => T) => T,
+    /** Where a failure that is not the caller's goes (the server's log): the client is told only "Internal server error." */
+    private readonly report: (error: Error) => void,
     /** The user's `user_root` (its landing folder), '' for none. */
     private readonly userRoot = '',
   ) {
@@ -149,6 +153,11 @@ export class SftpSession {
         return;
       }
       if (open.kind === 'upload') return this.sftp.attrs(id, attributesOfUpload(open, this.now()));
+      if (open.reader instanceof OwnWriteReader) {
+        const { writing } = open.reader;
+        this.sftp.attrs(id, writing.closed ? attributesOf(await this.files.stat(writing.path)) : attributesOfUpload(writing, this.now()));
+        return;
+      }
       const mtime = Math.floor(modifiedTimeShown(open.reader.entry) / 1000);
       this.sftp.attrs(id, { mode: 0o100000 | 0o400, uid: 0, gid: 0, size: open.reader.size, atime: mtime, mtime });
     });
@@ -208,7 +217,8 @@ export class SftpSession {
   private async open(id: number, path: string, flags: number): Promise<void> {
     await this.onPath(id, path, async (sessionPath, file) => {
       if ((flags & OPEN_MODE.WRITE) === 0 && (flags & OPEN_MODE.APPEND) === 0) {
-        const reader = await this.files.openReader(sessionPath);
+        const writing = this.handles.beingWritten(file);
+        const reader = writing === undefined ? await this.files.openReader(sessionPath) : new OwnWriteReader(writing, () => this.files.openReader(sessionPath));
         if (!this.answerHandle(id, { kind: 'reader', file, reader })) reader.close();
         return;
       }
@@ -219,7 +229,7 @@ export class SftpSession {
         append: (flags & OPEN_MODE.APPEND) !== 0,
       });
       const readable = (flags & OPEN_MODE.READ) !== 0;
-      if (!this.answerHandle(id, { kind: 'upload', file, upload, path: sessionPath, readable, failed: undefined, mtime: undefined })) await upload.abandon();
+      if (!this.answerHandle(id, { kind: 'upload', file, upload, path: sessionPath, readable, failed: undefined, mtime: undefined, closed: false })) await upload.abandon();
     });
   }
 
@@ -370,6 +380,7 @@ export class SftpSession {
       await (this.opening ??= this.openFiles());
       await this.order.run(concerning(), () => this.arrived(work));
     } catch (error) {
+      if (!isStatus(error) && !(error instanceof AtriumError)) this.report(error instanceof Error ? error : new Error(String(error)));
       this.fail(id, isStatus(error) ? error : statusOf(error));
     } finally {
       this.pending -= 1;

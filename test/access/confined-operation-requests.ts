@@ -3,6 +3,7 @@ import { hashSecret } from '../../src/identity/index.js';
 import type { User } from '../../src/repositories/users.js';
 import { addMember, createApiKey, createGroup, createUser, unique } from '../support/factories.js';
 import type { CallOptions } from '../support/http-client.js';
+import { SoftwareAuthenticator } from '../support/software-authenticator.js';
 import { BOOTSTRAP_KEY, type TestApp } from '../support/test-app.js';
 
 /**
@@ -53,6 +54,8 @@ export interface OperationRequest {
   body?: unknown;
   /** Bytes sent as they are (uploads), instead of a JSON body. */
   rawBody?: string;
+  /** A browser endpoint that answers with a redirect: answered as it came. */
+  redirect?: 'manual';
 }
 
 export type RequestBuilder = (site: Site, caller: ConfinedCaller) => Promise<OperationRequest>;
@@ -296,7 +299,39 @@ async function ownHistoryExport(site: Site, caller: ConfinedCaller): Promise<num
   return (await asSite(site.t, caller.home, 'POST', '/history_exports', {})).id as number;
 }
 
+/** An answer to passkey registration options the caller asked for (refused to a key: then to made-up ones). */
+async function passkeyAnswer(site: Site, caller: ConfinedCaller): Promise<unknown> {
+  const asked = await site.t.api.post('/2fa/passkeys/options', {}, caller.as);
+  const options = asked.status === 200 ? asked.body : { challenge: 'AAAA', rp: { name: 'x' }, user: { id: 'AAAA', name: 'x', displayName: 'x' }, pubKeyCredParams: [] };
+  return new SoftwareAuthenticator().register(options, site.t.baseUrl);
+}
+
+/** A passkey of the caller's user (of the home's plain user for a site-wide key, which has none). */
+async function ownPasskey(site: Site, caller: ConfinedCaller): Promise<number> {
+  const row = await site.t.database.db.insertInto('user_passkeys').values({
+    user_id: caller.userId ?? site.member.id, name: unique('passkey'), credential_id: unique('credential'), public_key: 'AAAA', created_at: site.t.clock.now(),
+  }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
 const get = (path: string): OperationRequest => ({ method: 'GET', path });
+
+/** A sign-in provider of the site (at an issuer nobody reaches), and an account linked at it, made once per site. */
+const ssoThings = new WeakMap<Site, Promise<{ provider: number; link: number }>>();
+function sso(site: Site): Promise<{ provider: number; link: number }> {
+  let made = ssoThings.get(site);
+  if (made === undefined) {
+    made = (async () => {
+      const provider = (await asSite(site.t, 0, 'POST', '/sso_providers', { label: 'IdP', issuer_url: `https://${unique('idp')}.example`, client_id: 'atrium' })).id as number;
+      const link = (await asSite(site.t, 0, 'POST', `/sso_providers/${provider}/links`, { user_id: site.outsider.id, subject: unique('sub') })).id as number;
+      return { provider, link };
+    })();
+    ssoThings.set(site, made);
+  }
+  return made;
+}
+/** The console's sign-in with a provider (a whole path: it lies beside the REST API). */
+const SSO = '/api/public/sso';
 /** The public share-link API's root (a whole path: it lies beside the REST API). */
 const LINKS = '/api/public/bundles';
 /** A path inside a link, each segment encoded as the link page sends it. */
@@ -306,6 +341,18 @@ const segments = (path: string) => path.split('/').map(encodeURIComponent).join(
 export const requestBuilders: Record<string, RequestBuilder> = {
   'POST /sessions': async (site, caller) => ({ method: 'POST', path: '/sessions', body: { username: home(site, caller).signInUser().username, password: PASSWORD } }),
   'DELETE /sessions': async () => ({ method: 'DELETE', path: '/sessions' }),
+  'POST /sessions/passkey_options': async () => ({ method: 'POST', path: '/sessions/passkey_options', body: {} }),
+  'GET /2fa': async () => get('/2fa'),
+  'POST /2fa/totp': async () => ({ method: 'POST', path: '/2fa/totp', body: {} }),
+  'POST /2fa/totp/confirm': async () => ({ method: 'POST', path: '/2fa/totp/confirm', body: { otp: '000000' } }),
+  'DELETE /2fa/totp': async () => ({ method: 'DELETE', path: '/2fa/totp' }),
+  'POST /2fa/recovery_codes': async () => ({ method: 'POST', path: '/2fa/recovery_codes', body: {} }),
+
+  'POST /2fa/passkeys/options': async () => ({ method: 'POST', path: '/2fa/passkeys/options', body: {} }),
+  'POST /2fa/passkeys': async (site, caller) => ({ method: 'POST', path: '/2fa/passkeys', body: { name: unique('passkey'), response: await passkeyAnswer(site, caller) } }),
+  'GET /2fa/passkeys': async () => get('/2fa/passkeys'),
+  'PATCH /2fa/passkeys/{id}': async (site, caller) => ({ method: 'PATCH', path: `/2fa/passkeys/${await ownPasskey(site, caller)}`, body: { name: unique('renamed') } }),
+  'DELETE /2fa/passkeys/{id}': async (site, caller) => ({ method: 'DELETE', path: `/2fa/passkeys/${await ownPasskey(site, caller)}` }),
 
   'GET /api_keys': async () => get('/api_keys'),
   'POST /api_keys': async (site, caller) => ({ method: 'POST', path: '/api_keys', body: { name: unique('key'), user_id: (await home(site, caller).user()).id } }),
@@ -363,6 +410,7 @@ export const requestBuilders: Record<string, RequestBuilder> = {
   'PUT /users/{id}': async (site, caller) => ({ method: 'PUT', path: `/users/${(await home(site, caller).user()).id}`, body: { name: 'Renamed' } }),
   'PATCH /users/{id}': async (site, caller) => ({ method: 'PATCH', path: `/users/${(await home(site, caller).user()).id}`, body: { name: 'Renamed' } }),
   'DELETE /users/{id}': async (site, caller) => ({ method: 'DELETE', path: `/users/${(await home(site, caller).user()).id}` }),
+  'POST /users/{id}/2fa/reset': async (site, caller) => ({ method: 'POST', path: `/users/${(await home(site, caller).user()).id}/2fa/reset`, body: {} }),
   'POST /users/{id}/unlock': async (site, caller) => ({ method: 'POST', path: `/users/${(await home(site, caller).user()).id}/unlock`, body: {} }),
   'POST /users/{id}/resend_welcome_email': async (site, caller) => ({ method: 'POST', path: `/users/${(await home(site, caller).user()).id}/resend_welcome_email`, body: {} }),
 
@@ -390,6 +438,25 @@ export const requestBuilders: Record<string, RequestBuilder> = {
   'POST /bundle_recipients': async (site, caller) => ({ method: 'POST', path: '/bundle_recipients', body: { bundle_id: await home(site, caller).bundle(), recipient: 'one@example.com' } }),
   'GET /bundle_registrations': async () => get('/bundle_registrations'),
   // The public API of share links: whatever credential comes with a request, it reads none.
+  'GET /sso_providers': async () => get('/sso_providers'),
+  'POST /sso_providers': async () => ({ method: 'POST', path: '/sso_providers', body: { label: 'New', issuer_url: `https://${unique('idp')}.example`, client_id: 'x' } }),
+  'GET /sso_providers/{id}': async (site) => get(`/sso_providers/${(await sso(site)).provider}`),
+  'PUT /sso_providers/{id}': async (site) => ({ method: 'PUT', path: `/sso_providers/${(await sso(site)).provider}`, body: { label: unique('renamed') } }),
+  'PATCH /sso_providers/{id}': async (site) => ({ method: 'PATCH', path: `/sso_providers/${(await sso(site)).provider}`, body: { label: unique('renamed') } }),
+  'DELETE /sso_providers/{id}': async (site) => ({ method: 'DELETE', path: `/sso_providers/${(await sso(site)).provider}` }),
+  'GET /sso_providers/{id}/links': async (site) => get(`/sso_providers/${(await sso(site)).provider}/links`),
+  'POST /sso_providers/{id}/links': async (site) => ({ method: 'POST', path: `/sso_providers/${(await sso(site)).provider}/links`, body: { user_id: site.outsider.id, subject: unique('sub') } }),
+  'DELETE /sso_providers/{id}/links/{link_id}': async (site) => {
+    const { provider, link } = await sso(site);
+    return { method: 'DELETE', path: `/sso_providers/${provider}/links/${link}` };
+  },
+  'GET /sso_strategies': async () => get('/sso_strategies'),
+  'GET /sso_strategies/{id}': async (site) => get(`/sso_strategies/${(await sso(site)).provider}`),
+  'POST /sso_strategies/{id}/sync': async (site) => ({ method: 'POST', path: `/sso_strategies/${(await sso(site)).provider}/sync`, body: {} }),
+  'POST /sso_reauthentications': async (site) => ({ method: 'POST', path: '/sso_reauthentications', body: { sso_provider_id: (await sso(site)).provider } }),
+  'GET /api/public/sso/providers': async () => get(`${SSO}/providers`),
+  'GET /api/public/sso/providers/{provider}/sign_in': async (site) => ({ ...get(`${SSO}/providers/${(await sso(site)).provider}/sign_in`), redirect: 'manual' }),
+  'GET /api/public/sso/callback': async () => ({ ...get(`${SSO}/callback?code=x&state=y`), redirect: 'manual' }),
   'GET /api/public/bundles/{code}': async (site, caller) => get(`${LINKS}/${(await home(site, caller).link()).code}`),
   'POST /api/public/bundles/{code}/visits': async (site, caller) => ({ method: 'POST', path: `${LINKS}/${(await home(site, caller).link()).code}/visits`, body: {} }),
   'GET /api/public/bundles/{code}/entries': async (site, caller) => {

@@ -71,7 +71,7 @@ const ok = (status: number, check?: Answer['check']): Answer => ({ status, ...(c
 /** An error answer; its status is its type's family's (contract 1.4). */
 function refused(type: string): Answer {
   const family = type.split('/')[0] as string;
-  const status = { 'bad-request': 400, 'not-authorized': 403, 'not-found': 404, 'processing-failure': 422 }[family];
+  const status = { 'bad-request': 400, 'not-authenticated': 401, 'not-authorized': 403, 'not-found': 404, 'processing-failure': 422 }[family];
   if (status === undefined) throw new Error(`no status for ${type}`);
   return { status, type };
 }
@@ -107,6 +107,12 @@ function administration(success: Answer, member: Answer): Expectations {
   return { adminKeyInN: success, siteWideKeyInN: success, workspaceAdminKey: success, memberSession: member, filesOnlyKey: FORBIDDEN.filesOnly };
 }
 
+/** The caller's own second factors: a session's, refused to every key (a `files_only` one by the credential gate first). */
+function ownSecondFactors(member: Answer): Expectations {
+  const keyRefused = refused('not-authorized/reauthentication-needed-action');
+  return { adminKeyInN: keyRefused, siteWideKeyInN: keyRefused, workspaceAdminKey: keyRefused, memberSession: member, filesOnlyKey: FORBIDDEN.filesOnly };
+}
+
 /** A list whose every row has `field` equal to what `expected` says for the caller. */
 function rowsWith(field: string, expected: (caller: ConfinedCaller) => unknown): Answer['check'] {
   return (body, caller) => {
@@ -126,6 +132,11 @@ function homeList(homeField: string, ownField: string): Expectations {
     inHome(homeField)?.(body, caller);
     ownRows(ownField)?.(body, caller);
   }));
+}
+
+/** A session's own second factors: every key refused, a files_only one as for all administration. */
+function passkeys(member: Answer): Expectations {
+  return { ...everyone(refused('not-authorized/reauthentication-needed-action')), filesOnlyKey: FORBIDDEN.filesOnly, memberSession: member };
 }
 
 const FILE_ACTION = (status: number) => everyone(ok(status));
@@ -151,6 +162,22 @@ const TABLE: Record<string, Expectations> = {
   // Public: no credential decides anything.
   'POST /sessions': everyone(ok(201)),
   'DELETE /sessions': everyone(ok(200)),
+  // A challenge's partial session, or nothing: no credential is read.
+  'POST /sessions/passkey_options': everyone(refused('bad-request/request-params-required')),
+  // A user's own second factors: its session only, never a key (access/second-factor-authority.ts).
+  'GET /2fa': ownSecondFactors(ok(200)),
+  'POST /2fa/totp': ownSecondFactors(ok(201)),
+  // The rows before and after work on the member's enrolment begun above: a wrong code, then the enrolment called off.
+  'POST /2fa/totp/confirm': ownSecondFactors(refused('not-authenticated/one-time-password-incorrect')),
+  'DELETE /2fa/totp': ownSecondFactors(ok(204)),
+  'POST /2fa/recovery_codes': ownSecondFactors(refused('processing-failure/model-save-error')),
+
+  // Passkeys: a user's own, managed signed in with a session; no API key manages any (docs/authentication.md#passkeys).
+  'POST /2fa/passkeys/options': passkeys(ok(200)),
+  'POST /2fa/passkeys': passkeys(ok(201)),
+  'GET /2fa/passkeys': passkeys(ok(200)),
+  'PATCH /2fa/passkeys/{id}': passkeys(ok(200)),
+  'DELETE /2fa/passkeys/{id}': passkeys(ok(204)),
 
   'GET /api_keys': homeList('workspace_id', 'user_id'),
   'POST /api_keys': administration(ok(201, (body, caller) => expect(body.workspace_id).toBe(caller.home)), NOT_FOUND.user),
@@ -206,6 +233,7 @@ const TABLE: Record<string, Expectations> = {
   'PUT /users/{id}': administration(ok(200), NOT_FOUND.user),
   'PATCH /users/{id}': administration(ok(200), NOT_FOUND.user),
   'DELETE /users/{id}': administration(ok(204), NOT_FOUND.user),
+  'POST /users/{id}/2fa/reset': administration(ok(204), NOT_FOUND.user),
   'POST /users/{id}/unlock': administration(ok(204), NOT_FOUND.user),
   'POST /users/{id}/resend_welcome_email': administration(refused('processing-failure/mail-server-not-configured'), NOT_FOUND.user),
 
@@ -234,6 +262,25 @@ const TABLE: Record<string, Expectations> = {
   'GET /bundle_downloads': administration(ok(200, inHome('workspace_id')), ok(200, (body) => expect(body).toEqual([]))),
   'GET /bundle_actions': administration(ok(200, inHome('workspace_id')), ok(200, (body) => expect(body).toEqual([]))),
   // A share link's public API reads no credential: the one sent with a request changes nothing.
+  // Sign-in providers are the site's: beyond every confined credential.
+  'GET /sso_providers': SITE_LEVEL,
+  'POST /sso_providers': SITE_LEVEL,
+  'GET /sso_providers/{id}': SITE_LEVEL,
+  'PUT /sso_providers/{id}': SITE_LEVEL,
+  'PATCH /sso_providers/{id}': SITE_LEVEL,
+  'DELETE /sso_providers/{id}': SITE_LEVEL,
+  'GET /sso_providers/{id}/links': SITE_LEVEL,
+  'POST /sso_providers/{id}/links': SITE_LEVEL,
+  'DELETE /sso_providers/{id}/links/{link_id}': SITE_LEVEL,
+  'GET /sso_strategies': SITE_LEVEL,
+  'GET /sso_strategies/{id}': SITE_LEVEL,
+  'POST /sso_strategies/{id}/sync': SITE_LEVEL,
+  // Only a console session of a user linked at the provider is confirmed there: none of these is.
+  'POST /sso_reauthentications': { ...everyone(refused('processing-failure/model-save-error')), filesOnlyKey: FORBIDDEN.filesOnly },
+  // The console's sign-in page and its redirects read no credential; the provider cannot be reached, so both send the browser back to sign in.
+  'GET /api/public/sso/providers': everyone(ok(200)),
+  'GET /api/public/sso/providers/{provider}/sign_in': everyone(ok(303)),
+  'GET /api/public/sso/callback': everyone(ok(303)),
   'GET /api/public/bundles/{code}': everyone(ok(200)),
   'POST /api/public/bundles/{code}/visits': everyone(ok(201)),
   'GET /api/public/bundles/{code}/entries': everyone(ok(200)),
@@ -453,7 +500,7 @@ describe.each(testDatabaseTargets())('every operation, called by each kind of co
 
   function send(request: OperationRequest, caller: ConfinedCaller) {
     const bytes = request.rawBody === undefined ? {} : { rawBody: request.rawBody, headers: { ...caller.as.headers, 'content-type': 'application/octet-stream' } };
-    return t.api.call(request.method, request.path, { ...caller.as, ...(request.body === undefined ? {} : { body: request.body }), ...bytes });
+    return t.api.call(request.method, request.path, { ...caller.as, ...(request.body === undefined ? {} : { body: request.body }), ...bytes, ...(request.redirect === undefined ? {} : { redirect: request.redirect }) });
   }
 
   /** The markers of the Workspaces a caller does not work in. */

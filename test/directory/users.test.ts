@@ -120,10 +120,10 @@ describe.each(testDatabaseTargets())('users [$name]', (target) => {
     it("shows the contract's fields and never a password or hash", async () => {
       const response = await t.api.get(`/users/${s.member1.user.id}`, { key: s.admin1.key });
       expect(Object.keys(response.body).sort()).toEqual([
-        'admin_group_ids', 'allowed_ips', 'authenticate_until', 'company', 'created_at', 'dav_permission', 'disabled', 'email', 'filesystem_layout', 'first_login_at', 'ftp_permission',
+        'active_2fa', 'admin_group_ids', 'allowed_ips', 'authenticate_until', 'authentication_method', 'company', 'created_at', 'dav_permission', 'disabled', 'email', 'filesystem_layout', 'first_login_at', 'ftp_permission',
         'group_ids', 'id', 'language', 'last_active_at', 'last_api_use_at', 'last_dav_login_at', 'last_login_at', 'last_restapi_login_at', 'last_sftp_login_at',
-        'last_web_login_at', 'lockout_expires', 'name', 'notes', 'partner_admin', 'partner_id', 'partner_name', 'password_set_at', 'require_password_change', 'restapi_permission',
-        'sftp_permission', 'site_admin', 'ssl_required', 'time_zone', 'user_root', 'username', 'workspace_admin', 'workspace_id',
+        'last_web_login_at', 'lockout_expires', 'name', 'notes', 'partner_admin', 'partner_id', 'partner_name', 'password_set_at', 'require_2fa', 'require_password_change', 'restapi_permission',
+        'sftp_permission', 'site_admin', 'ssl_required', 'sso_strategy_id', 'time_zone', 'type_of_2fa', 'type_of_2fa_for_display', 'user_root', 'username', 'workspace_admin', 'workspace_id',
       ]);
       expect(response.body.workspace_id).toBe(s.ws1);
       expect(typeof response.body.group_ids).toBe('string');

@@ -14,16 +14,23 @@ type Document = {
 const API = '/api/rest/v1';
 /** Atrium's own API for share links' visitors: no credential at all. */
 const LINKS = '/api/public/bundles/{code}';
+const SSO = '/api/public/sso';
 const PUBLIC_ROUTES = new Set([
-  `POST ${API}/sessions`, `DELETE ${API}/sessions`, `GET ${API}/downloads/{token}`, `PUT ${API}/uploads/{token}`,
+  `POST ${API}/sessions`, `DELETE ${API}/sessions`, `POST ${API}/sessions/passkey_options`, `GET ${API}/downloads/{token}`, `PUT ${API}/uploads/{token}`,
   `GET ${API}/automations/webhook/{webhookId}/{secret}`, `POST ${API}/automations/webhook/{webhookId}/{secret}`,
   `GET ${LINKS}`, `POST ${LINKS}/visits`, `GET ${LINKS}/entries`, `GET ${LINKS}/files/{path}`, `PUT ${LINKS}/files/{path}`, `DELETE ${LINKS}/files/{path}`,
   `GET ${LINKS}/zip`,
+  // The console's sign-in with a provider: before anyone is signed in.
+  `GET ${SSO}/providers`, `GET ${SSO}/providers/{provider}/sign_in`, `GET ${SSO}/callback`,
 ]);
 const REAUTHENTICATED_ROUTES = [
   `POST ${API}/api_keys`, `DELETE ${API}/api_keys/{id}`, `DELETE ${API}/api_key`,
   `POST ${API}/public_keys`, `DELETE ${API}/public_keys/{id}`,
+  `POST ${API}/2fa/passkeys/options`, `DELETE ${API}/2fa/passkeys/{id}`,
   `PUT ${API}/site`, `PATCH ${API}/site`, `PUT ${API}/users/{id}`, `PATCH ${API}/users/{id}`, `DELETE ${API}/users/{id}`,
+  `POST ${API}/users/{id}/2fa/reset`, `POST ${API}/2fa/totp`, `DELETE ${API}/2fa/totp`, `POST ${API}/2fa/recovery_codes`,
+  `POST ${API}/sso_providers`, `PUT ${API}/sso_providers/{id}`, `PATCH ${API}/sso_providers/{id}`, `DELETE ${API}/sso_providers/{id}`,
+  `POST ${API}/sso_providers/{id}/links`, `DELETE ${API}/sso_providers/{id}/links/{link_id}`,
 ];
 
 /** A Fastify route path as the document spells it: `:id` is `{id}`, the wildcard is `{path}`. */

@@ -40,7 +40,9 @@ function restRows(ids: { user: number; group: number }): RestRow[] {
     ...['PUT', 'PATCH', 'DELETE'].map((method) => ({ parameter: `${method} /group_users/{id} path id` })),
     ...['PUT', 'PATCH'].flatMap((method) => ['group_id', 'user_id'].map((name) => ({ parameter: `${method} /group_users/{id} body ${name}` }))),
     { parameter: 'DELETE /permissions/{id} path id' },
+    ...['PATCH', 'DELETE'].map((method) => ({ parameter: `${method} /2fa/passkeys/{id} path id` })),
     { parameter: 'POST /users/{id}/unlock path id' },
+    { parameter: 'POST /users/{id}/2fa/reset path id' },
     { parameter: 'POST /users/{id}/resend_welcome_email path id' },
     { parameter: 'GET /history_exports/{id} path id' },
     { parameter: 'GET /history_exports/{id}/results.csv path id' },
@@ -125,17 +127,34 @@ function restRows(ids: { user: number; group: number }): RestRow[] {
     { parameter: 'POST /history_exports body query_user_id', text: true },
     { parameter: 'GET /history_export_results query history_export_id' },
     { parameter: 'GET /history_export_results query user_id', base: { history_export_id: MAX_ID } },
+    ...['GET', 'PUT', 'PATCH', 'DELETE'].map((method) => ({ parameter: `${method} /sso_providers/{id} path id` })),
+    { parameter: 'POST /sso_providers body workspace_id', base: { label: 'id-probe', issuer_url: 'https://id-probe.example', client_id: 'x' } },
+    ...['PUT', 'PATCH'].map((method) => ({ parameter: `${method} /sso_providers/{id} body workspace_id` })),
+    ...['GET', 'POST'].map((method) => ({ parameter: `${method} /sso_providers/{id}/links path id`, ...(method === 'POST' ? { base: { user_id: ids.user, subject: 'id-probe' } } : {}) })),
+    { parameter: 'POST /sso_providers/{id}/links body user_id', base: { subject: 'id-probe' } },
+    { parameter: 'DELETE /sso_providers/{id}/links/{link_id} path id' },
+    { parameter: 'DELETE /sso_providers/{id}/links/{link_id} path link_id' },
+    { parameter: 'GET /sso_strategies/{id} path id' },
+    { parameter: 'POST /sso_strategies/{id}/sync path id' },
+    { parameter: 'POST /sso_reauthentications body sso_provider_id' },
+    { parameter: 'POST /users body sso_strategy_id', base: { username: 'id-probe', authentication_method: 'sso' } },
+    ...['PUT', 'PATCH'].map((method) => ({ parameter: `${method} /users/{id} body sso_strategy_id`, base: { authentication_method: 'sso' } })),
   ];
 }
 
+/** Parameters named like ids that hold no record's id: a WebAuthn credential's id is base64url text. */
+const NOT_RECORD_IDS = new Set(['POST /2fa/passkeys body response.id', 'POST /sessions body webauthn.id']);
+
 /** Every parameter of the OpenAPI document that carries an id, by its name. */
 function idParameters(document: { paths: Record<string, Record<string, any>>; components: { parameters: Record<string, any>; schemas: Record<string, any> } }): string[] {
-  const isId = (name: string) => name === 'id' || name === 'ids' || /_ids?$/.test(name);
+  // A partial session's id is a secret token, as a session id is, not a record's number; `client_id`
+  // is an OpenID Connect client's identifier at its provider: text, no record of Atrium's.
+  const isId = (name: string) => (name === 'id' || name === 'ids' || /_ids?$/.test(name)) && name !== 'partial_session_id' && name !== 'client_id';
   const found: string[] = [];
   const walk = (operation: string, where: string, schema: any, prefix: string) => {
     const resolved = schema?.$ref === undefined ? schema : document.components.schemas[String(schema.$ref).split('/').pop() as string];
     for (const [name, property] of Object.entries<any>(resolved?.properties ?? {})) {
-      if (isId(name)) found.push(`${operation} ${where} ${prefix}${name}`);
+      if (isId(name) && !NOT_RECORD_IDS.has(`${operation} ${where} ${prefix}${name}`)) found.push(`${operation} ${where} ${prefix}${name}`);
       walk(operation, where, property, `${prefix}${name}.`);
     }
   };

@@ -1,9 +1,11 @@
+import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateOpenSshKeyPairSync } from '../../src/lib/openssh-key-pair.js';
 import { atOnce, countBy } from '../support/at-once.js';
 import { testDatabaseTargets } from '../support/databases.js';
 import { createApiKey, createSession, createUser, unique } from '../support/factories.js';
 import type { ApiResponse, CallOptions } from '../support/http-client.js';
+import { SoftwareAuthenticator } from '../support/software-authenticator.js';
 import { BOOTSTRAP_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 
 /** How many identical requests are sent at once. */
@@ -63,6 +65,7 @@ describe.each(testDatabaseTargets())('simultaneous identical writes [$name]', (t
   const keyIdOf = async (userId: number) => ((await t.api.get(`/api_keys?user_id=${userId}`, admin)).body as { id: number }[])[0]!.id;
   const newGroup = async (fields: Record<string, unknown> = {}) => (await post('/groups', { name: unique('group'), ...fields })) as { id: number };
   const newPartner = async () => (await post('/partners', { name: unique('partner'), root_folder: unique('partner-root') })) as { id: number };
+  const newProvider = async () => (await post('/sso_providers', { label: 'IdP', issuer_url: `https://${unique('idp')}.example`, client_id: 'atrium' })) as { id: number };
   const newAutomation = async () => (await post('/automations', { automation: 'copy_file', name: unique('automation') })) as { id: number };
   /** A share link of a folder of its own, made for a Site Administrator (the site-wide key has no user). */
   const newBundle = async (fields: Record<string, unknown> = {}) => {
@@ -78,6 +81,16 @@ describe.each(testDatabaseTargets())('simultaneous identical writes [$name]', (t
   const db = () => t.database.db;
   const statusOf = async (path: string, options: CallOptions = admin) => (await t.api.get(path, options)).status;
   const beganUpload = async (path: string) => (await post(`/files/${path}`, { action: 'put' })) as { ref: string; upload_uri: string };
+
+  /** A user with a session that confirms its password when asked, and with `withPasskey`, a passkey of its own. */
+  const passkeyOwner = async (options: { withPasskey?: boolean } = {}) => {
+    const user = await createUser(db(), { password: PASSWORD });
+    const session: CallOptions = { session: await createSession(db(), user.id, t.clock.now()), headers: { 'X-Service-Reauthentication': `password:${PASSWORD}` } };
+    if (options.withPasskey !== true) return { user, session, passkey: 0 };
+    const asked = await post('/2fa/passkeys/options', {}, session);
+    const added = (await post('/2fa/passkeys', { name: 'laptop', response: new SoftwareAuthenticator().register(asked, t.baseUrl) }, session)) as { id: number };
+    return { user, session, passkey: added.id };
+  };
 
   /** Rename bursts of one resource: every request succeeds; one change, one record. */
   const renamed = (method: string, path: string, body: Record<string, unknown>, action: string, check: () => Promise<void>, options: CallOptions = admin): Burst => ({
@@ -109,7 +122,68 @@ describe.each(testDatabaseTargets())('simultaneous identical writes [$name]', (t
     };
   };
 
+  /** A user the site requires a second factor of, signed in up to its partial session (the enrolment's only key). */
+  const enrollingUser = async () => {
+    const user = await createUser(db(), { password: PASSWORD });
+    await db().updateTable('users').set({ require_2fa: 'always_require' }).where('id', '=', user.id).execute();
+    const refused = await t.api.post('/sessions', { username: user.username, password: PASSWORD });
+    return { user, partial: refused.body.data.partial_session_id as string };
+  };
+  /** A user with an authenticator app, for the writes only its session may make. */
+  const userWithTotp = async () => {
+    const { user, partial } = await enrollingUser();
+    const secret = (await post('/2fa/totp', { partial_session_id: partial }, {})).secret as string;
+    await post('/2fa/totp/confirm', { partial_session_id: partial, otp: await generate({ secret, epoch: Math.floor(t.clock.now() / 1000) }) }, {});
+    return { user, key: await createApiKey(db(), { userId: user.id }) };
+  };
+
   const SCENARIOS: Record<string, () => Promise<Burst>> = {
+    // Setting up an authenticator app: each start replaces the secret waiting for its code; one confirmation takes the code.
+    'POST /2fa/totp': async () => {
+      const { user, partial } = await enrollingUser();
+      return {
+        method: 'POST', path: '/2fa/totp', options: { body: { partial_session_id: partial } }, answers: { 201: AT_ONCE }, recorded: {},
+        after: async () => expect(await db().selectFrom('user_totp').select('confirmed_at').where('user_id', '=', user.id).execute()).toEqual([{ confirmed_at: null }]),
+      };
+    },
+    'POST /2fa/totp/confirm': async () => {
+      const { user, partial } = await enrollingUser();
+      const secret = (await post('/2fa/totp', { partial_session_id: partial }, {})).secret as string;
+      const otp = await generate({ secret, epoch: Math.floor(t.clock.now() / 1000) });
+      return {
+        method: 'POST', path: '/2fa/totp/confirm', options: { body: { partial_session_id: partial, otp } },
+        answers: { 200: 1, 401: AT_ONCE - 1 }, refusal: 'not-authenticated/two-factor-authentication-setup-expired', recorded: { two_factor_create: 1, login: 1 },
+        after: async (answers) => {
+          expect(answers.find((a) => a.status === 200)?.body.recovery_codes).toHaveLength(10);
+          expect(await db().selectFrom('sessions').select('id').where('user_id', '=', user.id).execute()).toHaveLength(1);
+        },
+      };
+    },
+    // A session reauthenticates for these, and counts the attempts it has pending (five at most, so
+    // that parallel guesses cannot pass the limit): twenty at once from one session are refused by
+    // design. Twenty from the user's API key are refused alike, and change nothing.
+    'DELETE /2fa/totp': async () => {
+      const { user, key } = await userWithTotp();
+      return {
+        method: 'DELETE', path: '/2fa/totp', options: { key }, answers: { 403: AT_ONCE }, refusal: 'not-authorized/reauthentication-needed-action', recorded: {},
+        after: async () => expect((await t.api.get(`/users/${user.id}`, admin)).body.active_2fa).toBe(true),
+      };
+    },
+    'POST /2fa/recovery_codes': async () => {
+      const { user, key } = await userWithTotp();
+      return {
+        method: 'POST', path: '/2fa/recovery_codes', options: { key, body: {} }, answers: { 403: AT_ONCE }, refusal: 'not-authorized/reauthentication-needed-action', recorded: {},
+        after: async () => expect(await db().selectFrom('user_recovery_codes').select('id').where('user_id', '=', user.id).execute()).toHaveLength(10),
+      };
+    },
+    'POST /users/{id}/2fa/reset': async () => {
+      const { user } = await userWithTotp();
+      return {
+        method: 'POST', path: `/users/${user.id}/2fa/reset`, options: { ...admin, body: {} }, answers: { 204: AT_ONCE }, recorded: { two_factor_destroy: 1 },
+        after: async () => expect((await t.api.get(`/users/${user.id}`, admin)).body.active_2fa).toBe(false),
+      };
+    },
+
     'POST /sessions': async () => {
       const user = await createUser(db(), { password: PASSWORD });
       return {
@@ -124,6 +198,21 @@ describe.each(testDatabaseTargets())('simultaneous identical writes [$name]', (t
       return {
         method: 'DELETE', path: '/sessions', options: { session }, answers: { 200: AT_ONCE }, recorded: { logout: 1 },
         after: async () => expect(await statusOf(`/users/${user.id}`, { session })).toBe(401),
+      };
+    },
+
+    'POST /sessions/passkey_options': async () => {
+      const { user, session } = await passkeyOwner({ withPasskey: true });
+      const challenged = await t.api.post('/sessions', { username: user.username, password: PASSWORD });
+      const partial = challenged.body.data.partial_session_id as string;
+      // Each asks for the challenge again: the last one written waits, for one answer.
+      return {
+        method: 'POST', path: '/sessions/passkey_options', options: { body: { partial_session_id: partial } }, answers: { 200: AT_ONCE }, recorded: {},
+        after: async (answers) => {
+          const [waiting] = await db().selectFrom('partial_sessions').select('webauthn_challenge').where('user_id', '=', user.id).execute();
+          expect(answers.map((a) => a.body.challenge)).toContain(waiting?.webauthn_challenge);
+          expect((await t.api.get('/2fa/passkeys', session)).status).toBe(200);
+        },
       };
     },
 
@@ -145,6 +234,42 @@ describe.each(testDatabaseTargets())('simultaneous identical writes [$name]', (t
       const user = await createUser(db());
       await createApiKey(db(), { userId: user.id });
       return deleted(`/api_keys/${await keyIdOf(user.id)}`, 'not-found/api-key-not-found', 'api_key_destroy');
+    },
+    // Passkeys: a session's own. Starting a registration and removing a passkey ask for the password,
+    // whose attempts a session may have only five of at once (docs/authentication.md, Reauthentication):
+    // twenty at once without it are each refused alike, and nothing changes.
+    'POST /2fa/passkeys/options': async () => {
+      const { user, session } = await passkeyOwner();
+      return {
+        method: 'POST', path: '/2fa/passkeys/options', options: { session: session.session!, body: {} }, answers: { 403: AT_ONCE },
+        refusal: 'not-authorized/reauthentication-needed-action', recorded: {},
+        after: async () => expect(await db().selectFrom('sessions').select('webauthn_challenge').where('user_id', '=', user.id).execute()).toEqual([{ webauthn_challenge: null }]),
+      };
+    },
+    'POST /2fa/passkeys': async () => {
+      const { user, session } = await passkeyOwner();
+      const asked = await post('/2fa/passkeys/options', {}, session);
+      const response = new SoftwareAuthenticator().register(asked, t.baseUrl);
+      // The challenge is taken by one answer; the others find none waiting.
+      return {
+        method: 'POST', path: '/2fa/passkeys', options: { ...session, body: { name: 'laptop', response } },
+        answers: { 201: 1, 422: AT_ONCE - 1 }, refusal: 'processing-failure/two-factor-authentication-general-error', recorded: { two_factor_create: 1 },
+        after: async () => expect(await db().selectFrom('user_passkeys').select('id').where('user_id', '=', user.id).execute()).toHaveLength(1),
+      };
+    },
+    'PATCH /2fa/passkeys/{id}': async () => {
+      const { session, passkey } = await passkeyOwner({ withPasskey: true });
+      return renamed('PATCH', `/2fa/passkeys/${passkey}`, { name: 'renamed' }, 'two_factor_update', async () => {
+        expect(((await t.api.get('/2fa/passkeys', session)).body as { name: string }[]).map((p) => p.name)).toEqual(['renamed']);
+      }, session);
+    },
+    'DELETE /2fa/passkeys/{id}': async () => {
+      const { session, passkey } = await passkeyOwner({ withPasskey: true });
+      return {
+        method: 'DELETE', path: `/2fa/passkeys/${passkey}`, options: { session: session.session! }, answers: { 403: AT_ONCE },
+        refusal: 'not-authorized/reauthentication-needed-action', recorded: {},
+        after: async () => expect((await t.api.get('/2fa/passkeys', session)).body).toHaveLength(1),
+      };
     },
     'PUT /api_key': async () => callingKeyRenamed('PUT'),
     'PATCH /api_key': async () => callingKeyRenamed('PATCH'),
@@ -392,6 +517,45 @@ describe.each(testDatabaseTargets())('simultaneous identical writes [$name]', (t
       };
     },
 
+    // Sign-in providers: an issuer is configured once; links, one per account and user.
+    'POST /sso_providers': async () => {
+      const issuer = `https://${unique('idp')}.example`;
+      return {
+        method: 'POST', path: '/sso_providers', options: { ...admin, body: { label: 'IdP', issuer_url: issuer, client_id: 'atrium' } },
+        answers: { 201: 1, 422: AT_ONCE - 1 }, refusal: 'processing-failure/model-save-error', recorded: { sso_provider_create: 1 },
+        after: async () => expect((await t.api.get('/sso_providers', admin)).body.filter((p: { issuer_url: string }) => p.issuer_url === issuer)).toHaveLength(1),
+      };
+    },
+    'PUT /sso_providers/{id}': async () => providerRenamed('PUT'),
+    'PATCH /sso_providers/{id}': async () => providerRenamed('PATCH'),
+    'DELETE /sso_providers/{id}': async () => deleted(`/sso_providers/${(await newProvider()).id}`, 'not-found', 'sso_provider_destroy'),
+    'POST /sso_providers/{id}/links': async () => {
+      const provider = await newProvider();
+      const user = await createUser(db());
+      return {
+        method: 'POST', path: `/sso_providers/${provider.id}/links`, options: { ...admin, body: { user_id: user.id, subject: unique('sub') } },
+        answers: { 201: 1, 422: AT_ONCE - 1 }, refusal: 'processing-failure/model-save-error', recorded: { sso_link_create: 1 },
+        after: async () => expect((await t.api.get(`/sso_providers/${provider.id}/links`, admin)).body).toHaveLength(1),
+      };
+    },
+    'DELETE /sso_providers/{id}/links/{link_id}': async () => {
+      const provider = await newProvider();
+      const link = await post(`/sso_providers/${provider.id}/links`, { user_id: (await createUser(db())).id, subject: unique('sub') }) as { id: number };
+      return {
+        ...deleted(`/sso_providers/${provider.id}/links/${link.id}`, 'not-found', 'sso_link_destroy'),
+        after: async () => expect((await t.api.get(`/sso_providers/${provider.id}/links`, admin)).body).toEqual([]),
+      };
+    },
+    // OpenID Connect has nothing to synchronise: every request is answered the same, nothing changes.
+    'POST /sso_strategies/{id}/sync': async () => ({
+      method: 'POST', path: `/sso_strategies/${(await newProvider()).id}/sync`, options: { ...admin, body: {} }, answers: { 204: AT_ONCE }, recorded: {},
+    }),
+    // Only a console session is confirmed at a provider: a key is refused, every time, and nothing is kept.
+    'POST /sso_reauthentications': async () => ({
+      method: 'POST', path: '/sso_reauthentications', options: { ...admin, body: { sso_provider_id: (await newProvider()).id } },
+      answers: { 422: AT_ONCE }, refusal: 'processing-failure/model-save-error', recorded: {},
+    }),
+
     'POST /group_users': async () => {
       const group = await newGroup();
       const user = await createUser(db());
@@ -601,6 +765,12 @@ describe.each(testDatabaseTargets())('simultaneous identical writes [$name]', (t
     const bundle = await newBundle();
     const note = unique('note');
     return renamed(method, `/bundles/${bundle.id}`, { note }, 'bundle_update', async () => expect((await t.api.get(`/bundles/${bundle.id}`, admin)).body.note).toBe(note));
+  }
+
+  async function providerRenamed(method: string): Promise<Burst> {
+    const provider = await newProvider();
+    const label = unique('label');
+    return renamed(method, `/sso_providers/${provider.id}`, { label }, 'sso_provider_update', async () => expect((await t.api.get(`/sso_providers/${provider.id}`, admin)).body.label).toBe(label));
   }
 
   async function membershipChanged(method: string): Promise<Burst> {

@@ -28,6 +28,12 @@ const DEFAULTS = {
   revoke_bundle_access_on_disable_or_delete: true,
   allow_bundle_names: false,
   bundle_not_found_message: '',
+  require_2fa: false,
+  require_2fa_user_type: 'all',
+  require_2fa_exempt_all_sso_users: true,
+  allowed_2fa_method_totp: true,
+  allowed_2fa_method_webauthn: true,
+  allowed_2fa_method_bypass_for_ftp_sftp_dav: false,
 };
 /** What the site answers about the server itself, whatever the settings (this app runs no SFTP). */
 const FACTS = {

@@ -110,6 +110,8 @@ describe.each(testDatabaseTargets())('Partner Admins [$name]', (target) => {
       [{ site_admin: true }, 'site_admin'], [{ workspace_admin: true }, 'workspace_admin'], [{ partner_admin: true }, 'partner_admin'],
       [{ group_ids: String(s.delegatesGroup) }, 'group_ids'], [{ allowed_ips: '10.0.0.1' }, 'allowed_ips'], [{ notes: 'n' }, 'notes'],
       [{ user_root: 'x' }, 'user_root'], [{ authenticate_until: '2099-01-01T00:00:00Z' }, 'authenticate_until'], [{ ssl_required: 'always_require' }, 'ssl_required'],
+      // Its users' sign-in is not its to hand to a provider (access/authentication-authority.ts); refused before the provider is looked up.
+      [{ authentication_method: 'sso', sso_strategy_id: 1 }, 'authentication_method'],
     ];
     for (const [fields, named] of refused) {
       const response = await t.api.post('/users', { username: unique('no'), ...fields }, { key: p.key });

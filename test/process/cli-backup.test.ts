@@ -1,3 +1,4 @@
+import { generate } from 'otplib';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -78,6 +79,15 @@ describe('atrium backup and restore (SQLite), while the server works', () => {
     running.push(server);
     const user = await api(server, 'POST', '/users', { username: 'reader' });
     expect(user.status).toBe(201);
+    // A user with an authenticator app: its secret is sealed under the data dir's key, which the backup must carry.
+    const guarded = { username: 'guarded', password: 'a guarded user\'s passphrase' };
+    expect((await api(server, 'POST', '/users', guarded)).status).toBe(201);
+    const session = (await (await fetch(`${server.baseUrl}/api/rest/v1/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(guarded) })).json() as { id: string }).id;
+    const asGuarded = { 'X-ServiceAPI-Auth': session, 'content-type': 'application/json', 'X-Service-Reauthentication': `password:${guarded.password}` };
+    const started = await (await fetch(`${server.baseUrl}/api/rest/v1/2fa/totp`, { method: 'POST', headers: asGuarded, body: '{}' })).json() as { secret: string };
+    const totpSecret = started.secret;
+    const confirmed = await fetch(`${server.baseUrl}/api/rest/v1/2fa/totp/confirm`, { method: 'POST', headers: asGuarded, body: JSON.stringify({ otp: await generate({ secret: totpSecret }) }) });
+    expect(confirmed.status).toBe(200);
     // A deletion in the trash and an earlier version of a file: the backup keeps them too.
     const trashedBytes = randomBytes(700);
     expect((await api(server, 'PUT', '/files/kept/trashed.bin', trashedBytes)).status).toBe(201);
@@ -137,6 +147,13 @@ describe('atrium backup and restore (SQLite), while the server works', () => {
     expect(await atriumOk(restored, ['restore', archive])).toMatch(/^restored the backup of \S+ into .*restored\n$/);
     const copy = await startServer({ ...restored, ATRIUM_ACCESS_LOG: 'false' });
     running.push(copy);
+    expect(fs.statSync(path.join(restored.ATRIUM_DATA_DIR, 'secret-box.key')).mode & 0o777).toBe(0o600);
+    // The restored site opens the sealed secret: the app's next code signs the user in.
+    const signedIn = await fetch(`${copy.baseUrl}/api/rest/v1/sessions`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...guarded, otp: await generate({ secret: totpSecret, epoch: Math.floor(Date.now() / 1000) + 30 }) }),
+    });
+    expect(signedIn.status).toBe(201);
 
     // Files: everything uploaded before the backup began, and every file there has its exact bytes.
     const listing = await api(copy, 'GET', '/folders/load?per_page=10000');
@@ -211,7 +228,7 @@ describe('atrium backup and restore (SQLite), while the server works', () => {
     const unpacked = path.join(dir, 'unpacked');
     fs.mkdirSync(unpacked);
     await extract({ file: archive, cwd: unpacked });
-    expect(JSON.parse(fs.readFileSync(path.join(unpacked, 'atrium-backup.json'), 'utf8'))).toMatchObject({ format: 2, dialect: 'sqlite', sftpHostKeyFiles: [ownKey] });
+    expect(JSON.parse(fs.readFileSync(path.join(unpacked, 'atrium-backup.json'), 'utf8'))).toMatchObject({ format: 3, dialect: 'sqlite', sftpHostKeyFiles: [ownKey] });
     expect(fs.readdirSync(unpacked).sort()).toEqual(['atrium-backup.json', 'atrium.sqlite', 'files']);
 
     const restore = await atrium({ ATRIUM_DATA_DIR: path.join(dir, 'restored') }, ['restore', archive]);

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpsRequest, startHttpsServer } from '../support/https-server-process.js';
 import { startServer, type ServerProcess } from '../support/server-process.js';
@@ -29,6 +30,7 @@ const User = require('files.com/lib/models/User.js').default;
 const GroupUser = require('files.com/lib/models/GroupUser.js').default;
 const ApiKey = require('files.com/lib/models/ApiKey.js').default;
 const Site = require('files.com/lib/models/Site.js').default;
+const Session = require('files.com/lib/models/Session.js').default;
 
 /** Resident memory of a process, from /proc (Linux), in bytes. */
 function residentBytes(pid: number): number | undefined {
@@ -181,6 +183,26 @@ describe('the official Files.com SDK (files.com 1.2.314) against a running Atriu
     await (await File.find('sdk/full')).delete({ recursive: true });
     const exists = await Folder.create('sdk', {}).catch((error: any) => error);
     expect(exists.constructor.name).toBe('ProcessingFailure_DestinationExistsError');
+  });
+
+  it('signs in a user with two-factor authentication through the SDK\'s own challenge: TwoFactorAuthenticationError, then otp', async () => {
+    const guarded = { username: 'sdk-guarded', password: 'the guarded user\'s passphrase' };
+    expect((await admin('POST', '/users', guarded)).status).toBe(201);
+    const asGuarded = async (method: string, url: string, headers: Record<string, string>, body: unknown) => {
+      const answer = await httpsRequest(`${server.baseUrl}/api/rest/v1${url}`, { ca: authority.ca, method, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return JSON.parse(answer.body);
+    };
+    const session = (await asGuarded('POST', '/sessions', {}, guarded)).id as string;
+    const started = await asGuarded('POST', '/2fa/totp', { 'X-FilesAPI-Auth': session, 'X-Files-Reauthentication': `password:${guarded.password}` }, {});
+    await asGuarded('POST', '/2fa/totp/confirm', { 'X-FilesAPI-Auth': session }, { otp: await generate({ secret: started.secret }) });
+
+    const challenged = await Session.create(guarded).catch((error: any) => error);
+    expect(challenged.constructor.name).toBe('NotAuthenticated_TwoFactorAuthenticationErrorError');
+    expect(challenged.data).toEqual({ partial_session_id: expect.stringMatching(/^[0-9a-f]{64}$/), two_factor_authentication_methods: ['totp'] });
+    // The next step's code: this step's was spent on the setup.
+    const otp = await generate({ secret: started.secret, epoch: Math.floor(Date.now() / 1000) + 30 });
+    const signedIn = await Session.create({ ...guarded, otp, partial_session_id: challenged.data.partial_session_id });
+    expect(signedIn.id).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('copies and moves with the SDK\'s file actions', async () => {

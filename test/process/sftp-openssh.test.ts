@@ -110,4 +110,14 @@ describe.skipIf(!sftpFound && !sftpRequired).each(siteDatabases())('OpenSSH sftp
     expect(outside.code).not.toBe(0);
     expect((await admin('GET', '/files/elsewhere.txt')).status).toBe(404);
   }, 60_000);
+
+  it.skipIf(target.skip)('signs in with an SSH key where the site requires two-factor authentication: a key is no password', async () => {
+    expect((await admin('PATCH', '/site', { require_2fa: true, require_2fa_user_type: 'all' })).status).toBe(200);
+    try {
+      const listed = await batch(['cd incoming', 'ls']);
+      expect(listed.code, listed.output).toBe(0);
+    } finally {
+      await admin('PATCH', '/site', { require_2fa: false });
+    }
+  }, 60_000);
 });

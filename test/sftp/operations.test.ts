@@ -214,6 +214,27 @@ describe.each(testDatabaseTargets())('SFTP operations [$name]', (target) => {
     await close(writeOnly);
   });
 
+  it('reads a file it is still writing, opened again to read, as written so far, and as committed once that writing is closed', async () => {
+    await call((done) => sftp.writeFile('/again.txt', 'hi\nmore\n', done));
+    // sshfs's order for `echo short > again.txt; cat again.txt`: the read's OPEN before the write's CLOSE.
+    const writing = await open('/again.txt', OPEN_MODE.WRITE | OPEN_MODE.CREAT | OPEN_MODE.TRUNC);
+    await write(writing, 'short', 0);
+    const reading = await open('/again.txt', OPEN_MODE.READ);
+    const readAt = async (offset: number) => {
+      const buffer = Buffer.alloc(20);
+      const got = await call<number>((done) => sftp.read(reading, buffer, 0, 20, offset, (error, bytes) => done(error, bytes)));
+      return buffer.subarray(0, got).toString();
+    };
+    expect(await readAt(0)).toBe('short');
+    expect((await call<{ size: number }>((done) => sftp.fstat(reading, done))).size).toBe(5);
+    // Others still see the file as it was.
+    expect((await rest('again.txt')).body).toMatchObject({ size: 8 });
+    await close(writing);
+    expect(await readAt(2)).toBe('ort');
+    await close(reading);
+    expect(await read('/again.txt')).toBe('short');
+  });
+
   it('pages a large folder through READDIR until EOF', async () => {
     const count = 700;
     await call((done) => sftp.mkdir('/many', done));

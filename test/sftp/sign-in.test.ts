@@ -4,6 +4,7 @@ import type { HistoryRow } from '../../src/repositories/history.js';
 import { testDatabaseTargets } from '../support/databases.js';
 import { createApiKey, createUser, createWorkspace } from '../support/factories.js';
 import { BOOTSTRAP_KEY } from '../support/test-app.js';
+import { enrolAuthenticator, passwordSession } from '../support/two-factor.js';
 import { DavClient } from '../webdav/dav-client.js';
 import { call, startSftpTestApp, type SftpTestApp } from './sftp-fixture.js';
 
@@ -71,6 +72,17 @@ describe.each(testDatabaseTargets())('SFTP sign-in [$name]', (target) => {
     expect(await refused(other.username, key)).toBe(true);
     // A site-wide key has no user to sign in as.
     expect(await refused('root-admin', BOOTSTRAP_KEY)).toBe(true);
+  });
+
+  it('under two-factor authentication refuses a password alone, recorded with why, and takes the user\'s API key', async () => {
+    const user = await createUser(t.database.db, { password: PASSWORD });
+    await enrolAuthenticator(t.api, t.clock, await passwordSession(t.api, user.username, PASSWORD), PASSWORD);
+    expect(await refused(user.username, PASSWORD)).toBe(true);
+    expect((await records(user.username)).at(-1)).toMatchObject({ action: 'failedlogin', failure_type: 'two_factor_required', interface: 'sftp' });
+    const key = await createApiKey(t.database.db, { userId: user.id });
+    const c = await t.connect({ username: user.username, password: key });
+    expect(await call((done) => c.sftp.realpath('/', done))).toBe('/');
+    c.close();
   });
 
   it('closes a connection after too many failed attempts on it', async () => {

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { TestProject } from 'vitest/node';
 
 /**
  * The build's last file: `npm run build` and buildNow both bundle the server, then build the
@@ -17,13 +18,26 @@ const SOURCES = ['src', 'web', 'package.json', 'package-lock.json', 'tsconfig.js
  * so the suite does not build again); a plain `npm test` after an edit builds, so it never tests
  * stale code. ATRIUM_TEST_SKIP_BUILD=1 keeps whatever dist/ holds, for quick reruns.
  */
-export default function buildServer(): void {
+export default async function buildServer(project: TestProject): Promise<void> {
   if (process.env.ATRIUM_TEST_SKIP_BUILD === '1') return;
+  if (!(await runsProcessFiles(project))) return;
   if (buildIsFresh()) {
     process.stderr.write('The build in dist/ is newer than the sources: the process tests use it.\n');
     return;
   }
   buildNow();
+}
+
+/**
+ * Whether this run has a process file to run: a run of in-process files alone (a file, a folder,
+ * `--exclude 'test/process/**'`) needs no build. The run's file filters are Vitest's own
+ * (`filenamePattern`, not part of its typed API): where they cannot be read, the build is made.
+ */
+async function runsProcessFiles(project: TestProject): Promise<boolean> {
+  const filters = (project.vitest as unknown as { filenamePattern?: unknown }).filenamePattern;
+  if (filters !== undefined && !(Array.isArray(filters) && filters.every((filter) => typeof filter === 'string'))) return true;
+  const { testFiles } = await project.globTestFiles(filters as string[] | undefined);
+  return testFiles.some((file) => file.includes(`${path.sep}test${path.sep}process${path.sep}`));
 }
 
 function buildNow(): void {

@@ -10,6 +10,7 @@ import { fromDialect, openPostgres, openSqlite, type Database } from '../../src/
 import { currentSchema } from '../../src/db/migrate.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import { adminQuery, POSTGRES_TEST_URL } from './postgres-server.js';
+import { ReusableSchemas } from './reusable-schemas.js';
 
 export interface OpenedTestDatabase {
   database: Database;
@@ -31,7 +32,7 @@ export interface TestDatabaseTarget {
 
 /** A schema name no other test run or worker uses. */
 function newSchemaName(): string {
-  return `atrium_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  return `${inject('schemaTag')}${process.pid}_${randomBytes(4).toString('hex')}`;
 }
 
 function schemaUrl(schema: string): string {
@@ -69,14 +70,20 @@ export function testDatabaseTargets(): TestDatabaseTarget[] {
             return { database: openPostgres(url, { max: 4 }), url, drop: () => adminQuery(`drop schema if exists ${schema} cascade`) };
           },
           async copier(database) {
-            // Creating a schema from pg_dump's script takes half the time of running every migration.
+            // Creating a schema from pg_dump's script takes half the time of running every
+            // migration; reusing one a test is done with takes far less (reusable-schemas.ts).
             const script = await schemaScript(await currentSchema(database)).catch(() => undefined);
             if (script === undefined) return undefined;
-            return async () => {
+            const create = async () => {
               const schema = newSchemaName();
               await adminQuery(script(schema));
+              return schema;
+            };
+            const schemas = await ReusableSchemas.of(await create(), create);
+            return async () => {
+              const schema = await schemas.take();
               const url = schemaUrl(schema);
-              return { database: openPostgres(url, { max: 4 }), url, drop: () => adminQuery(`drop schema if exists ${schema} cascade`) };
+              return { database: openPostgres(url, { max: 4 }), url, drop: () => schemas.giveBack(schema) };
             };
           },
         }

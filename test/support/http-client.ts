@@ -6,6 +6,8 @@ export interface CallOptions {
   body?: unknown;
   /** Raw body text, sent as is (for malformed-input tests). */
   rawBody?: string;
+  /** `manual`: a redirect is answered as it came, not followed (the browser endpoints of single sign-on). */
+  redirect?: 'manual';
 }
 
 export interface ApiResponse<T = any> {
@@ -34,7 +36,7 @@ export class ApiClient {
     if (options.body !== undefined) body = JSON.stringify(options.body);
     if (body !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
     const url = path.startsWith('/') && !path.startsWith('/api/') && path !== '/health' ? `/api/rest/v1${path}` : path;
-    const response = await fetch(this.baseUrl + url, { method, headers, ...(body === undefined ? {} : { body }) });
+    const response = await fetch(this.baseUrl + url, { method, headers, ...(body === undefined ? {} : { body }), ...(options.redirect === undefined ? {} : { redirect: options.redirect }) });
     const text = await response.text();
     let parsed: unknown = undefined;
     if ((response.headers.get('content-type') ?? '').includes('application/json') && text !== '') parsed = JSON.parse(text);

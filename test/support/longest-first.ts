@@ -13,7 +13,9 @@ const LONGEST = [
   'test/process/console/console-browser-sqlite.test.ts',
   'test/process/console/console-browser-postgres.test.ts',
   'test/grants/delegation-invariant.property.test.ts',
-  'test/process/bench-smoke.test.ts',
+  'test/process/bench-smoke-services.test.ts',
+  'test/process/bench-smoke-site.test.ts',
+  'test/process/bench-smoke-transfers.test.ts',
   'test/access/confined-operations.test.ts',
   'test/process/console/partners-console.test.ts',
   'test/bundles/link-delegation.property.test.ts',
@@ -33,16 +35,23 @@ const LONGEST = [
   'test/process/metrics.test.ts',
 ];
 
-/** In-process files queued after each process file (there are about three of them to one). */
-const IN_PROCESS_PER_PROCESS_FILE = 3;
+/**
+ * Process files (under test/process/) and in-process files queued in turn, one of the first to
+ * four of the others (about their ratio). Both kinds run in one project, so a worker keeps its
+ * modules loaded whichever kind comes next, and the mix can be as fine as it likes.
+ */
+const PROCESS_FILES_AT_A_TIME = 1;
+const IN_PROCESS_FILES_AT_A_TIME = 4;
+
+/** Whether a file starts real server processes (vitest.config.ts): it mostly waits on them. */
+function isProcessFile(spec: TestSpecification): boolean {
+  return spec.moduleId.includes('/test/process/');
+}
 
 /**
- * Both projects share one pool (the same `sequence.groupOrder`), so the process files, which
- * mostly wait on the servers, browsers and clients they start, overlap with the in-process files,
- * which mostly compute. The order: the longest files above, then a process file and a few
- * in-process ones in turn, each project's files in Vitest's own order. The in-process ones come a
- * few at a time because a worker that has run one is kept for the next only when the next in the
- * queue is in-process too (its modules stay loaded); otherwise it is replaced.
+ * The process files, which mostly wait on the servers, browsers and clients they start, overlap
+ * with the in-process files, which mostly compute. The order: the longest files above, then a
+ * process file and a few in-process ones in turn, each kind in Vitest's own order.
  */
 export default class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -50,11 +59,11 @@ export default class LongestFirst extends BaseSequencer {
     const longestRank = (spec: TestSpecification) => LONGEST.findIndex((file) => spec.moduleId.endsWith(file));
     const longest = sorted.filter((spec) => longestRank(spec) >= 0).sort((a, b) => longestRank(a) - longestRank(b));
     const rest = sorted.filter((spec) => longestRank(spec) < 0);
-    const processFiles = rest.filter((spec) => spec.project.name === 'process');
-    const inProcess = rest.filter((spec) => spec.project.name !== 'process');
+    const processFiles = rest.filter(isProcessFile);
+    const inProcess = rest.filter((spec) => !isProcessFile(spec));
     const interleaved: TestSpecification[] = [];
     while (processFiles.length > 0 || inProcess.length > 0) {
-      interleaved.push(...processFiles.splice(0, 1), ...inProcess.splice(0, IN_PROCESS_PER_PROCESS_FILE));
+      interleaved.push(...processFiles.splice(0, PROCESS_FILES_AT_A_TIME), ...inProcess.splice(0, IN_PROCESS_FILES_AT_A_TIME));
     }
     return [...longest, ...interleaved];
   }

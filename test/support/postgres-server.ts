@@ -26,13 +26,7 @@ export async function postgresServerReachable(): Promise<boolean> {
  * catalogs a non-superuser test role may not vacuum.
  */
 export async function vacuumTestDatabase(): Promise<void> {
-  const client = new pg.Client({ connectionString: POSTGRES_TEST_URL });
-  await client.connect();
-  try {
-    await client.query('vacuum');
-  } finally {
-    await client.end();
-  }
+  await adminQuery('vacuum');
 }
 
 /** Runs one statement on the test server outside any Atrium database (schema set-up and clean-up). */
@@ -40,12 +34,25 @@ export async function adminQuery(text: string): Promise<void> {
   await adminRows(text);
 }
 
+/** Runs statements one after another on one connection to the test server, each in its own transaction. */
+export async function adminStatements(statements: readonly string[]): Promise<void> {
+  if (statements.length === 0) return;
+  await withAdminClient(async (client) => {
+    for (const statement of statements) await client.query(statement);
+  });
+}
+
 /** The rows of one query on the test server, outside any Atrium database: a look behind Atrium's back. */
 export async function adminRows(text: string): Promise<Record<string, unknown>[]> {
+  return withAdminClient(async (client) => (await client.query(text)).rows as Record<string, unknown>[]);
+}
+
+/** A connection of its own to the test server for `work`, closed after it. */
+async function withAdminClient<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: POSTGRES_TEST_URL });
   await client.connect();
   try {
-    return (await client.query(text)).rows as Record<string, unknown>[];
+    return await work(client);
   } finally {
     await client.end();
   }

@@ -9,6 +9,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import type { ApiInstance } from '../../src/http/fastify-types.js';
 import { bootstrapFirstStart } from '../../src/identity/index.js';
 import type { Clock } from '../../src/lib/time.js';
+import type { ProviderFetch } from '../../src/sso/index.js';
 import type { TestDatabaseTarget } from './databases.js';
 import { ApiClient } from './http-client.js';
 import { ManualTimer } from './manual-timer.js';
@@ -42,6 +43,10 @@ export interface TestAppOptions {
   maxUploadBytes?: number;
   /** Routes a test adds before the app starts (for example one that throws). */
   extend?: (app: ApiInstance) => void;
+  /** How the app reaches identity providers: a test's fetch that trusts its own certificate authority. */
+  identityProviderFetch?: ProviderFetch;
+  /** ATRIUM_PUBLIC_URL. */
+  publicUrl?: string;
 }
 
 /**
@@ -67,9 +72,10 @@ export async function startTestApp(target: TestDatabaseTarget, options: TestAppO
     clock,
     timer,
     config: { headerBrands: brands, logLevel: 'silent', accessLog: false, trustProxy: options.trustProxy ?? false, dataDir, maxUploadBytes: options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES },
+    ...(options.identityProviderFetch === undefined ? {} : { identityProviderFetch: options.identityProviderFetch }),
   });
   await core.start();
-  const app = await buildApp(core);
+  const app = await buildApp(core, { publicUrl: options.publicUrl });
   options.extend?.(app);
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   return {

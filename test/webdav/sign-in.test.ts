@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseTargets } from '../support/databases.js';
 import { createApiKey, createUser, createWorkspace } from '../support/factories.js';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, BOOTSTRAP_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { enrolAuthenticator, passwordSession } from '../support/two-factor.js';
 import { DavClient } from './dav-client.js';
 
 const PASSWORD = 'a perfectly good passphrase';
@@ -40,6 +41,27 @@ describe.each(testDatabaseTargets())('webdav sign-in [$name]', (target) => {
     await t.database.db.updateTable('users').set({ disabled: true }).where('id', '=', user.id).execute();
     // Remembered a moment ago, yet refused at once.
     expect((await dav.as(user.username, PASSWORD).propfind('', '0')).status).toBe(401);
+  });
+
+  it('under two-factor authentication refuses a password alone, recorded with why, and takes an API key; the site may allow the password', async () => {
+    const user = await createUser(t.database.db, { password: PASSWORD });
+    const client = dav.as(user.username, PASSWORD);
+    // Remembered before the second factor is set up: forgotten once it is.
+    expect((await client.propfind('', '0')).status).toBe(207);
+    await enrolAuthenticator(t.api, t.clock, await passwordSession(t.api, user.username, PASSWORD), PASSWORD);
+    expect((await client.propfind('', '0')).status).toBe(401);
+    expect((await history('failedlogin')).at(-1)).toMatchObject({ user_id: user.id, interface: 'dav', failure_type: 'two_factor_required' });
+    const key = await createApiKey(t.database.db, { userId: user.id });
+    expect((await dav.as(key, 'x').propfind('', '0')).status).toBe(207);
+    // Refusals that guessed nothing lock nobody out.
+    for (let i = 0; i < 6; i += 1) expect((await client.propfind('', '0')).status).toBe(401);
+    const site = (settings: Record<string, unknown>) => t.api.patch('/site', settings, { key: BOOTSTRAP_KEY });
+    await site({ allowed_2fa_method_bypass_for_ftp_sftp_dav: true });
+    try {
+      expect((await client.propfind('', '0')).status).toBe(207);
+    } finally {
+      await site({ allowed_2fa_method_bypass_for_ftp_sftp_dav: false });
+    }
   });
 
   it('forgets a remembered password at once when it changes', async () => {

@@ -12,6 +12,8 @@ import { SessionProvider } from './session/session';
 const theme = createTheme({
   primaryColor: 'indigo',
   primaryShade: { light: 7, dark: 8 },
+  // A person who asked their system for less motion gets dialogs, menus and drawers without it.
+  respectReducedMotion: true,
   components: {
     // Every dialog's close button says what it does to a screen reader.
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),

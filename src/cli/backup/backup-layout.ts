@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { SFTP_HOST_KEY_DIR, SQLITE_FILE } from '../../db/data-dir.js';
+import { SECRET_KEY_FILE, SFTP_HOST_KEY_DIR, SQLITE_FILE } from '../../db/data-dir.js';
 
 /**
  * What a backup archive holds, as paths inside it, which are the same paths as in a data dir:
@@ -12,9 +12,18 @@ export const OBJECTS_ENTRY = 'files/objects';
 /** The SFTP host keys generated into the data dir: without them every client would see a new host key after a restore. */
 export const HOST_KEYS_ENTRY = SFTP_HOST_KEY_DIR;
 
-/** Format 2 added the SFTP host keys and the names of those kept outside the data dir; a restore reads 1 and 2. */
-export const FORMAT_VERSION = 2;
-export const READABLE_FORMATS: readonly number[] = [1, FORMAT_VERSION];
+/**
+ * The key that seals the secrets Atrium reads back (identity/secret-box.ts): without it a restored
+ * site could open no authenticator app's secret, and every such user would need a reset.
+ */
+export const SECRET_KEY_ENTRY = SECRET_KEY_FILE;
+
+/**
+ * Format 2 added the SFTP host keys and the names of those kept outside the data dir; format 3 the
+ * secret key. A restore reads 1, 2 and 3.
+ */
+export const FORMAT_VERSION = 3;
+export const READABLE_FORMATS: readonly number[] = [1, 2, FORMAT_VERSION];
 
 export interface Manifest {
   format: number;
@@ -45,6 +54,6 @@ export function isHostKeyFile(name: string): boolean {
 export function isBackupEntry(entryPath: string): boolean {
   const normal = entryPath.replace(/\/+$/, '');
   if (normal.startsWith(`${HOST_KEYS_ENTRY}/`)) return isHostKeyFile(normal.slice(HOST_KEYS_ENTRY.length + 1));
-  return normal === MANIFEST || normal === DATABASE_ENTRY || normal === 'files' || normal === OBJECTS_ENTRY || normal === HOST_KEYS_ENTRY
+  return normal === MANIFEST || normal === DATABASE_ENTRY || normal === SECRET_KEY_ENTRY || normal === 'files' || normal === OBJECTS_ENTRY || normal === HOST_KEYS_ENTRY
     || /^files\/objects\/[0-9a-f]{2}(\/[0-9a-f]{32})?$/.test(normal);
 }

@@ -4,7 +4,7 @@ import { create } from 'tar';
 import { SQLITE_FILE } from '../../db/data-dir.js';
 import type { Config } from '../../config/settings.js';
 import { CliError } from '../failure.js';
-import { DATABASE_ENTRY, FORMAT_VERSION, HOST_KEYS_ENTRY, MANIFEST, objectsDirOf, OBJECTS_ENTRY, type Manifest } from './backup-layout.js';
+import { DATABASE_ENTRY, FORMAT_VERSION, HOST_KEYS_ENTRY, MANIFEST, objectsDirOf, OBJECTS_ENTRY, SECRET_KEY_ENTRY, type Manifest } from './backup-layout.js';
 import { copyHostKeys } from './host-key-copies.js';
 import { linkObjects } from './object-links.js';
 import { snapshotSqlite } from './sqlite-snapshot.js';
@@ -48,6 +48,9 @@ export async function createBackup(config: Config, file: string): Promise<Backup
     if (dialect === 'sqlite') await snapshotSqlite(path.join(config.dataDir, SQLITE_FILE), path.join(staging, DATABASE_ENTRY));
     objects += await linkObjects(liveObjects, stagedObjects);
     const hostKeyFiles = await copyHostKeys(config.dataDir, staging);
+    // Written once, on the first start that sealed anything, and never changed: a plain copy is consistent.
+    const secretKey = await exists(path.join(config.dataDir, SECRET_KEY_ENTRY));
+    if (secretKey) await fs.copyFile(path.join(config.dataDir, SECRET_KEY_ENTRY), path.join(staging, SECRET_KEY_ENTRY));
     const externalHostKeyFiles = config.sftpHostKeyFiles ?? [];
     const manifest: Manifest = {
       format: FORMAT_VERSION,
@@ -57,7 +60,7 @@ export async function createBackup(config: Config, file: string): Promise<Backup
     };
     await fs.writeFile(path.join(staging, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
 
-    const entries = [MANIFEST, ...(dialect === 'sqlite' ? [DATABASE_ENTRY] : []), OBJECTS_ENTRY, ...(hostKeyFiles > 0 ? [HOST_KEYS_ENTRY] : [])];
+    const entries = [MANIFEST, ...(dialect === 'sqlite' ? [DATABASE_ENTRY] : []), OBJECTS_ENTRY, ...(hostKeyFiles > 0 ? [HOST_KEYS_ENTRY] : []), ...(secretKey ? [SECRET_KEY_ENTRY] : [])];
     await create({ file: partial, cwd: staging, portable: true }, entries);
     await fs.rename(partial, target);
     return { dialect, objects, hostKeyFiles, externalHostKeyFiles };

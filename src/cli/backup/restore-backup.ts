@@ -3,7 +3,7 @@ import path from 'node:path';
 import { extract } from 'tar';
 import type { Config } from '../../config/settings.js';
 import { CliError } from '../failure.js';
-import { isBackupEntry, MANIFEST, READABLE_FORMATS, type Manifest } from './backup-layout.js';
+import { isBackupEntry, MANIFEST, READABLE_FORMATS, SECRET_KEY_ENTRY, type Manifest } from './backup-layout.js';
 import { restrictRestoredHostKeys } from './host-key-copies.js';
 
 /**
@@ -42,6 +42,8 @@ export async function restoreBackup(config: Config, file: string): Promise<Manif
       throw new CliError(`${source} is a backup of a ${manifest.dialect} site, but the configuration selects ${expected}`);
     }
     await restrictRestoredHostKeys(dataDir);
+    // Owner-only, as the server makes it, whatever mode the archive carried.
+    await fs.chmod(path.join(dataDir, SECRET_KEY_ENTRY), 0o600).catch(() => undefined);
     await fs.rm(path.join(dataDir, MANIFEST));
     return manifest;
   } catch (error) {

@@ -29,6 +29,9 @@ import { bundleVisits } from './026-bundle-visits.js';
 import { trashAndVersions } from './027-trash-and-versions.js';
 import { entryNameSearch } from './028-entry-name-search.js';
 import { userLastWorkspace } from './030-user-last-workspace.js';
+import { twoFactor } from './031-two-factor.js';
+import { singleSignOn } from './032-single-sign-on.js';
+import { passkeys } from './033-passkeys.js';
 
 /**
  * Every migration, in order, listed statically (no directory scanning, so the build output and
@@ -66,6 +69,9 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '027-trash-and-versions': trashAndVersions(dialect),
     '028-entry-name-search': entryNameSearch(dialect),
     '030-user-last-workspace': userLastWorkspace(),
+    '031-two-factor': twoFactor(dialect),
+    '032-single-sign-on': singleSignOn(dialect),
+    '033-passkeys': passkeys(dialect),
   };
   return { getMigrations: async () => migrations };
 }

@@ -19,8 +19,11 @@ import { partnerRoutes } from './partners.js';
 import { permissionRoutes } from './permissions/index.js';
 import { publicKeyRoutes } from './public-keys.js';
 import { sessionRoutes } from './sessions.js';
+import { twoFactorRoutes } from './two-factor.js';
+import { ssoProviderRoutes } from './sso-providers.js';
 import { sitePolicyRoutes } from './site-policies.js';
 import { trashRoutes } from './trash.js';
+import { twoFactorPasskeyRoutes } from './two-factor-passkeys.js';
 import { siteRoutes } from './site.js';
 import { siteUsageRoutes } from './site-usage.js';
 import { userPreferenceRoutes } from './user-preferences.js';
@@ -33,8 +36,10 @@ export function registerApiRoutes(api: ApiInstance, deps: RouteDeps): void {
   refuseUnsupportedParameters(api);
   openApiRoutes(api);
   sessionRoutes(api, deps);
+  twoFactorRoutes(api, deps);
   apiKeyRoutes(api, deps);
   publicKeyRoutes(api, deps);
+  twoFactorPasskeyRoutes(api, deps);
   siteRoutes(api, deps);
   sitePolicyRoutes(api, deps);
   siteUsageRoutes(api, deps);
@@ -56,4 +61,5 @@ export function registerApiRoutes(api: ApiInstance, deps: RouteDeps): void {
   fileVersionRoutes(api, deps);
   lockRoutes(api, deps);
   historyRoutes(api, deps);
+  ssoProviderRoutes(api, deps);
 }

@@ -50,6 +50,12 @@ const SettingFields = {
   revoke_bundle_access_on_disable_or_delete: Type.Boolean({ description: "A share link stops working while its creator is disabled (a deleted creator's links always end); on by default" }),
   allow_bundle_names: Type.Boolean({ description: "Creators may choose their share links' codes (the last part of the URL); off by default" }),
   bundle_not_found_message: Type.String({ maxLength: 4096, description: 'What the public page says for a share link that does not exist or no longer works; empty: its own words' }),
+  require_2fa: Type.Boolean({ description: 'Two-factor authentication is required of the users require_2fa_user_type names; those without it are led through setting it up at their next sign-in (docs/authentication.md#two-factor-authentication). Turning it on needs two-factor authentication of your own' }),
+  require_2fa_user_type: Type.Union([Type.Literal('all'), Type.Literal('site_admins'), Type.Literal('workspace_admins')], { description: 'Whom require_2fa covers: `all` users, `site_admins`, or `workspace_admins` (Workspace and Site Administrators)' }),
+  require_2fa_exempt_all_sso_users: Type.Boolean({ description: 'Users who sign in at an identity provider answer to its second factor, not Atrium\'s; on by default' }),
+  allowed_2fa_method_totp: Type.Boolean({ description: 'Users may set up an authenticator app (TOTP); on by default' }),
+  allowed_2fa_method_webauthn: Type.Boolean({ description: 'Users may set up passkeys (WebAuthn), in the web console; on by default' }),
+  allowed_2fa_method_bypass_for_ftp_sftp_dav: Type.Boolean({ description: 'WebDAV and SFTP clients cannot ask for a code: on, a password alone still signs a two-factor user in there; off (the default), those clients must use an API key or an SSH key' }),
 };
 
 // What GET /site shows besides the settings: the site's identity and facts of the running server,

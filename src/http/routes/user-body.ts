@@ -1,7 +1,11 @@
 import { Type } from 'typebox';
 import { filesystemLayoutOf } from '../../access/index.js';
 import type { User, UserGroupIds, UserProfileInput } from '../../directory/index.js';
+import { type SecondFactors, typeOf2fa as typeOf2faOf } from '../../identity/index.js';
 import { definedOnly } from '../../lib/defined-only.js';
+
+/** `type_of_2fa_for_display`: the methods in words. */
+const TWO_FACTOR_WORDS: Readonly<Record<string, string>> = { none: '', totp: 'Authenticator app', webauthn: 'Passkey', totp_webauthn: 'Authenticator app and passkey' };
 import { isoTime } from '../../lib/time.js';
 
 export const UserBody = Type.Object({
@@ -33,6 +37,10 @@ export const UserBody = Type.Object({
   authenticate_until: Type.Union([Type.String(), Type.Null()]),
   require_password_change: Type.Boolean(),
   ssl_required: Type.String(),
+  require_2fa: Type.String({ description: 'use_system_setting, always_require or never_require: whether this user must have two-factor authentication (only administrators set it)' }),
+  active_2fa: Type.Boolean({ description: 'read-only: the user has a second factor set up' }),
+  type_of_2fa: Type.Union([Type.String(), Type.Null()], { description: 'read-only: totp, webauthn, or both as totp_webauthn; null for none' }),
+  type_of_2fa_for_display: Type.String({ description: 'read-only: type_of_2fa in words' }),
   user_root: Type.String(),
   sftp_permission: Type.Boolean(),
   dav_permission: Type.Boolean(),
@@ -45,6 +53,8 @@ export const UserBody = Type.Object({
   filesystem_layout: Type.Union([Type.Literal('site_root'), Type.Literal('workspace_root'), Type.Literal('partner_root')], {
     description: 'read-only: the folder the user sees as its root: the site root, its Workspace\'s root, or its Partner\'s root folder',
   }),
+  authentication_method: Type.String({ description: '`password`, or `sso`: signs in at its sign-in provider (sso_strategy_id) only, and has no password' }),
+  sso_strategy_id: Type.Union([Type.Integer(), Type.Null()], { description: 'the sign-in provider of an sso user' }),
 });
 
 /** The profile fields as a request sends them (POST and PATCH /users). */
@@ -59,6 +69,7 @@ export const UserProfileFields = {
   authenticate_until: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
   require_password_change: Type.Optional(Type.Boolean()),
   ssl_required: Type.Optional(Type.String({ maxLength: 64 })),
+  require_2fa: Type.Optional(Type.String({ maxLength: 64 })),
   sftp_permission: Type.Optional(Type.Boolean()),
   dav_permission: Type.Optional(Type.Boolean()),
   ftp_permission: Type.Optional(Type.Boolean()),
@@ -75,7 +86,7 @@ export function userProfileInput(body: ProfileBody): UserProfileInput {
     timeZone: text(body.time_zone), language: text(body.language), company: text(body.company), notes: text(body.notes),
     allowedIps: text(body.allowed_ips), userRoot: text(body.user_root), filesystemLayout: body.filesystem_layout as string | undefined,
     authenticateUntil: text(body.authenticate_until),
-    requirePasswordChange: flag(body.require_password_change), sslRequired: body.ssl_required as string | undefined,
+    requirePasswordChange: flag(body.require_password_change), sslRequired: body.ssl_required as string | undefined, require2fa: body.require_2fa as string | undefined,
     sftpPermission: flag(body.sftp_permission), davPermission: flag(body.dav_permission), ftpPermission: flag(body.ftp_permission),
     restapiPermission: flag(body.restapi_permission),
   });
@@ -86,8 +97,11 @@ export function userProfileInput(body: ProfileBody): UserProfileInput {
  * `notes` only when `showNotes` (the caller administers the user's Workspace); `lockoutEnd` when
  * its sign-in lockout ends, if it is locked out.
  */
-export function userBody(user: User, groups: UserGroupIds | undefined, showNotes: boolean, lockoutEnd: number | undefined, partnerName: string | undefined) {
+export function userBody(
+  user: User, groups: UserGroupIds | undefined, showNotes: boolean, lockoutEnd: number | undefined, partnerName: string | undefined, secondFactors: SecondFactors | undefined,
+) {
   const p = user.profile;
+  const typeOf2fa = secondFactors === undefined ? null : typeOf2faOf(secondFactors);
   return {
     id: user.id,
     username: user.username,
@@ -117,6 +131,10 @@ export function userBody(user: User, groups: UserGroupIds | undefined, showNotes
     authenticate_until: isoTime(p.authenticateUntil),
     require_password_change: p.requirePasswordChange,
     ssl_required: p.sslRequired,
+    require_2fa: p.require2fa,
+    active_2fa: typeOf2fa !== null,
+    type_of_2fa: typeOf2fa,
+    type_of_2fa_for_display: TWO_FACTOR_WORDS[typeOf2fa ?? 'none'] ?? typeOf2fa ?? '',
     user_root: p.userRoot,
     sftp_permission: p.sftpPermission,
     dav_permission: p.davPermission,
@@ -127,5 +145,7 @@ export function userBody(user: User, groups: UserGroupIds | undefined, showNotes
     partner_admin: user.partnerAdmin,
     partner_name: partnerName ?? null,
     filesystem_layout: filesystemLayoutOf(user),
+    authentication_method: user.authentication.method,
+    sso_strategy_id: user.authentication.ssoStrategyId,
   };
 }

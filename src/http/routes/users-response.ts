@@ -1,5 +1,5 @@
 import type { Call } from '../../access/index.js';
-import { listUsers, type UserFilter, type UserSortField, userGroupIds, userLockouts, userPartnerNames, usersWithVisibleNotes, userSortValue } from '../../directory/index.js';
+import { listUsers, type UserFilter, type UserSortField, userGroupIds, userLockouts, userPartnerNames, userSecondFactors, usersWithVisibleNotes, userSortValue } from '../../directory/index.js';
 import type { SortedPageRequest } from '../../lib/sorted-page.js';
 import { renderedBody, type RenderedBody } from '../rendered-body.js';
 import { sortedPageOf } from '../sorted-cursor.js';
@@ -21,6 +21,8 @@ export function renderedUsersPage(a: Call, filter: UserFilter, page: SortedPageR
     const withNotes = await usersWithVisibleNotes(a, listed.rows);
     const lockouts = await userLockouts(a, listed.rows);
     const partnerNames = await userPartnerNames(a, listed.rows);
-    return { json: serialize(listed.rows.map((u) => userBody(u, groups.get(u.id), withNotes.has(u.id), lockouts.get(u.id), partnerNames.get(u.id)))), cursor: listed.cursor };
+    const secondFactors = await userSecondFactors(a, listed.rows);
+    const bodies = listed.rows.map((u) => userBody(u, groups.get(u.id), withNotes.has(u.id), lockouts.get(u.id), partnerNames.get(u.id), secondFactors.get(u.id)));
+    return { json: serialize(bodies), cursor: listed.cursor };
   });
 }

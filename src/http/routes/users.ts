@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Call } from '../../access/index.js';
-import { createUser, deleteUser, getUser, resendWelcomeEmail, unlockUser, updateUserFields, userGroupIds, userLockouts, userPartnerNames, usersWithVisibleNotes, type User, type UserSortField } from '../../directory/index.js';
+import { createUser, deleteUser, getUser, resendWelcomeEmail, resetUserTwoFactor, unlockUser, userSecondFactors, updateUserFields, userGroupIds, userLockouts, userPartnerNames, usersWithVisibleNotes, type User, type UserSortField } from '../../directory/index.js';
 import { reviewChange, userChangeScope } from '../../access-review/index.js';
 import { definedOnly } from '../../lib/defined-only.js';
 import { callOf, confirmIdentity } from '../call.js';
@@ -17,6 +17,7 @@ import { IdList, parseIdList } from '../id-lists.js';
 import { UserBody, userBody, UserProfileFields, userProfileInput } from './user-body.js';
 import { USER_LIST_PARAMETERS, userFilterOf } from './user-list-parameters.js';
 import { renderedUsersPage } from './users-response.js';
+import { AuthenticationFields, authenticationInput } from './user-authentication-fields.js';
 
 const UserFields = {
   username: Type.Optional(Type.String({ maxLength: 1024 })),
@@ -29,6 +30,7 @@ const UserFields = {
   partner_id: Type.Optional(Type.Union([RecordId({ minimum: 1 }), Type.Null()])),
   partner_admin: Type.Optional(Type.Boolean()),
   ...UserProfileFields,
+  ...AuthenticationFields,
 };
 
 export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
@@ -80,6 +82,7 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
         partnerId: body.partner_id, partnerAdmin: body.partner_admin,
       }),
       profile: userProfileInput(body),
+      authentication: authenticationInput(body),
     });
     return reply.code(201).send(await withGroups(a, user));
   });
@@ -108,6 +111,8 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
         group_ids: Type.Optional(IdList),
         // With partner_id: makes the user one of that Partner's (docs/partners.md).
         convert_to_partner_user: Type.Optional(Type.Boolean()),
+        // Files.com's write-only field: true resets the user's two-factor authentication, as POST /users/<id>/2fa/reset does.
+        clear_2fa: Type.Optional(Type.Boolean({ description: 'true: remove every second factor and recovery code of the user and end its sessions (as POST /users/{id}/2fa/reset)' })),
         ...DryRunQuery,
       }),
       response: { 200: Type.Union([UserBody, DryRunBody]), ...errorResponses },
@@ -120,16 +125,22 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
         username: body.username, password: body.password, name: body.name, email: body.email,
         siteAdmin: body.site_admin, workspaceAdmin: body.workspace_admin, disabled: body.disabled,
         groupIds: parseIdList('group_ids', body.group_ids), partnerId: body.partner_id, partnerAdmin: body.partner_admin,
-        convertToPartnerUser: body.convert_to_partner_user, profile: userProfileInput(body),
+        convertToPartnerUser: body.convert_to_partner_user, profile: userProfileInput(body), authentication: authenticationInput(body),
       });
       // A dry run changes nothing, so it asks no password; the real change asks as always.
       const confirm = dryRun ? async () => undefined : confirmIdentity(request, deps, a);
       const changesAccess = body.site_admin !== undefined || body.workspace_admin !== undefined || body.disabled !== undefined || body.group_ids !== undefined
         || body.convert_to_partner_user === true;
-      if (!changesAccess && !dryRun) return withGroups(a, await updateUserFields(a, request.params.id, fields, confirm));
-      const { result, difference } = await reviewChange(a, dryRun, userChangeScope(request.params.id, fields.groupIds), (c) => updateUserFields(c, request.params.id, fields, confirm));
-      if (result === undefined) return sendDryRun(reply, a, difference);
-      return withGroups(a, result);
+      let updated: User;
+      if (!changesAccess && !dryRun) updated = await updateUserFields(a, request.params.id, fields, confirm);
+      else {
+        const { result, difference } = await reviewChange(a, dryRun, userChangeScope(request.params.id, fields.groupIds), (c) => updateUserFields(c, request.params.id, fields, confirm));
+        if (result === undefined) return sendDryRun(reply, a, difference);
+        updated = result;
+      }
+      // After the fields, so that a change refused for a field resets nothing.
+      if (body.clear_2fa === true) await resetUserTwoFactor(a, request.params.id, confirm);
+      return withGroups(a, updated);
     },
   });
 
@@ -162,6 +173,22 @@ export function userRoutes(app: ApiInstance, deps: RouteDeps): void {
     return reply.code(204).send(null);
   });
 
+  app.post('/users/:id/2fa/reset', {
+    schema: {
+      ...asksForReauthentication,
+      summary: 'Reset a user\'s two-factor authentication, for one who lost its device (administrators who may act as the user)',
+      description: 'Every second factor and recovery code of the user is removed and its sessions end; it signs in with its password alone again, '
+        + 'or, where the site requires two-factor authentication, is led through setting it up at its next sign-in.',
+      params: IdParams,
+      body: Type.Unknown({ description: 'Ignored.' }),
+      response: { 204: Type.Null(), ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const a = callOf(request, deps);
+    await resetUserTwoFactor(a, request.params.id, confirmIdentity(request, deps, a));
+    return reply.code(204).send(null);
+  });
+
   app.post('/users/:id/resend_welcome_email', {
     schema: {
       summary: 'Send a user\'s welcome email again: refused, Atrium has no mail server',
@@ -176,5 +203,6 @@ async function withGroups(a: Call, user: User) {
   const groups = await userGroupIds(a, [user.id]);
   const lockouts = await userLockouts(a, [user]);
   const partnerNames = await userPartnerNames(a, [user]);
-  return userBody(user, groups.get(user.id), (await usersWithVisibleNotes(a, [user])).has(user.id), lockouts.get(user.id), partnerNames.get(user.id));
+  const secondFactors = await userSecondFactors(a, [user]);
+  return userBody(user, groups.get(user.id), (await usersWithVisibleNotes(a, [user])).has(user.id), lockouts.get(user.id), partnerNames.get(user.id), secondFactors.get(user.id));
 }

@@ -1,9 +1,10 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { browserAvailable, chromiumPerTest, expectAccessible, pageProblems } from '../../support/browser.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAGE_OPTIONS } from '../../../bench/console/chromium.js';
+import { browserAvailable, chromiumPerTest, expectAccessible, pageProblems, sidewaysScrollers } from '../../support/browser.js';
 import { startConsoleServer, type ConsoleServer } from './console-server.js';
+import { CONSOLE_DATABASES, itOnSqliteAlone } from './console-databases.js';
 
-const databases = inject('postgresMode') === 'server' ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
 const WENDY = { username: 'wendy', password: 'wendy has a long password' };
 const COPY_NAME = 'copy new files from inbox/ to archive/%Y/';
 const HOSTILE_NAME = '<img src=x onerror=alert(1)> cleanup';
@@ -19,23 +20,14 @@ async function signInAs(page: Page, who: { username: string; password: string })
 /** The row of the automation named `name` in the list. */
 const rowOf = (page: Page, name: string) => page.locator(`[data-automation="${name.replace(/"/g, '\\"')}"]`);
 
-/** How wide the page is, and how wide the window: wider than the window, a phone shows a sideways scroll. */
-const widths = (page: Page) => page.evaluate(() => {
-  const browser = globalThis as unknown as { document: { documentElement: { scrollWidth: number } }; innerWidth: number };
-  return { page: browser.document.documentElement.scrollWidth, window: browser.innerWidth };
-});
-const overflowsSideways = async (page: Page) => {
-  const { page: width, window } = await widths(page);
-  return width > window;
-};
-
 /**
  * Automations in the console (docs/automations.md, docs/console.md): a Workspace Administrator
  * creates them with the form's words, sees them listed with their trigger in words and their next
  * run times, runs one by hand and reads its runs, and deletes one after confirming; a refusal of
  * the API is shown at the field it names; a webhook URL is shown once.
  */
-describe.runIf(browserAvailable()).each(databases)('Automations in the console in Chromium [%s]', (database) => {
+describe.runIf(browserAvailable()).each(CONSOLE_DATABASES)('Automations in the console in Chromium [%s]', (database) => {
+  const itOnSqlite = itOnSqliteAlone(database);
   let site: ConsoleServer;
   let orbit: number;
 
@@ -109,19 +101,23 @@ describe.runIf(browserAvailable()).each(databases)('Automations in the console i
 
     // 3. A phone's width: the list and the page fit it.
     await page.setViewportSize({ width: 390, height: 844 });
-    expect(await overflowsSideways(page)).toBe(false);
+    expect(await sidewaysScrollers(page)).toEqual([]);
     await page.getByRole('link', { name: '← All automations' }).click();
     await copyRow.waitFor();
-    expect((await widths(page)).page).toBeLessThanOrEqual(390);
+    // The list keeps its name and last run as columns, and says what each does and when beneath the name.
+    await dailyRow.locator('td').first().getByText('Every day at 06:30, UTC').waitFor();
+    expect(await dailyRow.locator('td').first().getByText('Creates the folder reports/%Y-%m/').count()).toBe(1);
+    expect(await sidewaysScrollers(page)).toEqual([]);
+    await expectAccessible(page, 'automations, the list, 390 px');
     await page.getByRole('button', { name: 'New automation' }).click();
     await page.getByRole('dialog', { name: 'New automation' }).waitFor();
-    expect(await overflowsSideways(page)).toBe(false);
+    expect(await sidewaysScrollers(page)).toEqual([]);
 
     expect(problems).toEqual([]);
     await page.close();
   }, 60_000);
 
-  it('runs a manual automation now and lists the run with its log; an action-triggered one says why it cannot; one is deleted after confirming', async () => {
+  itOnSqlite('runs a manual automation now and lists the run with its log; an action-triggered one says why it cannot; one is deleted after confirming', async () => {
     const manual = await site.admin('POST', '/automations', { name: 'tidy by hand', automation: 'delete_file', path: 'tmp', trigger: 'manual' }, orbit);
     const onUpload = await site.admin('POST', '/automations', {
       name: 'on upload', automation: 'move_file', path: 'drop', trigger: 'action', trigger_actions: ['create'], destinations: ['sorted/'],
@@ -147,6 +143,11 @@ describe.runIf(browserAvailable()).each(databases)('Automations in the console i
     await expectAccessible(page, 'an automation run, its log');
     await log.getByRole('button', { name: 'Close' }).click();
     await log.waitFor({ state: 'detached' });
+    // On a phone: the run's status, when it started with what it did beneath, and its log.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await runs.locator('tbody tr').first().locator('td').nth(1).getByText(/ done, \d+ failed$/).waitFor();
+    expect(await sidewaysScrollers(page)).toEqual([]);
+    await page.setViewportSize(PAGE_OPTIONS.viewport);
 
     // An action-triggered automation runs per file: no Run now, and a sentence why.
     await page.goto(`${site.baseUrl}/admin/automations/${onUpload.id}`);
@@ -169,7 +170,7 @@ describe.runIf(browserAvailable()).each(databases)('Automations in the console i
     await page.close();
   });
 
-  it('shows a new webhook automation\'s URL once, with a copy button, and masked afterwards', async () => {
+  itOnSqlite('shows a new webhook automation\'s URL once, with a copy button, and masked afterwards', async () => {
     const page = await browser.context.newPage();
     const problems = pageProblems(page);
     await page.goto(`${site.baseUrl}/admin/automations`);

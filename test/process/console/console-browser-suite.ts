@@ -5,10 +5,11 @@ import net, { type AddressInfo } from 'node:net';
 import type { Locator, Page } from 'playwright-core';
 import { Client as SshClient } from 'ssh2';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { browserAvailable, chooseFiles, chromiumPerTest, expectAccessible, pageProblems, requestsOf, type TestBrowser } from '../../support/browser.js';
+import { browserAvailable, chooseFiles, chromiumPerTest, expectAccessible, pageProblems, requestsOf, sidewaysScrollers, type TestBrowser } from '../../support/browser.js';
 import { PAGE_OPTIONS } from '../../../bench/console/chromium.js';
 import { unzip } from '../../bundles/public-link-support.js';
 import { ADMIN, KEY_FOR_TESTS, startConsoleServer, type ConsoleServer } from './console-server.js';
+import { itOnSqliteAlone } from './console-databases.js';
 
 const MiB = 1024 * 1024;
 const HOSTILE = '<img src=x onerror=alert(1)>.txt';
@@ -144,13 +145,9 @@ async function expectInsideViewport(page: Page, locator: Locator, what: string):
   }, { message: `${what}: ${JSON.stringify(last)} in ${window.width}x${window.height}`, timeout: 3000 }).toBe(true);
 }
 
-/** Fails when the page is wider than the window, so that part of it is reached only by scrolling sideways. */
+/** Fails when anything scrolls sideways: the page, wider than the window, or a table in its frame. */
 async function expectNoSidewaysScroll(page: Page): Promise<void> {
-  const widths = await page.evaluate(() => {
-    const browser: any = globalThis;
-    return { page: browser.document.documentElement.scrollWidth, window: browser.innerWidth };
-  });
-  expect(widths.page, 'the page is no wider than the window').toBeLessThanOrEqual(widths.window);
+  expect(await sidewaysScrollers(page), 'nothing scrolls sideways').toEqual([]);
 }
 
 /**
@@ -170,11 +167,8 @@ export function describeConsoleInChromium(database: 'sqlite' | 'postgres'): void
 function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowser): void {
   // The console's pages are the same on either database: axe checks each state once, in the SQLite run.
   const accessible = database === 'sqlite' ? expectAccessible : async () => undefined;
-  // So are flows that only show what the API answers, and the API's suites run on both databases:
-  // those flows run in the SQLite run alone (shown as skipped in the other). The flows whose answers
-  // come from code that differs by database run in both: sessions, transfers, the order and paging of
-  // names, grants and the authority they give.
-  const itOnSqlite = database === 'sqlite' ? it : it.skip;
+  // Flows that only show what the API answers run in the SQLite run alone (console-databases.ts).
+  const itOnSqlite = itOnSqliteAlone(database);
   let site: ConsoleServer;
 
   beforeAll(async () => {
@@ -293,7 +287,8 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     await page.setViewportSize({ width: 390, height: 844 });
     const burger = page.getByRole('button', { name: 'Open navigation' });
     await burger.waitFor();
-    expect(await nav.getByRole('link', { name: 'Users' }).isVisible()).toBe(false);
+    // The navigation slides out of view as the page narrows; wait for the slide to end.
+    await expect.poll(() => nav.getByRole('link', { name: 'Users' }).isVisible()).toBe(false);
     for (const [control, what] of [[burger, 'the burger'], [page.getByRole('button', { name: 'Sign out' }), 'Sign out'], [page.getByLabel(/Current Workspace|^Workspace$/), 'the Workspace']] as const) {
       await expectInsideViewport(page, control, `${what} at 390 px`);
     }
@@ -447,7 +442,7 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     await page.close();
   });
 
-  it('files: uploads by the picker, an upload cancelled, a folder of more than one page, a folder that does not exist', async () => {
+  itOnSqlite('files: uploads by the picker, an upload cancelled, a folder of more than one page, a folder that does not exist', async () => {
     await site.admin('POST', '/folders/Many', { mkdir_parents: true });
     for (let i = 0; i < 230; i += 1) await site.admin('POST', `/folders/Many/sub-${String(i).padStart(3, '0')}`, {});
     await site.admin('POST', '/permissions', { path: 'Many', user_id: (await site.admin('GET', '/users?filter[username]=dana'))[0].id, permission: 'readonly' });
@@ -541,6 +536,19 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     await page.getByRole('columnheader', { name: 'Name' }).getByRole('button').click();
     await expect.poll(shown).toEqual(['Sub', 'large.txt', 'medium.txt', 'small.txt', 'tiny.txt']);
     expect(new URL(page.url()).search).toBe('');
+
+    // On a phone the Modified column has no room: the order is one choice above the list, in words.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const order = page.getByLabel('Order');
+    expect(await order.inputValue()).toBe('path:asc');
+    await order.selectOption({ label: 'Largest first' });
+    await expect.poll(shown).toEqual(['Sub', 'large.txt', 'medium.txt', 'tiny.txt', 'small.txt']);
+    expect(new URL(page.url()).search).toBe('?sort=size&dir=desc');
+    await order.selectOption({ label: 'Name, A to Z' });
+    await expect.poll(shown).toEqual(['Sub', 'large.txt', 'medium.txt', 'small.txt', 'tiny.txt']);
+    expect(new URL(page.url()).search).toBe('');
+    await expectNoSidewaysScroll(page);
+    await accessible(page, 'a folder on a phone, its order to choose');
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -1184,7 +1192,7 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     await page.close();
   });
 
-  it('folder permissions: added after the replacement is shown, replaced, removed', async () => {
+  itOnSqlite('folder permissions: added after the replacement is shown, replaced, removed', async () => {
     await site.admin('POST', '/folders/Projects', { mkdir_parents: true });
     const page = await browser.context.newPage();
     const problems = pageProblems(page);
@@ -1403,7 +1411,7 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     await page.close();
   });
 
-  it.runIf(database === 'sqlite')('asks for a new password when an administrator requires one, and opens the files once it is changed', async () => {
+  itOnSqlite('asks for a new password when an administrator requires one, and opens the files once it is changed', async () => {
     await site.admin('POST', '/users', { username: 'robin', password: 'robin has a long password', require_password_change: true });
     await site.admin('POST', '/permissions', { path: 'Team', username: 'robin', permission: 'readonly' });
     const page = await browser.context.newPage();
@@ -1425,7 +1433,7 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     await page.close();
   });
 
-  it.runIf(database === 'sqlite')('shows the lockout message while the account is locked', async () => {
+  itOnSqlite('shows the lockout message while the account is locked', async () => {
     await site.admin('PATCH', '/site', { user_lockout: true, user_lockout_tries: 2 });
     await site.admin('POST', '/users', { username: 'lee', password: 'lee has a long password' });
     const page = await browser.context.newPage();
@@ -1439,7 +1447,7 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
     await page.close();
   });
 
-  it.runIf(database === 'sqlite')('a page on another origin cannot act with the cookie: neither a form post nor a script', async () => {
+  itOnSqlite('a page on another origin cannot act with the cookie: neither a form post nor a script', async () => {
     const page = await browser.context.newPage();
     await page.goto(`${site.baseUrl}/sign-in`);
     await signInAs(page, ADMIN);
@@ -1472,7 +1480,7 @@ function defineConsoleTests(database: 'sqlite' | 'postgres', browser: TestBrowse
 
   // The server's idle clock counts in minutes: the minute passes on the page's fake clock and in the
   // session's row, not for the test.
-  it.runIf(database === 'sqlite')('after the idle timeout says so, and after signing in goes back where the person was', async () => {
+  itOnSqlite('after the idle timeout says so, and after signing in goes back where the person was', async () => {
     await site.admin('PATCH', '/site', { session_expiry_minutes: 1 });
     const page = await browser.context.newPage();
     // A minute passes for the page's clock and for the session in the database, not for the test.

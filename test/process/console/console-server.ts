@@ -25,6 +25,11 @@ export interface ConsoleServer {
    */
   ageSessions(ms: number): Promise<void>;
   /**
+   * Ends the time every sign-in waiting at its second step has left (partial sessions), as if it
+   * had run out: a test of that need not wait it out. Written in the database as `ageSessions` does.
+   */
+  expirePartialSessions(): Promise<void>;
+  /**
    * Puts empty folders named `names` into the Default Workspace's `folder`, in the database as
    * another process would (the server's read caches notice): a folder of thousands of entries for
    * a test about showing one, without a request for each (what making a folder does is tested
@@ -46,9 +51,10 @@ function ed25519HostKey(dataDir: string): string {
 
 /**
  * The built server (with its console) on a fresh SQLite or PostgreSQL database; with `sftp`, SFTP
- * listens too, on a port of the system's choosing (what the Connect panel shows).
+ * listens too, on a port of the system's choosing (what the Connect panel shows). `env` adds to
+ * the server's environment (NODE_EXTRA_CA_CERTS: a test's certificate authority it trusts).
  */
-export async function startConsoleServer(database: 'sqlite' | 'postgres', options: { sftp?: boolean } = {}): Promise<ConsoleServer> {
+export async function startConsoleServer(database: 'sqlite' | 'postgres', options: { sftp?: boolean; env?: Record<string, string> } = {}): Promise<ConsoleServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-console-'));
   const schema = `atrium_console_${randomBytes(4).toString('hex')}`;
   const env: Record<string, string> = {
@@ -57,6 +63,7 @@ export async function startConsoleServer(database: 'sqlite' | 'postgres', option
     ATRIUM_ADMIN_PASSWORD: ADMIN.password,
     ATRIUM_BOOTSTRAP_API_KEY: KEY,
     ...(options.sftp === true ? { ATRIUM_SFTP_PORT: '0', ATRIUM_SFTP_HOST_KEY_FILES: ed25519HostKey(dataDir) } : {}),
+    ...options.env,
   };
   if (database === 'postgres') {
     await adminQuery(`create schema ${schema}`);
@@ -99,6 +106,11 @@ export async function startConsoleServer(database: 'sqlite' | 'postgres', option
       const set = `set last_active_at = last_active_at - ${Math.trunc(ms)}`;
       if (database === 'postgres') return inPostgres(`update sessions ${set}`);
       inSqlite((db) => db.prepare(`update sessions ${set}`).run());
+    },
+    async expirePartialSessions() {
+      const set = `set expires_at = ${Date.now() - 1}`;
+      if (database === 'postgres') return inPostgres(`update partial_sessions ${set}`);
+      inSqlite((db) => db.prepare(`update partial_sessions ${set}`).run());
     },
     async addFolders(folder, names) {
       const now = Date.now();

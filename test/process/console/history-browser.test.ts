@@ -1,9 +1,10 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { browserAvailable, chromiumPerTest, expectAccessible, pageProblems } from '../../support/browser.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAGE_OPTIONS } from '../../../bench/console/chromium.js';
+import { browserAvailable, chromiumPerTest, expectAccessible, pageProblems, sidewaysScrollers } from '../../support/browser.js';
 import { ADMIN, startConsoleServer, type ConsoleServer } from './console-server.js';
+import { CONSOLE_DATABASES, itOnSqliteAlone } from './console-databases.js';
 
-const databases = inject('postgresMode') === 'server' ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
 const DANA = { username: 'dana', password: 'dana has a long password' };
 const HOSTILE_GROUP = '<img src=x onerror=alert(1)> crew';
 // One Chromium for the file, both databases' runs; each test in a context of its own.
@@ -35,7 +36,8 @@ async function shownUsers(page: Page): Promise<string[]> {
  * what was done, by whom, through which door; filters kept in the address; each person sees what
  * the server lets them see; every recorded text shown as text.
  */
-describe.runIf(browserAvailable()).each(databases)('the History screen in Chromium [%s]', (database) => {
+describe.runIf(browserAvailable()).each(CONSOLE_DATABASES)('the History screen in Chromium [%s]', (database) => {
+  const itOnSqlite = itOnSqliteAlone(database);
   let site: ConsoleServer;
 
   beforeAll(async () => {
@@ -56,7 +58,7 @@ describe.runIf(browserAvailable()).each(databases)('the History screen in Chromi
     await site?.stop();
   });
 
-  it('an administrator sees their change with its label and name, filters by action in the address, reloads and goes back', async () => {
+  itOnSqlite('an administrator sees their change with its label and name, filters by action in the address, reloads and goes back', async () => {
     const page = await browser.context.newPage();
     const problems = pageProblems(page);
     const dialogs: string[] = [];
@@ -111,6 +113,20 @@ describe.runIf(browserAvailable()).each(databases)('the History screen in Chromi
     expect(await lab.locator('td').nth(4).getAttribute('title')).toMatch(/^Created folder \/?_\/Workspaces\/\d+\/Lab$/);
     expect((await page.locator('tr[data-action] td:nth-child(4)').allTextContents()).filter((shown) => shown.includes('_/'))).toEqual([]);
 
+    // On a phone: when (and who), what (and where), and the button to the rest; nothing scrolls sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(() => lab.locator('td').nth(2).textContent()).toBe('Created folderResearch: Lab');
+    expect(await created.locator('td').first().textContent()).toContain(ADMIN.username);
+    expect(await sidewaysScrollers(page)).toEqual([]);
+    await lab.getByRole('button', { name: /^Details of record/ }).click();
+    // What the row leaves out on a phone is in the record's details.
+    await page.locator('dd', { hasText: 'Created folder Research: Lab' }).waitFor();
+    await page.locator('dt', { hasText: 'Interface' }).waitFor();
+    expect(await sidewaysScrollers(page)).toEqual([]);
+    await expectAccessible(page, 'history, 390 px, a record\'s details open');
+    await lab.getByRole('button', { name: /^Details of record/ }).click();
+    await page.setViewportSize(PAGE_OPTIONS.viewport);
+
     // Filtered by action: the list narrows, and the address says so.
     await page.getByLabel('Action', { exact: true }).selectOption({ label: 'Created user' });
     await expect.poll(() => new URL(page.url()).searchParams.get('action')).toBe('user_create');
@@ -153,7 +169,7 @@ describe.runIf(browserAvailable()).each(databases)('the History screen in Chromi
     await page.close();
   });
 
-  it('a regular user sees only their own records: their sign-ins, not the administrator\'s changes', async () => {
+  itOnSqlite('a regular user sees only their own records: their sign-ins, not the administrator\'s changes', async () => {
     const page = await browser.context.newPage();
     const problems = pageProblems(page);
     await page.goto(`${site.baseUrl}/`);
@@ -184,7 +200,7 @@ describe.runIf(browserAvailable()).each(databases)('the History screen in Chromi
     await page.close();
   });
 
-  it('a folder\'s menu on the Files page opens its history', async () => {
+  itOnSqlite('a folder\'s menu on the Files page opens its history', async () => {
     const page = await browser.context.newPage();
     const problems = pageProblems(page);
     await page.goto(`${site.baseUrl}/`);

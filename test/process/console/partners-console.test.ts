@@ -1,9 +1,10 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { browserAvailable, chromiumPerTest, expectAccessible, pageProblems } from '../../support/browser.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAGE_OPTIONS } from '../../../bench/console/chromium.js';
+import { browserAvailable, chromiumPerTest, expectAccessible, pageProblems, sidewaysScrollers } from '../../support/browser.js';
 import { KEY_FOR_TESTS, startConsoleServer, type ConsoleServer } from './console-server.js';
+import { CONSOLE_DATABASES, itOnSqliteAlone } from './console-databases.js';
 
-const databases = inject('postgresMode') === 'server' ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
 const person = (username: string) => ({ username, password: `${username} has a long password` });
 const WENDY = person('wendy');
 const PAT = person('pat');
@@ -37,7 +38,8 @@ async function navigation(page: Page): Promise<string[]> {
  * Admin adds a user, and that user signs in to see the Partner root's contents and nothing else
  * of the Workspace; deleting a Partner says its users go and its files stay, and does exactly that.
  */
-describe.runIf(browserAvailable()).each(databases)('Partners in the console in Chromium [%s]', (database) => {
+describe.runIf(browserAvailable()).each(CONSOLE_DATABASES)('Partners in the console in Chromium [%s]', (database) => {
+  const itOnSqlite = itOnSqliteAlone(database);
   let site: ConsoleServer;
   let orbit: number;
   let wendy: { id: number };
@@ -85,6 +87,12 @@ describe.runIf(browserAvailable()).each(databases)('Partners in the console in C
     await hostile.getByRole('link', { name: HOSTILE_PARTNER }).waitFor();
     expect(await page.locator('img').count()).toBe(0);
     await expectAccessible(page, 'partners, the list');
+    // On a phone the list fits: nothing scrolls sideways, the page or the table.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await hostile.getByRole('link', { name: HOSTILE_PARTNER }).waitFor();
+    expect(await sidewaysScrollers(page)).toEqual([]);
+    await expectAccessible(page, 'partners, the list, 390 px');
+    await page.setViewportSize(PAGE_OPTIONS.viewport);
 
     await page.getByRole('button', { name: 'New Partner' }).click();
     const create = page.getByRole('dialog', { name: 'New Partner' });
@@ -112,6 +120,10 @@ describe.runIf(browserAvailable()).each(databases)('Partners in the console in C
     const [pat] = await site.admin('GET', `/users?filter[partner_id]=${acme.id}`, undefined, orbit);
     expect(pat).toMatchObject({ username: PAT.username, partner_id: acme.id, partner_admin: true, partner_name: 'Acme', workspace_id: orbit });
     await expectAccessible(page, 'a Partner, its users and permissions');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.locator('[data-partner-user="pat"]').waitFor();
+    expect(await sidewaysScrollers(page)).toEqual([]);
+    await page.setViewportSize(PAGE_OPTIONS.viewport);
 
     // 3. The Partner is given `full` on its root (the folder field starts at the root).
     const grant = page.getByRole('form', { name: 'Give Acme a folder permission' });
@@ -176,7 +188,7 @@ describe.runIf(browserAvailable()).each(databases)('Partners in the console in C
     // Three people in turn, each signing in: longer than one person's flow.
   }, 90_000);
 
-  it('a Partner Admin gets what its Partner allows: passwords but no users to add or remove, never on another Partner Admin; nothing at all without a setting', async () => {
+  itOnSqlite('a Partner Admin gets what its Partner allows: passwords but no users to add or remove, never on another Partner Admin; nothing at all without a setting', async () => {
     const beta = await site.admin('POST', '/partners', { name: 'Beta', root_folder: 'Partners/Beta', allow_credential_changes: true }, orbit);
     const bea = person('bea');
     await site.admin('POST', '/users', { ...bea, partner_id: beta.id, partner_admin: true }, orbit);
@@ -225,7 +237,7 @@ describe.runIf(browserAvailable()).each(databases)('Partners in the console in C
     await page.close();
   });
 
-  it('a Partner is edited, a grant of it removed, and deleting it says that its users go and its files stay, and does so', async () => {
+  itOnSqlite('a Partner is edited, a grant of it removed, and deleting it says that its users go and its files stay, and does so', async () => {
     const old = await site.admin('POST', '/partners', { name: 'Old Co', root_folder: 'Partners/Old' }, orbit);
     const olga = await site.admin('POST', '/users', { ...person('olga'), partner_id: old.id }, orbit);
     await putFile('Partners/Old/kept.txt', 'kept');

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
-import { browserAvailable, chooseFiles, chromiumPerTest, expectAccessible, pageProblems } from '../../support/browser.js';
+import { browserAvailable, chooseFiles, chromiumPerTest, expectAccessible, pageProblems, sidewaysScrollers } from '../../support/browser.js';
 import { ADMIN, KEY_FOR_TESTS, startConsoleServer, type ConsoleServer } from './console-server.js';
 import { openFileMenu, signInAs } from './console-steps.js';
+import { CONSOLE_DATABASES, itOnSqliteAlone } from './console-databases.js';
 
-const databases = inject('postgresMode') === 'server' ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
 // One Chromium for the file, both databases' runs; each test in a context of its own, as a visitor's new browser.
 const browser = chromiumPerTest();
 
@@ -46,14 +46,6 @@ function zipFiles(zip: Buffer): Promise<Record<string, Buffer>> {
   });
 }
 
-/** How wide the page is drawn, against the window: wider means a sideways scroll. */
-async function widths(page: Page): Promise<{ page: number; window: number }> {
-  return page.evaluate(() => {
-    const inBrowser = globalThis as unknown as { document: { documentElement: { scrollWidth: number } }; innerWidth: number };
-    return { page: inBrowser.document.documentElement.scrollWidth, window: inBrowser.innerWidth };
-  });
-}
-
 /** The page's requests to the server's API, as `METHOD /path`. */
 function apiRequestsOf(page: Page, baseUrl: string): string[] {
   const seen: string[] = [];
@@ -70,7 +62,8 @@ function apiRequestsOf(page: Page, baseUrl: string): string[] {
  * upload-only link at a phone's width, and a link that does not exist. The links are made through
  * the REST API as their creator would.
  */
-describe.runIf(browserAvailable()).each(databases)('the share link page in Chromium [%s]', (database) => {
+describe.runIf(browserAvailable()).each(CONSOLE_DATABASES)('the share link page in Chromium [%s]', (database) => {
+  const itOnSqlite = itOnSqliteAlone(database);
   let site: ConsoleServer;
   let adminId: number;
 
@@ -185,7 +178,7 @@ describe.runIf(browserAvailable()).each(databases)('the share link page in Chrom
     await creator.close();
   });
 
-  it('a visitor uploads through an upload-only link on a phone\'s width, each file with its bar, a taken name stored as " (1)"', async () => {
+  itOnSqlite('a visitor uploads through an upload-only link on a phone\'s width, each file with its bar, a taken name stored as " (1)"', async () => {
     const link = await createLink({ paths: ['Inbox'], permissions: 'write', dont_separate_submissions_by_folder: true });
     await putFile('Inbox/hello.txt', Buffer.from('was there first\n'));
     const page = await browser.context.newPage();
@@ -209,8 +202,7 @@ describe.runIf(browserAvailable()).each(databases)('the share link page in Chrom
     await notes.getByText('Saved as notes.txt', { exact: false }).waitFor();
     expect(await hello.getByRole('progressbar', { name: 'Upload of hello.txt' }).getAttribute('aria-valuenow')).toBe('100');
     await expectAccessible(page, 'link page: uploaded, narrow');
-    const { page: drawn, window } = await widths(page);
-    expect(drawn).toBeLessThanOrEqual(window);
+    expect(await sidewaysScrollers(page)).toEqual([]);
 
     // What the server holds: the first hello untouched, the visitor's beside it.
     const listed = (await site.admin('GET', '/folders/Inbox')) as { path: string; size: number }[];
@@ -220,7 +212,7 @@ describe.runIf(browserAvailable()).each(databases)('the share link page in Chrom
     await page.close();
   });
 
-  it('a link that does not exist shows the not-found page, with the server\'s sentence', async () => {
+  itOnSqlite('a link that does not exist shows the not-found page, with the server\'s sentence', async () => {
     const page = await browser.context.newPage();
     await page.goto(`${site.baseUrl}/f/NoSuchLinkCode12345`);
     await page.getByRole('heading', { name: 'Link not available' }).waitFor();
@@ -230,7 +222,7 @@ describe.runIf(browserAvailable()).each(databases)('the share link page in Chrom
     await page.close();
   });
 
-  it('serves the page at /f/<code> with the console\'s security headers, for any code', async () => {
+  itOnSqlite('serves the page at /f/<code> with the console\'s security headers, for any code', async () => {
     const response = await fetch(`${site.baseUrl}/f/AnyCode-123_x`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);

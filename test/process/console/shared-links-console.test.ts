@@ -1,21 +1,15 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { browserAvailable, chromiumPerTest, expectAccessible, pageProblems } from '../../support/browser.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserAvailable, chromiumPerTest, expectAccessible, pageProblems, sidewaysScrollers } from '../../support/browser.js';
 import { startConsoleServer, type ConsoleServer } from './console-server.js';
 import { openFileMenu, signInAs } from './console-steps.js';
+import { CONSOLE_DATABASES, itOnSqliteAlone } from './console-databases.js';
 
-const databases = inject('postgresMode') === 'server' ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
 const SAM = { username: 'sam', password: 'sam has a long password' };
 const RITA = { username: 'rita', password: 'rita has a long password' };
 const HOSTILE_DESCRIPTION = '<img src=x onerror=alert(1)> for the auditors';
 // One Chromium for the file, both databases' runs; each test in a context of its own.
 const browser = chromiumPerTest();
-
-/** How wide the page is, and how wide the window: wider than the window, a phone shows a sideways scroll. */
-const overflowsSideways = (page: Page) => page.evaluate(() => {
-  const browser = globalThis as unknown as { document: { documentElement: { scrollWidth: number } }; innerWidth: number };
-  return browser.document.documentElement.scrollWidth > browser.innerWidth;
-});
 
 /** The card of link `id` on the Shared links page. */
 const cardOf = (page: Page, id: number) => page.locator(`[data-bundle="${id}"]`);
@@ -29,7 +23,8 @@ interface BundleBody { id: number; url: string; permissions: string; password_pr
  * changes its expiry and deletes it after confirming; a folder's Request files makes an upload-only
  * link; a refusal is shown at the field it names; a user without Share is not offered it.
  */
-describe.runIf(browserAvailable()).each(databases)('Share links in the console in Chromium [%s]', (database) => {
+describe.runIf(browserAvailable()).each(CONSOLE_DATABASES)('Share links in the console in Chromium [%s]', (database) => {
+  const itOnSqlite = itOnSqliteAlone(database);
   let site: ConsoleServer;
   let orbit: number;
 
@@ -137,7 +132,7 @@ describe.runIf(browserAvailable()).each(databases)('Share links in the console i
     await page.close();
   }, 60_000);
 
-  it("a folder's Request files makes an upload-only link; a user without Share is not offered it; Shared links fits a phone", async () => {
+  itOnSqlite("a folder's Request files makes an upload-only link; a user without Share is not offered it; Shared links fits a phone", async () => {
     const page = await browser.context.newPage();
     const problems = pageProblems(page);
     await page.goto(`${site.baseUrl}/files`);
@@ -161,13 +156,13 @@ describe.runIf(browserAvailable()).each(databases)('Share links in the console i
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${site.baseUrl}/shared-links`);
     await cardOf(page, link!.id).getByText('Upload only (file request)').waitFor();
-    expect(await overflowsSideways(page)).toBe(false);
+    expect(await sidewaysScrollers(page)).toEqual([]);
     await cardOf(page, link!.id).getByRole('link', { name: 'reports' }).click();
     await page.getByRole('heading', { name: 'reports', level: 1 }).waitFor();
-    expect(await overflowsSideways(page)).toBe(false);
+    expect(await sidewaysScrollers(page)).toEqual([]);
     await page.getByRole('button', { name: 'Edit' }).click();
     await page.getByRole('dialog', { name: 'Edit share link' }).getByLabel('Expires').waitFor();
-    expect(await overflowsSideways(page)).toBe(false);
+    expect(await sidewaysScrollers(page)).toEqual([]);
     await site.admin('DELETE', `/bundles/${link!.id}`, undefined, orbit);
     await page.keyboard.press('Escape');
 

@@ -1,11 +1,11 @@
 import type { Page } from 'playwright-core';
 import ssh2 from 'ssh2';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserAvailable, chromiumPerTest, expectAccessible, pageProblems } from '../../support/browser.js';
 import { ADMIN, startConsoleServer, type ConsoleServer } from './console-server.js';
 import { generateOpenSshKeyPairSync } from '../../../src/lib/openssh-key-pair.js';
+import { CONSOLE_DATABASES, itOnSqliteAlone } from './console-databases.js';
 
-const databases = inject('postgresMode') === 'server' ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const);
 const SAM = { username: 'sam', password: 'sam has a long password' };
 // One Chromium for the file, both databases' runs; each test in a context of its own.
 const browser = chromiumPerTest();
@@ -28,7 +28,8 @@ async function confirmWith(page: Page, password: string) {
  * shown), generate a pair whose private key is shown once and kept nowhere, delete with a
  * confirmation, each change after the password is asked again; administrators see a user's keys.
  */
-describe.runIf(browserAvailable()).each(databases)('SSH keys in the console in Chromium [%s]', (database) => {
+describe.runIf(browserAvailable()).each(CONSOLE_DATABASES)('SSH keys in the console in Chromium [%s]', (database) => {
+  const itOnSqlite = itOnSqliteAlone(database);
   let site: ConsoleServer;
   let sam: { id: number };
 
@@ -109,7 +110,7 @@ describe.runIf(browserAvailable()).each(databases)('SSH keys in the console in C
     await page.close();
   });
 
-  it('an administrator sees a user\'s SSH keys beside their API keys, and adds one for them', async () => {
+  itOnSqlite('an administrator sees a user\'s SSH keys beside their API keys, and adds one for them', async () => {
     const page = await browser.context.newPage();
     const problems = pageProblems(page);
     await page.goto(`${site.baseUrl}/`);

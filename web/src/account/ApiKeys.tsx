@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { createKey, getSitePolicies, listKeys, listWorkspaces, revokeKey, workspaceLabel, type ApiKey, type SitePolicies, type Workspace } from '../api/account';
 import { ConfirmDialog } from '../files/dialogs';
 import { formatTime } from '../files/format';
+import { useNarrow } from '../layout/useNarrow';
 import { useAuthority } from '../session/authority';
 import { useSession } from '../session/session';
 
@@ -21,6 +22,11 @@ function keyWorkspaceChoice(ownerWorkspaceId: number, context: number, siteAdmin
  * A user's API keys (`userId` 0: the caller's own): list, create (the secret shown exactly once),
  * revoke. Administrators use it for the users they administer.
  */
+/** What a key may reach, in the console's words. */
+function reachOf(key: ApiKey): string {
+  return key.permission_set === 'full' ? 'Everything' : 'Files only';
+}
+
 export function ApiKeys({ userId = 0, ownerWorkspaceId, title = 'API keys' }: { userId?: number; ownerWorkspaceId?: number; title?: string }) {
   const { profile, workspaceId: context } = useSession();
   const { siteAdmin, administrator, known } = useAuthority();
@@ -31,6 +37,7 @@ export function ApiKeys({ userId = 0, ownerWorkspaceId, title = 'API keys' }: { 
   const choice = keyWorkspaceChoice(ownerWorkspaceId ?? profile?.workspaceId ?? 0, context ?? 0, siteAdmin);
   const [keyWorkspace, setKeyWorkspace] = useState<number>(choice.fixed);
   const [keys, setKeys] = useState<ApiKey[] | undefined>();
+  const narrow = useNarrow();
   const [error, setError] = useState<string | undefined>();
   const [name, setName] = useState('');
   const [permissionSet, setPermissionSet] = useState<ApiKey['permission_set']>('full');
@@ -86,26 +93,34 @@ export function ApiKeys({ userId = 0, ownerWorkspaceId, title = 'API keys' }: { 
       </form>
       {keys !== undefined && keys.length === 0 && <Text c="dimmed">{userId === 0 ? 'You have no API keys.' : 'No API keys.'}</Text>}
       {keys !== undefined && keys.length > 0 && (
-        <Table.ScrollContainer minWidth={520}>
+        // On a phone: the name, with its reach, Workspace and last use beneath, and Revoke.
+        <Table.ScrollContainer minWidth={narrow ? 0 : 520}>
           <Table>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th scope="col">Name</Table.Th>
-                <Table.Th scope="col">Reach</Table.Th>
-                <Table.Th scope="col">Workspace</Table.Th>
-                <Table.Th scope="col">Created</Table.Th>
-                <Table.Th scope="col">Last used</Table.Th>
+                <Table.Th scope="col" visibleFrom="sm">Reach</Table.Th>
+                <Table.Th scope="col" visibleFrom="sm">Workspace</Table.Th>
+                <Table.Th scope="col" visibleFrom="sm">Created</Table.Th>
+                <Table.Th scope="col" visibleFrom="sm">Last used</Table.Th>
                 <Table.Th scope="col"><VisuallyHidden>Actions</VisuallyHidden></Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {keys.map((key) => (
                 <Table.Tr key={key.id} data-key={key.name}>
-                  <Table.Td style={{ wordBreak: 'break-all' }}>{key.name}</Table.Td>
-                  <Table.Td>{key.permission_set === 'full' ? 'Everything' : 'Files only'}</Table.Td>
-                  <Table.Td title={`Workspace ${key.workspace_id}`}>{workspaceLabel(workspaces, key.workspace_id)}</Table.Td>
-                  <Table.Td>{formatTime(key.created_at)}</Table.Td>
-                  <Table.Td>{key.last_use_at === null ? 'Never' : formatTime(key.last_use_at)}</Table.Td>
+                  <Table.Td style={{ wordBreak: 'break-all' }}>
+                    {key.name}
+                    {narrow && (
+                      <Text size="xs" c="dimmed" style={{ wordBreak: 'normal' }}>
+                        {reachOf(key)}, in {workspaceLabel(workspaces, key.workspace_id)}; {key.last_use_at === null ? 'never used' : `last used ${formatTime(key.last_use_at)}`}
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td visibleFrom="sm">{reachOf(key)}</Table.Td>
+                  <Table.Td visibleFrom="sm" title={`Workspace ${key.workspace_id}`}>{workspaceLabel(workspaces, key.workspace_id)}</Table.Td>
+                  <Table.Td visibleFrom="sm">{formatTime(key.created_at)}</Table.Td>
+                  <Table.Td visibleFrom="sm">{key.last_use_at === null ? 'Never' : formatTime(key.last_use_at)}</Table.Td>
                   <Table.Td><Button size="xs" variant="subtle" color="red" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}`}>Revoke</Button></Table.Td>
                 </Table.Tr>
               ))}

@@ -2,6 +2,7 @@ import { Alert, Badge, Button, Center, Code, Group, Loader, Modal, Stack, Table,
 import { useCallback, useEffect, useState } from 'react';
 import { listRuns, readRunLog, type AutomationRun } from '../api/automations';
 import { formatTime } from '../files/format';
+import { useNarrow } from '../layout/useNarrow';
 import { RUN_STATUS } from './automation-words';
 
 /** A run's length in words: "0.4 s", "2 min 5 s"; a dash until it ends. */
@@ -10,6 +11,12 @@ function runtimeOf(run: AutomationRun): string {
   if (run.runtime < 60) return `${Number(run.runtime.toFixed(1))} s`;
   const minutes = Math.floor(run.runtime / 60);
   return `${minutes} min ${Math.round(run.runtime - minutes * 60)} s`;
+}
+
+/** What a run did, in one line: for a phone, where its columns are not shown. */
+function runInWords(run: AutomationRun): string {
+  const did = `${run.successful_operations} done, ${run.failed_operations} failed`;
+  return run.runtime === null ? did : `Took ${runtimeOf(run)}: ${did}`;
 }
 
 export function RunStatus({ status }: { status: string }) {
@@ -25,6 +32,7 @@ export function AutomationRuns({ automationId, reload }: { automationId: number;
   const [runs, setRuns] = useState<AutomationRun[] | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [reading, setReading] = useState<AutomationRun | undefined>();
+  const narrow = useNarrow();
 
   const load = useCallback((signal?: AbortSignal) => {
     setError(undefined);
@@ -48,15 +56,16 @@ export function AutomationRuns({ automationId, reload }: { automationId: number;
       {runs === undefined && error === undefined && <Center><Loader size="sm" aria-label="Loading" /></Center>}
       {runs !== undefined && runs.length === 0 && <Text c="dimmed">No runs yet.</Text>}
       {runs !== undefined && runs.length > 0 && (
-        <Table.ScrollContainer minWidth={520}>
+        // On a phone: its status, when it started (with what it did beneath), and its log.
+        <Table.ScrollContainer minWidth={narrow ? 0 : 520}>
           <Table aria-label="Runs">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th scope="col">Status</Table.Th>
                 <Table.Th scope="col">Started</Table.Th>
-                <Table.Th scope="col">Took</Table.Th>
-                <Table.Th scope="col">Done</Table.Th>
-                <Table.Th scope="col">Failed</Table.Th>
+                <Table.Th scope="col" visibleFrom="sm">Took</Table.Th>
+                <Table.Th scope="col" visibleFrom="sm">Done</Table.Th>
+                <Table.Th scope="col" visibleFrom="sm">Failed</Table.Th>
                 <Table.Th scope="col"><VisuallyHidden>Log</VisuallyHidden></Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -64,10 +73,13 @@ export function AutomationRuns({ automationId, reload }: { automationId: number;
               {runs.map((run) => (
                 <Table.Tr key={run.id} data-run={run.id}>
                   <Table.Td><RunStatus status={run.status} /></Table.Td>
-                  <Table.Td>{formatTime(run.created_at)}</Table.Td>
-                  <Table.Td>{runtimeOf(run)}</Table.Td>
-                  <Table.Td>{run.successful_operations}</Table.Td>
-                  <Table.Td>{run.failed_operations}</Table.Td>
+                  <Table.Td>
+                    {formatTime(run.created_at)}
+                    {narrow && <Text size="xs" c="dimmed">{runInWords(run)}</Text>}
+                  </Table.Td>
+                  <Table.Td visibleFrom="sm">{runtimeOf(run)}</Table.Td>
+                  <Table.Td visibleFrom="sm">{run.successful_operations}</Table.Td>
+                  <Table.Td visibleFrom="sm">{run.failed_operations}</Table.Td>
                   <Table.Td><Button size="xs" variant="subtle" onClick={() => setReading(run)} aria-label={`Log of the run of ${formatTime(run.created_at)}`}>Log</Button></Table.Td>
                 </Table.Tr>
               ))}

@@ -1,6 +1,20 @@
-import { Alert, Button, Checkbox, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { updateUser, type User, type UserChanges } from '../api/users';
+import { updateUser, type Require2fa, type User, type UserChanges } from '../api/users';
+import { methodsInWords } from '../two-factor/words';
+
+const REQUIRE_2FA: { value: Require2fa; label: string }[] = [
+  { value: 'use_system_setting', label: "Use the site's setting" },
+  { value: 'always_require', label: 'Always' },
+  { value: 'never_require', label: 'Never' },
+];
+
+/** Exempting a user from the site's requirement is a Site Administrator's alone: for anyone else "Never" is shown, not offered. */
+function requireChoices(callerIsSiteAdmin: boolean) {
+  return REQUIRE_2FA.map((choice) => (choice.value === 'never_require' && !callerIsSiteAdmin
+    ? { ...choice, label: 'Never (only a Site Administrator may exempt a user)', disabled: true }
+    : choice));
+}
 
 /**
  * A user's details and flags, as the contract lets the caller change them: `site_admin` only by a
@@ -17,6 +31,7 @@ export function EditUserDialog({ user, callerIsSiteAdmin, onClose, onSaved }: {
   const [form, setForm] = useState({
     username: user.username, name: user.name, email: user.email,
     site_admin: user.site_admin, workspace_admin: user.workspace_admin, disabled: user.disabled, partner_admin: user.partner_admin,
+    require_2fa: user.require_2fa,
   });
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
@@ -34,6 +49,7 @@ export function EditUserDialog({ user, callerIsSiteAdmin, onClose, onSaved }: {
     if (form.workspace_admin !== user.workspace_admin) changes.workspace_admin = form.workspace_admin;
     if (form.disabled !== user.disabled) changes.disabled = form.disabled;
     if (form.partner_admin !== user.partner_admin) changes.partner_admin = form.partner_admin;
+    if (form.require_2fa !== user.require_2fa) changes.require_2fa = form.require_2fa;
     if (Object.keys(changes).length === 0) {
       onClose();
       return;
@@ -72,6 +88,12 @@ export function EditUserDialog({ user, callerIsSiteAdmin, onClose, onSaved }: {
             <Checkbox label="Workspace Administrator" checked={form.workspace_admin}
               description="Administers this user's Workspace: its folders, users, groups, permissions and keys"
               onChange={(e) => set({ workspace_admin: e.currentTarget.checked })} />
+          )}
+          {/* Shown once the server reports the user's rule (every server with two-factor authentication does). */}
+          {user.require_2fa !== undefined && (
+            <Select label="Two-factor authentication required" allowDeselect={false} data={requireChoices(callerIsSiteAdmin)} value={form.require_2fa ?? 'use_system_setting'}
+              description={`${user.active_2fa === true ? `They use ${methodsInWords(user.type_of_2fa, 'in a sentence')}` : 'They have not set it up'}. Always: they must use it, and set it up at their next sign-in if they have not. Never: the site's requirement does not apply to them.`}
+              onChange={(value) => set({ require_2fa: REQUIRE_2FA.find((option) => option.value === value)?.value ?? 'use_system_setting' })} />
           )}
           <Checkbox label="Disabled" checked={form.disabled} description="A disabled user cannot sign in, and their sessions and keys stop working"
             onChange={(e) => set({ disabled: e.currentTarget.checked })} />

@@ -1,6 +1,7 @@
 import { Alert, Button, Checkbox, Group, Select, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { previewGrant, previewGrantRemoval, type AccessChange } from '../api/access-review';
+import { useNarrow } from '../layout/useNarrow';
 import { levelName, LEVEL_WORDS } from '../words/permissions';
 import { createPartnerPermission, deletePermission, listPartnerPermissions, PARTNER_LEVELS, type PartnerLevel, type Permission } from '../api/permissions';
 import { AccessDifference } from './AccessDifference';
@@ -18,6 +19,7 @@ type PartnerGrant = { partner_id: number; path: string; permission: PartnerLevel
 export function PartnerGrants({ partnerId, partnerName, rootFolder }: { partnerId: number; partnerName: string; rootFolder: string }) {
   const [grants, setGrants] = useState<Permission[] | undefined>();
   const [error, setError] = useState<string | undefined>();
+  const narrow = useNarrow();
   const [done, setDone] = useState<string | undefined>();
   const [path, setPath] = useState(rootFolder);
   const [level, setLevel] = useState<PartnerLevel>('full');
@@ -85,13 +87,14 @@ export function PartnerGrants({ partnerId, partnerName, rootFolder }: { partnerI
       {done !== undefined && <Alert color="teal" role="status">{done}</Alert>}
       {grants !== undefined && grants.length === 0 && <Text c="dimmed">No permissions yet: its users reach no file.</Text>}
       {grants !== undefined && grants.length > 0 && (
-        <Table.ScrollContainer minWidth={480}>
+        // On a phone: whether it reaches the subfolders is said beneath its level.
+        <Table.ScrollContainer minWidth={narrow ? 0 : 480}>
           <Table>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th scope="col">Folder</Table.Th>
                 <Table.Th scope="col">Level</Table.Th>
-                <Table.Th scope="col">Subfolders</Table.Th>
+                <Table.Th scope="col" visibleFrom="sm">Subfolders</Table.Th>
                 <Table.Th scope="col"><VisuallyHidden>Actions</VisuallyHidden></Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -99,8 +102,11 @@ export function PartnerGrants({ partnerId, partnerName, rootFolder }: { partnerI
               {grants.map((g) => (
                 <Table.Tr key={g.id} data-partner-grant={g.path}>
                   <Table.Td style={{ wordBreak: 'break-all' }}>{g.path}</Table.Td>
-                  <Table.Td title={LEVEL_WORDS[g.permission].description}>{levelName(g.permission)}</Table.Td>
-                  <Table.Td>{g.recursive ? 'Included' : 'Not included'}</Table.Td>
+                  <Table.Td title={LEVEL_WORDS[g.permission].description}>
+                    {levelName(g.permission)}
+                    {narrow && <Text size="xs" c="dimmed">{g.recursive ? 'Subfolders included' : 'This folder only'}</Text>}
+                  </Table.Td>
+                  <Table.Td visibleFrom="sm">{g.recursive ? 'Included' : 'Not included'}</Table.Td>
                   <Table.Td>
                     <Button size="xs" variant="subtle" color="red" aria-label={`Remove ${levelName(g.permission)} on ${g.path}`} onClick={() => reviewRemoval(g)}>Remove</Button>
                   </Table.Td>

@@ -1,6 +1,7 @@
 /**
- * An error answered by the API: its `type`, a message meant for people, and, for a refused
- * change, what is wrong with each field it names (`model_errors`), for a form to show beside them.
+ * An error answered by the API: its `type`, a message meant for people, for a refused change what
+ * is wrong with each field it names (`model_errors`), for a form to show beside them, and the
+ * `data` some errors carry (the second step of a sign-in: which methods the person may use).
  */
 export class ApiError extends Error {
   constructor(
@@ -8,6 +9,7 @@ export class ApiError extends Error {
     readonly type: string,
     message: string,
     readonly fieldErrors: Readonly<Record<string, readonly string[]>> = {},
+    readonly data: Readonly<Record<string, unknown>> = {},
   ) {
     super(message);
   }

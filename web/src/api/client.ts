@@ -33,6 +33,20 @@ export function onReauthenticationNeeded(prompt: PasswordPrompt | undefined): vo
   passwordPrompt = prompt;
 }
 
+/**
+ * Whether the signed-in user signs in at a provider (single sign-on) and so confirms a change
+ * there rather than with a password: a change is first sent with the confirmation the server may
+ * hold from a recent sign-in at the provider (`sso`), and the prompt is shown only when it holds none.
+ */
+let confirmsAtProvider = false;
+
+export function setConfirmsAtProvider(value: boolean): void {
+  confirmsAtProvider = value;
+}
+
+/** The reauthentication header's value that stands for a recent sign-in at the user's provider. */
+const PROVIDER_CONFIRMATION = 'sso';
+
 /** The site's header brand (`X-<Brand>-Workspace-Id`), which the server writes into the page. */
 export function headerBrand(): string {
   return document.querySelector('meta[name="atrium-header-brand"]')?.getAttribute('content') || 'Service';
@@ -96,15 +110,26 @@ export async function api<T>(method: string, path: string, request: ApiRequest =
 
 class ReauthenticationNeeded extends ApiError {}
 
+/** The person cancelled the password the server asked for again: nothing was changed. */
+export class ReauthenticationCancelled extends ApiError {}
+
 /** Asks for the password and repeats the change with it, until it is right or the person cancels. */
 async function confirmAndRepeat<T>(method: string, path: string, request: ApiRequest, needed: ReauthenticationNeeded): Promise<ApiResponse<T>> {
+  const header = `X-${headerBrand()}-Reauthentication`;
+  if (confirmsAtProvider) {
+    try {
+      return await send<T>(method, path, { ...request, headers: { ...request.headers, [header]: PROVIDER_CONFIRMATION } });
+    } catch (error) {
+      if (!(error instanceof ApiError && error.type === REAUTHENTICATION_FAILED)) throw error;
+    }
+  }
   if (passwordPrompt === undefined) throw new ApiError(needed.status, needed.type, needed.message);
   let retry = false;
   for (;;) {
     const password = await passwordPrompt(retry);
-    if (password === undefined) throw new ApiError(needed.status, needed.type, 'Cancelled: nothing was changed.');
+    if (password === undefined) throw new ReauthenticationCancelled(needed.status, needed.type, 'Cancelled: nothing was changed.');
     try {
-      return await send<T>(method, path, { ...request, headers: { ...request.headers, [`X-${headerBrand()}-Reauthentication`]: `password:${password}` } });
+      return await send<T>(method, path, { ...request, headers: { ...request.headers, [header]: `password:${password}` } });
     } catch (error) {
       if (error instanceof ApiError && error.type === REAUTHENTICATION_FAILED) {
         retry = true;
@@ -137,12 +162,13 @@ async function send<T>(method: string, path: string, request: ApiRequest): Promi
   const text = await response.text();
   const parsed: unknown = text === '' ? undefined : safeJson(text);
   if (!response.ok) {
-    const body = (parsed ?? {}) as { type?: unknown; error?: unknown; model_errors?: unknown };
+    const body = (parsed ?? {}) as { type?: unknown; error?: unknown; model_errors?: unknown; data?: unknown };
     const error = new ApiError(
       response.status,
       typeof body.type === 'string' ? body.type : 'unknown',
       typeof body.error === 'string' ? body.error : `The server answered ${response.status}.`,
       fieldErrorsOf(body.model_errors),
+      typeof body.data === 'object' && body.data !== null && !Array.isArray(body.data) ? body.data as Record<string, unknown> : {},
     );
     if (!request.signingIn && isSessionGone(error)) sessionEnded?.(error);
     if (REAUTHENTICATION_NEEDED.has(error.type)) throw new ReauthenticationNeeded(error.status, error.type, error.message);

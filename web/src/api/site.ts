@@ -59,6 +59,15 @@ export interface SiteSettings {
   trash_retention_days: number;
   /** Earlier contents kept per file when it is overwritten; 0 keeps none. */
   max_file_versions: number;
+  /** Two-factor authentication is required of the users `require_2fa_user_type` names. */
+  require_2fa: boolean;
+  require_2fa_user_type: 'all' | 'site_admins' | 'workspace_admins';
+  /** Users who sign in through single sign-on need not have it. */
+  require_2fa_exempt_all_sso_users: boolean;
+  allowed_2fa_method_totp: boolean;
+  allowed_2fa_method_webauthn: boolean;
+  /** WebDAV and SFTP still take a password alone from a user with two-factor authentication. */
+  allowed_2fa_method_bypass_for_ftp_sftp_dav: boolean;
 }
 
 export async function readSite(): Promise<SiteSettings> {
@@ -73,6 +82,8 @@ const SETTING_NAMES: Record<keyof SiteSettings, true> = {
   automation_import_private_addresses: true, sharing_enabled: true, bundle_expiration: true, bundle_password_required: true,
   bundle_require_registration: true, revoke_bundle_access_on_disable_or_delete: true, allow_bundle_names: true, bundle_not_found_message: true,
   trash_retention_days: true, max_file_versions: true,
+  require_2fa: true, require_2fa_user_type: true, require_2fa_exempt_all_sso_users: true,
+  allowed_2fa_method_totp: true, allowed_2fa_method_webauthn: true, allowed_2fa_method_bypass_for_ftp_sftp_dav: true,
 };
 
 /**

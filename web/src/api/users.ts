@@ -14,7 +14,14 @@ export interface User {
   partner_id: number | null;
   partner_admin: boolean;
   partner_name: string | null;
+  /** Whether the user has two-factor authentication, and which: 'totp', 'webauthn' or 'totp_webauthn'. */
+  active_2fa?: boolean;
+  type_of_2fa?: string | null;
+  /** This user's own rule, over the site's: the site's setting, always, or never. */
+  require_2fa?: Require2fa;
 }
+
+export type Require2fa = 'use_system_setting' | 'always_require' | 'never_require';
 
 export interface UserPage {
   users: User[];
@@ -54,7 +61,7 @@ export async function createUser(user: NewUser): Promise<User> {
   return (await api<User>('POST', '/users', { body: user })).data;
 }
 
-export type UserChanges = Partial<Pick<User, 'username' | 'name' | 'email' | 'disabled' | 'site_admin' | 'workspace_admin' | 'partner_admin'>> & { password?: string };
+export type UserChanges = Partial<Pick<User, 'username' | 'name' | 'email' | 'disabled' | 'site_admin' | 'workspace_admin' | 'partner_admin' | 'require_2fa'>> & { password?: string };
 
 export async function updateUser(id: number, changes: UserChanges): Promise<User> {
   return (await api<User>('PATCH', `/users/${id}`, { body: changes })).data;
@@ -62,6 +69,11 @@ export async function updateUser(id: number, changes: UserChanges): Promise<User
 
 export async function deleteUser(id: number): Promise<void> {
   await api('DELETE', `/users/${id}`);
+}
+
+/** Removes every two-factor method and recovery code of a user who lost them, and ends their sessions. */
+export async function resetTwoFactor(id: number): Promise<void> {
+  await api('POST', `/users/${id}/2fa/reset`, { body: {} });
 }
 
 /**

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { explain } from '../api/explain';
 import type { Entry, FolderSort, SortField } from '../api/files';
+import { useNarrow } from '../layout/useNarrow';
 import { folderUrl, shownName, WORKSPACES_FOLDER } from './Breadcrumbs';
 import { capabilityWords, formatSize, formatTime } from './format';
 import { draggedPaths, dropTargetProps, startDrag } from './row-drag';
@@ -45,8 +46,11 @@ export function EntryTable({ entries, onAction, offerPermissions, sort, onSort, 
   const header = { sort, onSort };
   const { selected } = selection;
   const ticked = entries.filter((e) => selected.has(e.path)).length;
+  const narrow = useNarrow();
   return (
-    <Table.ScrollContainer minWidth={560}>
+    // On a phone: the tick, the name (when it was modified beneath a file's), its size and its menu;
+    // its type shows in its size's place for a folder, and what the caller may do is in the menu's explanation.
+    <Table.ScrollContainer minWidth={narrow ? 0 : 560}>
       <Table highlightOnHover verticalSpacing="xs">
         <VisuallyHidden component="caption">Folder contents, folders first</VisuallyHidden>
         <Table.Thead>
@@ -56,10 +60,10 @@ export function EntryTable({ entries, onAction, offerPermissions, sort, onSort, 
                 onChange={(event) => selection.setAll(entries.map((e) => e.path), event.currentTarget.checked)} />
             </Table.Th>
             <SortableHeader field="path" {...header}>Name</SortableHeader>
-            <Table.Th scope="col">Type</Table.Th>
+            <Table.Th scope="col" visibleFrom="sm">Type</Table.Th>
             <SortableHeader field="size" align="right" {...header}>Size</SortableHeader>
-            <SortableHeader field="modified_at_datetime" {...header}>Modified</SortableHeader>
-            <Table.Th scope="col">You may</Table.Th>
+            <SortableHeader field="modified_at_datetime" visibleFrom="sm" {...header}>Modified</SortableHeader>
+            <Table.Th scope="col" visibleFrom="sm">You may</Table.Th>
             <Table.Th scope="col"><VisuallyHidden>Actions</VisuallyHidden></Table.Th>
           </Table.Tr>
         </Table.Thead>
@@ -86,11 +90,12 @@ export function EntryTable({ entries, onAction, offerPermissions, sort, onSort, 
                 ) : (
                   <button type="button" className="file-name entry-name" onClick={() => onAction(entry, 'open')}>{entry.display_name}</button>
                 )}
+                {narrow && !folder && <Text size="xs" c="dimmed">{formatTime(entry.mtime)}</Text>}
               </Table.Td>
-              <Table.Td>{folder ? 'Folder' : 'File'}</Table.Td>
-              <Table.Td ta="right">{formatSize(entry.size)}</Table.Td>
-              <Table.Td>{formatTime(entry.mtime)}</Table.Td>
-              <Table.Td title={access.sentence} aria-label={access.sentence} data-access={entry.permissions}>{access.short}</Table.Td>
+              <Table.Td visibleFrom="sm">{folder ? 'Folder' : 'File'}</Table.Td>
+              <Table.Td ta="right">{narrow && folder ? 'Folder' : formatSize(entry.size)}</Table.Td>
+              <Table.Td visibleFrom="sm">{formatTime(entry.mtime)}</Table.Td>
+              <Table.Td visibleFrom="sm" title={access.sentence} aria-label={access.sentence} data-access={entry.permissions}>{access.short}</Table.Td>
               <Table.Td>
                 <EntryMenu entry={entry} onAction={onAction} offerPermissions={offerPermissions} />
               </Table.Td>
@@ -107,11 +112,13 @@ export function EntryTable({ entries, onAction, offerPermissions, sort, onSort, 
  * A column header that sorts the listing: a button (so it works from the keyboard) inside the
  * header cell, which says its order to assistive technology with `aria-sort`.
  */
-function SortableHeader({ field, align, sort, onSort, children }: { field: SortField; align?: 'right'; sort: FolderSort; onSort(field: SortField): void; children: ReactNode }) {
+function SortableHeader({ field, align, visibleFrom, sort, onSort, children }: {
+  field: SortField; align?: 'right'; visibleFrom?: 'sm'; sort: FolderSort; onSort(field: SortField): void; children: ReactNode;
+}) {
   const active = sort.field === field;
   const order = sort.direction === 'asc' ? 'ascending' : 'descending';
   return (
-    <Table.Th scope="col" ta={align} aria-sort={active ? order : 'none'}>
+    <Table.Th scope="col" ta={align} visibleFrom={visibleFrom} aria-sort={active ? order : 'none'}>
       <UnstyledButton onClick={() => onSort(field)} fw={700} fz="inherit" style={{ whiteSpace: 'nowrap' }}>
         {children}
         <span aria-hidden="true" style={{ display: 'inline-block', width: '1.2em', textAlign: 'center' }}>{active ? (sort.direction === 'asc' ? '▲' : '▼') : ''}</span>

@@ -1,7 +1,7 @@
 import { Button, Group, Paper, Text } from '@mantine/core';
 import { useState } from 'react';
 import { zipOf, type Entry } from '../api/files';
-import { saveAs } from './save-as';
+import { saveBlob } from './save-as';
 
 /**
  * What can be done with the ticked rows at once: download them as one ZIP (the server streams it
@@ -24,10 +24,7 @@ export function SelectionBar({ entries, onClear, onMove, onDelete, onError }: {
     setZipping(true);
     try {
       const { blob, name } = await zipOf(entries.map((e) => e.path));
-      const url = URL.createObjectURL(blob);
-      saveAs(url, name);
-      // The browser has started saving it; the address is of no more use.
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      saveBlob(blob, name);
     } catch (caught) {
       onError(caught instanceof Error ? `The ZIP could not be made: ${caught.message}` : 'The ZIP could not be made.');
     } finally {

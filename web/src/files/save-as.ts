@@ -8,3 +8,10 @@ export function saveAs(url: string, name: string): void {
   link.click();
   link.remove();
 }
+
+/** Lets the browser save `blob` under `name`; its address is freed once the browser has had a minute to start the download. */
+export function saveBlob(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
+  saveAs(url, name);
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}

@@ -10,7 +10,7 @@ const NAME_OF: Readonly<Record<SortField, string>> = { path: 'name', size: 'size
  * The listing's order, kept in the address so that a reload, a bookmark or a shared link opens the
  * folder in the same order. By name, A to Z, is the default and leaves the address bare.
  */
-export function useFolderSort(): { sort: FolderSort; toggle(field: SortField): void } {
+export function useFolderSort(): { sort: FolderSort; toggle(field: SortField): void; choose(order: FolderSort): void } {
   const [params, setParams] = useSearchParams();
   const fieldParam = params.get('sort');
   const dirParam = params.get('dir');
@@ -20,9 +20,7 @@ export function useFolderSort(): { sort: FolderSort; toggle(field: SortField): v
     return { field, direction: dirParam === 'desc' ? 'desc' : 'asc' };
   }, [fieldParam, dirParam]);
 
-  // The same column again reverses the order; another column starts A to Z (smallest, oldest first).
-  const toggle = useCallback((field: SortField) => {
-    const direction = sort.field === field && sort.direction === 'asc' ? 'desc' : 'asc';
+  const choose = useCallback(({ field, direction }: FolderSort) => {
     setParams((previous) => {
       const next = new URLSearchParams(previous);
       if (field === DEFAULT_SORT.field && direction === DEFAULT_SORT.direction) {
@@ -34,7 +32,12 @@ export function useFolderSort(): { sort: FolderSort; toggle(field: SortField): v
       }
       return next;
     }, { replace: true });
-  }, [sort, setParams]);
+  }, [setParams]);
 
-  return { sort, toggle };
+  // The same column again reverses the order; another column starts A to Z (smallest, oldest first).
+  const toggle = useCallback((field: SortField) => {
+    choose({ field, direction: sort.field === field && sort.direction === 'asc' ? 'desc' : 'asc' });
+  }, [sort, choose]);
+
+  return { sort, toggle, choose };
 }

@@ -7,6 +7,7 @@ import { RecordDetails } from './RecordDetails';
 import { inReadersPaths, plainDetails, unnamedUserIds } from './plain-details';
 import { usernamesOf } from '../api/users';
 import { useWorkspaceNames } from '../layout/WorkspaceName';
+import { useNarrow } from '../layout/useNarrow';
 import { useSession } from '../session/session';
 import { historySearch, type HistoryFilters } from './useHistoryFilters';
 
@@ -43,8 +44,11 @@ export function HistoryTable({ records, filters, onToggleOrder }: { records: His
     return () => controller.abort();
   }, [wanted]);
   const here = workspaceId ?? 0;
+  const narrow = useNarrow();
   return (
-    <Table.ScrollContainer minWidth={900}>
+    // On a phone: when (with who beneath), what was done (with where beneath), and the button that
+    // opens the rest; the details, interface and IP address are in the wide table and in the record.
+    <Table.ScrollContainer minWidth={narrow ? 0 : 900}>
       <Table highlightOnHover verticalSpacing="xs">
         <VisuallyHidden component="caption">Recorded actions, {filters.oldestFirst ? 'oldest' : 'newest'} first</VisuallyHidden>
         <Table.Thead>
@@ -54,12 +58,12 @@ export function HistoryTable({ records, filters, onToggleOrder }: { records: His
                 When<span aria-hidden="true" style={{ display: 'inline-block', width: '1.2em', textAlign: 'center' }}>{filters.oldestFirst ? '▲' : '▼'}</span>
               </UnstyledButton>
             </Table.Th>
-            <Table.Th scope="col">User</Table.Th>
+            <Table.Th scope="col" visibleFrom="sm">User</Table.Th>
             <Table.Th scope="col">Action</Table.Th>
-            <Table.Th scope="col">Path</Table.Th>
-            <Table.Th scope="col">Details</Table.Th>
-            <Table.Th scope="col">Interface</Table.Th>
-            <Table.Th scope="col">IP</Table.Th>
+            <Table.Th scope="col" visibleFrom="sm">Path</Table.Th>
+            <Table.Th scope="col" visibleFrom="sm">Details</Table.Th>
+            <Table.Th scope="col" visibleFrom="sm">Interface</Table.Th>
+            <Table.Th scope="col" visibleFrom="sm">IP</Table.Th>
             <Table.Th scope="col"><VisuallyHidden>More</VisuallyHidden></Table.Th>
           </Table.Tr>
         </Table.Thead>
@@ -67,26 +71,30 @@ export function HistoryTable({ records, filters, onToggleOrder }: { records: His
           {records.map((record) => {
             const expanded = open.has(record.id);
             const detailsId = `history-record-${record.id}`;
+            const who = record.username === null ? (
+              <Text span c="dimmed" inherit>{record.user_id === null ? 'Site key' : `#${record.user_id}`}</Text>
+            ) : (
+              <Anchor component={Link} to={{ search: historySearch({ ...filters, user: record.username }) }} inherit title={`Only ${record.username}'s actions`}>
+                {record.username}
+              </Anchor>
+            );
+            const where = inReadersPaths(`${record.path ?? ''}${record.destination !== null && record.destination !== record.path ? ` → ${record.destination}` : ''}`, here, workspaceName);
             return (
               <Fragment key={record.id}>
                 <Table.Tr data-record={record.id} data-action={record.action}>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}><time dateTime={record.when} title={record.when}>{formatWhen(record.when)}</time></Table.Td>
-                  <Table.Td style={{ overflowWrap: 'break-word' }}>
-                    {record.username === null ? (
-                      <Text span c="dimmed" inherit>{record.user_id === null ? 'Site key' : `#${record.user_id}`}</Text>
-                    ) : (
-                      <Anchor component={Link} to={{ search: historySearch({ ...filters, user: record.username }) }} inherit title={`Only ${record.username}'s actions`}>
-                        {record.username}
-                      </Anchor>
-                    )}
+                  <Table.Td style={{ whiteSpace: narrow ? undefined : 'nowrap' }}>
+                    <time dateTime={record.when} title={record.when}>{formatWhen(record.when)}</time>
+                    {narrow && <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>{who}</Text>}
                   </Table.Td>
-                  <Table.Td>{recordLabel(record)}</Table.Td>
-                  <Table.Td style={{ wordBreak: 'break-all' }}>
-                    {inReadersPaths(`${record.path ?? ''}${record.destination !== null && record.destination !== record.path ? ` → ${record.destination}` : ''}`, here, workspaceName)}
+                  <Table.Td style={{ overflowWrap: 'break-word' }} visibleFrom="sm">{who}</Table.Td>
+                  <Table.Td>
+                    {recordLabel(record)}
+                    {narrow && <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>{where}</Text>}
                   </Table.Td>
-                  <Table.Td style={{ wordBreak: 'break-word' }} title={record.display}>{plainDetails(record, names, here, workspaceName)}</Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{interfaceLabel(record.interface)}</Table.Td>
-                  <Table.Td ff="monospace" fz="xs" style={{ whiteSpace: 'nowrap' }}>{record.ip ?? ''}</Table.Td>
+                  <Table.Td style={{ wordBreak: 'break-all' }} visibleFrom="sm">{where}</Table.Td>
+                  <Table.Td style={{ wordBreak: 'break-word' }} title={record.display} visibleFrom="sm">{plainDetails(record, names, here, workspaceName)}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }} visibleFrom="sm">{interfaceLabel(record.interface)}</Table.Td>
+                  <Table.Td ff="monospace" fz="xs" style={{ whiteSpace: 'nowrap' }} visibleFrom="sm">{record.ip ?? ''}</Table.Td>
                   <Table.Td>
                     <ActionIcon variant="subtle" aria-expanded={expanded} aria-controls={expanded ? detailsId : undefined}
                       aria-label={`Details of record ${record.id}`} onClick={() => toggle(record.id)}>
@@ -96,7 +104,13 @@ export function HistoryTable({ records, filters, onToggleOrder }: { records: His
                 </Table.Tr>
                 {expanded && (
                   <Table.Tr id={detailsId}>
-                    <Table.Td colSpan={COLUMNS}><RecordDetails record={record} /></Table.Td>
+                    <Table.Td colSpan={COLUMNS}>
+                      <RecordDetails record={record} unshown={narrow ? [
+                        ['Details', plainDetails(record, names, here, workspaceName)],
+                        ['Interface', interfaceLabel(record.interface)],
+                        ['IP address', record.ip],
+                      ] : []} />
+                    </Table.Td>
                   </Table.Tr>
                 )}
               </Fragment>

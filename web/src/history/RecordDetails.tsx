@@ -4,10 +4,12 @@ import type { HistoryRecord } from '../api/history';
 /**
  * Everything a record holds beyond its row, as keys and values. What it is about (`targets`:
  * the user, group, key or grant, before and after) is shown as text, nested values as indented
- * JSON: never as markup, whatever the names in it hold.
+ * JSON: never as markup, whatever the names in it hold. `unshown` are what the row could not show
+ * (its columns left out on a phone), first.
  */
-export function RecordDetails({ record }: { record: HistoryRecord }) {
+export function RecordDetails({ record, unshown = [] }: { record: HistoryRecord; unshown?: [string, string | null][] }) {
   const fields: [string, unknown][] = [
+    ...unshown,
     ['Record', record.id],
     ['Exact time', record.when],
     ['User id', record.user_id],

@@ -1,5 +1,5 @@
 import { AppShell, Burger, Button, Group, NavLink as MantineNavLink, ScrollArea, Stack, Text, Title } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { useDisclosure, useReducedMotion } from '@mantine/hooks';
 import { useEffect } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { AuthorityProvider, useAuthority } from '../session/authority';
@@ -69,13 +69,15 @@ function Frame() {
   const colour = workspaceColour(workspaceId ?? 0);
   // A closed drawer is slid off the screen: hidden too, so that the keyboard does not wander into it.
   const narrow = useNarrow();
+  // The theme's respectReducedMotion stills dialogs and menus; the drawer's slide and the burger's morph have their own.
+  const stillness = useReducedMotion();
   return (
-    <AppShell header={{ height: 56 }} navbar={{ width: 210, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+    <AppShell header={{ height: 56 }} navbar={{ width: 210, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md" transitionDuration={stillness ? 0 : undefined}>
       {/* The Workspace's colour underlines the header on every screen, so the person always sees where they work. */}
       <AppShell.Header style={{ borderBottom: `3px solid var(--mantine-color-${colour}-6)` }} data-workspace-colour={colour}>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
           <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close navigation' : 'Open navigation'} aria-expanded={opened} aria-controls="main-navigation" />
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" transitionDuration={stillness ? 0 : undefined} aria-label={opened ? 'Close navigation' : 'Open navigation'} aria-expanded={opened} aria-controls="main-navigation" />
             <Title order={1} size="h4" visibleFrom="sm">Atrium</Title>
             <WorkspaceSwitcher />
           </Group>

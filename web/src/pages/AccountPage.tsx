@@ -4,6 +4,7 @@ import { ConnectPanel } from '../account/ConnectPanel';
 import { ApiKeys } from '../account/ApiKeys';
 import { PasswordForm } from '../account/PasswordForm';
 import { SshKeys } from '../account/SshKeys';
+import { TwoFactorSection } from '../account/TwoFactorSection';
 import { useSession } from '../session/session';
 
 export function AccountPage() {
@@ -17,6 +18,8 @@ export function AccountPage() {
       {/* A Group Admin or Folder Admin who cannot list this user adds them by this id. */}
       <Text size="sm" data-testid="own-user-id">Signed in as <strong>{profile.username}</strong>, user id #{profile.userId}.</Text>
       <PasswordForm userId={profile.userId} />
+      <Divider />
+      <TwoFactorSection />
       <Divider />
       <ConnectPanel username={profile.username} onKeyCreated={() => setKeysVersion((v) => v + 1)} />
       <Divider />

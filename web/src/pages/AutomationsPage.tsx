@@ -7,6 +7,7 @@ import { AutomationRuns, RunStatus } from '../admin/AutomationRuns';
 import { TYPES, triggerInWords, whatItDoes } from '../admin/automation-words';
 import { ConfirmDialog } from '../files/dialogs';
 import { formatTime } from '../files/format';
+import { useNarrow } from '../layout/useNarrow';
 import { useAuthority } from '../session/authority';
 import { useSession } from '../session/session';
 
@@ -56,6 +57,7 @@ function AutomationList() {
   const [error, setError] = useState<string | undefined>();
   const [creating, setCreating] = useState(false);
   const [webhook, setWebhook] = useState<Automation | undefined>();
+  const narrow = useNarrow();
   const lastRuns = useLastRuns(automations);
 
   const load = useCallback(() => {
@@ -77,13 +79,14 @@ function AutomationList() {
       {automations === undefined && error === undefined && <Center><Loader size="sm" aria-label="Loading" /></Center>}
       {automations !== undefined && automations.length === 0 && <Text c="dimmed">No automations yet.</Text>}
       {automations !== undefined && automations.length > 0 && (
-        <Table.ScrollContainer minWidth={640}>
+        // On a phone: the name with what it does and when beneath it, and its last run.
+        <Table.ScrollContainer minWidth={narrow ? 0 : 640}>
           <Table highlightOnHover aria-label="Automations">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th scope="col">Name</Table.Th>
-                <Table.Th scope="col">What it does</Table.Th>
-                <Table.Th scope="col">When it runs</Table.Th>
+                <Table.Th scope="col" visibleFrom="sm">What it does</Table.Th>
+                <Table.Th scope="col" visibleFrom="sm">When it runs</Table.Th>
                 <Table.Th scope="col">Last run</Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -95,9 +98,11 @@ function AutomationList() {
                     <Table.Td style={{ wordBreak: 'break-word' }}>
                       <Anchor component={Link} to={`/admin/automations/${automation.id}`}>{automation.name === '' ? `Automation #${automation.id}` : automation.name}</Anchor>
                       {automation.disabled && <Badge ml="xs" color="gray.7" variant="filled">disabled</Badge>}
+                      {narrow && <Text size="xs" c="dimmed">{whatItDoes(automation)}</Text>}
+                      {narrow && <Text size="xs" c="dimmed">{triggerInWords(automation)}</Text>}
                     </Table.Td>
-                    <Table.Td style={{ wordBreak: 'break-word' }}>{whatItDoes(automation)}</Table.Td>
-                    <Table.Td style={{ wordBreak: 'break-word' }}>{triggerInWords(automation)}</Table.Td>
+                    <Table.Td style={{ wordBreak: 'break-word' }} visibleFrom="sm">{whatItDoes(automation)}</Table.Td>
+                    <Table.Td style={{ wordBreak: 'break-word' }} visibleFrom="sm">{triggerInWords(automation)}</Table.Td>
                     <Table.Td>{last === undefined ? '…' : last === null ? <Text size="sm" c="dimmed">Never</Text> : <RunStatus status={last.status} />}</Table.Td>
                   </Table.Tr>
                 );

@@ -14,7 +14,9 @@ import { saveAs } from '../files/save-as';
 import { SelectionBar } from '../files/SelectionBar';
 import { UploadList } from '../files/UploadList';
 import { useFolder } from '../files/useFolder';
+import { SortChoice } from '../files/SortChoice';
 import { useFolderSort } from '../files/useFolderSort';
+import { useNarrow } from '../layout/useNarrow';
 import { useSelection } from '../files/useSelection';
 import { previewKindOf } from '../preview/preview-kind';
 import { useTrashRetention } from '../files/useTrashRetention';
@@ -44,7 +46,8 @@ const SEARCH = 'search';
 
 export function FilesPage() {
   const path = (useParams()['*'] ?? '').replace(/\/+$/, '');
-  const { sort, toggle: toggleSort } = useFolderSort();
+  const { sort, toggle: toggleSort, choose: chooseSort } = useFolderSort();
+  const narrow = useNarrow();
   const folder = useFolder(path, sort);
   const authority = useAuthority();
   const [letters, setLetters] = useState<string | undefined>();
@@ -200,8 +203,11 @@ export function FilesPage() {
             {folder.error} <Button variant="subtle" size="xs" onClick={folder.reload}>Try again</Button>
           </Alert>
         ) : folder.entries.length > 0 ? (
-          <EntryTable entries={folder.entries} sort={sort} onSort={toggleSort} offerPermissions={authority.administrator ? 'all' : 'ask'} onAction={(entry, action) => void onAction(entry, action)}
-            selection={selection} onDropInto={(target, paths) => void dropInto(target, paths)} />
+          <>
+            {narrow && folder.entries.length > 1 && <SortChoice sort={sort} onChoose={chooseSort} />}
+            <EntryTable entries={folder.entries} sort={sort} onSort={toggleSort} offerPermissions={authority.administrator ? 'all' : 'ask'} onAction={(entry, action) => void onAction(entry, action)}
+              selection={selection} onDropInto={(target, paths) => void dropInto(target, paths)} />
+          </>
         ) : folder.loading ? null : (
           <Center py="xl"><Text c="dimmed">This folder is empty.</Text></Center>
         )}

@@ -12,7 +12,7 @@ export function NotFoundPage() {
         may be mistyped, or the link that led here may be out of date.
       </Text>
       <Text>
-        Go to <Anchor component={Link} to="/files">your files</Anchor>, or choose a place in the navigation.
+        Go to <Anchor component={Link} to="/files" underline="always">your files</Anchor>, or choose a place in the navigation.
       </Text>
     </Stack>
   );

@@ -9,6 +9,7 @@ import { PartnerGrants } from '../admin/PartnerGrants';
 import { PartnerUsers } from '../admin/PartnerUsers';
 import { ConfirmDialog } from '../files/dialogs';
 import { useAuthority } from '../session/authority';
+import { useNarrow } from '../layout/useNarrow';
 import { useSession } from '../session/session';
 
 /**
@@ -31,6 +32,7 @@ function PartnerList() {
   const [partners, setPartners] = useState<Partner[] | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [creating, setCreating] = useState(false);
+  const narrow = useNarrow();
 
   const load = useCallback(() => {
     listPartners(workspaceId ?? 0).then(setPartners, (caught: unknown) => setError(caught instanceof Error ? caught.message : 'The Partners could not be listed.'));
@@ -48,23 +50,27 @@ function PartnerList() {
       {partners === undefined && error === undefined && <Center><Loader size="sm" aria-label="Loading" /></Center>}
       {partners !== undefined && partners.length === 0 && <Text c="dimmed">No Partners yet.</Text>}
       {partners !== undefined && partners.length > 0 && (
-        <Table.ScrollContainer minWidth={560}>
+        // On a phone: the name (with its number of users) and the root folder; what its Partner Admins may, in the wide table and on the Partner's page.
+        <Table.ScrollContainer minWidth={narrow ? 0 : 560}>
           <Table highlightOnHover>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th scope="col">Name</Table.Th>
                 <Table.Th scope="col">Root folder</Table.Th>
-                <Table.Th scope="col">Users</Table.Th>
-                <Table.Th scope="col">Partner Admins may</Table.Th>
+                <Table.Th scope="col" visibleFrom="sm">Users</Table.Th>
+                <Table.Th scope="col" visibleFrom="sm">Partner Admins may</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {partners.map((partner) => (
                 <Table.Tr key={partner.id} data-partner={partner.name}>
-                  <Table.Td style={{ wordBreak: 'break-word' }}><Anchor component={Link} to={`/admin/partners/${partner.id}`}>{partner.name}</Anchor></Table.Td>
+                  <Table.Td style={{ wordBreak: 'break-word' }}>
+                    <Anchor component={Link} to={`/admin/partners/${partner.id}`}>{partner.name}</Anchor>
+                    {narrow && <Text size="xs" c="dimmed">{usersInWords(partner.user_ids.length)}</Text>}
+                  </Table.Td>
                   <Table.Td style={{ wordBreak: 'break-all' }}>{partner.root_folder}</Table.Td>
-                  <Table.Td>{partner.user_ids.length}</Table.Td>
-                  <Table.Td><AdminRights partner={partner} /></Table.Td>
+                  <Table.Td visibleFrom="sm">{partner.user_ids.length}</Table.Td>
+                  <Table.Td visibleFrom="sm"><AdminRights partner={partner} /></Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
@@ -186,4 +192,8 @@ function PartnerFacts({ partner }: { partner: Partner }) {
       </Table.Tbody>
     </Table>
   );
+}
+
+function usersInWords(count: number): string {
+  return count === 1 ? '1 user' : `${count} users`;
 }

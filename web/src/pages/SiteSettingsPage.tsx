@@ -1,5 +1,6 @@
-import { Alert, Button, Center, Loader, NumberInput, Stack, Switch, Textarea, Title } from '@mantine/core';
+import { Alert, Button, Center, Loader, NumberInput, Select, Stack, Switch, Text, Textarea, Title } from '@mantine/core';
 import { useEffect, useState, type FormEvent } from 'react';
+import { SignInProviders } from '../admin/SignInProviders';
 import { changeSite, readSite, type SiteSettings } from '../api/site';
 
 type NumericSetting = { [K in keyof SiteSettings]: SiteSettings[K] extends number ? K : never }[keyof SiteSettings];
@@ -12,6 +13,25 @@ const SHARING_FLAGS: { name: FlagSetting; label: string; description?: string }[
   { name: 'bundle_require_registration', label: 'Every share link asks visitors to register' },
   { name: 'revoke_bundle_access_on_disable_or_delete', label: "A disabled user's share links stop working", description: "A deleted user's links always end." },
   { name: 'allow_bundle_names', label: 'Creators may choose a share link\'s code', description: 'Off, every link gets a random code no one can guess.' },
+];
+
+/** Who the site's two-factor requirement applies to. */
+const REQUIRE_2FA_USERS: { value: SiteSettings['require_2fa_user_type']; label: string }[] = [
+  { value: 'all', label: 'Everyone' },
+  { value: 'site_admins', label: 'Site Administrators' },
+  { value: 'workspace_admins', label: 'Workspace and Site Administrators' },
+];
+
+/** The two-factor switches besides the requirement itself (docs/authentication.md#two-factor-authentication). */
+const TWO_FACTOR_FLAGS: { name: FlagSetting; label: string; description?: string }[] = [
+  { name: 'require_2fa_exempt_all_sso_users', label: 'People who sign in through single sign-on need not use it', description: 'Their organisation\'s sign-in service can ask for its own second step.' },
+  { name: 'allowed_2fa_method_totp', label: 'Authenticator apps may be used', description: 'A 6-digit code from an app on the phone.' },
+  { name: 'allowed_2fa_method_webauthn', label: 'Passkeys may be used', description: 'The device\'s fingerprint, face or PIN, or a security key.' },
+  {
+    name: 'allowed_2fa_method_bypass_for_ftp_sftp_dav',
+    label: 'A password alone still signs in to WebDAV and SFTP',
+    description: 'WebDAV and SFTP clients cannot ask for a code: with this on, a password alone still signs in there; off, those clients must use an API key or an SSH key.',
+  },
 ];
 
 const NUMBERS: { name: NumericSetting; label: string; min: number; max: number }[] = [
@@ -56,6 +76,7 @@ export function SiteSettingsPage() {
   }
   const set = (change: Partial<SiteSettings>) => setSettings({ ...settings, ...change });
   return (
+    <Stack gap="xl">
     <form onSubmit={save} aria-labelledby="site-settings-title">
       <Stack maw={480}>
         <Title order={1} size="h2" id="site-settings-title">Site settings</Title>
@@ -70,6 +91,18 @@ export function SiteSettingsPage() {
           autosize minRows={2} maxRows={10} value={settings.allowed_ips} onChange={(e) => set({ allowed_ips: e.currentTarget.value })} />
         <Switch label="Import automations may fetch from internal addresses" description="Loopback, private and link-local addresses, such as this server's own services or a cloud metadata service. Leave it off unless imports must reach your internal network."
           checked={settings.automation_import_private_addresses} onChange={(e) => set({ automation_import_private_addresses: e.currentTarget.checked })} />
+        <Title order={2} size="h3">Two-factor authentication</Title>
+        <Text size="sm" c="dimmed">
+          Besides their password, people confirm it is them with a code from an app on their phone or with a passkey. Whoever the
+          requirement applies to and has not set it up is led through it at their next sign-in; an administrator may also require it,
+          or not, of one user.
+        </Text>
+        <Switch label="Require two-factor authentication" checked={settings.require_2fa} onChange={(e) => set({ require_2fa: e.currentTarget.checked })} />
+        <Select label="Required of" allowDeselect={false} data={REQUIRE_2FA_USERS} value={settings.require_2fa_user_type} disabled={!settings.require_2fa}
+          onChange={(value) => set({ require_2fa_user_type: REQUIRE_2FA_USERS.find((option) => option.value === value)?.value ?? 'all' })} />
+        {TWO_FACTOR_FLAGS.map((flag) => (
+          <Switch key={flag.name} label={flag.label} description={flag.description} checked={settings[flag.name]} onChange={(e) => set({ [flag.name]: e.currentTarget.checked })} />
+        ))}
         <Title order={2} size="h3">Share links</Title>
         {SHARING_FLAGS.map((flag) => (
           <Switch key={flag.name} label={flag.label} description={flag.description} checked={settings[flag.name]} onChange={(e) => set({ [flag.name]: e.currentTarget.checked })} />
@@ -82,5 +115,7 @@ export function SiteSettingsPage() {
         <Button type="submit" loading={busy} w="fit-content">Save</Button>
       </Stack>
     </form>
+    <SignInProviders />
+    </Stack>
   );
 }

@@ -1,6 +1,6 @@
 import { ActionIcon, Alert, Anchor, Badge, Button, Center, Group, Loader, Menu, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { deleteUser, listUsers, updateUser, type User } from '../api/users';
+import { deleteUser, listUsers, resetTwoFactor, updateUser, type User } from '../api/users';
 import { CreateUserDialog } from '../admin/CreateUserDialog';
 import { EditUserDialog } from '../admin/EditUserDialog';
 import { SetPasswordDialog } from '../admin/SetPasswordDialog';
@@ -11,8 +11,9 @@ import { useNarrow } from '../layout/useNarrow';
 import { useWorkspaceNames, WorkspaceName } from '../layout/WorkspaceName';
 import { useAuthority } from '../session/authority';
 import { useSession } from '../session/session';
+import { methodsInWords } from '../two-factor/words';
 
-type Dialog = { kind: 'create' } | { kind: 'edit' | 'password' | 'delete' | 'access'; user: User } | undefined;
+type Dialog = { kind: 'create' } | { kind: 'edit' | 'password' | 'delete' | 'access' | 'reset-2fa'; user: User } | undefined;
 
 /** The users of the current Workspace the caller administers (the server decides which). */
 export function UsersPage() {
@@ -89,6 +90,7 @@ export function UsersPage() {
                 <Table.Th scope="col" visibleFrom="sm">Email</Table.Th>
                 <Table.Th scope="col" visibleFrom="sm">Workspace</Table.Th>
                 <Table.Th scope="col">Role</Table.Th>
+                <Table.Th scope="col" visibleFrom="sm">Two-factor</Table.Th>
                 <Table.Th scope="col" visibleFrom="sm">Last sign-in</Table.Th>
                 <Table.Th scope="col"><VisuallyHidden>Actions</VisuallyHidden></Table.Th>
               </Table.Tr>
@@ -112,6 +114,7 @@ export function UsersPage() {
                       {user.disabled && <Badge variant="light" color="red">Disabled</Badge>}
                     </Group>
                   </Table.Td>
+                  <Table.Td visibleFrom="sm" data-column="two-factor">{user.active_2fa === true ? methodsInWords(user.type_of_2fa) : 'Off'}</Table.Td>
                   <Table.Td visibleFrom="sm">{user.last_login_at === null ? 'Never' : formatTime(user.last_login_at)}</Table.Td>
                   <Table.Td>
                     {administrator && user.id !== profile?.userId && (
@@ -123,6 +126,7 @@ export function UsersPage() {
                           <Menu.Item onClick={() => setDialog({ kind: 'edit', user })}>Edit</Menu.Item>
                           <Menu.Item onClick={() => setDialog({ kind: 'access', user })}>Permissions and API keys</Menu.Item>
                           <Menu.Item onClick={() => setDialog({ kind: 'password', user })}>Set password</Menu.Item>
+                          {user.active_2fa === true && <Menu.Item onClick={() => setDialog({ kind: 'reset-2fa', user })}>Reset two-factor authentication</Menu.Item>}
                           <Menu.Item onClick={() => void toggleDisabled(user)}>{user.disabled ? 'Enable' : 'Disable'}</Menu.Item>
                           <Menu.Item color="red" onClick={() => setDialog({ kind: 'delete', user })}>Delete</Menu.Item>
                         </Menu.Dropdown>
@@ -156,6 +160,14 @@ export function UsersPage() {
         <ConfirmDialog opened title="Delete user" confirmLabel="Delete" onClose={() => setDialog(undefined)}
           onConfirm={async () => { await deleteUser(dialog.user.id); load(undefined); }}>
           Delete <strong>{dialog.user.username}</strong>? Their sessions and API keys go with them.
+        </ConfirmDialog>
+      )}
+      {dialog?.kind === 'reset-2fa' && (
+        <ConfirmDialog opened title="Reset two-factor authentication" confirmLabel="Reset" onClose={() => setDialog(undefined)}
+          onConfirm={async () => { await resetTwoFactor(dialog.user.id); load(undefined); }}>
+          For someone who lost their phone or passkey: <strong>{dialog.user.username}</strong>&apos;s authenticator app, passkeys and recovery codes
+          are removed, and they are signed out everywhere. They then sign in with their password alone, or, where two-factor
+          authentication is required, set it up again as they sign in. Make sure it is really them asking.
         </ConfirmDialog>
       )}
     </Stack>

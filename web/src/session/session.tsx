@@ -1,6 +1,6 @@
 import { Center, Loader } from '@mantine/core';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { api, lastActivity, onSessionEnded, selectWorkspace } from '../api/client';
+import { api, lastActivity, onSessionEnded, selectWorkspace, setConfirmsAtProvider } from '../api/client';
 import { openSessionChannel, type SessionChannel } from './session-channel';
 
 /** Who is signed in. Not a secret (the session itself stays in the HttpOnly cookie). */
@@ -22,6 +22,11 @@ export interface Profile {
    * tab or another browser opens; null for none. Absent in a profile kept by an older console.
    */
   lastWorkspaceId?: number | null;
+  /**
+   * `sso`: the user signs in at a provider (single sign-on) and has no password, so it confirms a
+   * change by signing in there again. Absent in an older profile.
+   */
+  authenticationMethod?: string;
 }
 
 interface SessionValue {
@@ -31,7 +36,13 @@ interface SessionValue {
   /** The Workspace requests work in: the user's own unless they selected another. */
   workspaceId: number | undefined;
   setWorkspaceId(id: number): void;
+  /**
+   * Signs in with a user name and password. A person with two-factor authentication is not signed
+   * in yet: the server's answer (an ApiError) says what the second step is.
+   */
   signIn(username: string, password: string): Promise<void>;
+  /** A second step (a code, a passkey, or setting one up) opened the session of `userId`. */
+  completeSignIn(userId: number): Promise<void>;
   signOut(): Promise<void>;
   /** The required password change was made: the console opens. */
   passwordChanged(): void;
@@ -75,7 +86,7 @@ async function lastWorkspaceOf(): Promise<number | null> {
 async function profileOf(userId: number): Promise<Profile> {
   const lastWorkspace = lastWorkspaceOf();
   const self = (await api<{ username: string; workspace_id: number; site_admin: boolean; workspace_admin: boolean; admin_group_ids: number[]; require_password_change: boolean;
-    partner_id?: number | null; partner_admin?: boolean;
+    partner_id?: number | null; partner_admin?: boolean; authentication_method?: string;
   }>(
     'GET', `/users/${userId}`, { signingIn: true },
   )).data;
@@ -90,6 +101,7 @@ async function profileOf(userId: number): Promise<Profile> {
     partnerAdmin: self.partner_admin === true,
     passwordChangeRequired: self.require_password_change,
     lastWorkspaceId: await lastWorkspace,
+    authenticationMethod: self.authentication_method ?? 'password',
   };
 }
 
@@ -120,6 +132,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return id;
   });
   const channel = useRef<SessionChannel | undefined>(undefined);
+  // A user of a sign-in provider confirms changes there (api/client.ts).
+  useEffect(() => setConfirmsAtProvider(profile?.authenticationMethod === 'sso'), [profile]);
 
   /** Works in `id` in this tab, as long as it lasts. */
   const workIn = useCallback((id: number) => {
@@ -185,14 +199,18 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return () => opened.close();
   }, [forget]);
 
+  const completeSignIn = useCallback(async (userId: number) => {
+    remember(await profileOf(userId));
+    channel.current?.announceSignIn(userId);
+  }, [remember]);
+
   const signIn = useCallback(async (username: string, password: string) => {
     const { data } = await api<{ user_id: number; username: string; workspace_id: number }>('POST', '/sessions', {
       body: { username, password },
       signingIn: true,
     });
-    remember(await profileOf(data.user_id));
-    channel.current?.announceSignIn(data.user_id);
-  }, [remember]);
+    await completeSignIn(data.user_id);
+  }, [completeSignIn]);
 
   const signOut = useCallback(async () => {
     try {
@@ -209,8 +227,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [profile, remember]);
 
   const value = useMemo(
-    () => ({ profile, notice, workspaceId: workspaceId ?? profile?.workspaceId, setWorkspaceId, signIn, signOut, passwordChanged }),
-    [profile, notice, workspaceId, setWorkspaceId, signIn, signOut, passwordChanged],
+    () => ({ profile, notice, workspaceId: workspaceId ?? profile?.workspaceId, setWorkspaceId, signIn, completeSignIn, signOut, passwordChanged }),
+    [profile, notice, workspaceId, setWorkspaceId, signIn, completeSignIn, signOut, passwordChanged],
   );
   if (checking) return <Center mih="100vh"><Loader size="sm" aria-label="Loading" /></Center>;
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
