@@ -4,7 +4,7 @@ import type { Db } from '../db/database.js';
 import { takeTurn } from '../db/serialise.js';
 import { inTransaction } from '../db/transaction.js';
 import {
-  davLocksAt, davLocksBelow, deleteExpiredDavLocks, insertDavLock, renewDavLock, type DavLock,
+  davLocksAt, davLocksBelow, deleteExpiredDavLocks, insertDavLock, latestDavLockExpiry, renewDavLock, type DavLock,
 } from '../repositories/dav-locks.js';
 import { covers } from './lock-coverage.js';
 import { assertLockCountWithinLimit, assertOwnerWithinLimit } from './lock-limits.js';
@@ -21,8 +21,20 @@ function newLockToken(): string {
   return `urn:x-atrium:${randomBytes(16).toString('base64url')}`;
 }
 
+/**
+ * Whether any lock at all can still hold at `now`. Most sites hold none most of the time (a lock
+ * lives while a WebDAV client edits a file), and this one read, cached until the data changes,
+ * spares every listing and file read the two lock queries. A lock taken, renewed or released is a
+ * write, which empties the cache; one running out needs none, as the expiry is compared with `now`.
+ */
+async function anyLockHolds(db: Db, now: number): Promise<boolean> {
+  const latest = await latestDavLockExpiry(db);
+  return latest !== undefined && latest > now;
+}
+
 /** Unexpired locks that cover the resource at `pathKey`. */
 export async function locksCovering(db: Db, pathKey: string, now: number): Promise<DavLock[]> {
+  if (!(await anyLockHolds(db, now))) return [];
   const locks = await davLocksAt(db, selfAndAncestorKeys(pathKey), now);
   return locks.filter((lock) => covers(lock, pathKey));
 }
@@ -39,7 +51,10 @@ export interface LocksAround {
   locked(key: string): boolean;
 }
 
+const NO_LOCKS: LocksAround = Object.freeze({ locks: Object.freeze([]), stamp: '', locked: () => false });
+
 export async function locksAround(db: Db, pathKey: string, now: number): Promise<LocksAround> {
+  if (!(await anyLockHolds(db, now))) return NO_LOCKS;
   const [near, below] = await Promise.all([locksCovering(db, pathKey, now), davLocksBelow(db, pathKey, now)]);
   const locks = [...near, ...below];
   return {

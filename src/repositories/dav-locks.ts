@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
+import { cachedRead } from '../db/read-cache.js';
 import { startsWith } from './like-patterns.js';
 import type { DavLocksTable } from '../db/tables.js';
 
@@ -67,6 +68,17 @@ export async function insertDavLock(db: Db, lock: DavLock): Promise<void> {
 export async function findDavLock(db: Db, token: string, now: number): Promise<DavLock | undefined> {
   const row = await db.selectFrom('dav_locks').selectAll().where('token', '=', token).where('expires_at', '>', now).executeTakeFirst();
   return row === undefined ? undefined : toLock(row);
+}
+
+/**
+ * The latest expiry of any lock in the table, expired or not (undefined when it is empty), read
+ * through the cache until the data changes: whether any lock can still hold at a given time.
+ */
+export function latestDavLockExpiry(db: Db): Promise<number | undefined> {
+  return cachedRead(db, 'dav-locks-latest-expiry', '', async () => {
+    const row = await db.selectFrom('dav_locks').select((eb) => eb.fn.max('expires_at').as('latest')).executeTakeFirst();
+    return row?.latest === null || row?.latest === undefined ? undefined : Number(row.latest);
+  });
 }
 
 /** Unexpired locks rooted at any of these keys (a path and its ancestors, say). */
