@@ -6,32 +6,41 @@ import { probe } from './measure.js';
 import type { Scenario } from './scenarios.js';
 import { FLOOR_MAIN, startServer, type ServerProcess } from './server-process.js';
 
-/** The floor's row in the report (kind `floor`): what the listing could cost at the very least. */
-export const FLOOR_SCENARIO = 'floor: the listing\'s answer behind an API-key check, bare Fastify';
+/** The name of a scenario's floor row (kind `floor`): what that request could cost at the very least. */
+export const floorName = (scenario: string) => `floor: ${scenario}`;
 
 /**
- * Starts the floor server (bench/floor-server.mjs) with the answer Atrium gave to `listing` and
- * the listing's API key, so the same requests, under the same load, get the same bytes after the
- * same key check and nothing else. The ratio of this floor to the bare hello is the most any
- * listing could reach against the baseline on this machine (docs/benchmarks.md).
+ * Starts the floor server (bench/floor-server.mjs) with the answers Atrium gave to `scenarios`
+ * (all sent with the same API key), so the same requests, under the same load, get the same bytes
+ * after the same key check and nothing else. With `postgresUrl` (Atrium's own database URL, its
+ * schema included) each request also waits for one read of the data version per event-loop turn,
+ * the round trip a PostgreSQL node cannot skip. A floor's ratio to the bare hello is the most any
+ * server could reach against the baseline on this machine (docs/benchmarks.md).
  */
-export async function startListingFloor(atriumUrl: string, listing: Scenario): Promise<{ server: ServerProcess; scenario: Scenario }> {
-  const answer = await probe(atriumUrl, listing.request);
-  const wrong = listing.check(answer.status, answer.body);
-  if (wrong !== undefined) throw new Error(`the listing answered wrongly: ${wrong}`);
-  const [header, secret] = Object.entries(listing.request.headers)[0] ?? ['', ''];
+export async function startFloor(atriumUrl: string, scenarios: readonly Scenario[], postgresUrl?: string): Promise<{ server: ServerProcess; scenarios: Scenario[] }> {
+  const bodies: Record<string, string> = {};
+  for (const scenario of scenarios) {
+    const answer = await probe(atriumUrl, scenario.request);
+    const wrong = scenario.check(answer.status, answer.body);
+    if (wrong !== undefined) throw new Error(`${scenario.name} answered wrongly: ${wrong}`);
+    bodies[scenario.request.path] = JSON.stringify(answer.body);
+  }
+  const credentials = new Set(scenarios.map((s) => JSON.stringify(s.request.headers)));
+  if (credentials.size !== 1) throw new Error('the floor checks one API key: its scenarios must send the same');
+  const [header, secret] = Object.entries(scenarios[0]?.request.headers ?? {})[0] ?? ['', ''];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-floor-'));
-  const bodyFile = path.join(dir, 'listing.json');
-  fs.writeFileSync(bodyFile, JSON.stringify(answer.body));
+  const bodiesFile = path.join(dir, 'bodies.json');
+  fs.writeFileSync(bodiesFile, JSON.stringify(bodies));
   try {
     const server = await startServer(FLOOR_MAIN, {
-      FLOOR_BODY_FILE: bodyFile,
+      FLOOR_BODIES_FILE: bodiesFile,
       FLOOR_KEY_HEADER: header,
       FLOOR_KEY_SHA256: createHash('sha256').update(secret).digest('hex'),
+      ...(postgresUrl === undefined ? {} : { FLOOR_POSTGRES_URL: postgresUrl }),
     }, '/health');
-    return { server, scenario: { ...listing, name: FLOOR_SCENARIO } };
+    return { server, scenarios: scenarios.map((s) => ({ ...s, name: floorName(s.name) })) };
   } finally {
-    // The server has read the body at its start.
+    // The server has read the bodies at its start.
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

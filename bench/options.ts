@@ -30,6 +30,8 @@ export interface BenchOptions {
   timing: Timing;
   /** Each point of the growth series. */
   growthTiming: Timing;
+  /** Rounds of the hot path as shipped against its floor, the two taking turns (each row keeps its lowest cost). */
+  hotPathRounds: number;
   site: SiteShape;
   /** Grants in the site at each step of the growth series; the main scenarios run at `site.grants`. */
   grantSteps: number[];
@@ -79,6 +81,7 @@ export function benchOptions(env: NodeJS.ProcessEnv): BenchOptions {
     load: { connections: Number(env.BENCH_CONNECTIONS ?? 10), pipelining: Number(env.BENCH_PIPELINING ?? 1) },
     timing: { warmupSeconds: quick ? 0.5 : 2, seconds },
     growthTiming: { warmupSeconds: quick ? 0.5 : 1, seconds: quick ? 1 : Math.max(1, Math.round(seconds / 3)), repeats: quick ? 1 : 2 },
+    hotPathRounds: quick ? 1 : 2,
     site,
     grantSteps: !growth ? [site.grants] : quick ? [1_000, 10_000] : [1_000, 10_000, 100_000, 1_000_000],
     folderSizes: !growth ? [] : quick ? [100, 1_000] : [100, 1_000, 10_000, 100_000],

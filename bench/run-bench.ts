@@ -18,7 +18,7 @@ import { workersBench } from './workers/workers-bench.js';
 import { wrkCommand } from './workers/wrk-load.js';
 import { coldBench } from './cold/cold-bench.js';
 import { consoleBench } from './console/console-bench.js';
-import { startListingFloor } from './listing-floor.js';
+import { startFloor } from './hot-path-floor.js';
 import type { PageTiming } from './console/page-figures.js';
 import { ATRIUM_MAIN, BASELINE_MAIN, startServer, type ServerProcess } from './server-process.js';
 import { postgresStore, sqliteStore, type BenchStore, type StoreName } from './stores.js';
@@ -231,7 +231,7 @@ async function benchStore(
   }
 }
 
-/** The main scenarios on the site at `site.grants`, then the listing again with the access log on (SQLite). */
+/** The main scenarios on the site at `site.grants`, then the hot path as shipped against its floor. */
 async function mainAndLoggedScenarios(store: BenchStore, site: SeededSite, options: BenchOptions, record: (row: ResultRow) => void): Promise<boolean> {
   const database = store.name;
   const atrium = await startServer(ATRIUM_MAIN, { ...store.atriumEnv, ...ATRIUM_ENV }, '/health', options.atriumNodeArgs);
@@ -239,29 +239,46 @@ async function mainAndLoggedScenarios(store: BenchStore, site: SeededSite, optio
   try {
     foldersLand = (await probe(atrium.baseUrl, foldersProbe(site))).status !== 404;
     await mainScenarios(atrium, site, { database, foldersLand, options }, record);
-    if (database === 'sqlite' && foldersLand) await listingFloor(atrium, site, options, record);
   } finally {
     await atrium.stop();
   }
-  if (database === 'sqlite') {
-    const logged = await startServer(ATRIUM_MAIN, { ...store.atriumEnv, ...ATRIUM_ENV, ATRIUM_ACCESS_LOG: 'true' }, '/health');
-    try {
-      const scenario = foldersLand ? folderListing(site, 'key') : usersAsMember(site);
-      record(await runIn(logged, scenario, options.timing, { kind: 'access-log', database, grants: site.grants }, { database, foldersLand, options }));
-    } finally {
-      await logged.stop();
-    }
-  }
+  await hotPathAgainstFloor(store, site, { database, foldersLand, options }, record);
   return foldersLand;
 }
 
-/** The same load against the floor under the listing (listing-floor.ts), once: it has no database. */
-async function listingFloor(atrium: ServerProcess, site: SeededSite, options: BenchOptions, record: (row: ResultRow) => void): Promise<void> {
-  const floor = await startListingFloor(atrium.baseUrl, folderListing(site, 'key'));
+/**
+ * The key-authenticated listing and `GET /users` as shipped (the access log on) against their
+ * floor (hot-path-floor.ts: the same answers after the same key check in bare Fastify, plus on
+ * PostgreSQL one read of the data version per turn). The two servers take turns, scenario by
+ * scenario, for `hotPathRounds` rounds, and each row keeps its lowest cost: the machine's other
+ * work then falls on both alike, and the ratio compares like with like.
+ */
+async function hotPathAgainstFloor(store: BenchStore, site: SeededSite, ctx: StoreContext, record: (row: ResultRow) => void): Promise<void> {
+  const { database, options } = ctx;
+  const scenarios = [...(ctx.foldersLand ? [folderListing(site, 'key')] : []), usersAsMember(site)];
+  const atrium = await startServer(ATRIUM_MAIN, { ...store.atriumEnv, ...ATRIUM_ENV, ATRIUM_ACCESS_LOG: 'true' }, '/health', options.atriumNodeArgs);
   try {
-    record(await run(floor.server, floor.scenario, options, options.timing, { kind: 'floor', database: 'sqlite', grants: site.grants }, false));
+    const floor = await startFloor(atrium.baseUrl, scenarios, database === 'postgres' ? store.atriumEnv.ATRIUM_DATABASE_URL : undefined);
+    try {
+      const best = new Map<string, ResultRow>();
+      const keep = (row: ResultRow) => {
+        const key = `${row.kind} ${row.scenario}`;
+        const kept = best.get(key);
+        if (kept === undefined || keepsLower(kept, row)) best.set(key, row);
+      };
+      const once = { ...options.timing, repeats: 1 };
+      for (let round = 0; round < options.hotPathRounds; round += 1) {
+        for (const [i, scenario] of scenarios.entries()) {
+          keep(await run(atrium, scenario, options, once, { kind: 'access-log', database, grants: site.grants }, database === 'postgres'));
+          keep(await run(floor.server, floor.scenarios[i] as Scenario, options, once, { kind: 'floor', database, grants: site.grants }, database === 'postgres'));
+        }
+      }
+      for (const row of best.values()) record(row);
+    } finally {
+      await floor.server.stop();
+    }
   } finally {
-    await floor.server.stop();
+    await atrium.stop();
   }
 }
 

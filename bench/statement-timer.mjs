@@ -1,7 +1,13 @@
 // Times every SQLite statement Atrium runs, to see where a request's database time goes:
 //   node --import ./bench/statement-timer.mjs dist/main.js
 // then load it and stop it with SIGTERM: the statements with the most total time are printed to
-// standard error, with their mean time and count. A diagnostic, not part of the bench run.
+// standard error (or, with STATEMENT_TIMER_DIR, to a file there named by the process id, as the
+// bench drops its servers' output), with their mean time and count. A diagnostic, not part of
+// the bench run: `BENCH_NODE_ARGS="--import ./bench/statement-timer.mjs"` with STATEMENT_TIMER_DIR
+// in the bench's environment does not reach Atrium, so that directory defaults to the temporary one.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import process from 'node:process';
 import BetterSqlite3 from 'better-sqlite3';
 
@@ -27,9 +33,8 @@ BetterSqlite3.prototype.prepare = function timedPrepare(sql) {
 };
 
 process.once('SIGTERM', () => {
-  const rows = [...stats].sort((a, b) => b[1].micros - a[1].micros).slice(0, 15);
-  for (const [sql, { count, micros }] of rows) {
-    process.stderr.write(`${(micros / count).toFixed(1).padStart(8)} µs × ${String(count).padStart(6)}  ${sql.replace(/\s+/g, ' ').slice(0, 160)}\n`);
-  }
+  const rows = [...stats].sort((a, b) => b[1].micros - a[1].micros).slice(0, 25);
+  const lines = rows.map(([sql, { count, micros }]) => `${(micros / count).toFixed(1).padStart(8)} µs × ${String(count).padStart(8)}  ${sql.replace(/\s+/g, ' ').slice(0, 240)}\n`).join('');
+  fs.writeFileSync(path.join(process.env.STATEMENT_TIMER_DIR ?? os.tmpdir(), `atrium-statements-${process.pid}.txt`), lines);
   process.exit(0);
 });

@@ -12,8 +12,13 @@ describe('bench harness smoke run, the seeded site\'s sections [sqlite]', () => 
       'GET /permissions?user_id=&include_groups=true',
       'GET /permissions/explain',
       'POST /sessions',
-      'floor: the listing\'s answer behind an API-key check, bare Fastify',
     ]));
+    // The hot path as shipped (the access log on) beside its floor, request by request.
+    const beside = report.rows.filter((row) => (row.kind === 'access-log' || row.kind === 'floor') && row.measurement !== undefined);
+    expect(beside.map((row) => `${row.kind} ${row.scenario}`).sort()).toEqual([
+      'access-log GET /folders/<path> (20 entries, API key)', 'access-log GET /users (API key: authentication + one authority check)',
+      'floor floor: GET /folders/<path> (20 entries, API key)', 'floor floor: GET /users (API key: authentication + one authority check)',
+    ]);
     // Activity recording, writing and then not, with the ratio in the report.
     expect(report.rows.filter((row) => row.kind === 'activity' && row.measurement !== undefined)).toHaveLength(2);
     // The cold section: each scenario after a write (every answer checked in the loop) and warm,
