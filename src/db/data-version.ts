@@ -19,6 +19,11 @@ export interface DataVersion {
    * committed before the request arrived, anywhere, is seen.
    */
   arrived<T>(next: () => T): T;
+  /**
+   * Work that no request carries has begun (a background job, a duty of the job runner): the
+   * reads it makes through the cache must see every change committed before now, as a request's do.
+   */
+  workBegins(): void;
 }
 
 /** Called by the drivers before every statement that may write (or end a transaction). */
@@ -27,16 +32,11 @@ export interface WriteCounter {
 }
 
 /**
- * What other processes have committed is read once per request, on its first cached read, and
- * kept in the request's scope: a change committed before the request arrived is seen, and one
- * committed while it runs is seen by the next. This process's own writes are counted as they
- * happen, so a request that writes and then reads sees its own change.
- *
- * The scope costs a hook on every promise (Node 20's AsyncLocalStorage), and SQLite's pragma could
- * be read synchronously without one. That was tried: read when a request arrives, the pragma was
- * no longer shared by the requests of a turn, and, worse, each response was then written as soon
- * as its request was read instead of with the others of its turn, waking the client once per
- * response: the listing cost 50% more CPU under load. Waiting for the turn's shared read keeps both.
+ * On PostgreSQL, what other nodes have committed is read once per request, on its first cached
+ * read, and kept in the request's scope: a change committed before the request arrived is seen,
+ * and one committed while it runs is seen by the next. This process's own writes are counted as
+ * they happen, so a request that writes and then reads sees its own change. (SQLite needs no
+ * scope: see sqliteDataVersion.)
  */
 interface RequestScope {
   external?: string | Promise<string>;
@@ -79,40 +79,56 @@ export function sharedReads(read: () => string | Promise<string>): () => Promise
 }
 
 /**
- * A data version from a way to read the external stamp. In a request, the stamp's external part
- * is read once (shared with the requests that ask before it begins, then kept as a plain string so
- * later reads answer at once) and this process's own writes are counted live. Outside a request,
- * `outsideRequest` decides: read the stamp now, or give none (nothing is cached).
+ * SQLite: `PRAGMA data_version` changes when any other connection (another process on the same
+ * file: a worker, the command line, the sqlite3 shell) commits; this connection's own writes are
+ * counted as they run (sqlite-statement-cache.ts). In WAL mode the pragma opens a read transaction
+ * (file locks, several system calls), the one database touch left on a cached request, so the
+ * requests of one event-loop turn share it (sharedReads).
+ *
+ * No request scope is needed here, and none is kept: a scope costs a hook on every promise
+ * (Node 20's AsyncLocalStorage), 10 to 20% of a cached request's CPU. The pragma is read
+ * synchronously, so no read is ever under way when something arrives, and one rule is enough: a
+ * stamp is kept from its read until the next arrival (an HTTP or SFTP request, a background job
+ * or duty: `arrived` and `workBegins`) or until the loop's next round of immediates, whichever
+ * comes first. So whatever uses a stamp began before it was read, or began with no arrival since
+ * and runs at most one turn of the loop after it (a long job's next step, say): a change committed
+ * before a request or a job began, anywhere, is always seen.
+ *
+ * Reading the pragma at once when a request arrives, instead of sharing a read after the turn's
+ * arrivals, was tried (with a scope): the read was no longer shared, and, worse, each response was
+ * written as soon as its request was read instead of with the others of its turn, waking the
+ * client once per response: the listing cost 50% more CPU under load.
  */
-function dataVersionFrom(readExternal: () => string | Promise<string>, outsideRequest: (writes: number) => string | undefined): DataVersion & WriteCounter {
-  const readShared = sharedReads(readExternal);
+export function sqliteDataVersion(sqlite: BetterSqlite3.Database): DataVersion & WriteCounter {
+  const dataVersion = sqlite.prepare('pragma data_version').pluck();
   let writes = 0;
+  let stamp: string | undefined;
+  const forget = () => {
+    stamp = undefined;
+  };
+  const readShared = sharedReads(() => {
+    stamp = String(dataVersion.get());
+    // Immediates queued while the loop runs its immediates wait for its next turn.
+    setImmediate(forget);
+    return stamp;
+  });
   return {
     current() {
-      const scope = requestScope.getStore();
-      if (scope === undefined) return outsideRequest(writes);
-      const external = (scope.external ??= readShared().then((stamp) => (scope.external = stamp)));
-      return typeof external === 'string' ? `${external}:${writes}` : external.then((stamp) => `${stamp}:${writes}`);
+      if (stamp !== undefined) return `${stamp}:${writes}`;
+      return readShared().then((read) => `${read}:${writes}`);
     },
-    arrived: (next) => requestScope.run({}, next),
+    arrived(next) {
+      stamp = undefined;
+      return next();
+    },
+    workBegins() {
+      stamp = undefined;
+    },
     noteWrite: () => {
       writes += 1;
     },
     caches: new Map(),
   };
-}
-
-/**
- * SQLite: `PRAGMA data_version` changes when any other connection (another process on the same
- * file: a worker, the command line, the sqlite3 shell) commits; this connection's own writes are
- * counted as they run (sqlite-statement-cache.ts). In WAL mode the pragma opens a read transaction
- * (file locks, several system calls), the one database touch left on a cached request, so the
- * requests of one event-loop turn share it. Outside a request the pragma is read on every call.
- */
-export function sqliteDataVersion(sqlite: BetterSqlite3.Database): DataVersion & WriteCounter {
-  const dataVersion = sqlite.prepare('pragma data_version').pluck();
-  const readExternal = () => String(dataVersion.get());
-  return dataVersionFrom(readExternal, (writes) => `${readExternal()}:${writes}`);
 }
 
 /**
@@ -124,8 +140,27 @@ export function sqliteDataVersion(sqlite: BetterSqlite3.Database): DataVersion &
  * at a time (sharedReads).
  */
 export function postgresDataVersion(pool: pg.Pool): DataVersion & WriteCounter {
-  const readCounter = async () => String((await pool.query<{ version: string | number }>('select version from data_version where id = 1')).rows[0]?.version ?? '');
-  return dataVersionFrom(readCounter, () => undefined);
+  const readShared = sharedReads(async () => String((await pool.query<{ version: string | number }>('select version from data_version where id = 1')).rows[0]?.version ?? ''));
+  let writes = 0;
+  return {
+    // In a request the counter is read once (shared with the requests that ask before the read
+    // begins, then kept as a plain string so later reads answer at once); this process's own
+    // writes are counted live. A read begun before a request arrived, which may still be under way
+    // when it does, is never the request's: that is what the request's scope is for.
+    current() {
+      const scope = requestScope.getStore();
+      if (scope === undefined) return undefined;
+      const external = (scope.external ??= readShared().then((stamp) => (scope.external = stamp)));
+      return typeof external === 'string' ? `${external}:${writes}` : external.then((stamp) => `${stamp}:${writes}`);
+    },
+    arrived: (next) => requestScope.run({}, next),
+    // Outside a request nothing is cached: the work reads what is committed now.
+    workBegins: () => undefined,
+    noteWrite: () => {
+      writes += 1;
+    },
+    caches: new Map(),
+  };
 }
 
 /** Whether a statement begins, ends or marks a point in a transaction (either database's spelling). */

@@ -24,6 +24,14 @@ export function requestArrived<T>(db: Db, next: () => T): T {
 }
 
 /**
+ * Work that no request carries begins (a background job, a duty of the job runner): its cached
+ * reads see every change committed before now (DataVersion.workBegins).
+ */
+export function workBegins(db: Db): void {
+  versions.get(db)?.workBegins();
+}
+
+/**
  * Limits for one kind of cached read whose values vary in size (pages of rows, rendered bodies):
  * the kind's values may weigh at most `maxWeight` in all (rows, characters: the caller's unit),
  * and a value heavier than an eighth of that is answered but not kept.

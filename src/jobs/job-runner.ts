@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { Db } from '../db/database.js';
+import { workBegins } from '../db/read-cache.js';
 import type { Clock } from '../lib/time.js';
 import type { Timer } from '../lib/timer.js';
 import { hasDueJob } from '../repositories/jobs.js';
@@ -131,7 +132,10 @@ export class JobRunner {
 
   private async runUntilNoneDue(): Promise<number> {
     const { db, clock } = this.options;
-    for (const duty of this.duties) await duty(clock.now()).catch(this.onError);
+    for (const duty of this.duties) {
+      workBegins(db);
+      await duty(clock.now()).catch(this.onError);
+    }
     let ran = 0;
     // Looking before claiming: a poll that finds nothing only reads.
     while (!this.stopping && (await hasDueJob(db, clock.now()))) {
@@ -161,6 +165,8 @@ export class JobRunner {
     const stopBeating = this.beat(job, lost);
     let failure: string | undefined;
     try {
+      // The change that queued the job may have been committed by another process a moment ago.
+      workBegins(db);
       await handler(job.payload, job, { now: () => clock.now(), nodeId: this.nodeId, signal: lost.signal });
     } catch (error) {
       failure = error instanceof Error ? error.message : String(error);

@@ -12,6 +12,26 @@ const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
  * resolved, so that no spelling can climb out of a Workspace root.
  */
 export function canonicalPath(input: string): string {
+  const known = recentlyCanonical.get(input);
+  if (known !== undefined) return known;
+  const canonical = canonicalPathOf(input);
+  if (input.length > RECENT_PATH_LENGTH) return canonical;
+  if (recentlyCanonical.size >= RECENT_PATHS) recentlyCanonical.clear();
+  recentlyCanonical.set(input, canonical);
+  return canonical;
+}
+
+/**
+ * The same few paths are asked for again and again (every request of a client that lists one
+ * folder), and normalizing and checking one costs about a microsecond: the last few thousand
+ * answers for paths of ordinary length are kept (a few megabytes at most). A refused spelling
+ * throws each time, as it is never kept.
+ */
+const recentlyCanonical = new Map<string, string>();
+const RECENT_PATHS = 4_096;
+const RECENT_PATH_LENGTH = 512;
+
+function canonicalPathOf(input: string): string {
   const normalized = input.normalize('NFC');
   if (Buffer.byteLength(normalized, 'utf8') > MAX_PATH_BYTES) throw errors.invalidPath(`A path may be at most ${MAX_PATH_BYTES} bytes.`);
   if (CONTROL_CHARACTERS.test(normalized)) throw errors.invalidPath('A path may not contain control characters.');

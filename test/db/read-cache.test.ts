@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openPostgres, openSqlite, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { tablesMissingTheTrigger } from '../../src/db/migrations/009-data-version.js';
-import { cachedRead, requestArrived } from '../../src/db/read-cache.js';
+import { cachedRead, requestArrived, workBegins } from '../../src/db/read-cache.js';
 import { appendEvents, appendEventsAlone, type Recording } from '../../src/history/record.js';
 import { adminQuery, POSTGRES_TEST_URL } from '../support/postgres-server.js';
 
@@ -73,15 +73,26 @@ describe('cached reads [sqlite]', () => {
     expect(await inRequest(database, () => names.read())).toContain('Written elsewhere');
   });
 
-  it('reads afresh for a request that arrives right after another process commits, and outside any request', async () => {
+  it('reads afresh for a request that arrives right after another process commits, for a job that begins after it, and a turn later for anything else', async () => {
     const names = workspaceNames(database);
     const other = new BetterSqlite3(path.join(dir, 'atrium.sqlite'));
+    const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
     try {
       await inRequest(database, () => names.read());
       other.prepare('insert into workspaces (name, created_at) values (?, 0)').run('Committed before the request');
       expect(await inRequest(database, () => names.read())).toContain('Committed before the request');
-      // A read no request announced (a timer, say) reads the pragma itself.
+      // Work no request carries announces itself (the job runner does, before each job and duty).
+      other.prepare('insert into workspaces (name, created_at) values (?, 0)').run('Committed before a job');
+      workBegins(database.db);
+      expect(await names.read()).toContain('Committed before a job');
+      expect(names.loads()).toBe(3);
+      // In the turn of its read, the stamp is shared by whatever asks; from the loop's next round
+      // of immediates on, a read that nothing announced (a timer, say) reads the pragma again.
+      expect(await names.read()).toContain('Committed before a job');
+      expect(names.loads()).toBe(3);
       other.prepare('insert into workspaces (name, created_at) values (?, 0)').run('Committed before a timer');
+      await nextTurn();
+      await nextTurn();
       expect(await names.read()).toContain('Committed before a timer');
     } finally {
       other.close();
