@@ -9,7 +9,7 @@ import { ATRIUM_MAIN, startServer, type ServerProcess } from '../server-process.
 import { postgresStore, sqliteStore, type StoreName } from '../stores.js';
 import type { Transfer } from '../transfer.js';
 import { sftpTransfer, type SftpTarget } from './openssh-client.js';
-import { run, sshdMissing, startOpenSshServer, type OpenSshServer } from './openssh-server.js';
+import { chooseSshd, run, startOpenSshServer, type OpenSshServer, type SshdChoice } from './openssh-server.js';
 import { measureSessions } from './sftp-sessions.js';
 
 export interface SftpBenchContext {
@@ -68,16 +68,17 @@ export async function sftpBench(ctx: SftpBenchContext, record: (row: ResultRow) 
     fs.writeFileSync(atriumKnownHosts, `[127.0.0.1]:${port} ${hostKey}\n`);
     const atrium: SftpTarget = { port, username: USERNAME, identity, knownHostsFile: atriumKnownHosts, serverPid: server.pid };
 
-    const missing = sshdMissing();
+    const choice = await chooseSshd(progress);
+    if ('missing' in choice) progress(`sftp: ${'!'.repeat(20)} NO COMPARISON WITH OPENSSH: ${choice.missing}; set BENCH_SSHD=none to leave it out on purpose ${'!'.repeat(20)}`);
     let openssh: SftpTarget | undefined;
-    if (missing === undefined) {
+    if ('sshd' in choice) {
       fs.mkdirSync(path.join(work, 'sshd'));
-      sshd = await startOpenSshServer(path.join(work, 'sshd'), `${identity}.pub`);
+      sshd = await startOpenSshServer(choice.sshd, path.join(work, 'sshd'), `${identity}.pub`);
       fs.writeFileSync(path.join(work, 'known_hosts_openssh'), `${sshd.knownHosts}\n`);
       openssh = { port: sshd.port, username: os.userInfo().username, identity, knownHostsFile: path.join(work, 'known_hosts_openssh') };
       fs.mkdirSync(path.join(work, 'openssh-remote'));
     }
-    for (const row of await transfers(atrium, openssh, missing, work, ctx, progress)) record({ ...base, ...row });
+    for (const row of await transfers(atrium, openssh, choice, work, ctx, progress)) record({ ...base, ...row });
 
     progress(`sftp: ${ctx.sessions} sessions listing and fetching for ${ctx.timing.seconds} s`);
     const measurement = await measureSessions({
@@ -125,7 +126,7 @@ async function prepareAtrium(server: ServerProcess, identity: string, smallFiles
  * The large file up then down with each server, round after round, the servers taking turns to go
  * first; each figure keeps its best round. The local file is made once, from random bytes.
  */
-async function transfers(atrium: SftpTarget, openssh: SftpTarget | undefined, missing: string | undefined, work: string, ctx: SftpBenchContext, progress: (line: string) => void): Promise<Omit<ResultRow, 'kind' | 'database'>[]> {
+async function transfers(atrium: SftpTarget, openssh: SftpTarget | undefined, choice: SshdChoice, work: string, ctx: SftpBenchContext, progress: (line: string) => void): Promise<Omit<ResultRow, 'kind' | 'database'>[]> {
   const size = ctx.transferBytes;
   const label = size >= 2 ** 30 ? `${size / 2 ** 30} GiB` : `${size / 2 ** 20} MiB`;
   const local = path.join(work, 'upload.bin');
@@ -160,7 +161,9 @@ async function transfers(atrium: SftpTarget, openssh: SftpTarget | undefined, mi
   }
   return [SFTP_ROWS.atriumPut, SFTP_ROWS.opensshPut, SFTP_ROWS.atriumGet, SFTP_ROWS.opensshGet].map((name) => {
     const scenario = `${name} (${label})`;
-    if (missing !== undefined && name.includes('OpenSSH')) return { scenario, skipped: `not measured: ${missing}` };
+    // Left out on purpose is a note; missing is an error, so the run does not pass without it.
+    if ('skipped' in choice && name.includes('OpenSSH')) return { scenario, skipped: choice.skipped };
+    if ('missing' in choice && name.includes('OpenSSH')) return { scenario, error: `not measured: ${choice.missing}` };
     const transfer = best.get(name);
     return transfer === undefined ? { scenario, error: errors.get(name) ?? 'not run' } : { scenario, transfer };
   });

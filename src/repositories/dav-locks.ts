@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
-import { cachedRead } from '../db/read-cache.js';
+import { cachedRead, rowsPolicy } from '../db/read-cache.js';
 import { startsWith } from './like-patterns.js';
 import type { DavLocksTable } from '../db/tables.js';
 
@@ -81,21 +81,36 @@ export function latestDavLockExpiry(db: Db): Promise<number | undefined> {
   });
 }
 
+/**
+ * The lock reads of every listing and stat are cached reads (db/read-cache.ts): every listing read
+ * them afresh, three statements per SFTP listing. They are cached without their expiry and the
+ * expired locks left out at each read, so a lock that runs out, which changes no data, is still
+ * seen at once. Expired rows are few: they are removed whenever a lock is taken.
+ */
+const LOCK_ROWS_POLICY = rowsPolicy<readonly LockRow[]>(20_000);
+
 /** Unexpired locks rooted at any of these keys (a path and its ancestors, say). */
 export async function davLocksAt(db: Db, pathKeys: readonly string[], now: number): Promise<DavLock[]> {
   if (pathKeys.length === 0) return [];
-  const rows = await db.selectFrom('dav_locks').selectAll().where('path_key', 'in', pathKeys).where('expires_at', '>', now).orderBy('created_at').execute();
-  return rows.map(toLock);
+  const rows = await cachedRead(db, 'dav-locks-at', JSON.stringify(pathKeys), async () => Object.freeze(
+    await db.selectFrom('dav_locks').selectAll().where('path_key', 'in', pathKeys).orderBy('created_at').execute(),
+  ), LOCK_ROWS_POLICY);
+  return unexpired(rows, now);
 }
 
 /** Unexpired locks rooted strictly below `pathKey`. */
 export async function davLocksBelow(db: Db, pathKey: string, now: number): Promise<DavLock[]> {
-  const rows = await db.selectFrom('dav_locks').selectAll()
-    .where(pathKey === '' ? (eb) => eb('path_key', '!=', '') : startsWith('path_key', `${pathKey}/`))
-    .where('expires_at', '>', now)
-    .orderBy('created_at')
-    .execute();
-  return rows.map(toLock);
+  const rows = await cachedRead(db, 'dav-locks-below', pathKey, async () => Object.freeze(
+    await db.selectFrom('dav_locks').selectAll()
+      .where(pathKey === '' ? (eb) => eb('path_key', '!=', '') : startsWith('path_key', `${pathKey}/`))
+      .orderBy('created_at')
+      .execute(),
+  ), LOCK_ROWS_POLICY);
+  return unexpired(rows, now);
+}
+
+function unexpired(rows: readonly LockRow[], now: number): DavLock[] {
+  return rows.filter((row) => Number(row.expires_at) > now).map(toLock);
 }
 
 export async function renewDavLock(db: Db, token: string, timeoutSeconds: number, expiresAt: number): Promise<void> {

@@ -15,6 +15,7 @@ import type { HostKeys } from './host-keys.js';
 import { registeredPublicKeys, SftpAuthenticator, SIGN_IN_METHODS, type PublicKeyLookup } from './sftp-auth.js';
 import { SftpSession } from './sftp-session.js';
 import { advertiseExtensions } from './operations/wire.js';
+import { batchWritesPerTurn } from './write-batching.js';
 import { DEFAULT_SIGN_IN_LIMITS, SignInLimits, type SignInLimitSettings, type Admission } from './sign-in-limits.js';
 
 // ssh2 is CommonJS: its values come from the default export under Node's ESM.
@@ -80,6 +81,7 @@ export async function startSftpServer(options: SftpServerOptions, listen: { host
     // SFTP answers are small packets a client waits for before sending more: Nagle's delay would
     // hold each one back.
     socket.setNoDelay(true);
+    batchWritesPerTurn(socket);
     ssh.injectSocket(socket);
   });
 

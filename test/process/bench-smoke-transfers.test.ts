@@ -7,7 +7,7 @@ describe('bench harness smoke run, the transfer sections [sqlite]', () => {
     expect(report.rows.filter((row) => row.measurement !== undefined).map((row) => row.scenario)).toContain('WebDAV PROPFIND Depth 1 <100-entry folder>');
     // The WebDAV section's uploads and downloads, through each door.
     expect(report.rows.filter((row) => row.kind === 'webdav' && row.transfer !== undefined).map((row) => row.scenario.split(' (')[0])).toEqual(['REST PUT /files/<path>', 'WebDAV PUT', 'REST GET /files/<path>?action=stream', 'WebDAV GET']);
-    // The SFTP section: OpenSSH's sftp against Atrium (and against OpenSSH's sshd, where installed),
+    // The SFTP section: OpenSSH's sftp against Atrium (and against OpenSSH's sshd, installed if missing),
     // then the concurrent sessions.
     const sftp = report.rows.filter((row) => row.kind === 'sftp');
     expect(sftp.filter((row) => row.transfer !== undefined).map((row) => row.scenario.split(' (')[0])).toEqual(expect.arrayContaining(['SFTP put, Atrium', 'SFTP get, Atrium']));

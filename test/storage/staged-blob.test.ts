@@ -40,6 +40,24 @@ describe('staged blobs on local disk', () => {
     expect(await tmpFiles()).toEqual([]);
   });
 
+  it('writes a full block while the next gathers, and a rewrite of bytes still on their way lands after them', async () => {
+    // OpenSSH's client writes 255 KiB at a time, which does not divide a block.
+    const piece = 255 * 1024;
+    const data = randomBytes(4 * 1024 * 1024 + 77);
+    const staged = await storage.stage({ maxBytes: data.length });
+    for (let offset = 0; offset < data.length; offset += piece) await staged.write(data.subarray(offset, offset + piece), offset);
+    const patch = randomBytes(5000);
+    const at = 3 * 1024 * 1024 + 10;
+    await staged.write(patch, at);
+    const expected = Buffer.from(data);
+    patch.copy(expected, at);
+    expect((await staged.read(at - 100, 5200)).equals(expected.subarray(at - 100, at + 5100))).toBe(true);
+    const key = newStorageKey();
+    expect(await staged.finish(key)).toEqual({ size: data.length, ...digestsOf(expected) });
+    expect((await read(key)).equals(expected)).toBe(true);
+    expect(await tmpFiles()).toEqual([]);
+  });
+
   it('starts from an existing blob to append, refuses bytes past its limit, and leaves nothing when discarded', async () => {
     const first = newStorageKey();
     await storage.write(first, (await import('node:stream')).Readable.from([Buffer.from('hello')]), { maxBytes: 100 });
