@@ -54,8 +54,8 @@ export interface BenchOptions {
   automations: { automations: number; rounds: number };
   /** The search section: the entries of the searched site, and the searches timed per scenario. */
   search: { entries: number; searches: number };
-  /** The large-site section: the large site's shape (the small one is its first Workspace) and the requests of each cold loop. */
-  large: { shape: LargeSiteShape; coldRequests: number; keepSchemas: boolean };
+  /** The large-site section: the large site's shape (the small one is its first Workspace), the requests of each cold loop and the rounds. */
+  large: { shape: LargeSiteShape; coldRequests: number; rounds: number; keepSchemas: boolean };
   /** The parts of the run to do (`BENCH_SECTIONS`); the baseline is always measured. */
   sections: ReadonlySet<BenchSection>;
   /** Extra Node.js flags for Atrium's process, e.g. `--cpu-prof --cpu-prof-dir=prof`. */
@@ -116,7 +116,7 @@ export function benchOptions(env: NodeJS.ProcessEnv): BenchOptions {
     },
     automations: { automations: Number(env.BENCH_AUTOMATIONS ?? 1_000), rounds: quick ? 1 : 2 },
     search: { entries: Number(env.BENCH_SEARCH_ENTRIES ?? (quick ? 10_000 : 100_000)), searches: Number(env.BENCH_SEARCHES ?? (quick ? 20 : 200)) },
-    large: { shape: quick ? QUICK_LARGE_SITE : FULL_LARGE_SITE, coldRequests: quick ? 30 : 200, keepSchemas: env.BENCH_LARGE_KEEP === '1' },
+    large: { shape: quick ? QUICK_LARGE_SITE : FULL_LARGE_SITE, coldRequests: quick ? 30 : 200, rounds: quick ? 1 : 2, keepSchemas: env.BENCH_LARGE_KEEP === '1' },
     sections,
     atriumNodeArgs: (env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== ''),
     resultsDir: env.BENCH_RESULTS_DIR ?? 'bench/results',

@@ -42,7 +42,7 @@ export async function runSmoke(sections: BenchSection[]): Promise<BenchReport> {
     search: { entries: 2_000, searches: 10 },
     // The large-site section runs on PostgreSQL whatever `databases` says: the suite's server.
     postgresUrl: POSTGRES_TEST_URL,
-    large: { shape: SMOKE_LARGE_SITE, coldRequests: 5, keepSchemas: false },
+    large: { shape: SMOKE_LARGE_SITE, coldRequests: 5, rounds: 1, keepSchemas: false },
   };
   const report = await runBench(options, () => undefined);
 
