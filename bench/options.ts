@@ -1,5 +1,6 @@
 import type { LoadSettings } from './load.js';
 import type { Timing } from './measure.js';
+import { FULL_LARGE_SITE, QUICK_LARGE_SITE, type LargeSiteShape } from './large-site/large-shape.js';
 import { FULL_SITE, QUICK_SITE, type SiteShape } from './seed/site-shape.js';
 import type { StoreName } from './stores.js';
 
@@ -7,9 +8,9 @@ import type { StoreName } from './stores.js';
  * The parts of a run: the main scenarios (with the access-log row), the growth series (grants and
  * folder sizes), the main scenarios after a write (every cache empty), History and access review,
  * WebDAV, the 1 GiB transfers, SFTP, one process against two workers, the web console in Chromium,
- * and what automations' `action` triggers cost an upload.
+ * what automations' `action` triggers cost an upload, search, and a large organisation's site on PostgreSQL.
  */
-export const BENCH_SECTIONS = ['main', 'growth', 'cold', 'history', 'webdav', 'transfers', 'sftp', 'workers', 'console', 'automations', 'search'] as const;
+export const BENCH_SECTIONS = ['main', 'growth', 'cold', 'history', 'webdav', 'transfers', 'sftp', 'workers', 'console', 'automations', 'search', 'large'] as const;
 export type BenchSection = (typeof BENCH_SECTIONS)[number];
 
 /** `BENCH_SECTIONS=main,growth`: the named sections only; unset, every section. An unknown name is an error, not a silent skip. */
@@ -55,6 +56,8 @@ export interface BenchOptions {
   automations: { automations: number; rounds: number };
   /** The search section: the entries of the searched site, and the searches timed per scenario. */
   search: { entries: number; searches: number };
+  /** The large-site section: the large site's shape (the small one is its first Workspace), the requests of each cold loop and the rounds. */
+  large: { shape: LargeSiteShape; coldRequests: number; rounds: number; keepSchemas: boolean };
   /** The parts of the run to do (`BENCH_SECTIONS`); the baseline is always measured. */
   sections: ReadonlySet<BenchSection>;
   /** Extra Node.js flags for Atrium's process, e.g. `--cpu-prof --cpu-prof-dir=prof`. */
@@ -116,6 +119,7 @@ export function benchOptions(env: NodeJS.ProcessEnv): BenchOptions {
     },
     automations: { automations: Number(env.BENCH_AUTOMATIONS ?? 1_000), rounds: quick ? 1 : 2 },
     search: { entries: Number(env.BENCH_SEARCH_ENTRIES ?? (quick ? 10_000 : 100_000)), searches: Number(env.BENCH_SEARCHES ?? (quick ? 20 : 200)) },
+    large: { shape: quick ? QUICK_LARGE_SITE : FULL_LARGE_SITE, coldRequests: quick ? 30 : 200, rounds: quick ? 1 : 2, keepSchemas: env.BENCH_LARGE_KEEP === '1' },
     sections,
     atriumNodeArgs: (env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== ''),
     resultsDir: env.BENCH_RESULTS_DIR ?? 'bench/results',

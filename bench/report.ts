@@ -11,6 +11,7 @@ import { sftpSection, sftpTargets } from './sftp/sftp-report.js';
 import { transfersSection, transfersTargets } from './transfers/transfers-report.js';
 import { workersSection, workersTargets } from './workers/workers-report.js';
 import { searchSection, searchTargets } from './search/search-report.js';
+import { largeSiteSection, largeSiteTargets } from './large-site/large-report.js';
 import type { BenchReport, ResultRow } from './run-bench.js';
 
 const fixed = (value: number | undefined, digits = 0) => (value === undefined ? '' : value.toFixed(digits));
@@ -69,6 +70,7 @@ export function formatReport(report: BenchReport): string {
   out.push(...consoleSection(report));
   out.push(...automationsSection(report));
   out.push(...searchSection(report));
+  out.push(...largeSiteSection(report));
   out.push('Targets:');
   out.push('');
   out.push(table(['target', 'measured', 'met'], targets(report)));
@@ -135,6 +137,7 @@ export function targets(report: BenchReport): string[][] {
   rows.push(...consoleTargets(report));
   rows.push(...automationsTargets(report));
   rows.push(...searchTargets(report));
+  rows.push(...largeSiteTargets(report));
   const lastStep = report.site.grantSteps.at(-1);
   const rssOf = (rows_: ResultRow[]) => Math.max(0, ...rows_.filter((r) => r.measurement !== undefined).map((r) => (r.measurement as Measurement).rssMb));
   for (const database of ['sqlite', 'postgres']) {

@@ -12,6 +12,7 @@ import type { DigestCost } from './transfers/digest-cost.js';
 import { webdavBench } from './webdav/webdav-bench.js';
 import { automationsBench } from './automations/automations-bench.js';
 import { searchBench, type SearchLatency } from './search/search-bench.js';
+import { largeSiteBench } from './large-site/large-bench.js';
 import { sftpBench } from './sftp/sftp-bench.js';
 import { transfersBench } from './transfers/transfers-bench.js';
 import { workersBench } from './workers/workers-bench.js';
@@ -23,7 +24,7 @@ import type { PageTiming } from './console/page-figures.js';
 import { ATRIUM_MAIN, BASELINE_MAIN, startServer, type ServerProcess } from './server-process.js';
 import { postgresStore, sqliteStore, type BenchStore, type StoreName } from './stores.js';
 
-export type RowKind = 'main' | 'activity' | 'floor' | 'grant-growth' | 'folder-growth' | 'access-log' | 'cold' | 'audit' | 'history-growth' | 'webdav' | 'sftp' | 'transfers' | 'workers' | 'console' | 'automations' | 'search';
+export type RowKind = 'main' | 'activity' | 'floor' | 'grant-growth' | 'folder-growth' | 'access-log' | 'cold' | 'audit' | 'history-growth' | 'webdav' | 'sftp' | 'transfers' | 'workers' | 'console' | 'automations' | 'search' | 'large-site';
 
 export interface ResultRow {
   kind: RowKind;
@@ -58,6 +59,10 @@ export interface ResultRow {
   ratioToBaseline?: number;
   /** Searches timed one at a time (the search section). */
   searchLatency?: SearchLatency;
+  /** The large-site section: which of its two sites the row is on. */
+  site?: 'large' | 'small';
+  /** The large-site section: how long its seed took, its size on disk, and what it holds. */
+  seed?: { seconds: number; bytes: number; users: number; groups: number; grants: number; folders: number; files: number; history: number };
   /** Why there is no measurement. */
   skipped?: string;
   /** The scenario's answer was wrong: no figure is given for it. */
@@ -125,6 +130,10 @@ export async function runBench(options: BenchOptions, progress: (line: string) =
         atriumEnv: ATRIUM_ENV, nodeArgs: options.atriumNodeArgs, withBaseline: name === options.databases[0], wrk: wrkCommand(process.env),
       }, record, progress);
     }
+  }
+  // The large site on PostgreSQL only, whatever BENCH_DATABASES says: its seed is PostgreSQL's own SQL.
+  if (options.sections.has('large')) {
+    await largeSiteBench({ postgresUrl: options.postgresUrl, ...options.large, load: options.load, timing: options.timing, atriumEnv: ATRIUM_ENV, nodeArgs: options.atriumNodeArgs }, record, progress);
   }
   // SFTP once, on the first database: its comparison is with OpenSSH's server, which has none.
   const sftpDatabase = options.databases[0];
@@ -372,6 +381,7 @@ async function run(server: ServerProcess, scenario: Scenario, options: BenchOpti
 function describe(row: ResultRow): string {
   let where = [row.database, row.grants === undefined ? '' : `${row.grants} grants`, row.folderSize === undefined ? '' : `folder of ${row.folderSize}`,
     row.historyRecords === undefined ? '' : `${row.historyRecords} History records`].filter((s) => s !== '').join(', ');
+  if (row.site !== undefined) where += `, ${row.site} site`;
   if (row.cache !== undefined) where += `, ${row.cache}`;
   if (row.skipped !== undefined) return `${where}: ${row.scenario}: skipped (${row.skipped})`;
   if (row.error !== undefined) return `${where}: ${row.scenario}: ERROR ${row.error}`;
@@ -381,6 +391,7 @@ function describe(row: ResultRow): string {
   if (row.digestCost !== undefined) return `${where}: ${row.scenario}: ${row.digestCost.ratio.toFixed(2)}× (${row.digestCost.allMsPerMib.toFixed(2)} / ${row.digestCost.sha256MsPerMib.toFixed(2)} ms/MiB)`;
   if (row.recordingCost !== undefined) return `${where}: ${row.scenario}: ${row.recordingCost.appMicros.toFixed(1)} µs CPU, ${row.recordingCost.databaseMicros.toFixed(1)} µs database CPU`;
   if (row.triggerLookup !== undefined) return `${where}: ${row.scenario}: ${row.triggerLookup.watchingMicros.toFixed(2)} µs CPU with ${row.automations ?? '?'} automations, ${row.triggerLookup.noneMicros.toFixed(2)} µs with none`;
+  if (row.seed !== undefined) return `${where}: seeded in ${row.seed.seconds.toFixed(1)} s, ${(row.seed.bytes / 2 ** 30).toFixed(2)} GiB`;
   if (row.searchLatency !== undefined) return `${where}: ${row.scenario}: median ${row.searchLatency.medianMs.toFixed(1)} ms, p90 ${row.searchLatency.p90Ms.toFixed(1)} ms`;
   const m = row.measurement as Measurement;
   return `${where}: ${row.scenario}: ${m.requestsPerSecond.toFixed(0)} req/s, ${m.cpuMicrosPerRequest.toFixed(0)} µs CPU/req`;

@@ -2,6 +2,8 @@ import { expect } from 'vitest';
 import { benchOptions, type BenchSection } from '../../bench/options.js';
 import { runBench, type BenchReport } from '../../bench/run-bench.js';
 import { QUICK_SITE } from '../../bench/seed/site-shape.js';
+import { SMOKE_LARGE_SITE } from '../../bench/large-site/large-shape.js';
+import { POSTGRES_TEST_URL } from '../support/postgres-server.js';
 
 /**
  * The bench harness end to end, some of its sections at a time, at the smallest size that still
@@ -38,6 +40,9 @@ export async function runSmoke(sections: BenchSection[]): Promise<BenchReport> {
     console: { rounds: 1, warmupRounds: 0, folderSize: 201 },
     automations: { automations: 3, rounds: 1 },
     search: { entries: 2_000, searches: 10 },
+    // The large-site section runs on PostgreSQL whatever `databases` says: the suite's server.
+    postgresUrl: POSTGRES_TEST_URL,
+    large: { shape: SMOKE_LARGE_SITE, coldRequests: 5, rounds: 1, keepSchemas: false },
   };
   const report = await runBench(options, () => undefined);
 
@@ -47,7 +52,8 @@ export async function runSmoke(sections: BenchSection[]): Promise<BenchReport> {
   for (const row of report.rows.filter((r) => r.measurement !== undefined)) {
     expect(row.measurement?.requests, `${row.scenario}: ${row.measurement?.failed} failed`).toBeGreaterThan(0);
     // The listing during the uploads has no CPU of its own: the server's CPU then is the uploads'.
-    if (row.kind !== 'cold' && !row.scenario.includes('during the parallel uploads')) expect(row.measurement?.cpuMicrosPerRequest).toBeGreaterThan(0);
+    // A handful of requests after a write may well take less than one 10 ms tick of CPU.
+    if (row.kind !== 'cold' && row.cache !== 'cold' && !row.scenario.includes('during the parallel uploads')) expect(row.measurement?.cpuMicrosPerRequest).toBeGreaterThan(0);
   }
   return report;
 }

@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
+import { LARGE_SCENARIOS } from '../../bench/large-site/large-scenarios.js';
+import { formatReport } from '../../bench/report.js';
 import { runSmoke } from './bench-smoke-run.js';
 
 describe('bench harness smoke run, the transfer sections [sqlite]', () => {
@@ -28,5 +30,22 @@ describe('bench harness smoke run, the transfer sections [sqlite]', () => {
     expect(transfers.filter((row) => row.measurement !== undefined).map((row) => row.scenario.split(' (')[0])).toEqual([
       'GET /folders/<path>', 'GET /folders/<path>',
     ]);
+  }, 300_000);
+});
+
+// The large site is seeded by PostgreSQL's own SQL: it needs the server, not PGlite.
+describe.skipIf(inject('postgresMode') !== 'server')('bench harness smoke run, the large-site section [postgres]', () => {
+  it('seeds a large and a small site and measures every scenario on both, warm and after a write', async () => {
+    const report = await runSmoke(['large']);
+    const rows = report.rows.filter((row) => row.kind === 'large-site');
+    // Both seeds, with their time and size on disk.
+    expect(rows.filter((row) => row.seed !== undefined).map((row) => row.site)).toEqual(['small', 'large']);
+    for (const row of rows.filter((r) => r.seed !== undefined)) expect(row.seed?.bytes).toBeGreaterThan(0);
+    // Every scenario on both sites, warm (under load) and cold (each request after a write), its answer checked.
+    const measured = rows.filter((row) => row.measurement !== undefined).map((row) => `${row.scenario} ${row.site} ${row.cache}`);
+    expect(measured.sort()).toEqual(Object.values(LARGE_SCENARIOS).flatMap((s) => [`${s} large cold`, `${s} large warm`, `${s} small cold`, `${s} small warm`]).sort());
+    const text = formatReport(report);
+    expect(text).toContain('A large site on PostgreSQL');
+    expect(text).toContain('serving process ≤ 250 MB resident');
   }, 300_000);
 });
