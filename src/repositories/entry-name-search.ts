@@ -120,7 +120,7 @@ async function rangeRows(
 /**
  * Up to `limit` entries strictly below `rootKey` that meet the conditions, in the search order,
  * after `after` and not past `until` (inclusive). A `contains` text long enough for the trigram
- * indexes is looked up there (SQLite's `entry_names`, PostgreSQL's `entries_name_trgm`) and its
+ * indexes is looked up there (SQLite's `entry_names`, PostgreSQL's `entries_name_in_workspace`) and its
  * matches sorted; otherwise the database reads the order's
  * index (`entries_parent` on SQLite, `entries_subtree_order` on PostgreSQL) and checks each row.
  */
@@ -137,6 +137,13 @@ export async function entriesBelow(
     // A phrase of the trigram tokenizer: every trigram of the text, in order (a superset, the
     // tokenizer folding case its own way); instr above keeps the exact matches.
     where.push(sql<boolean>`entry_names match ${`"${contains.replaceAll('"', '""')}"`}`);
+  }
+  const workspaceSegment = rootKey.split('/')[2];
+  if (throughNameIndex && isPostgres(db) && workspaceSegment !== undefined) {
+    // Every entry below a folder this deep shares its third segment (its Workspace's number below
+    // `_/workspaces/`), which the name index holds beside the name (migration 034): said here,
+    // the index keeps that Workspace's matches itself instead of the whole site's.
+    where.push(sql<boolean>`split_part(e.path_key, '/', 3) = ${workspaceSegment}`);
   }
   if (page.after !== undefined) where.push(rowAfter(db, page.after, '>'));
   if (page.until !== undefined) where.push(rowAfter(db, page.until, '<='));

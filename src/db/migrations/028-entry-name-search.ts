@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { DialectName } from '../dialect.js';
+import { extensionSchema } from './postgres-extensions.js';
 
 /**
  * An index of entry names for searching by part of a name across folders (docs/files.md, "What a
@@ -37,7 +38,7 @@ export function entryNameSearch(dialect: DialectName): Migration {
           end`).execute(db);
         return;
       }
-      const trgm = await trigramSchema(db);
+      const trgm = await extensionSchema(db, 'pg_trgm');
       await sql.raw(`create index entries_name_trgm on entries using gin ((${nameOfEntry('')}) "${trgm}".gin_trgm_ops)`).execute(db);
       await sql.raw(`create index entries_subtree_order on entries (parent_key collate "C", type, path_key collate "C")`).execute(db);
     },
@@ -59,31 +60,6 @@ export function entryNameSearch(dialect: DialectName): Migration {
  * expression is immutable, so PostgreSQL indexes it. The search's query writes the same expression
  * (repositories/entry-name-search.ts): PostgreSQL uses the index only for that expression.
  */
-function nameOfEntry(row: string): string {
+export function nameOfEntry(row: string): string {
   return `substr(${row}path_key, length(${row}parent_key) + case when ${row}parent_key = '' then 1 else 2 end)`;
-}
-
-/**
- * The schema holding pg_trgm, installed if missing: in `public` when there is one (a test or
- * tenant schema may be dropped with everything in it, and the extension with it), else in Atrium's
- * own schema. pg_trgm is a trusted extension: a database owner may install it without being a
- * superuser. Two servers migrating at once may both try: the loser finds the winner's.
- */
-async function trigramSchema(db: Kysely<unknown>): Promise<string> {
-  const installed = async () => (await sql<{ schema: string }>`
-    select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(db)).rows[0]?.schema;
-  const found = await installed();
-  if (found !== undefined) return found;
-  const hasPublic = (await sql`select 1 from pg_namespace where nspname = 'public'`.execute(db)).rows.length > 0;
-  await sql`savepoint atrium_pg_trgm`.execute(db);
-  try {
-    await sql.raw(`create extension if not exists pg_trgm${hasPublic ? ' schema public' : ''}`).execute(db);
-  } catch (error) {
-    await sql`rollback to savepoint atrium_pg_trgm`.execute(db);
-    if ((await installed()) === undefined) throw error;
-  }
-  await sql`release savepoint atrium_pg_trgm`.execute(db);
-  const schema = await installed();
-  if (schema === undefined) throw new Error('pg_trgm could not be installed');
-  return schema;
 }

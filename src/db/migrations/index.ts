@@ -32,6 +32,7 @@ import { userLastWorkspace } from './030-user-last-workspace.js';
 import { twoFactor } from './031-two-factor.js';
 import { singleSignOn } from './032-single-sign-on.js';
 import { passkeys } from './033-passkeys.js';
+import { entryNamesByWorkspace } from './034-entry-names-by-workspace.js';
 
 /**
  * Every migration, in order, listed statically (no directory scanning, so the build output and
@@ -72,6 +73,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '031-two-factor': twoFactor(dialect),
     '032-single-sign-on': singleSignOn(dialect),
     '033-passkeys': passkeys(dialect),
+    '034-entry-names-by-workspace': entryNamesByWorkspace(dialect),
   };
   return { getMigrations: async () => migrations };
 }
