@@ -51,6 +51,9 @@ describe.runIf(browserAvailable())('the getting-started first day on a phone, in
     await page.getByRole('button', { name: 'Open navigation' }).waitFor();
     // This person asked their phone for less motion: the drawer opens without sliding in.
     await page.emulateMedia({ reducedMotion: 'reduce' });
+    // The home page's spinners first run their course: a spinner says something is loading (it
+    // keeps turning under reduced motion, as spinners do), and is not the drawer's motion.
+    await expect.poll(() => page.locator('.mantine-Loader-root').count()).toBe(0);
     await page.getByRole('button', { name: 'Open navigation' }).click();
     expect(await page.evaluate(() => (globalThis as any).document.getAnimations().map((a: any) => `${a.transitionProperty ?? a.animationName} on ${String(a.effect?.target?.className).slice(0, 60)}`) as string[])).toEqual([]);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workspaces', exact: true }).waitFor();
