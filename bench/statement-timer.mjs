@@ -1,10 +1,10 @@
 // Times every SQLite statement Atrium runs, to see where a request's database time goes:
 //   node --import ./bench/statement-timer.mjs dist/main.js
-// then load it and stop it with SIGTERM: the statements with the most total time are printed to
-// standard error (or, with STATEMENT_TIMER_DIR, to a file there named by the process id, as the
-// bench drops its servers' output), with their mean time and count. A diagnostic, not part of
-// the bench run: `BENCH_NODE_ARGS="--import ./bench/statement-timer.mjs"` with STATEMENT_TIMER_DIR
-// in the bench's environment does not reach Atrium, so that directory defaults to the temporary one.
+// (or the bench with BENCH_NODE_ARGS="--import ./bench/statement-timer.mjs"), then load it and stop
+// it with SIGTERM: the statements with the most total time, with their mean time and count, go to
+// a file named by the process id in STATEMENT_TIMER_DIR, else in the temporary directory (the bench
+// drops its servers' output and passes them none of its own environment). A diagnostic, not part
+// of the bench run.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -34,7 +34,11 @@ async function anyLockHolds(db: Db, now: number): Promise<boolean> {
 
 /** Unexpired locks that cover the resource at `pathKey`. */
 export async function locksCovering(db: Db, pathKey: string, now: number): Promise<DavLock[]> {
-  if (!(await anyLockHolds(db, now))) return [];
+  return (await anyLockHolds(db, now)) ? coveringLocks(db, pathKey, now) : [];
+}
+
+/** locksCovering, once it is known that some lock may hold. */
+async function coveringLocks(db: Db, pathKey: string, now: number): Promise<DavLock[]> {
   const locks = await davLocksAt(db, selfAndAncestorKeys(pathKey), now);
   return locks.filter((lock) => covers(lock, pathKey));
 }
@@ -55,7 +59,7 @@ const NO_LOCKS: LocksAround = Object.freeze({ locks: Object.freeze([]), stamp: '
 
 export async function locksAround(db: Db, pathKey: string, now: number): Promise<LocksAround> {
   if (!(await anyLockHolds(db, now))) return NO_LOCKS;
-  const [near, below] = await Promise.all([locksCovering(db, pathKey, now), davLocksBelow(db, pathKey, now)]);
+  const [near, below] = await Promise.all([coveringLocks(db, pathKey, now), davLocksBelow(db, pathKey, now)]);
   const locks = [...near, ...below];
   return {
     locks,
@@ -82,7 +86,7 @@ export async function takeLock(db: Db, now: number, request: NewLock): Promise<{
     await takeTurn(tx, 'dav-lock-taking');
     await deleteExpiredDavLocks(tx, now);
     const key = request.site.key;
-    const near = await locksCovering(tx, key, now);
+    const near = await coveringLocks(tx, key, now);
     const below = request.depth === 'infinity' ? await davLocksBelow(tx, key, now) : [];
     const conflicts = [...near, ...below].filter((lock) => lock.scope === 'exclusive' || request.scope === 'exclusive');
     if (conflicts.length > 0) return { lock: undefined, conflicts };
