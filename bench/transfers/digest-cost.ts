@@ -8,7 +8,7 @@ export interface DigestCost {
   bytes: number;
   /** The hashing thread's time per MiB with sha256 alone, in ms. */
   sha256MsPerMib: number;
-  /** The same with md5, crc32 and sha1 beside sha256 (what every upload computes), in ms. */
+  /** The same with md5, crc32 and sha1 beside sha256 (what a large file's digests job computes once it is uploaded), in ms. */
   allMsPerMib: number;
   /** allMsPerMib over sha256MsPerMib. */
   ratio: number;
@@ -21,10 +21,10 @@ const MAX_BYTES = 256 * 2 ** 20;
  * The cost of the extra digests (md5, crc32 and sha1 beside sha256) on an upload's bytes, as a
  * ratio against sha256 alone in the same run: measured in the bench process with the code an
  * upload uses (the hashing thread, fed shared blocks of a MiB one after another), not through a
- * server, since Atrium has no setting that leaves the extra digests out. The two choices take
- * turns, round after round, and each keeps its fastest round, so a busy moment of the machine
- * weighs on neither. The hashing thread works alone on an upload's digests, so its time per MiB
- * is what they add to the upload's CPU (the report sets it beside the upload's).
+ * server. A large upload computes sha256 alone as it arrives and the rest afterwards
+ * (src/files/file-digests.ts), so the difference is what the digests job adds to each MiB
+ * uploaded, after the upload. The two choices take turns, round after round, and each keeps its
+ * fastest round, so a busy moment of the machine weighs on neither.
  */
 export async function digestCost(bytes: number, rounds: number): Promise<DigestCost> {
   const size = Math.min(bytes, MAX_BYTES);
@@ -33,7 +33,7 @@ export async function digestCost(bytes: number, rounds: number): Promise<DigestC
   try {
     // The first job starts the thread: not part of either figure.
     await hashOnThread('all', block, BLOCK_BYTES);
-    const best: Record<DigestChoice, number> = { sha256: Infinity, all: Infinity };
+    const best: Record<'sha256' | 'all', number> = { sha256: Infinity, all: Infinity };
     for (let round = 0; round < Math.max(1, rounds); round += 1) {
       for (const choice of ['sha256', 'all'] as const) best[choice] = Math.min(best[choice], await hashOnThread(choice, block, size));
     }

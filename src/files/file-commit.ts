@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.js';
 import { activity } from '../lib/activity.js';
 import { insertFile, lockEntryAt, replaceFileContent, type Entry, type FileContent } from '../repositories/entries.js';
+import { queueFileDigests } from './file-digests.js';
 import { keepReplacedContent } from './file-versions.js';
 import type { SitePath } from '../access/index.js';
 import type { Capability } from '../authz/index.js';
@@ -63,6 +64,8 @@ export async function commitFile(
           ? await insertFile(tx, plan.path, content, options.now, authorship)
           : await replaceFileContent(tx, plan.existing.id, previous as string, content, options.now, authorship);
         if (entry === undefined) throw new RaceLost();
+        // A large upload arrives with its SHA-256 alone; the rest follow (file-digests.ts).
+        if (content.md5 === null) await queueFileDigests(tx, content.storageKey, options.now);
         const released = plan.existing === undefined ? [] : await keepReplacedContent(tx, plan.existing, entry.id, { at: options.now, byId: authorship.userId }, versionsKept);
         await recordFileEvents(tx, scope, options.now, [...foldersCreated(parents), fileWritten(entry, previous !== undefined)]);
         return { entry, replaced: previous !== undefined, releasedStorageKeys: released, capabilities: [...plan.access.capabilities(entry.pathKey, 'file')] };

@@ -13,6 +13,7 @@ import type { Db } from '../db/database.js';
 import { createMissingParents, planCreation, type CreationPlan } from './creation-plan.js';
 import { MAX_DEAD_PROPERTIES, MAX_DEAD_PROPERTY_BYTES } from './dead-property-limits.js';
 import { discardBlobs } from './file-deps.js';
+import { queueFileDigests } from './file-digests.js';
 import { entryDeleted, entryTransferred, foldersCreated, recordFileEvents } from './file-history.js';
 import type { HistoryEvent } from '../history/index.js';
 import { visibleEntry } from './file-lookup.js';
@@ -142,6 +143,8 @@ export async function copyEntry(scope: SessionScope, source: SitePath, destinati
           createdById: scope.caller.user?.id ?? null,
           lastModifiedById: scope.caller.user?.id ?? null,
         })));
+        // A copy of a file still waiting for its MD5, SHA-1 and CRC-32 waits for them on its own blob.
+        for (const item of tree) if (item.storageKey !== null && item.md5 === null) await queueFileDigests(tx, copies.get(item.storageKey) as string, now);
         await copyDeadProperties(tx, entry.pathKey, plan.key);
         const released = await keepClearedFile(tx, scope, cleared, cleared?.replacedFile === undefined ? undefined : (await findEntry(tx, plan.key))?.id, now, versionsKept);
         await recordFileEvents(tx, scope, now, [...(cleared?.events ?? []), ...foldersCreated(parents), entryTransferred('copy', entry, plan.path, tree.length)]);

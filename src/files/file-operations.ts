@@ -10,6 +10,7 @@ import type { FileDeps, FileEventWatcher, FileKeeping } from './file-deps.js';
 import { FileSession } from './file-session.js';
 import { openScope } from './session-scope.js';
 import { TransferLinks } from './transfer-signing.js';
+import { registerFileDigests } from './file-digests.js';
 import { registerTrashPurge } from './trash-purge.js';
 import type { JobRunner } from '../jobs/index.js';
 import { receivePart, type ReceivedPart } from './upload-parts.js';
@@ -34,7 +35,11 @@ export interface FileOperations {
    * when the file's type allows it (downloads.ts).
    */
   openDownload(token: string, range: RangeRequest | undefined, options: ReadOptions & { ip: string | null; asked?: Disposition }): Promise<OpenedDownload>;
-  /** Makes `jobs` purge the trash past the site's retention (trash-purge.ts): the core calls it once, before the runner starts. */
+  /**
+   * Makes `jobs` purge the trash past the site's retention (trash-purge.ts) and compute the
+   * digests large uploads leave for later (file-digests.ts): the core calls it once, before the
+   * runner starts.
+   */
   registerHousekeeping(jobs: JobRunner): void;
   /** The largest file an upload may store (ATRIUM_MAX_UPLOAD_BYTES), for clients that say so before sending. */
   readonly maxUploadBytes: number;
@@ -49,7 +54,10 @@ export function createFileOperations(parts: { db: Db; clock: Clock; storage: Blo
     },
     receivePart: (token, body, declaredLength) => receivePart(deps, token, body, declaredLength),
     openDownload: (token, range, options) => openDownload(deps, token, range, options),
-    registerHousekeeping: (jobs) => registerTrashPurge(jobs, deps),
+    registerHousekeeping(jobs) {
+      registerTrashPurge(jobs, deps);
+      registerFileDigests(jobs, deps);
+    },
     maxUploadBytes: parts.maxUploadBytes,
   };
 }

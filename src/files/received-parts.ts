@@ -4,7 +4,7 @@ import type { UploadPart } from '../repositories/uploads.js';
 import { BlobNotFoundError, type BlobStorage } from '../storage/blob-storage.js';
 import type { ContentDigests, DigestChoice } from '../storage/hashing/content-digests.js';
 import { digestJob } from '../storage/hashing/digest-thread.js';
-import { giveBack, takeBlock } from '../storage/hashing/shared-blocks.js';
+import { hashCopy } from '../storage/hashing/shared-blocks.js';
 
 /**
  * An upload's parts are stored without being flushed to disk (upload-parts.ts): each is whole
@@ -27,11 +27,12 @@ export function checkedParts(storage: BlobStorage, parts: readonly UploadPart[])
 }
 
 /**
- * A single part that becomes the file as it is: checked whole, then flushed to disk. The file's
- * digests are computed in the same read (a part was stored with its SHA-256 only).
+ * A single part that becomes the file as it is: checked whole, then flushed to disk. A small
+ * file's other digests are computed in the same read (a part was stored with its SHA-256 only); a
+ * larger one's after the upload, as for every large file (content-digests.ts).
  */
 export async function keepPartAsFile(storage: BlobStorage, part: UploadPart): Promise<ContentDigests> {
-  const reading = checkedPart(storage, part, 'all');
+  const reading = checkedPart(storage, part, 'all-if-small');
   let next = await reading.next();
   while (next.done !== true) next = await reading.next();
   const digests = next.value;
@@ -71,16 +72,5 @@ async function* checkedPart(storage: BlobStorage, part: UploadPart, choice: Dige
   } finally {
     hash.discard();
     bytes.destroy();
-  }
-}
-
-/** Hashes a copy of `chunk` in shared blocks, so the caller may pass the chunk on at once. */
-async function hashCopy(update: (bytes: Uint8Array) => Promise<void>, chunk: Buffer): Promise<void> {
-  for (let offset = 0; offset < chunk.length;) {
-    const block = takeBlock();
-    const copied = chunk.copy(block, 0, offset);
-    offset += copied;
-    await update(block.subarray(0, copied));
-    giveBack(block);
   }
 }

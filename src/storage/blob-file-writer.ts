@@ -42,7 +42,8 @@ export class BlobFileWriter extends Writable {
   /**
    * `baseOffset`: where the first byte goes in the file (a run's end, blob-run.ts); `alsoHash`:
    * each block is also added to those digests (the whole run's), from the same shared memory;
-   * `digests`: which digests of these bytes to compute (all unless told otherwise).
+   * `digests`: which digests of these bytes to compute (by default all of a small blob's, and a
+   * larger one's SHA-256 alone, the rest being computed after its upload: content-digests.ts).
    */
   constructor(private readonly file: FileHandle, private readonly options: { maxBytes: number; flushEveryBytes?: number; baseOffset?: number; alsoHash?: DigestJob; digests?: DigestChoice }) {
     super({ highWaterMark: BLOCK_BYTES });
@@ -129,7 +130,7 @@ export class BlobFileWriter extends Writable {
   }
 
   private get choice(): DigestChoice {
-    return this.options.digests ?? 'all';
+    return this.options.digests ?? 'all-if-small';
   }
 
   private flushNowAndThen(bytes: number): void {

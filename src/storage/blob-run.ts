@@ -22,8 +22,11 @@ import { syncFile } from './sync-file.js';
  */
 export class LocalBlobRun implements BlobRun {
   size = 0;
-  /** Every digest of the whole run (the file's); each slice gets only its own SHA-256. */
-  private readonly hash = digestJob('all');
+  /**
+   * The SHA-256 of the whole run (the file's; its other digests are computed once it is a file,
+   * content-digests.ts); each slice gets only its own SHA-256.
+   */
+  private readonly hash = digestJob('all-if-small');
   /** A write to the run is under way. */
   private writing = false;
   /** A write failed: what it left after `size` is unknown, so the run can no longer be finished. */

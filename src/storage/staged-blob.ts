@@ -147,7 +147,7 @@ export class LocalStagedBlob implements StagedBlob {
       return;
     }
     const shared = inSharedMemory(pieces, length);
-    this.hash ??= digestJob('all');
+    this.hash ??= digestJob('all-if-small');
     // Both finish before the memory is reused, even when one of them fails.
     const [written, hashed] = await Promise.allSettled([writeAll(this.open(), shared.bytes, position), this.hash.update(shared.bytes)]);
     shared.release();
@@ -268,7 +268,7 @@ async function digestOf(handle: FileHandle, size: number): Promise<ContentDigest
     await readFully(handle, bytes, 0);
     return new InlineDigests().update(bytes).digest();
   }
-  const job = digestJob('all');
+  const job = digestJob('all-if-small');
   const block = takeBlock();
   try {
     for (let position = 0; position < size;) {

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BlobNotFoundError, BlobTooLargeError, RunClosedError } from '../../src/storage/blob-storage.js';
 import { LocalDiskStorage } from '../../src/storage/local-disk-storage.js';
 import { newStorageKey } from '../../src/storage/storage-keys.js';
-import { digestsOf } from '../support/digests.js';
+import { digestsOnArrival } from '../support/digests.js';
 
 describe('local-disk blob storage', () => {
   let root: string;
@@ -25,7 +25,7 @@ describe('local-disk blob storage', () => {
   it('writes a stream and reads it back whole or in part, with its size and SHA-256', async () => {
     const key = newStorageKey();
     const written = await storage.write(key, Readable.from(['hello ', 'blob']), { maxBytes: 100 });
-    expect(written).toEqual({ size: 10, ...digestsOf('hello blob') });
+    expect(written).toEqual({ size: 10, ...digestsOnArrival('hello blob') });
     expect(await text(await storage.read(key))).toBe('hello blob');
     expect(await text(await storage.read(key, { start: 6, end: 9 }))).toBe('blob');
     expect(await text(await storage.read(key, { start: 6, end: 99 }))).toBe('blob');
@@ -38,7 +38,7 @@ describe('local-disk blob storage', () => {
     for (const durable of [true, false]) {
       const key = newStorageKey();
       const written = await storage.write(key, Readable.from(chunks), { maxBytes: big.length, durable });
-      expect(written).toEqual({ size: big.length, ...digestsOf(big) });
+      expect(written).toEqual({ size: big.length, ...digestsOnArrival(big) });
       expect((await fs.stat(path.join(root, 'objects', key.slice(0, 2), key))).size).toBe(big.length);
       await storage.flush(key);
     }
@@ -104,7 +104,7 @@ describe('local-disk blob storage', () => {
     }));
     for (const [i, { key, written: blob }] of written.entries()) {
       const content = contents[i] as Buffer;
-      expect(blob).toEqual({ size: content.length, ...digestsOf(content) });
+      expect(blob).toEqual({ size: content.length, ...digestsOnArrival(content) });
       expect((await fs.readFile(path.join(root, 'objects', key.slice(0, 2), key))).equals(content)).toBe(true);
     }
     expect(await filesIn('tmp')).toBe(0);
@@ -135,7 +135,7 @@ describe('local-disk blob storage', () => {
 
     const key = newStorageKey();
     const whole = Buffer.concat(pieces);
-    expect(await run.finish(key)).toEqual({ size: whole.length, ...digestsOf(whole) });
+    expect(await run.finish(key)).toEqual({ size: whole.length, ...digestsOnArrival(whole) });
     expect((await fs.readFile(path.join(root, 'objects', key.slice(0, 2), key))).equals(whole)).toBe(true);
     await expect(run.append(Readable.from(['more']), { maxBytes: 10 })).rejects.toBeInstanceOf(RunClosedError);
     // The slices stay readable until one of them is deleted, which removes the run; the blob stays.

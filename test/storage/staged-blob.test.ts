@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BlobTooLargeError } from '../../src/storage/blob-storage.js';
 import { LocalDiskStorage } from '../../src/storage/local-disk-storage.js';
 import { newStorageKey } from '../../src/storage/storage-keys.js';
-import { digestsOf } from '../support/digests.js';
+import { digestsOnArrival } from '../support/digests.js';
 
 /** Blobs written at offsets (SFTP uploads): in any order, a blob only when finished, nothing left when discarded. */
 describe('staged blobs on local disk', () => {
@@ -28,14 +28,14 @@ describe('staged blobs on local disk', () => {
       const chunks = Array.from({ length: Math.ceil(data.length / 32768) }, (_, i) => i * 32768);
       for (const offset of order === 'in order' ? chunks : [...chunks].reverse()) await staged.write(data.subarray(offset, offset + 32768), offset);
       const key = newStorageKey();
-      expect(await staged.finish(key)).toEqual({ size: data.length, ...digestsOf(data) });
+      expect(await staged.finish(key)).toEqual({ size: data.length, ...digestsOnArrival(data) });
       expect((await read(key)).equals(data)).toBe(true);
     }
     const gap = await storage.stage({ maxBytes: 100 });
     await gap.write(Buffer.from('end'), 10);
     const key = newStorageKey();
     const expected = Buffer.concat([Buffer.alloc(10), Buffer.from('end')]);
-    expect(await gap.finish(key)).toEqual({ size: 13, ...digestsOf(expected) });
+    expect(await gap.finish(key)).toEqual({ size: 13, ...digestsOnArrival(expected) });
     expect((await read(key)).equals(expected)).toBe(true);
     expect(await tmpFiles()).toEqual([]);
   });
@@ -53,7 +53,7 @@ describe('staged blobs on local disk', () => {
     patch.copy(expected, at);
     expect((await staged.read(at - 100, 5200)).equals(expected.subarray(at - 100, at + 5100))).toBe(true);
     const key = newStorageKey();
-    expect(await staged.finish(key)).toEqual({ size: data.length, ...digestsOf(expected) });
+    expect(await staged.finish(key)).toEqual({ size: data.length, ...digestsOnArrival(expected) });
     expect((await read(key)).equals(expected)).toBe(true);
     expect(await tmpFiles()).toEqual([]);
   });
@@ -90,7 +90,7 @@ describe('staged blobs on local disk', () => {
     expect((await staged.read(12, 10)).length).toBe(0);
     const key = newStorageKey();
     const expected = Buffer.concat([Buffer.from('abcd'), Buffer.alloc(6), Buffer.from('XY')]);
-    expect(await staged.finish(key)).toEqual({ size: 12, ...digestsOf(expected) });
+    expect(await staged.finish(key)).toEqual({ size: 12, ...digestsOnArrival(expected) });
     expect((await read(key)).equals(expected)).toBe(true);
   });
 });

@@ -33,6 +33,7 @@ import { twoFactor } from './031-two-factor.js';
 import { singleSignOn } from './032-single-sign-on.js';
 import { passkeys } from './033-passkeys.js';
 import { entryNamesByWorkspace } from './034-entry-names-by-workspace.js';
+import { pendingFileDigests } from './035-pending-file-digests.js';
 
 /**
  * Every migration, in order, listed statically (no directory scanning, so the build output and
@@ -74,6 +75,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '032-single-sign-on': singleSignOn(dialect),
     '033-passkeys': passkeys(dialect),
     '034-entry-names-by-workspace': entryNamesByWorkspace(dialect),
+    '035-pending-file-digests': pendingFileDigests(),
   };
   return { getMigrations: async () => migrations };
 }

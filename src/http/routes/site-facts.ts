@@ -12,10 +12,10 @@ export const SiteFacts = Type.Object({
   always_mkdir_parents: Type.Boolean({ description: 'Always true: uploads create missing parent folders unless mkdir_parents=false' }),
   use_provided_modified_at: Type.Boolean({ description: 'Always true: uploads, folders and PATCH /files keep a client-given provided_mtime' }),
   users_can_create_ssh_keys: Type.Boolean({ description: 'Always true: every user may add its own SSH keys' }),
-  calculate_file_checksums_sha256: Type.Boolean({ description: 'Always true: sha256 is computed as a file arrives' }),
-  calculate_file_checksums_md5: Type.Boolean({ description: 'Always true: md5 is computed as a file arrives' }),
-  calculate_file_checksums_crc32: Type.Boolean({ description: 'Always true: crc32 is computed as a file arrives' }),
-  calculate_file_checksums_sha1: Type.Boolean({ description: 'Always true: sha1 is computed as a file arrives' }),
+  calculate_file_checksums_sha256: Type.Boolean({ description: 'Always true: sha256 is computed for every file as it arrives' }),
+  calculate_file_checksums_md5: Type.Boolean({ description: 'Always true: md5 is computed for every file, as it arrives for one of up to 128 KiB, after its upload for a larger one' }),
+  calculate_file_checksums_crc32: Type.Boolean({ description: 'Always true: crc32 is computed for every file, as it arrives for one of up to 128 KiB, after its upload for a larger one' }),
+  calculate_file_checksums_sha1: Type.Boolean({ description: 'Always true: sha1 is computed for every file, as it arrives for one of up to 128 KiB, after its upload for a larger one' }),
 });
 
 export function siteFacts(sftpListening: boolean) {

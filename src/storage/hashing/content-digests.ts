@@ -3,9 +3,11 @@ import { crc32 } from 'node:zlib';
 
 /**
  * The checksums a file's entry answers (`sha256`, `md5`, `sha1`, `crc32`), all lower-case hex,
- * CRC-32 as its eight hex digits. Computed once, as the bytes arrive, never by reading a file
- * back. A part of an upload needs only its SHA-256 (to be checked when the upload ends): the
- * others are null for it, and for a file stored before they were kept.
+ * CRC-32 as its eight hex digits. The SHA-256 is computed as the bytes arrive, and so are the
+ * others for a small file (hashed on the event loop, where they cost little). A large file's
+ * others are null until the `file-digests` job has read it back (files/file-digests.ts): on the
+ * hashing thread they cost three times the SHA-256, and every upload waited for them. A part of
+ * an upload needs only its SHA-256 (to be checked when the upload ends).
  */
 export interface ContentDigests {
   sha256: string;
@@ -14,8 +16,12 @@ export interface ContentDigests {
   crc32: string | null;
 }
 
-/** Which digests a hash computes: every one a file answers, or only the SHA-256 (an upload's part). */
-export type DigestChoice = 'all' | 'sha256';
+/**
+ * Which digests a hash computes: every one a file answers; only the SHA-256 (an upload's part);
+ * or every one if the bytes prove to be no more than INLINE_HASH_BYTES, the SHA-256 alone
+ * otherwise (a file's bytes as they arrive, when their size is not known in advance).
+ */
+export type DigestChoice = 'all' | 'sha256' | 'all-if-small';
 
 /** CRC-32 as the API spells it: eight lower-case hex digits. */
 export function crc32Hex(value: number): string {
@@ -34,15 +40,20 @@ export const INLINE_HASH_BYTES = 128 * 1024;
  */
 export class InlineDigests {
   private readonly sha256 = createHash('sha256');
-  private readonly others: { md5: Hash; sha1: Hash } | undefined;
+  private others: { md5: Hash; sha1: Hash } | undefined;
   private crc = 0;
+  private readonly othersUpTo: number;
+  private size = 0;
 
-  constructor(private readonly choice: DigestChoice = 'all') {
-    this.others = choice === 'all' ? { md5: createHash('md5'), sha1: createHash('sha1') } : undefined;
+  constructor(choice: DigestChoice = 'all') {
+    this.others = choice === 'sha256' ? undefined : { md5: createHash('md5'), sha1: createHash('sha1') };
+    this.othersUpTo = choice === 'all-if-small' ? INLINE_HASH_BYTES : Infinity;
   }
 
   update(bytes: Uint8Array): this {
     this.sha256.update(bytes);
+    this.size += bytes.length;
+    if (this.size > this.othersUpTo) this.others = undefined;
     if (this.others !== undefined) {
       this.others.md5.update(bytes);
       this.others.sha1.update(bytes);

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { ContentDigests, DigestChoice } from './content-digests.js';
+import { INLINE_HASH_BYTES, type ContentDigests, type DigestChoice } from './content-digests.js';
 
 /**
  * Digests (content-digests.ts) computed on a thread of their own. Every byte a client uploads is
@@ -32,11 +32,15 @@ const { crc32 } = require('node:zlib');
 class Digests {
   constructor(choice) {
     this.sha256 = createHash('sha256');
-    this.all = choice === 'all';
+    this.all = choice !== 'sha256';
+    this.othersUpTo = choice === 'all-if-small' ? ${INLINE_HASH_BYTES} : Infinity;
+    this.size = 0;
     if (this.all) { this.md5 = createHash('md5'); this.sha1 = createHash('sha1'); this.crc = 0; }
   }
   update(bytes) {
     this.sha256.update(bytes);
+    this.size += bytes.length;
+    if (this.size > this.othersUpTo) this.all = false;
     if (this.all) { this.md5.update(bytes); this.sha1.update(bytes); this.crc = crc32(bytes, this.crc); }
   }
   digest() {

@@ -41,3 +41,14 @@ function trimSoon(): void {
   }, IDLE_MS);
   trimming.unref();
 }
+
+/** Hashes a copy of `chunk` in shared blocks, so the caller may pass the chunk on at once. */
+export async function hashCopy(update: (bytes: Uint8Array) => Promise<void>, chunk: Buffer): Promise<void> {
+  for (let offset = 0; offset < chunk.length;) {
+    const block = takeBlock();
+    const copied = chunk.copy(block, 0, offset);
+    offset += copied;
+    await update(block.subarray(0, copied));
+    giveBack(block);
+  }
+}
