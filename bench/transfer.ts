@@ -115,3 +115,17 @@ export async function download(baseUrl: string, path: string, headers: Record<st
   if (hash !== undefined && hash.digest('hex') !== sha256) throw new Error(`GET ${path}: the bytes are not those uploaded (SHA-256 differs)`);
   return transfer;
 }
+
+/**
+ * Waits (a minute at most) until a file's md5 is known: a large file's come from a job after its
+ * upload, which a bench waits for so that it does not run while the next figure is measured.
+ */
+export async function digestsComputed(apiUrl: string, file: string, headers: Record<string, string>): Promise<void> {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
+    const answer = await fetch(`${apiUrl}/file_actions/metadata/${file}`, { headers });
+    if (!answer.ok) throw new Error(`metadata of ${file} answered ${answer.status}`);
+    if ((await answer.json() as { md5?: string | null }).md5 != null) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`${file}'s md5 was not computed within a minute`);
+}

@@ -7,7 +7,7 @@ import type { Timing } from '../measure.js';
 import type { ResultRow } from '../run-bench.js';
 import { ATRIUM_MAIN, startServer, type ServerProcess } from '../server-process.js';
 import { postgresStore, sqliteStore, type StoreName } from '../stores.js';
-import type { Transfer } from '../transfer.js';
+import { digestsComputed, type Transfer } from '../transfer.js';
 import { sftpTransfer, type SftpTarget } from './openssh-client.js';
 import { chooseSshd, run, startOpenSshServer, type OpenSshServer, type SshdChoice } from './openssh-server.js';
 import { measureSessions } from './sftp-sessions.js';
@@ -78,7 +78,8 @@ export async function sftpBench(ctx: SftpBenchContext, record: (row: ResultRow) 
       openssh = { port: sshd.port, username: os.userInfo().username, identity, knownHostsFile: path.join(work, 'known_hosts_openssh') };
       fs.mkdirSync(path.join(work, 'openssh-remote'));
     }
-    for (const row of await transfers(atrium, openssh, choice, work, ctx, progress)) record({ ...base, ...row });
+    const digestsOf = (remote: string) => digestsComputed(`${(server as ServerProcess).baseUrl}/api/rest/v1`, remote, { 'X-ServiceAPI-Key': BOOTSTRAP_KEY });
+    for (const row of await transfers(atrium, openssh, choice, work, ctx, progress, digestsOf)) record({ ...base, ...row });
 
     progress(`sftp: ${ctx.sessions} sessions listing and fetching for ${ctx.timing.seconds} s`);
     const measurement = await measureSessions({
@@ -126,7 +127,10 @@ async function prepareAtrium(server: ServerProcess, identity: string, smallFiles
  * The large file up then down with each server, round after round, the servers taking turns to go
  * first; each figure keeps its best round. The local file is made once, from random bytes.
  */
-async function transfers(atrium: SftpTarget, openssh: SftpTarget | undefined, choice: SshdChoice, work: string, ctx: SftpBenchContext, progress: (line: string) => void): Promise<Omit<ResultRow, 'kind' | 'database'>[]> {
+async function transfers(
+  atrium: SftpTarget, openssh: SftpTarget | undefined, choice: SshdChoice, work: string, ctx: SftpBenchContext, progress: (line: string) => void,
+  digestsOf: (remote: string) => Promise<void>,
+): Promise<Omit<ResultRow, 'kind' | 'database'>[]> {
   const size = ctx.transferBytes;
   const label = size >= 2 ** 30 ? `${size / 2 ** 30} GiB` : `${size / 2 ** 20} MiB`;
   const local = path.join(work, 'upload.bin');
@@ -153,7 +157,11 @@ async function transfers(atrium: SftpTarget, openssh: SftpTarget | undefined, ch
   const downloaded = path.join(work, 'download.bin');
   for (let round = 0; round < ctx.transferRounds; round += 1) {
     const order = round % 2 === 0 ? doors : [...doors].reverse();
-    for (const door of order) await attempt(door.put, () => sftpTransfer(door.target, 'put', local, door.remote, size, work));
+    for (const door of order) {
+      await attempt(door.put, () => sftpTransfer(door.target, 'put', local, door.remote, size, work));
+      // Atrium computes a large file's md5, sha1 and crc32 after its upload: not while the next transfer is measured.
+      if (door.target === atrium) await digestsOf(door.remote).catch((error: unknown) => errors.set(door.put, (error as Error).message));
+    }
     for (const door of order) {
       await attempt(door.get, () => sftpTransfer(door.target, 'get', downloaded, door.remote, size, work));
       fs.rmSync(downloaded, { force: true });

@@ -8,7 +8,7 @@ import { folderListing } from '../scenarios.js';
 import { seedSmallSite } from '../seed/small-site.js';
 import { ATRIUM_MAIN, startServer, type ServerProcess } from '../server-process.js';
 import { postgresStore, sqliteStore, type StoreName } from '../stores.js';
-import { patternSha256, sendPattern, timed, type Transfer } from '../transfer.js';
+import { digestsComputed, patternSha256, sendPattern, timed, type Transfer } from '../transfer.js';
 import type { AnyRequest } from '../webdav/http-loop.js';
 import { ddRead, ddWrite, evictTree, type DiskFigure } from './disk-baseline.js';
 import { curlDownload, type DownloadRequest } from './curl-download.js';
@@ -37,6 +37,7 @@ export const TRANSFER_ROWS = {
   ddRead: 'dd read, bs=1M, cold',
   partUpload: 'upload: part protocol (File.beginUpload, parts in sequence)',
   putUpload: 'upload: one PUT /files/<path>',
+  digestsAfter: 'after the PUT: its md5, sha1 and crc32 by the file-digests job (seconds include the job runner\'s wait)',
   wholeDownload: 'download: signed URL, whole',
   rangeDownload: 'download: signed URL, in Range requests',
   parallelUploads: 'parallel part-protocol uploads',
@@ -50,7 +51,7 @@ export const TRANSFER_ROWS = {
 
 /** The rows of the single transfers, in the report's order. */
 const SINGLE_ROWS = [TRANSFER_ROWS.ddWrite, TRANSFER_ROWS.ddRead, TRANSFER_ROWS.floorDrop, TRANSFER_ROWS.floorWrite, TRANSFER_ROWS.floorRead,
-  TRANSFER_ROWS.partUpload, TRANSFER_ROWS.putUpload, TRANSFER_ROWS.wholeDownload, TRANSFER_ROWS.rangeDownload];
+  TRANSFER_ROWS.partUpload, TRANSFER_ROWS.putUpload, TRANSFER_ROWS.digestsAfter, TRANSFER_ROWS.wholeDownload, TRANSFER_ROWS.rangeDownload];
 const BARE_MAIN = path.resolve('bench/transfers/bare-transfer-server.mjs');
 
 const API = '/api/rest/v1';
@@ -63,9 +64,11 @@ const RANGE_BYTES = 32 * 2 ** 20;
  * writes and reads the same amount on the disk holding Atrium's data directory, in the same run;
  * then a file goes up through the part protocol and through one PUT, and down through the signed
  * URL whole and in Range requests, each checked by its SHA-256, with the server's resident memory
- * sampled throughout; then several part-protocol uploads at once while one client lists a folder,
- * its latency against the same loop with nothing else running. Between the two, what the extra
- * digests every upload computes cost against sha256 alone (digest-cost.ts).
+ * sampled throughout, and the PUT's md5, sha1 and crc32, which the file-digests job computes after
+ * it (waited for after each upload, so that no job runs while the next transfer is measured);
+ * then several part-protocol uploads at once while one client lists a folder, its latency against
+ * the same loop with nothing else running. Between the two, what those digests cost against
+ * sha256 alone on the hashing thread (digest-cost.ts).
  */
 export async function transfersBench(ctx: TransfersBenchContext, record: (row: ResultRow) => void, progress: (line: string) => void): Promise<void> {
   const { database } = ctx;
@@ -152,6 +155,8 @@ async function singleTransfers(servers: { server: ServerProcess; bare: ServerPro
         if (recorded !== sha256) throw new Error(`the part upload's SHA-256 is ${recorded}, not that of the bytes sent`);
         return transfer;
       });
+      // Its other digests come afterwards, on the server's CPU: not while the next upload is measured.
+      await digestsComputed(`${server.baseUrl}${API}`, parts, admin);
       await attempt(TRANSFER_ROWS.putUpload, async () => {
         let answer = { status: 0, text: '' };
         const transfer = await timed(size, server.pid, async () => { answer = await sendPattern(`${server.baseUrl}${API}/files/${whole}`, 'PUT', admin, size); });
@@ -159,6 +164,7 @@ async function singleTransfers(servers: { server: ServerProcess; bare: ServerPro
         if ((JSON.parse(answer.text) as { sha256?: string }).sha256 !== sha256) throw new Error('the PUT\'s SHA-256 is not that of the bytes sent');
         return transfer;
       });
+      await attempt(TRANSFER_ROWS.digestsAfter, () => timed(size, server.pid, () => digestsComputed(`${server.baseUrl}${API}`, whole, admin)));
       await attempt(TRANSFER_ROWS.ddRead, async () => diskTransfer(await ddRead(ddFile)));
       fs.rmSync(ddFile, { force: true });
       await attempt(TRANSFER_ROWS.floorRead, async () => {

@@ -51,7 +51,7 @@ export function transfersSection(report: BenchReport): string[] {
 function digestLines(rows: ResultRow[]): string[] {
   const measured = rows.filter((r) => r.digestCost !== undefined);
   if (measured.length === 0) return [];
-  const out = ['Digests of an upload on the hashing thread (md5, crc32 and sha1 beside sha256, which every upload computes) against sha256 alone, same run, fastest round; the extra time per MiB set against the one-PUT upload\'s Atrium CPU per MiB:', ''];
+  const out = ['Digests of an upload on the hashing thread (md5, crc32 and sha1 beside sha256, which the file-digests job computes after a large upload) against sha256 alone, same run, fastest round; the extra time per MiB set against the one-PUT upload\'s Atrium CPU per MiB:', ''];
   out.push(table(['database', 'MiB hashed', 'sha256 alone ms/MiB', 'all four ms/MiB', 'ratio', 'extra ms/MiB', 'of the upload\'s CPU'], measured.map((r) => {
     const cost = r.digestCost as NonNullable<ResultRow['digestCost']>;
     const extra = cost.allMsPerMib - cost.sha256MsPerMib;
