@@ -64,17 +64,40 @@ const executableEntries = {
   },
 };
 
+/**
+ * The bundles' code in ASCII alone. V8 keeps each module's source text for as long as the process
+ * runs (functions are compiled when first called, from that text), and a text holding a single
+ * character beyond ASCII is kept at two bytes a character: with a few dashes and signs in
+ * comments and strings, the server's three bundles took 10.7 MB of the heap instead of 5.4.
+ * `charset: 'ascii'` escapes strings and names, `comments` drops the documentation comments
+ * (the sources and their map keep them); what remains is a licence comment or two, escaped here
+ * in place (`\u00e4` for `ä`), each on a line of its own, so the source map still holds.
+ */
+const BEYOND_ASCII = /[\u0080-\uffff]/;
+const asciiLicenceComments = {
+  name: 'ascii-licence-comments',
+  generateBundle(_options, bundle) {
+    for (const file of Object.values(bundle)) {
+      if (file.type !== 'chunk' || !BEYOND_ASCII.test(file.code)) continue;
+      file.code = file.code.replace(/\/\*![\s\S]*?\*\//g, (comment) => comment.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+      if (BEYOND_ASCII.test(file.code)) this.warn(`${file.fileName} holds characters beyond ASCII: V8 will keep its source at two bytes a character`);
+    }
+  },
+};
+
 export default defineConfig({
   input: { main: 'src/main.ts', 'cli/main': 'src/cli/main.ts' },
   platform: 'node',
   external: isInstalled,
-  plugins: [executableEntries],
+  plugins: [executableEntries, asciiLicenceComments],
   output: {
     dir: 'dist',
     format: 'esm',
     entryFileNames: '[name].js',
     chunkFileNames: 'chunks/[name]-[hash].js',
     sourcemap: true,
+    charset: 'ascii',
+    comments: { legal: true, annotation: true, jsdoc: false },
     banner: COMMONJS_GLOBALS,
     // The console (dist/web) is built after this, into a folder of its own.
     cleanDir: true,

@@ -9,6 +9,7 @@ import { primaryScrape, workerScrape } from './http/metrics/cluster-metrics.js';
 import { metricsExposureFor } from './http/metrics/register-metrics.js';
 import { startMetricsListener } from './http/metrics/metrics-listener.js';
 import { logOptions } from './http/log-options.js';
+import { boundHeapGrowth } from './lib/heap-growth.js';
 import { systemClock } from './lib/time.js';
 import { systemTimer } from './lib/timer.js';
 import { openDatabase, prepareSite, reportBootstrap, sftpHostKeys, showingCredentialsIfItFails, startProcess } from './start-up.js';
@@ -31,6 +32,7 @@ async function buildFrontDoors(core: Core, config: Config, options: FrontDoorOpt
  * the site, then starts that many workers which share the ports, and keeps them running.
  */
 async function main(): Promise<void> {
+  boundHeapGrowth();
   const config = loadConfig(process.env, process.argv.slice(2));
   if (isWorker()) return serveAsWorker(config);
   const workers = workerCountFor(config.workers);
