@@ -35,8 +35,24 @@ export function indexedSearch(text: string | undefined): text is string {
 }
 
 /**
- * The entry's name, as migration 028 indexes it on PostgreSQL: the text of that index's
- * expression, which PostgreSQL must recognise to use the index.
+ * The keys of PostgreSQL's name index (migration 036, `entry_name_keys`) that every entry whose
+ * name contains `text` holds: each run of three characters (code points, as PostgreSQL counts
+ * them) of the text, after `segment` and a colon when the search is below a folder with a third
+ * segment. Exported for its test.
+ */
+export function nameKeys(text: string, segment: string | undefined): string[] {
+  const characters = Array.from(text);
+  const keys = new Set<string>();
+  for (let i = 0; i + 3 <= characters.length; i += 1) {
+    const run = characters.slice(i, i + 3).join('');
+    keys.add(segment === undefined || segment === '' ? run : `${segment}:${run}`);
+  }
+  return [...keys];
+}
+
+/**
+ * The entry's name, the expression migrations 028 and 036 take it with (`nameOfEntry`), on both
+ * databases.
  */
 const NAME = sql.raw(`substr(e.path_key, length(e.parent_key) + case when e.parent_key = '' then 1 else 2 end)`);
 
@@ -78,7 +94,7 @@ const ORDER = (db: Db) => sql`order by ${bytes(db, 'parent_key')}, e.type, ${byt
 function conditionsSql(db: Db, conditions: NameConditions): RawBuilder<boolean>[] {
   const where: RawBuilder<boolean>[] = [];
   if (conditions.contains !== undefined) {
-    // SQLite: instr is literal. PostgreSQL: LIKE with the text escaped, which pg_trgm's index serves.
+    // SQLite: instr is literal. PostgreSQL: LIKE with the text escaped (the name index, asked below, finds the candidates).
     where.push(isPostgres(db) ? sql<boolean>`${NAME} like ${`%${escapeLike(conditions.contains)}%`}` : sql<boolean>`instr(${NAME}, ${conditions.contains}) > 0`);
   }
   for (const like of conditions.nameLike) where.push(sql<boolean>`${NAME} like ${like} escape '\\'`);
@@ -120,7 +136,7 @@ async function rangeRows(
 /**
  * Up to `limit` entries strictly below `rootKey` that meet the conditions, in the search order,
  * after `after` and not past `until` (inclusive). A `contains` text long enough for the trigram
- * indexes is looked up there (SQLite's `entry_names`, PostgreSQL's `entries_name_in_workspace`) and its
+ * indexes is looked up there (SQLite's `entry_names`, PostgreSQL's `entries_name_keys`) and its
  * matches sorted; otherwise the database reads the order's
  * index (`entries_parent` on SQLite, `entries_subtree_order` on PostgreSQL) and checks each row.
  */
@@ -138,12 +154,12 @@ export async function entriesBelow(
     // tokenizer folding case its own way); instr above keeps the exact matches.
     where.push(sql<boolean>`entry_names match ${`"${contains.replaceAll('"', '""')}"`}`);
   }
-  const workspaceSegment = rootKey.split('/')[2];
-  if (throughNameIndex && isPostgres(db) && workspaceSegment !== undefined) {
-    // Every entry below a folder this deep shares its third segment (its Workspace's number below
-    // `_/workspaces/`), which the name index holds beside the name (migration 034): said here,
-    // the index keeps that Workspace's matches itself instead of the whole site's.
-    where.push(sql<boolean>`split_part(e.path_key, '/', 3) = ${workspaceSegment}`);
+  if (throughNameIndex && isPostgres(db)) {
+    // The index's keys of every run of three characters of the text (migration 036): with the
+    // folder's third segment when it has one (every entry below it shares that segment, its
+    // Workspace's number below `_/workspaces/`), so the index reads that Workspace's entries
+    // only, not the whole site's. LIKE above keeps the exact matches.
+    where.push(sql<boolean>`entry_name_keys(e.path_key, e.parent_key) @> ${nameKeys(contains, rootKey.split('/')[2])}::text[]`);
   }
   if (page.after !== undefined) where.push(rowAfter(db, page.after, '>'));
   if (page.until !== undefined) where.push(rowAfter(db, page.until, '<='));

@@ -33,6 +33,7 @@ import { twoFactor } from './031-two-factor.js';
 import { singleSignOn } from './032-single-sign-on.js';
 import { passkeys } from './033-passkeys.js';
 import { entryNamesByWorkspace } from './034-entry-names-by-workspace.js';
+import { entryNameKeys } from './036-entry-name-keys.js';
 
 /**
  * Every migration, in order, listed statically (no directory scanning, so the build output and
@@ -74,6 +75,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '032-single-sign-on': singleSignOn(dialect),
     '033-passkeys': passkeys(dialect),
     '034-entry-names-by-workspace': entryNamesByWorkspace(dialect),
+    '036-entry-name-keys': entryNameKeys(dialect),
   };
   return { getMigrations: async () => migrations };
 }
