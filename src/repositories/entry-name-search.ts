@@ -35,24 +35,20 @@ export function indexedSearch(text: string | undefined): text is string {
 }
 
 /**
- * The keys of PostgreSQL's name index (migration 036, `entry_name_keys`) that every entry whose
- * name contains `text` holds: each run of three characters (code points, as PostgreSQL counts
- * them) of the text, after `segment` and a colon when the search is below a folder with a third
- * segment. Exported for its test.
+ * The keys of PostgreSQL's name index of a Workspace (migration 036, `entry_name_keys`) that every
+ * entry below `segment` whose name contains `text` holds: the segment, a colon and each run of
+ * three characters of the text (code points, as PostgreSQL counts them). Exported for its test.
  */
-export function nameKeys(text: string, segment: string | undefined): string[] {
+export function nameKeys(text: string, segment: string): string[] {
   const characters = Array.from(text);
   const keys = new Set<string>();
-  for (let i = 0; i + 3 <= characters.length; i += 1) {
-    const run = characters.slice(i, i + 3).join('');
-    keys.add(segment === undefined || segment === '' ? run : `${segment}:${run}`);
-  }
+  for (let i = 0; i + 3 <= characters.length; i += 1) keys.add(`${segment}:${characters.slice(i, i + 3).join('')}`);
   return [...keys];
 }
 
 /**
- * The entry's name, the expression migrations 028 and 036 take it with (`nameOfEntry`), on both
- * databases.
+ * The entry's name, as migration 034 indexes it on PostgreSQL: the text of that index's
+ * expression, which PostgreSQL must recognise to use the index.
  */
 const NAME = sql.raw(`substr(e.path_key, length(e.parent_key) + case when e.parent_key = '' then 1 else 2 end)`);
 
@@ -94,7 +90,7 @@ const ORDER = (db: Db) => sql`order by ${bytes(db, 'parent_key')}, e.type, ${byt
 function conditionsSql(db: Db, conditions: NameConditions): RawBuilder<boolean>[] {
   const where: RawBuilder<boolean>[] = [];
   if (conditions.contains !== undefined) {
-    // SQLite: instr is literal. PostgreSQL: LIKE with the text escaped (the name index, asked below, finds the candidates).
+    // SQLite: instr is literal. PostgreSQL: LIKE with the text escaped, which pg_trgm's index serves.
     where.push(isPostgres(db) ? sql<boolean>`${NAME} like ${`%${escapeLike(conditions.contains)}%`}` : sql<boolean>`instr(${NAME}, ${conditions.contains}) > 0`);
   }
   for (const like of conditions.nameLike) where.push(sql<boolean>`${NAME} like ${like} escape '\\'`);
@@ -136,9 +132,9 @@ async function rangeRows(
 /**
  * Up to `limit` entries strictly below `rootKey` that meet the conditions, in the search order,
  * after `after` and not past `until` (inclusive). A `contains` text long enough for the trigram
- * indexes is looked up there (SQLite's `entry_names`, PostgreSQL's `entries_name_keys`) and its
- * matches sorted; otherwise the database reads the order's
- * index (`entries_parent` on SQLite, `entries_subtree_order` on PostgreSQL) and checks each row.
+ * indexes is looked up there (SQLite's `entry_names`; PostgreSQL's `entries_name_keys` below a
+ * third segment, else `entries_name_in_workspace`) and its matches sorted; otherwise the database
+ * reads the order's index (`entries_parent` on SQLite, `entries_subtree_order` on PostgreSQL) and checks each row.
  */
 export async function entriesBelow(
   db: Db,
@@ -154,12 +150,13 @@ export async function entriesBelow(
     // tokenizer folding case its own way); instr above keeps the exact matches.
     where.push(sql<boolean>`entry_names match ${`"${contains.replaceAll('"', '""')}"`}`);
   }
-  if (throughNameIndex && isPostgres(db)) {
-    // The index's keys of every run of three characters of the text (migration 036): with the
-    // folder's third segment when it has one (every entry below it shares that segment, its
-    // Workspace's number below `_/workspaces/`), so the index reads that Workspace's entries
-    // only, not the whole site's. LIKE above keeps the exact matches.
-    where.push(sql<boolean>`entry_name_keys(e.path_key, e.parent_key) @> ${nameKeys(contains, rootKey.split('/')[2])}::text[]`);
+  const segment = rootKey.split('/')[2];
+  if (throughNameIndex && isPostgres(db) && segment !== undefined && segment !== '') {
+    // Every entry below a folder this deep shares its third segment (its Workspace's number below
+    // `_/workspaces/`): migration 036's index holds each trigram of a name with that segment, so
+    // asked for the text's trigrams with it, the index reads that Workspace's entries only, not
+    // the whole site's. From higher up, LIKE above is looked up in migration 034's index.
+    where.push(sql<boolean>`entry_name_keys(e.path_key, e.parent_key) @> ${nameKeys(contains, segment)}::text[]`);
   }
   if (page.after !== undefined) where.push(rowAfter(db, page.after, '>'));
   if (page.until !== undefined) where.push(rowAfter(db, page.until, '<='));

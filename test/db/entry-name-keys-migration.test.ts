@@ -16,7 +16,7 @@ const ANY = { nameLike: [], type: undefined, modifiedAfter: undefined } as const
 const NAMES = ['Report 😀 final.txt', 'e\u0301té 東京データ.csv', '100%_done\\final.txt', 'ab', 'abc', 'x y', 'a&b\\1 memo.md'];
 const FOLDER = '_/workspaces/7/a&b\\1/deep';
 
-describe.each(testDatabaseTargets())('migration 036, the name index keyed by Workspace [$name]', (target) => {
+describe.each(testDatabaseTargets())('migration 036, the name index of each Workspace [$name]', (target) => {
   const fresh = freshDatabase(target);
 
   it('finds the entries stored before it, by every part of their names, below the Workspace and from the root', async () => {
@@ -52,11 +52,10 @@ describe.each(testDatabaseTargets())('migration 036, the name index keyed by Wor
 });
 
 describe('the name index keys of a search text', () => {
-  it('are its runs of three characters, counted by code point, after the segment when there is one', () => {
-    expect(nameKeys('abcd', undefined)).toEqual(['abc', 'bcd']);
+  it('are the segment and each of its runs of three characters, counted by code point', () => {
     expect(nameKeys('abcd', '12')).toEqual(['12:abc', '12:bcd']);
     expect(nameKeys('a😀bc', '1')).toEqual(['1:a😀b', '1:😀bc']);
-    expect(nameKeys('aaaaa', undefined)).toEqual(['aaa']);
+    expect(nameKeys('aaaaa', 'a&b\\1')).toEqual(['a&b\\1:aaa']);
     expect(nameKeys('ab', '1')).toEqual([]);
   });
 });
