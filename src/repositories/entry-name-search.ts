@@ -87,11 +87,19 @@ function rowAfter(db: Db, position: SubtreeOrderPosition, comparison: '>' | '<='
 
 const ORDER = (db: Db) => sql`order by ${bytes(db, 'parent_key')}, e.type, ${bytes(db, 'path_key')}`;
 
-function conditionsSql(db: Db, conditions: NameConditions): RawBuilder<boolean>[] {
+/**
+ * `byWorkspace`: the search's text is looked up in migration 036's index of the Workspace (below),
+ * so the text is tested with strpos, which no index serves: with LIKE, which pg_trgm's index of
+ * migration 034 serves, the planner could AND that index's whole-site lists into the plan.
+ */
+function conditionsSql(db: Db, conditions: NameConditions, byWorkspace: boolean): RawBuilder<boolean>[] {
   const where: RawBuilder<boolean>[] = [];
-  if (conditions.contains !== undefined) {
-    // SQLite: instr is literal. PostgreSQL: LIKE with the text escaped, which pg_trgm's index serves.
-    where.push(isPostgres(db) ? sql<boolean>`${NAME} like ${`%${escapeLike(conditions.contains)}%`}` : sql<boolean>`instr(${NAME}, ${conditions.contains}) > 0`);
+  const contains = conditions.contains;
+  if (contains !== undefined) {
+    // SQLite: instr is literal. PostgreSQL: strpos is literal, and so is LIKE with the text escaped.
+    if (!isPostgres(db)) where.push(sql<boolean>`instr(${NAME}, ${contains}) > 0`);
+    else if (byWorkspace) where.push(sql<boolean>`strpos(${NAME}, ${contains}) > 0`);
+    else where.push(sql<boolean>`${NAME} like ${`%${escapeLike(contains)}%`}`);
   }
   for (const like of conditions.nameLike) where.push(sql<boolean>`${NAME} like ${like} escape '\\'`);
   if (conditions.type !== undefined) where.push(sql<boolean>`e.type = ${conditions.type}`);
@@ -134,7 +142,8 @@ async function rangeRows(
  * after `after` and not past `until` (inclusive). A `contains` text long enough for the trigram
  * indexes is looked up there (SQLite's `entry_names`; PostgreSQL's `entries_name_keys` below a
  * third segment, else `entries_name_in_workspace`) and its matches sorted; otherwise the database
- * reads the order's index (`entries_parent` on SQLite, `entries_subtree_order` on PostgreSQL) and checks each row.
+ * reads the order's index (`entries_parent` on SQLite, `entries_subtree_order` on PostgreSQL) and
+ * checks each row.
  */
 export async function entriesBelow(
   db: Db,
@@ -143,15 +152,16 @@ export async function entriesBelow(
 ): Promise<Entry[]> {
   const contains = page.conditions.contains;
   if (contains?.includes('\u0000')) return [];
-  const where = conditionsSql(db, page.conditions);
   const throughNameIndex = indexedSearch(contains);
+  const segment = rootKey.split('/')[2];
+  const byWorkspace = throughNameIndex && isPostgres(db) && segment !== undefined && segment !== '';
+  const where = conditionsSql(db, page.conditions, byWorkspace);
   if (throughNameIndex && !isPostgres(db)) {
     // A phrase of the trigram tokenizer: every trigram of the text, in order (a superset, the
     // tokenizer folding case its own way); instr above keeps the exact matches.
     where.push(sql<boolean>`entry_names match ${`"${contains.replaceAll('"', '""')}"`}`);
   }
-  const segment = rootKey.split('/')[2];
-  if (throughNameIndex && isPostgres(db) && segment !== undefined && segment !== '') {
+  if (byWorkspace) {
     // Every entry below a folder this deep shares its third segment (its Workspace's number below
     // `_/workspaces/`): migration 036's index holds each trigram of a name with that segment, so
     // asked for the text's trigrams with it, the index reads that Workspace's entries only, not
