@@ -48,6 +48,19 @@ describe.each(testDatabaseTargets())('migration 036, the name index of each Work
         }
       }
     }
+    // Page by page from a position, with a pattern too: the same entries in the same order.
+    const all = await entriesBelow(database.db, '_/workspaces/7', { after: undefined, until: undefined, limit: 20, conditions: { ...ANY, contains: 'fin', nameLike: ['%.txt'] } });
+    expect(all.map((entry) => entry.path)).toEqual([`${FOLDER}/100%_done\\final.txt`, `${FOLDER}/Report 😀 final.txt`]);
+    const paged: string[] = [];
+    let after: { parentKey: string; type: 'file' | 'directory'; pathKey: string } | undefined;
+    for (let page = 0; page < 5; page += 1) {
+      const rows = await entriesBelow(database.db, '_/workspaces/7', { after, until: undefined, limit: 1, conditions: { ...ANY, contains: 'fin', nameLike: ['%.txt'] } });
+      if (rows.length === 0) break;
+      const row = rows[0] as (typeof rows)[number];
+      paged.push(row.path);
+      after = { parentKey: row.parentKey, type: row.type, pathKey: row.pathKey };
+    }
+    expect(paged).toEqual(all.map((entry) => entry.path));
   });
 });
 
