@@ -37,7 +37,7 @@ const SCAN_STEP = 2_500;
  * `search_all`: the entries below a folder, at any depth, that meet the match and that the caller
  * could reach by listing folder after folder from it (ListingReach: the listing's own rule, so
  * nothing appears that listing would not show). A text of three characters or more is looked up
- * in the name index (migration 028); a shorter one, or none, reads the subtree in order and
+ * in the name indexes (migrations 028, 034 and 036); a shorter one, or none, reads the subtree in order and
  * checks each name.
  *
  * Order: by folder (by its path, compared by bytes), each folder's matches together, its folders

@@ -35,7 +35,19 @@ export function indexedSearch(text: string | undefined): text is string {
 }
 
 /**
- * The entry's name, as migration 028 indexes it on PostgreSQL: the text of that index's
+ * The keys of PostgreSQL's name index of a Workspace (migration 036, `entry_name_keys`) that every
+ * entry below `segment` whose name contains `text` holds: the segment, a colon and each run of
+ * three characters of the text (code points, as PostgreSQL counts them). Exported for its test.
+ */
+export function nameKeys(text: string, segment: string): string[] {
+  const characters = Array.from(text);
+  const keys = new Set<string>();
+  for (let i = 0; i + 3 <= characters.length; i += 1) keys.add(`${segment}:${characters.slice(i, i + 3).join('')}`);
+  return [...keys];
+}
+
+/**
+ * The entry's name, as migration 034 indexes it on PostgreSQL: the text of that index's
  * expression, which PostgreSQL must recognise to use the index.
  */
 const NAME = sql.raw(`substr(e.path_key, length(e.parent_key) + case when e.parent_key = '' then 1 else 2 end)`);
@@ -75,44 +87,67 @@ function rowAfter(db: Db, position: SubtreeOrderPosition, comparison: '>' | '<='
 
 const ORDER = (db: Db) => sql`order by ${bytes(db, 'parent_key')}, e.type, ${bytes(db, 'path_key')}`;
 
-function conditionsSql(db: Db, conditions: NameConditions): RawBuilder<boolean>[] {
+/**
+ * The conditions on the entry itself. `byWorkspace`: the search's text is looked up in migration
+ * 036's index of the Workspace (below), so the text is tested with strpos, which no index serves,
+ * and a pattern is left to `filters`, applied after the index's matches are gathered: with LIKE,
+ * which pg_trgm's index of migration 034 serves, the planner could AND that index's whole-site
+ * lists into the plan.
+ */
+function conditionsSql(db: Db, conditions: NameConditions, byWorkspace: boolean): { where: RawBuilder<boolean>[]; filters: RawBuilder<boolean>[] } {
   const where: RawBuilder<boolean>[] = [];
-  if (conditions.contains !== undefined) {
-    // SQLite: instr is literal. PostgreSQL: LIKE with the text escaped, which pg_trgm's index serves.
-    where.push(isPostgres(db) ? sql<boolean>`${NAME} like ${`%${escapeLike(conditions.contains)}%`}` : sql<boolean>`instr(${NAME}, ${conditions.contains}) > 0`);
+  const filters: RawBuilder<boolean>[] = [];
+  const contains = conditions.contains;
+  if (contains !== undefined) {
+    // SQLite: instr is literal. PostgreSQL: strpos is literal, and so is LIKE with the text escaped.
+    if (!isPostgres(db)) where.push(sql<boolean>`instr(${NAME}, ${contains}) > 0`);
+    else if (byWorkspace) where.push(sql<boolean>`strpos(${NAME}, ${contains}) > 0`);
+    else where.push(sql<boolean>`${NAME} like ${`%${escapeLike(contains)}%`}`);
   }
-  for (const like of conditions.nameLike) where.push(sql<boolean>`${NAME} like ${like} escape '\\'`);
+  for (const like of conditions.nameLike) (byWorkspace ? filters : where).push(sql<boolean>`${NAME} like ${like} escape '\\'`);
   if (conditions.type !== undefined) where.push(sql<boolean>`e.type = ${conditions.type}`);
   if (conditions.modifiedAfter !== undefined) where.push(sql<boolean>`e.mtime > ${conditions.modifiedAfter}`);
-  return where;
+  return { where, filters };
 }
 
 /**
- * The rows of one range of the order that meet `where`, the first `limit` of them. Through
- * SQLite's name index, the index drives and its matches are then sorted (a CROSS JOIN fixes the
- * join's order). On PostgreSQL the planner chooses between the GIN index and reading the order's
- * index, testing each name, which finds a first page of a common text at once; with `gather`, the
- * index's matches are gathered first in a materialized CTE and then sorted, which costs what the
- * matches are, whatever the planner guesses: what a search asks once it has found that the caller
- * may see few of the matches, and a long read in order would find few.
+ * The rows of one range of the order that meet `where` and `filters`, the first `limit` of them.
+ * Through SQLite's name index, the index drives and its matches are then sorted (a CROSS JOIN fixes
+ * the join's order). On PostgreSQL the planner chooses between the GIN index and reading the
+ * order's index, testing each name, which finds a first page of a common text at once; with
+ * `gather`, the index's matches are gathered first in a materialized CTE and then sorted, which
+ * costs what the matches are, whatever the planner guesses: what a search asks once it has found
+ * that the caller may see few of the matches, and a long read in order would find few.
+ *
+ * `byWorkspace` (a search through migration 036's index, below a Workspace's folder): the range
+ * below the folder is applied, with `filters`, after the gathering too, and on the first query
+ * already. Left to the planner, the range is estimated from the histogram of parent keys, in which
+ * a Workspace's 1% of a large site can fall inside one bucket: estimated at one row, read as
+ * 100,875 (docs/benchmarks.md, "A large site on PostgreSQL"). Gathered, the query costs the
+ * Workspace's matches. The folder's own children (`range.equal`) stay with the planner: an equal
+ * key is estimated well, and they are one folder's.
  */
 async function rangeRows(
   db: Db,
   range: { from: string; to: string | undefined; equal: boolean },
-  where: readonly RawBuilder<boolean>[],
+  conditions: { where: readonly RawBuilder<boolean>[]; filters: readonly RawBuilder<boolean>[]; byWorkspace: boolean },
   limit: number,
   throughNameIndex: boolean,
   gather: boolean,
 ): Promise<Entry[]> {
-  const conditions = sql.join([inRange(db, range), ...where], sql` and `);
   let query;
-  if (throughNameIndex && gather && isPostgres(db)) {
+  if (conditions.byWorkspace && !range.equal) {
     query = sql<Parameters<typeof toEntry>[0]>`
-      with found as materialized (select ${COLUMNS} from entries e where ${conditions})
+      with found as materialized (select ${COLUMNS} from entries e where ${sql.join(conditions.where, sql` and `)})
+      select * from found e where ${sql.join([inRange(db, range), ...conditions.filters], sql` and `)} ${ORDER(db)} limit ${limit}`;
+  } else if (throughNameIndex && gather && isPostgres(db)) {
+    query = sql<Parameters<typeof toEntry>[0]>`
+      with found as materialized (select ${COLUMNS} from entries e where ${sql.join([inRange(db, range), ...conditions.where, ...conditions.filters], sql` and `)})
       select * from found e ${ORDER(db)} limit ${limit}`;
   } else {
+    const all = sql.join([inRange(db, range), ...conditions.where, ...conditions.filters], sql` and `);
     const source = throughNameIndex && !isPostgres(db) ? sql`from entry_names cross join entries e on e.id = entry_names.rowid` : sql`from entries e`;
-    query = sql<Parameters<typeof toEntry>[0]>`select ${COLUMNS} ${source} where ${conditions} ${ORDER(db)} limit ${limit}`;
+    query = sql<Parameters<typeof toEntry>[0]>`select ${COLUMNS} ${source} where ${all} ${ORDER(db)} limit ${limit}`;
   }
   return (await query.execute(db)).rows.map(toEntry);
 }
@@ -120,9 +155,10 @@ async function rangeRows(
 /**
  * Up to `limit` entries strictly below `rootKey` that meet the conditions, in the search order,
  * after `after` and not past `until` (inclusive). A `contains` text long enough for the trigram
- * indexes is looked up there (SQLite's `entry_names`, PostgreSQL's `entries_name_in_workspace`) and its
- * matches sorted; otherwise the database reads the order's
- * index (`entries_parent` on SQLite, `entries_subtree_order` on PostgreSQL) and checks each row.
+ * indexes is looked up there (SQLite's `entry_names`; PostgreSQL's `entries_name_keys` below a
+ * third segment, else `entries_name_in_workspace`) and its matches sorted; otherwise the database
+ * reads the order's index (`entries_parent` on SQLite, `entries_subtree_order` on PostgreSQL) and
+ * checks each row.
  */
 export async function entriesBelow(
   db: Db,
@@ -131,28 +167,31 @@ export async function entriesBelow(
 ): Promise<Entry[]> {
   const contains = page.conditions.contains;
   if (contains?.includes('\u0000')) return [];
-  const where = conditionsSql(db, page.conditions);
   const throughNameIndex = indexedSearch(contains);
+  const segment = rootKey.split('/')[2];
+  const byWorkspace = throughNameIndex && isPostgres(db) && segment !== undefined && segment !== '';
+  const { where, filters } = conditionsSql(db, page.conditions, byWorkspace);
   if (throughNameIndex && !isPostgres(db)) {
     // A phrase of the trigram tokenizer: every trigram of the text, in order (a superset, the
     // tokenizer folding case its own way); instr above keeps the exact matches.
     where.push(sql<boolean>`entry_names match ${`"${contains.replaceAll('"', '""')}"`}`);
   }
-  const workspaceSegment = rootKey.split('/')[2];
-  if (throughNameIndex && isPostgres(db) && workspaceSegment !== undefined) {
+  if (byWorkspace) {
     // Every entry below a folder this deep shares its third segment (its Workspace's number below
-    // `_/workspaces/`), which the name index holds beside the name (migration 034): said here,
-    // the index keeps that Workspace's matches itself instead of the whole site's.
-    where.push(sql<boolean>`split_part(e.path_key, '/', 3) = ${workspaceSegment}`);
+    // `_/workspaces/`): migration 036's index holds each trigram of a name with that segment, so
+    // asked for the text's trigrams with it, the index reads that Workspace's entries only, not
+    // the whole site's. From higher up, LIKE above is looked up in migration 034's index.
+    where.push(sql<boolean>`entry_name_keys(e.path_key, e.parent_key) @> ${nameKeys(contains, segment)}::text[]`);
   }
-  if (page.after !== undefined) where.push(rowAfter(db, page.after, '>'));
-  if (page.until !== undefined) where.push(rowAfter(db, page.until, '<='));
+  // The position goes with the range: gathered first, a Workspace's matches are then placed.
+  if (page.after !== undefined) (byWorkspace ? filters : where).push(rowAfter(db, page.after, '>'));
+  if (page.until !== undefined) (byWorkspace ? filters : where).push(rowAfter(db, page.until, '<='));
   const found: Entry[] = [];
   for (const range of parentRanges(rootKey)) {
     if (found.length >= page.limit) break;
     if (page.after !== undefined && rangeEndsBefore(range, page.after.parentKey)) continue;
     if (page.until !== undefined && rangeStartsAfter(range, page.until.parentKey)) break;
-    found.push(...(await rangeRows(db, range, where, page.limit - found.length, throughNameIndex, page.gather === true)));
+    found.push(...(await rangeRows(db, range, { where, filters, byWorkspace }, page.limit - found.length, throughNameIndex, page.gather === true)));
   }
   return found;
 }

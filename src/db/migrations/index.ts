@@ -34,6 +34,7 @@ import { singleSignOn } from './032-single-sign-on.js';
 import { passkeys } from './033-passkeys.js';
 import { entryNamesByWorkspace } from './034-entry-names-by-workspace.js';
 import { pendingFileDigests } from './035-pending-file-digests.js';
+import { entryNameKeys } from './036-entry-name-keys.js';
 
 /**
  * Every migration, in order, listed statically (no directory scanning, so the build output and
@@ -76,6 +77,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '033-passkeys': passkeys(dialect),
     '034-entry-names-by-workspace': entryNamesByWorkspace(dialect),
     '035-pending-file-digests': pendingFileDigests(),
+    '036-entry-name-keys': entryNameKeys(dialect),
   };
   return { getMigrations: async () => migrations };
 }
