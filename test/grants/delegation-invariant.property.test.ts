@@ -577,8 +577,11 @@ async function perform(t: TestApp, action: Action, site: ActionSite): Promise<Ou
     }
     case 'set-groups': {
       const userId = action.user % 2 === 0 ? site.callerId : pickUser(action.user);
+      // A user an earlier action deleted (the caller itself, say) is asked about all the same: refused.
+      const target = before.users.find((user) => user.id === userId);
+      if (target === undefined) return answer(await t.api.patch(`/users/${userId}`, { group_ids: '' }, request));
       // Groups of the user's own Workspace, the ones this field can name.
-      const memberOf = before.users.find((user) => user.id === userId)!.workspaceId;
+      const memberOf = target.workspaceId;
       // Those a grant names first: joining them is what gives access.
       const named = (id: number) => before.grants.some(({ grantee }) => (grantee.kind === 'group' ? grantee.groupId === id : grantee.kind === 'groups' && grantee.groupIds.includes(id)));
       const ofItsWorkspace = before.groups.filter((group) => group.workspaceId === memberOf).map((group) => group.id)

@@ -22,6 +22,7 @@ describe('bench harness smoke run, the transfer sections [sqlite]', () => {
       'dd write, bs=1M conv=fsync', 'dd read, bs=1M, cold',
       'floor: bare node:http, PUT read and dropped (loopback alone)', 'floor: bare node:http, PUT written to a file and flushed', 'floor: bare node:http, GET of that file, cold',
       'upload: part protocol (File.beginUpload, parts in sequence)', 'upload: one PUT /files/<path>',
+      'after the PUT: its md5, sha1 and crc32 by the file-digests job (seconds include the job runner\'s wait)',
       'download: signed URL, whole', 'download: signed URL, in Range requests', '2 parallel part-protocol uploads',
     ]);
     for (const row of transfers.filter((r) => r.transfer !== undefined && !r.scenario.startsWith('dd'))) expect(row.transfer?.maxRssBytes).toBeGreaterThan(0);
