@@ -135,6 +135,7 @@ async function rangeRows(
   throughNameIndex: boolean,
   gather: boolean,
 ): Promise<Entry[]> {
+  const all = sql.join([inRange(db, range), ...conditions.where, ...conditions.filters], sql` and `);
   let query;
   if (conditions.byWorkspace && !range.equal) {
     query = sql<Parameters<typeof toEntry>[0]>`
@@ -142,10 +143,9 @@ async function rangeRows(
       select * from found e where ${sql.join([inRange(db, range), ...conditions.filters], sql` and `)} ${ORDER(db)} limit ${limit}`;
   } else if (throughNameIndex && gather && isPostgres(db)) {
     query = sql<Parameters<typeof toEntry>[0]>`
-      with found as materialized (select ${COLUMNS} from entries e where ${sql.join([inRange(db, range), ...conditions.where, ...conditions.filters], sql` and `)})
+      with found as materialized (select ${COLUMNS} from entries e where ${all})
       select * from found e ${ORDER(db)} limit ${limit}`;
   } else {
-    const all = sql.join([inRange(db, range), ...conditions.where, ...conditions.filters], sql` and `);
     const source = throughNameIndex && !isPostgres(db) ? sql`from entry_names cross join entries e on e.id = entry_names.rowid` : sql`from entries e`;
     query = sql<Parameters<typeof toEntry>[0]>`select ${COLUMNS} ${source} where ${all} ${ORDER(db)} limit ${limit}`;
   }
